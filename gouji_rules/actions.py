@@ -1,0 +1,112 @@
+"""Actions: every decision a seated player makes, as a frozen value.
+
+Text notation (used in hand records and by external bots)::
+
+    KK+SJ          play a set           burn AA+BJ     burn with a set
+    pass           过牌 (or decline a burn)
+    yield          让牌                  kou            扣牌 a dead set
+    jiefeng        ask to lead (接风)    agree / refuse answer a 接风 request
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import CardSet, format_set, parse_set
+from .errors import NotationError
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    cards: CardSet
+
+    def __str__(self) -> str:
+        return format_set(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Burn:
+    """烧牌: beat a 够级 set that is not your opposite's, out of turn."""
+
+    cards: CardSet
+
+    def __str__(self) -> str:
+        return "burn " + format_set(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Yield:
+    """让牌: let the next two players decide first on your opposite's set."""
+
+    def __str__(self) -> str:
+        return "yield"
+
+
+@dataclass(frozen=True, slots=True)
+class Kou:
+    """扣牌: the opposite's formal concession of a dead set (S4 第七条)."""
+
+    def __str__(self) -> str:
+        return "kou"
+
+
+@dataclass(frozen=True, slots=True)
+class Jiefeng:
+    """申请接风: ask to lead instead of answering the previous player's last set (S4 接风)."""
+
+    def __str__(self) -> str:
+        return "jiefeng"
+
+
+@dataclass(frozen=True, slots=True)
+class Consent:
+    agree: bool
+
+    def __str__(self) -> str:
+        return "agree" if self.agree else "refuse"
+
+
+Action = Play | Burn | Pass | Yield | Kou | Jiefeng | Consent
+
+PASS = Pass()
+YIELD = Yield()
+KOU = Kou()
+JIEFENG = Jiefeng()
+AGREE = Consent(True)
+REFUSE = Consent(False)
+
+_WORDS: dict[str, Action] = {
+    "pass": PASS,
+    "yield": YIELD,
+    "kou": KOU,
+    "jiefeng": JIEFENG,
+    "agree": AGREE,
+    "refuse": REFUSE,
+}
+
+
+def parse_action(text: str) -> Action:
+    """Parse an action from its text notation.
+
+    >>> parse_action("burn AA+BJ")
+    Burn(cards=CardSet(rank=11, count=2, twos=0, sj=0, bj=1, top=0))
+    """
+    t = text.strip()
+    word = _WORDS.get(t.lower())
+    if word is not None:
+        return word
+    if t.lower().startswith("burn "):
+        return Burn(parse_set(t[5:]))
+    if not t:
+        raise NotationError("empty action", text=text, column=1)
+    return Play(parse_set(t))
+
+
+def format_action(a: Action) -> str:
+    return str(a)

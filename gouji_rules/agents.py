@@ -1,0 +1,184 @@
+"""Agents: who decides for a seat.  The protocol, a uniform random agent and a heuristic one.
+
+An agent gets the observation a seated player may see and the legal actions,
+and returns one of them.  ``start_hand`` gives it the hand's seed so that runs
+repeat exactly, whatever the order hands are played in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from .actions import AGREE, JIEFENG, PASS, REFUSE, YIELD, Action, Burn, Consent, Play
+from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet
+from .engine import Observation
+from .legal import Legal
+from .rng import SplitMix64, derive
+
+
+class Agent(Protocol):
+    name: str
+
+    def start_hand(self, seed: int, seat: int) -> None: ...
+
+    def act(self, obs: Observation, legal: Legal) -> Action: ...
+
+
+class RandomAgent:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self.rng = SplitMix64(0)
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        self.rng = SplitMix64(derive(seed, 1000 + seat))
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        return legal[self.rng.below(len(legal))]
+
+
+def _cost(cs: CardSet, hand: tuple[int, ...]) -> float:
+    """How much of the hand's strength a set spends: jokers most, then 2s, then high ranks."""
+    broken = 0.5 if cs.count < hand[cs.rank] else 0.0
+    joker_core = cs.count if cs.rank >= SJ else 0
+    return (cs.sj + joker_core) * 20 + cs.bj * 30 + cs.top * 40 + cs.twos * 8 + cs.rank * 0.5 + broken
+
+
+class GreedyAgent:
+    """A sensible heuristic: lead low, beat with the cheapest set, keep jokers for 够级 fights.
+
+    It opens the point when it can (leads 4s right after a pure 够级 set stood),
+    burns only when it holds a joker for every set it has left, and tries not to
+    be 闷: the set before its last 3s is made as strong as it can be.
+    """
+
+    name = "greedy"
+
+    def __init__(self) -> None:
+        self.rng = SplitMix64(0)
+        self.seat = 0
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        self.rng = SplitMix64(derive(seed, 2000 + seat))
+        self.seat = seat
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        mode = obs.mode
+        if mode == "lead":
+            return Play(self._lead(obs, legal))
+        if mode == "burn":
+            return self._burn(obs, legal)
+        if mode == "consent":
+            return AGREE if not self._beats_table(obs, legal) else REFUSE
+        if mode == "follow":
+            return self._follow(obs, legal)
+        return legal[0]
+
+    # -- leading --------------------------------------------------------------------
+
+    def _lead(self, obs: Observation, legal: Legal) -> CardSet:
+        h = obs.hand
+        rules = obs.rules
+        me = obs.seat
+        non3 = [r for r in range(NRANKS) if h[r] and r != THREE]
+        if obs.point[me] == "pending" and h[FOUR]:
+            return CardSet(FOUR, h[FOUR])
+        if obs.burning == me:
+            return self._cheapest(
+                [cs for cs in legal.iter_sets() if cs.jokers or rules.burn_exempt[cs.rank]], h
+            )
+        if len(non3) == 1 and h[THREE]:
+            # the set before the last 3s: make it as strong as possible (avoid 闷)
+            r = non3[0]
+            return CardSet(r, h[r])
+        plain = [r for r in non3 if r < TWO and r != FOUR]
+        if plain:
+            if obs.point[me] == "none" and h[FOUR]:
+                # still need the point: lead the lowest pure 够级 set we have
+                pure = [r for r in plain if rules.is_pure_gouji(CardSet(r, h[r]))]
+                if pure:
+                    return CardSet(pure[0], h[pure[0]])
+            return CardSet(plain[0], h[plain[0]])
+        if h[FOUR] and (obs.point[me] != "none" or len(non3) == 1):
+            return CardSet(FOUR, h[FOUR])
+        rest = [r for r in non3 if r != FOUR] or non3 or [THREE]
+        return CardSet(rest[0], h[rest[0]])
+
+    # -- following ------------------------------------------------------------------
+
+    def _follow(self, obs: Observation, legal: Legal) -> Action:
+        me = obs.seat
+        owner = obs.table_owner
+        h = obs.hand
+        rules = obs.rules
+        teammate = owner >= 0 and (owner - me) % 2 == 0 and owner != me
+        sets = legal.sets
+        if JIEFENG in legal.extras and not sets:
+            return JIEFENG
+        if teammate or not sets:
+            return PASS
+        table = obs.table
+        assert table is not None
+        fight = rules.is_gouji(table) and owner == (me + 3) % 6
+        cands = sets
+        if not fight:
+            cands = [cs for cs in sets if not cs.jokers and not (cs.twos and cs.rank < TWO)] or []
+            if not cands and YIELD in legal.extras:
+                return YIELD
+        if obs.point[me] == "none" and h[FOUR]:
+            # answering with 4s before opening gives the point away
+            cands = [cs for cs in cands if cs.rank != FOUR]
+        cands = [cs for cs in cands if not self._leaves_only_threes(cs, h, rules)] or (
+            [cs for cs in cands if rules.beat.dead(cs)]
+        )
+        if not cands:
+            return YIELD if YIELD in legal.extras else PASS
+        return Play(self._cheapest(cands, h))
+
+    @staticmethod
+    def _leaves_only_threes(cs: CardSet, h: tuple[int, ...], rules: object) -> bool:
+        left = sum(h) - cs.size
+        return 0 < left == h[THREE]
+
+    def _burn(self, obs: Observation, legal: Legal) -> Action:
+        me = obs.seat
+        owner = obs.table_owner
+        h = obs.hand
+        if (owner - me) % 2 == 0:
+            return PASS
+        best = self._cheapest(legal.sets, h)
+        after = list(h)
+        for r, n in best.card_counts().items():
+            after[r] -= n
+        jokers = after[SJ] + after[BJ] + after[TOP]
+        groups = sum(1 for r in range(NRANKS) if after[r] and r not in (THREE, SJ, BJ, TOP))
+        if jokers >= groups and (jokers > 0 or groups == 0):
+            return Burn(best)
+        return PASS
+
+    @staticmethod
+    def _beats_table(obs: Observation, legal: Legal) -> bool:
+        t = obs.table
+        if t is None:
+            return False
+        return bool(obs.rules.beat.followers(obs.hand, t))
+
+    @staticmethod
+    def _cheapest(cands: list[CardSet], h: tuple[int, ...]) -> CardSet:
+        return min(cands, key=lambda cs: _cost(cs, h))
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str) -> Agent:
+    try:
+        return AGENTS[name]()
+    except KeyError:
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}") from None
+
+
+__all__ = ["AGENTS", "Agent", "Consent", "GreedyAgent", "RandomAgent", "make_agent"]

@@ -1,0 +1,265 @@
+"""Beat relations: when does set B beat set T (管住), and which sets in a hand do.
+
+Three named strategies, chosen by ``sets.beat`` in the variant:
+
+``cover`` (S0 挂 examples, S4 第四条(三))
+    Same number of cards; B's core rank strictly higher; every joker of T
+    covered one-for-one by a strictly higher joker of B (大花 covers 小花: "大花不得少于
+    小花数量"); a set holding a rank listed in ``sets.dead`` (大王) is dead.
+``card_by_card``
+    Same number of cards; sort both (attached 2s count as the core rank) and
+    each card of B is strictly higher than the card of T in the same position.
+    Only a set holding the deck's highest rank is unbeatable.
+``kill_table`` (二杀一 / 三杀一)
+    Each joker of T is killed by one of the ways ``sets.kill`` lists (one
+    higher joker, two of the same, three of the next lower); each other card of
+    T is covered by one card of B higher than T's core (B's own core, or a
+    spare joker); B has no card left over.  So B may be longer than T.
+
+Generation works from rank counts: for each core rank and each choice of
+attachments it computes the one core count that fits, never enumerating card
+subsets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from .cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, rank_of
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .variant import Variant
+
+Jokers = tuple[int, int, int]
+
+
+def joker_counts(cs: CardSet) -> Jokers:
+    """Small jokers, big jokers and top cards in a set, core included."""
+    s, b, y = cs.sj, cs.bj, cs.top
+    if cs.rank == SJ:
+        s += cs.count
+    elif cs.rank == BJ:
+        b += cs.count
+    elif cs.rank == TOP:
+        y += cs.count
+    return s, b, y
+
+
+def plain_count(cs: CardSet) -> int:
+    """Cards of a set that are not jokers (core cards and attached 2s)."""
+    return cs.count + cs.twos if cs.rank < SJ else 0
+
+
+class BeatStrategy(Protocol):
+    name: str
+
+    def beats(self, b: CardSet, t: CardSet) -> bool: ...
+
+    def dead(self, t: CardSet) -> bool: ...
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]: ...
+
+
+class _Base:
+    name = ""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.attach_twos = rules.attach_twos
+        self.attachable = rules.attachable
+        self.bare = rules.bare
+
+    def _attach_ranges(self, hand: Sequence[int], rb: int) -> tuple[int, int, int, int]:
+        """Most 2s, 小王, 大王 and top cards that may be attached to core ``rb`` from ``hand``."""
+        if self.bare[rb]:
+            return 0, 0, 0, 0
+        a = hand[TWO] if (self.attach_twos and rb < TWO) else 0
+        s = hand[SJ] if (self.attachable[SJ] and rb < SJ) else 0
+        b = hand[BJ] if (self.attachable[BJ] and rb < BJ) else 0
+        y = hand[TOP] if (self.attachable[TOP] and rb < TOP) else 0
+        return a, s, b, y
+
+    def _same_size(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        n = t.size
+        out: list[CardSet] = []
+        beats = self.beats
+        for rb in range(t.rank + 1, NRANKS):
+            hb = hand[rb]
+            if not hb:
+                continue
+            ma, ms, mb, my = self._attach_ranges(hand, rb)
+            for y in range(min(my, n - 1) + 1):
+                for b in range(min(mb, n - 1 - y) + 1):
+                    for s in range(min(ms, n - 1 - y - b) + 1):
+                        rest = n - y - b - s
+                        for a in range(min(ma, rest - 1) + 1):
+                            k = rest - a
+                            if k <= hb:
+                                cs = CardSet(rb, k, a, s, b, y)
+                                if beats(cs, t):
+                                    out.append(cs)
+        return out
+
+
+class Cover(_Base):
+    name = "cover"
+
+    def __init__(self, rules: Rules, dead_ranks: Sequence[str]) -> None:
+        super().__init__(rules)
+        self.dead_ranks = frozenset(rank_of(r) for r in dead_ranks)
+
+    def dead(self, t: CardSet) -> bool:
+        d = self.dead_ranks
+        if not d:
+            return False
+        if t.rank in d:
+            return True
+        return bool((t.sj and SJ in d) or (t.bj and BJ in d) or (t.top and TOP in d) or (t.twos and TWO in d))
+
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        if b.size != t.size or b.rank <= t.rank or self.dead(t):
+            return False
+        ts, tb, ty = joker_counts(t)
+        if not (ts or tb or ty):
+            return True
+        bs, bb, by = joker_counts(b)
+        return ty == 0 and by >= tb and bb + by >= ts + tb
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        if self.dead(t):
+            return []
+        return self._same_size(hand, t)
+
+
+class CardByCard(_Base):
+    name = "card_by_card"
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self.top_rank = max((r for r in range(NRANKS) if rules.ranks_present[r]), default=BJ)
+
+    @staticmethod
+    def _sorted(cs: CardSet) -> list[int]:
+        core = [cs.rank] * (cs.count + cs.twos)
+        return sorted(core + [SJ] * cs.sj + [BJ] * cs.bj + [TOP] * cs.top)
+
+    def dead(self, t: CardSet) -> bool:
+        return self._sorted(t)[-1] >= self.top_rank
+
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        if b.size != t.size:
+            return False
+        return all(x > y for x, y in zip(self._sorted(b), self._sorted(t), strict=True))
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        if self.dead(t):
+            return []
+        return self._same_size(hand, t)
+
+
+class KillTable(_Base):
+    name = "kill_table"
+
+    def __init__(self, rules: Rules, table: dict[str, list[list[object]]]) -> None:
+        super().__init__(rules)
+        self.ways: dict[int, list[tuple[int, int]]] = {SJ: [], BJ: [], TOP: []}
+        for sym, options in table.items():
+            r = rank_of(sym)
+            self.ways[r] = [(rank_of(str(o[0])), int(str(o[1]))) for o in options]
+        self._memo: dict[tuple[Jokers, Jokers], frozenset[Jokers]] = {}
+
+    def leftovers(self, tj: Jokers, bj: Jokers) -> frozenset[Jokers]:
+        """Every way B's jokers ``bj`` can kill T's jokers ``tj``: the jokers B has left over."""
+        key = (tj, bj)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        ts, tb, ty = tj
+        if ty:
+            victim, rest = TOP, (ts, tb, ty - 1)
+        elif tb:
+            victim, rest = BJ, (ts, tb - 1, ty)
+        elif ts:
+            victim, rest = SJ, (ts - 1, tb, ty)
+        else:
+            self._memo[key] = out = frozenset([bj])
+            return out
+        found: set[Jokers] = set()
+        idx = {SJ: 0, BJ: 1, TOP: 2}
+        for r, n in self.ways.get(victim, []):
+            i = idx.get(r)
+            if i is None or bj[i] < n:
+                continue
+            spent = list(bj)
+            spent[i] -= n
+            found |= self.leftovers(rest, (spent[0], spent[1], spent[2]))
+        self._memo[key] = out = frozenset(found)
+        return out
+
+    def dead(self, t: CardSet) -> bool:
+        ts, tb, ty = joker_counts(t)
+        return bool((ts and not self.ways[SJ]) or (tb and not self.ways[BJ]) or (ty and not self.ways[TOP]))
+
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        ct, pb = plain_count(t), plain_count(b)
+        if pb and (ct == 0 or b.rank <= t.rank):
+            return False
+        need = ct - pb
+        if need < 0:
+            return False
+        return any(sum(left) == need for left in self.leftovers(joker_counts(t), joker_counts(b)))
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        ct = plain_count(t)
+        tj = joker_counts(t)
+        out: list[CardSet] = []
+        hs, hb, hy = hand[SJ], hand[BJ], hand[TOP]
+        for s in range(hs + 1):
+            for b in range(hb + 1):
+                for y in range(hy + 1):
+                    lefts = self.leftovers(tj, (s, b, y))
+                    if not lefts:
+                        continue
+                    sizes = {sum(left) for left in lefts}
+                    # a set of jokers only
+                    if ct in sizes and (s or b or y):
+                        cs = _joker_set(s, b, y)
+                        if self.rules.could_hold(cs):
+                            out.append(cs)
+                    if ct == 0:
+                        continue
+                    for left in sizes:
+                        pb = ct - left
+                        if pb < 1:
+                            continue
+                        for rb in range(t.rank + 1, SJ):
+                            have = hand[rb]
+                            if not have:
+                                continue
+                            ma, ms, mb, my = self._attach_ranges(hand, rb)
+                            if s > ms or b > mb or y > my:
+                                continue
+                            for a in range(min(ma, pb - 1) + 1):
+                                k = pb - a
+                                if 1 <= k <= have:
+                                    out.append(CardSet(rb, k, a, s, b, y))
+        return out
+
+
+def _joker_set(s: int, b: int, y: int) -> CardSet:
+    if s:
+        return CardSet(SJ, s, 0, 0, b, y)
+    if b:
+        return CardSet(BJ, b, 0, 0, 0, y)
+    return CardSet(TOP, y)
+
+
+def make_strategy(v: Variant, rules: Rules) -> BeatStrategy:
+    name = v.sets.beat
+    if name == "cover":
+        return Cover(rules, v.sets.dead)
+    if name == "card_by_card":
+        return CardByCard(rules)
+    return KillTable(rules, v.sets.kill)

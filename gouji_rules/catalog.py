@@ -1,0 +1,33 @@
+"""Finding a variant by name or path: the one door the CLI uses."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from .errors import UnknownVariant
+from .variant import BUILTIN, DEFAULT, Variant
+
+
+def names() -> list[str]:
+    """Names of the shipped variants."""
+    from . import dsl
+
+    return sorted(set(BUILTIN) | set(dsl.shipped_names()))
+
+
+def resolve(spec: str | None) -> Variant:
+    """A shipped variant by name, or a variant file by path."""
+    from . import dsl
+
+    spec = spec or DEFAULT
+    if spec in dsl.shipped_names():
+        return dsl.load_shipped(spec)
+    if spec in BUILTIN:
+        return BUILTIN[spec]()
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        return dsl.load_file(path)
+    close = difflib.get_close_matches(spec, names(), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else f"; shipped variants: {', '.join(names())}"
+    raise UnknownVariant(f"unknown variant {spec!r}{hint}")

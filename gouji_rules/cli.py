@@ -1,0 +1,132 @@
+"""The ``gouji`` command: thin click commands over the library.  Only this module prints."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from . import catalog
+from .agents import AGENTS
+from .errors import GoujiError
+from .sim import simulate
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def handles_errors(fn: F) -> F:
+    """Turn the library's typed errors into one line on stderr and exit 1."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except GoujiError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"{e.filename or ''}: {e.strerror}")
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="gouji_rules")
+def main() -> None:
+    """够级 (Gouji): referee hands, check a club's rules, compare variants, run events."""
+
+
+@main.command("simulate")
+@click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
+@click.option("--hands", default=100, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
+@click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
+@click.option("--records", type=click.Path(dir_okay=False, writable=True), help="write one JSON hand record per line")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+@handles_errors
+def simulate_cmd(
+    variant_spec: str, hands: int, seed: int, agent_name: str, as_json: bool, records: str | None, quiet: bool
+) -> None:
+    """Play HANDS hands of a variant with bots and count what happens."""
+    variant = catalog.resolve(variant_spec)
+    out = _run_with_progress(variant, hands, seed, agent_name, records, quiet)
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    _print_summary(out, variant.rules.place_names)
+
+
+def _run_with_progress(
+    variant: Any, hands: int, seed: int, agent_name: str, records: str | None, quiet: bool
+) -> dict[str, Any]:
+    from .atomic import atomic_writer
+
+    show = not quiet and hands >= 200
+    with click.progressbar(length=hands, label="hands", file=sys.stderr) if show else _null_bar() as bar:
+        last = [0]
+
+        def progress(done: int) -> None:
+            bar.update(done - last[0])
+            last[0] = done
+
+        if records:
+            with atomic_writer(records) as fh:
+                return simulate(variant, hands, seed, agent_name, records=fh, progress=progress)
+        return simulate(variant, hands, seed, agent_name, progress=progress)
+
+
+class _null_bar:
+    def __enter__(self) -> _null_bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        return None
+
+
+def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
+    click.echo(f"variant {out['variant']}: {out['hands']} hands, seed {out['seed']}, agents {out['agents']}")
+    click.echo(
+        f"{out['decisions']} decisions in {out['seconds']:.2f} s "
+        f"({out['hands_per_second']} hands/s, {out['decisions_per_second']} decisions/s)"
+    )
+    click.echo("events per hand:")
+    for k, n in out["events"].items():
+        click.echo(f"  {k:<16}{n / out['hands']:>10.3f}")
+    click.echo("places by seat (" + " ".join(place_names) + "):")
+    for seat, counts in out["places"].items():
+        click.echo(f"  seat {seat}: " + " ".join(f"{c:>6}" for c in counts))
+    click.echo(f"team points: {out['team_points'][0]} (seats 0 2 4) vs {out['team_points'][1]} (seats 1 3 5)")
+
+
+@main.command("bench")
+@click.option("--variant", "variant_spec", default="dagang", show_default=True)
+@click.option("--hands", default=1000, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True)
+@handles_errors
+def bench_cmd(variant_spec: str, hands: int, seed: int, as_json: bool) -> None:
+    """Engine speed on one core: random agents, decisions and hands per second."""
+    from .bench import run_bench
+
+    out = run_bench(variant_spec, hands, seed)
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    for key, value in out.items():
+        click.echo(f"{key:<32}{value}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,739 @@
+"""A hand of 够级 as a pure state machine: ``legal_actions()``, ``apply()``, ``is_over``.
+
+Every decision, whoever makes it, goes through the same pair.  The engine
+never hard-codes a rule: each question goes to ``self.rules`` (the compiled
+Variant).  Randomness enters only through the seed of the deal.
+
+How a round (一轮) runs
+-----------------------
+The leader plays any legal set.  What happens next depends on the set:
+
+* a **bound 够级 set** (够级 under the variant, its owner still has his
+  opposite, and 四人乱缠 has not begun) may be answered only by the owner's
+  opposite and by 无头 players (S4 第五条, S0 无头).  Before them, every
+  player allowed to burn it is asked, in the variant's priority order
+  (S4 第六条: the owner's own team first, then order of play);
+* a **dead set** (S4 第四条(三): 大王 hung) is conceded by the owner's
+  opposite with 扣牌 (S4 第七条) and the owner leads again;
+* any other set is answered in order of play (步步高, S4 第四条(五)(六)); a
+  player who passed stays out of the round (S0 第二节, S4 第五条) unless the
+  variant lets him back in (his opposite's set, or 四人乱缠).
+
+The round ends when nobody left in the queue beats the table set; its owner
+leads, or, if he has gone out, the lead passes by the variant's 接风 rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import (
+    AGREE,
+    JIEFENG,
+    KOU,
+    PASS,
+    REFUSE,
+    YIELD,
+    Action,
+    Burn,
+    Consent,
+    Jiefeng,
+    Kou,
+    Pass,
+    Play,
+    Yield,
+)
+from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet, card_rank, format_hand
+from .errors import IllegalAction
+from .events import Event
+from .legal import Box, Legal
+from .rng import SplitMix64
+from .rules import NEVER, Rules
+from .variant import Variant
+
+# what the seat to act is being asked
+LEAD, FOLLOW, BURN, KOU_MODE, CONSENT, OVER = range(6)
+MODE_NAMES = ("lead", "follow", "burn", "kou", "consent", "over")
+
+# 开点 state of a seat
+POINT_NONE, POINT_PENDING, POINT_OPEN, POINT_CLOSED = range(4)
+POINT_NAMES = ("none", "pending", "open", "closed")
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a seated player may see when asked to act."""
+
+    seat: int
+    mode: str
+    hand: tuple[int, ...]
+    table: CardSet | None
+    table_owner: int
+    cards_left: tuple[int, ...]
+    active: tuple[bool, ...]
+    finish: tuple[int, ...]
+    point: tuple[str, ...]
+    no_head: tuple[bool, ...]
+    burning: int
+    free_for_all: bool
+    events: Sequence[Event]
+    rules: Rules
+
+
+class Hand:
+    """One hand of 够级 from the deal to the last place.
+
+    >>> from gouji_rules.variant import dagang
+    >>> h = Hand.deal(dagang(), seed=7)
+    >>> sum(h.cards_left()), h.turn in range(6)
+    (216, True)
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        hands: Sequence[Sequence[int]],
+        leader: int,
+        *,
+        seed: int | None = None,
+        deal: list[list[int]] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.rules: Rules = variant.rules
+        self.seed = seed
+        self.deal_cards = deal
+        self.hands: list[list[int]] = [list(h) + [0] * (NRANKS - len(h)) for h in hands]
+        self.initial: list[tuple[int, ...]] = [tuple(h) for h in self.hands]
+        self.active = [sum(h) > 0 for h in self.hands]
+        self.finish: list[int] = []
+        self.bottom: list[tuple[int, int, int]] = []  # (severity, order, seat)
+        self.places: list[int] = [0] * 6
+        self.point = [POINT_NONE] * 6
+        self.no_head = [False] * 6
+        self.men_watch = [False] * 6
+        self.men_seats: list[tuple[int, int]] = []  # (seat, by)
+        self.burns: list[tuple[int, int]] = []  # successful burns: (burner, victim)
+        self.burning = -1
+        self.burn_victim = -1
+        self.ffa = False
+        self.ffa_pending = False
+        self.events: list[Event] = []
+        self.actions: list[tuple[int, Action]] = []
+        self.decisions = 0
+        self.table: CardSet | None = None
+        self.owner = -1
+        self.turn = leader
+        self.mode = LEAD
+        self.queue: list[tuple[int, int]] = []
+        self.passed = [False] * 6
+        self.yielded = [False] * 6
+        self.trick_out = 0
+        self.requester = -1
+        self.saved_queue: list[tuple[int, int]] = []
+        self._legal: Legal | None = None
+        self._follow: dict[int, list[CardSet]] = {}
+        self.events.append(Event("deal", leader))
+        for s in range(6):
+            if not self.active[s]:
+                self._leave_silently(s)
+        self._start_round(leader)
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, variant: Variant, seed: int, leader: int | None = None) -> Hand:
+        """Shuffle with the seeded PRNG and deal one card at a time from the first drawer."""
+        rules = variant.rules
+        rng = SplitMix64(seed)
+        if leader is None:
+            leader = rng.below(6) if variant.play.first_leader == "random" else 0
+        deck = list(rules.deck)
+        rng.shuffle(deck)
+        sizes = rules.hand_sizes
+        cards: list[list[int]] = [[] for _ in range(6)]
+        i = 0
+        remaining = list(sizes)
+        while i < len(deck) and any(remaining):
+            for k in range(6):
+                if remaining[k] and i < len(deck):
+                    cards[(leader + k) % 6].append(deck[i])
+                    remaining[k] -= 1
+                    i += 1
+        hands = []
+        for cs in cards:
+            h = [0] * NRANKS
+            for c in cs:
+                h[card_rank(c)] += 1
+            hands.append(h)
+        return cls(variant, hands, leader, seed=seed, deal=cards)
+
+    # -- queries -----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.mode == OVER
+
+    def cards_left(self) -> list[int]:
+        return [sum(h) for h in self.hands]
+
+    @staticmethod
+    def opposite(seat: int) -> int:
+        return (seat + 3) % 6
+
+    def observation(self, seat: int | None = None) -> Observation:
+        s = self.turn if seat is None else seat
+        return Observation(
+            seat=s,
+            mode=MODE_NAMES[self.mode],
+            hand=tuple(self.hands[s]),
+            table=self.table,
+            table_owner=self.owner,
+            cards_left=tuple(self.cards_left()),
+            active=tuple(self.active),
+            finish=tuple(self.finish),
+            point=tuple(POINT_NAMES[p] for p in self.point),
+            no_head=tuple(self.no_head),
+            burning=self.burning,
+            free_for_all=self.ffa,
+            events=self.events,
+            rules=self.rules,
+        )
+
+    def bound(self, owner: int, cs: CardSet) -> bool:
+        """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
+        return (
+            not self.ffa
+            and not self.no_head[owner]
+            and self.active[(owner + 3) % 6]
+            and self.rules.is_gouji(cs)
+        )
+
+    # -- legal actions -------------------------------------------------------------------
+
+    def legal_actions(self) -> Legal:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> Legal:
+        mode = self.mode
+        s = self.turn
+        if mode == FOLLOW:
+            sets = self._followers(s)
+            extras: tuple[Action, ...] = (PASS,)
+            if self._may_yield(s):
+                extras = (PASS, YIELD)
+            if self._may_request_jiefeng(s):
+                extras = extras + (JIEFENG,)
+            return Legal(sets=sets, extras=extras)
+        if mode == LEAD:
+            return Legal(boxes=self._lead_boxes(s))
+        if mode == BURN:
+            return Legal(sets=self._followers(s), burn=True, extras=(PASS,))
+        if mode == KOU_MODE:
+            return Legal(extras=(KOU,))
+        if mode == CONSENT:
+            return Legal(extras=(AGREE, REFUSE))
+        return Legal()
+
+    def _followers(self, s: int) -> list[CardSet]:
+        hit = self._follow.get(s)
+        if hit is None:
+            assert self.table is not None
+            hit = self._follow[s] = self.rules.beat.followers(self.hands[s], self.table)
+        return hit
+
+    def _lead_boxes(self, s: int) -> list[Box]:
+        h = self.hands[s]
+        rules = self.rules
+        bie3 = self.rules.variant.play.bie3
+        only3 = bie3 and sum(h) == h[THREE]
+        need_joker = self.burning == s
+        boxes: list[Box] = []
+        beat = rules.beat
+        for r in range(NRANKS):
+            n = h[r]
+            if not n:
+                continue
+            if r == THREE and bie3:
+                if only3:
+                    boxes.append((r, n, n, 0, 0, 0, 0, 0, 0, 0))
+                continue
+            a, sj, bj, y = beat._attach_ranges(h, r)  # type: ignore[attr-defined]
+            if need_joker and r < SJ and not rules.burn_exempt[r]:
+                if y:
+                    boxes.append((r, 1, n, a, 0, sj, 0, bj, 1, y))
+                if bj:
+                    boxes.append((r, 1, n, a, 0, sj, 1, bj, 0, 0))
+                if sj:
+                    boxes.append((r, 1, n, a, 1, sj, 0, 0, 0, 0))
+            else:
+                boxes.append((r, 1, n, a, 0, sj, 0, bj, 0, y))
+        return boxes
+
+    def _may_yield(self, s: int) -> bool:
+        """让牌 (S0 第二节, S4 第四条 让牌): the opposite's set, passed by the two before you."""
+        if not self.rules.variant.play.allow_yield or self.ffa or self.yielded[s]:
+            return False
+        o = self.owner
+        if o != (s + 3) % 6 or self.table is None or self.bound(o, self.table):
+            return False
+        up1, up2 = (o + 1) % 6, (o + 2) % 6
+        return (self.passed[up1] or not self.active[up1]) and (self.passed[up2] or not self.active[up2])
+
+    def _may_request_jiefeng(self, s: int) -> bool:
+        """S4 接风: facing the last set of the player just before you, ask to lead instead."""
+        if self.rules.variant.jiefeng.policy != "by_consent" or self.requester >= 0:
+            return False
+        o = self.owner
+        return o >= 0 and not self.active[o] and self._next_active(o) == s and self.requester != -2
+
+    # -- apply -----------------------------------------------------------------------------
+
+    def can_apply(self, action: Action) -> bool:
+        return self.mode != OVER and action in self.legal_actions()
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise IllegalAction (naming the rule) unless ``action`` is legal now."""
+        if self.mode == OVER:
+            raise IllegalAction("the hand is over", rule="hand_over")
+        if seat is not None and seat != self.turn:
+            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)")
+        if action not in self.legal_actions():
+            raise self._why(action)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Make the decision of the seat to act.  Illegal actions raise and change nothing."""
+        self.verify(action, seat)
+        s = self.turn
+        self.actions.append((s, action))
+        self.decisions += 1
+        self._legal = None
+        if isinstance(action, Pass):
+            self._do_pass(s)
+        elif isinstance(action, Play):
+            self._do_play(s, action.cards, burn=False)
+        elif isinstance(action, Burn):
+            self._do_play(s, action.cards, burn=True)
+        elif isinstance(action, Yield):
+            self.yielded[s] = True
+            self.events.append(Event("yield", s, other=self.owner))
+            self.queue.append((s, FOLLOW))
+            self._advance()
+        elif isinstance(action, Kou):
+            self.events.append(Event("kou", s, self.table, self.owner))
+            self._end_round()
+        elif isinstance(action, Jiefeng):
+            self._request_jiefeng(s)
+        elif isinstance(action, Consent):
+            self._consent(s, action.agree)
+
+    # -- the moves -------------------------------------------------------------------------
+
+    def _do_pass(self, s: int) -> None:
+        if self.mode == FOLLOW:
+            self.passed[s] = True
+            self.events.append(Event("pass", s))
+        else:  # declining a burn is not a pass of the round
+            self.events.append(Event("pass", s, value=1))
+        self._advance()
+
+    def _do_play(self, s: int, cs: CardSet, *, burn: bool) -> None:
+        prev_owner, lead = self.owner, self.table is None
+        rules = self.rules
+        h = self.hands[s]
+        h[cs.rank] -= cs.count
+        if cs.twos:
+            h[TWO] -= cs.twos
+        if cs.sj:
+            h[SJ] -= cs.sj
+        if cs.bj:
+            h[BJ] -= cs.bj
+        if cs.top:
+            h[TOP] -= cs.top
+        ev = self.events
+        if burn:
+            if prev_owner == self.burning:
+                ev.append(Event("counter_burn", s, cs, prev_owner))
+            else:
+                ev.append(Event("burn", s, cs, prev_owner))
+            self.burning, self.burn_victim = s, prev_owner
+        else:
+            ev.append(Event("play", s, cs))
+            if not lead and prev_owner == self.burning and rules.variant.burn.break_burn:
+                ev.append(Event("break_burn", s, cs, prev_owner))
+                self.burning = -1
+        if lead:
+            self._point_on_lead(s, cs)
+        elif cs.rank == FOUR and self.point[s] == POINT_NONE and rules.variant.open_point.enabled:
+            self.point[s] = POINT_CLOSED
+            ev.append(Event("point_closed", s))
+        self.table, self.owner = cs, s
+        if not lead and self.men_watch[prev_owner]:
+            self._men(prev_owner, s)
+            if self.mode == OVER:
+                return
+        self._follow.clear()
+        left = sum(h)
+        if left == 0:
+            self._go_out(s)
+        elif rules.variant.men.enabled and left == h[THREE]:
+            self.men_watch[s] = True
+        if self.mode == OVER:
+            return
+        self.queue = self._response_queue(s, cs)
+        self._advance()
+
+    def _point_on_lead(self, s: int, cs: CardSet) -> None:
+        """开点 (S0 第四节, S4 第八条): a 4 led right after one's pure 够级 set stood."""
+        op = self.rules.variant.open_point
+        if not op.enabled:
+            return
+        p = self.point[s]
+        if cs.rank == FOUR:
+            if p == POINT_PENDING:
+                self.point[s] = POINT_OPEN
+                self.events.append(Event("open_point", s, cs))
+            elif p == POINT_NONE:
+                if op.natural_point and self._may_open_now() and not self._has_pure(s, cs):
+                    self.point[s] = POINT_OPEN
+                    self.events.append(Event("natural_point", s, cs))
+                else:
+                    self.point[s] = POINT_CLOSED
+                    self.events.append(Event("point_closed", s))
+        elif p == POINT_PENDING:
+            self.point[s] = POINT_NONE
+
+    def _has_pure(self, s: int, led: CardSet) -> bool:
+        """Could seat ``s`` (before leading ``led``) form a pure 够级 set?"""
+        h = list(self.hands[s])
+        h[led.rank] += led.count
+        t = self.rules.thresholds
+        return any(h[r] >= t[r] and h[r] > 1 for r in range(NRANKS) if t[r] < NEVER)
+
+    def _may_open_now(self) -> bool:
+        op = self.rules.variant.open_point
+        if op.deadline_out is None or len(self.finish) < op.deadline_out:
+            return True
+        return op.last_set_exception and self.trick_out < op.deadline_out
+
+    def _men(self, victim: int, by: int) -> None:
+        """闷 / 清 (S0 第六节, S4 第十五条): the set before one's final 3s was beaten."""
+        self.men_watch[victim] = False
+        self.men_seats.append((victim, by))
+        self.events.append(Event("men", victim, other=by))
+        men = self.rules.variant.men
+        if men.penalty == "place_bottom" and self.active[victim]:
+            self._remove(victim, men.severity)
+
+    def _go_out(self, s: int) -> None:
+        self.active[s] = False
+        self.finish.append(s)
+        self.men_watch[s] = False
+        place = len(self.finish)
+        self.events.append(Event("finish", s, value=place))
+        if self.burning == s:
+            self.burns.append((s, self.burn_victim))
+            self.events.append(Event("burn_success", s, other=self.burn_victim))
+            self.burning = -1
+        v = self.rules.variant
+        if v.open_point.dadian and place == 1:
+            for x in (s, (s + 3) % 6):
+                if self.point[x] in (POINT_NONE, POINT_PENDING):
+                    self.point[x] = POINT_CLOSED
+                    self.events.append(Event("point_closed", x))
+        self._left_play(s)
+        if self.mode == OVER:
+            return
+        ffa = v.free_for_all
+        if ffa.enabled and not self.ffa and not self.ffa_pending and place >= ffa.after_out:
+            if ffa.starts == "immediately":
+                self._start_ffa()
+            else:
+                self.ffa_pending = True
+
+    def _remove(self, s: int, severity: int) -> None:
+        """Take a player out of play, placed from the bottom (闷 in S0, a failed burn)."""
+        self.active[s] = False
+        self.men_watch[s] = False
+        self.bottom.append((severity, len(self.bottom), s))
+        if self.burning == s:
+            self.burning = -1
+        self._left_play(s)
+
+    def _leave_silently(self, s: int) -> None:
+        self.active[s] = False
+        self.finish.append(s)
+
+    def _left_play(self, s: int) -> None:
+        o = (s + 3) % 6
+        if self.active[o] and self.rules.variant.play.no_head and not self.no_head[o]:
+            self.no_head[o] = True
+            self.events.append(Event("no_head", o, other=s))
+        if sum(self.active) <= 1:
+            self._end_hand()
+
+    def _start_ffa(self) -> None:
+        self.ffa = True
+        self.ffa_pending = False
+        self.burning = -1
+        self.events.append(Event("free_for_all", value=len(self.finish)))
+
+    # -- who acts next ----------------------------------------------------------------------
+
+    def _locked(self, p: int, owner: int) -> bool:
+        if not self.passed[p]:
+            return False
+        if self.ffa and self.rules.variant.free_for_all.passers_return:
+            return False
+        return not (self.rules.variant.play.pass_reentry == "opposite_set" and owner == (p + 3) % 6)
+
+    def _response_queue(self, owner: int, cs: CardSet) -> list[tuple[int, int]]:
+        rules = self.rules
+        active = self.active
+        opp = (owner + 3) % 6
+        if rules.beat.dead(cs):
+            if rules.variant.sets.kou and active[opp]:
+                return [(opp, KOU_MODE)]
+            return []
+        order = [(owner + k) % 6 for k in range(1, 6)]
+        if not self.bound(owner, cs):
+            return [(p, FOLLOW) for p in order if active[p] and not self._locked(p, owner)]
+        queue = [(p, BURN) for p in self._burners(owner, cs)]
+        no_head = self.no_head
+        for p in order:
+            if not active[p] or self._locked(p, owner):
+                continue
+            if rules.may_answer(p == opp, (p - owner) % 2 == 0, no_head[p], False, False):
+                queue.append((p, FOLLOW))
+        return queue
+
+    def _burners(self, owner: int, cs: CardSet) -> list[int]:
+        """Who may burn (烧牌) ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
+        b = self.rules.variant.burn
+        if not b.enabled:
+            return []
+        if owner == self.burning:
+            if b.counter == "none":
+                return []
+            only = self.burn_victim if b.counter == "victim" else -1
+        else:
+            only = -1
+        opp = (owner + 3) % 6
+        if b.priority == "own_team_first":
+            order = [(owner + k) % 6 for k in (2, 4, 1, 5)]
+        else:
+            order = [(owner + k) % 6 for k in (1, 2, 4, 5)]
+        out = []
+        for p in order:
+            if p == opp or not self.active[p] or self.no_head[p]:
+                continue
+            if only >= 0 and p != only:
+                continue
+            if not b.teammate and (p - owner) % 2 == 0:
+                continue
+            if b.needs_open_point and self.point[p] != POINT_OPEN:
+                continue
+            if not b.after_pass and self.passed[p]:
+                continue
+            if self._followers(p):
+                out.append(p)
+        return out
+
+    def _advance(self) -> None:
+        if self.mode == OVER:
+            return
+        if self.queue:
+            self.turn, self.mode = self.queue.pop(0)
+            self._legal = None
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        """Nobody beats the table set: its owner wins the round."""
+        owner, cs = self.owner, self.table
+        self.men_watch[owner] = False
+        if cs is not None and self.rules.variant.open_point.enabled and self.point[owner] == POINT_NONE:
+            if self.rules.is_pure_gouji(cs) and self._may_open_now():
+                self.point[owner] = POINT_PENDING
+        if self.active[owner]:
+            self._start_round(owner)
+            return
+        policy = self.rules.variant.jiefeng.policy
+        nxt = self._next_active(owner)
+        if policy == "next_teammate":
+            for k in (2, 4):
+                if self.active[(owner + k) % 6]:
+                    nxt = (owner + k) % 6
+                    break
+        if policy != "by_consent":
+            self.events.append(Event("jiefeng", nxt, other=owner))
+        self._start_round(nxt)
+
+    def _next_active(self, s: int) -> int:
+        for k in range(1, 7):
+            p = (s + k) % 6
+            if self.active[p]:
+                return p
+        return s
+
+    def _start_round(self, leader: int) -> None:
+        if self.mode == OVER:
+            return
+        if self.ffa_pending:
+            self._start_ffa()
+        self.table, self.owner = None, -1
+        self.passed = [False] * 6
+        self.yielded = [False] * 6
+        self.queue = []
+        self.requester = -1
+        self._follow.clear()
+        self.trick_out = len(self.finish)
+        if not self.active[leader]:
+            leader = self._next_active(leader)
+        if self.burning == leader and not self._can_burn_lead(leader):
+            # 诈烧 / 烧牌失败 (S0 第五节, S4 第六条): no joker left to attach
+            self.events.append(Event("burn_fail", leader, other=self.burn_victim))
+            self._remove(leader, self.rules.variant.burn.fail_severity)
+            if self.mode == OVER:
+                return
+            leader = self._next_active(leader)
+        self.turn, self.mode = leader, LEAD
+        self._legal = None
+
+    def _can_burn_lead(self, s: int) -> bool:
+        h = self.hands[s]
+        if h[SJ] or h[BJ] or h[TOP]:
+            return True
+        ex = self.rules.burn_exempt
+        return all(not h[r] or ex[r] for r in range(NRANKS))
+
+    # -- 接风 by request (S4) -------------------------------------------------------------
+
+    def _request_jiefeng(self, s: int) -> None:
+        self.requester = s
+        self.saved_queue = list(self.queue)
+        self.events.append(Event("jiefeng_request", s, other=self.owner))
+        self.queue = [((s + k) % 6, CONSENT) for k in range(1, 6) if self.active[(s + k) % 6]]
+        self._advance_consent()
+
+    def _advance_consent(self) -> None:
+        if self.queue:
+            self.turn, self.mode = self.queue.pop(0)
+            self._legal = None
+            return
+        s = self.requester
+        self.events.append(Event("jiefeng", s, other=self.owner))
+        self.men_watch[self.owner] = False
+        self._start_round(s)
+
+    def _consent(self, s: int, agree: bool) -> None:
+        self.events.append(Event("consent", s, value=1 if agree else 0))
+        if agree:
+            self._advance_consent()
+            return
+        s0 = self.requester
+        self.requester = -2  # refused: no second request on this set
+        self.queue = self.saved_queue
+        self.turn, self.mode = s0, FOLLOW
+        self._legal = None
+
+    # -- end of hand --------------------------------------------------------------------------
+
+    def _end_hand(self) -> None:
+        order = list(self.finish)
+        order += [s for s in range(6) if self.active[s] and s not in order]
+        stuck = [s for s in range(6) if s not in order and not any(b[2] == s for b in self.bottom)]
+        order += stuck
+        for _, _, s in sorted(self.bottom, key=lambda b: (b[0], -b[1])):
+            order.append(s)
+        for i, s in enumerate(order):
+            self.places[s] = i + 1
+        for s in range(6):
+            self.active[s] = False
+        self.mode = OVER
+        self.turn = -1
+        self.queue = []
+        self._legal = Legal()
+        from .rules import sweep_of
+
+        team = sweep_of(self.places)
+        if team is not None:
+            self.events.append(Event("sweep", value=team + 1))
+        self.events.append(Event("hand_end"))
+
+    def finish_order(self) -> list[int]:
+        return sorted(range(6), key=lambda s: self.places[s])
+
+    def scores(self) -> tuple[int, int]:
+        return self.rules.team_scores(self.places)
+
+    # -- diagnostics for illegal actions -----------------------------------------------------
+
+    def _why(self, action: Action) -> IllegalAction:
+        s, mode = self.turn, self.mode
+        if isinstance(action, (Play, Burn)):
+            cs = action.cards
+            h = self.hands[s]
+            for r, n in cs.card_counts().items():
+                if h[r] < n:
+                    return IllegalAction(f"seat {s} does not hold {cs}", rule="cards_in_hand")
+            if not self.rules.could_hold(cs):
+                return IllegalAction(
+                    f"{cs} is not a set under {self.rules.name}: one rank, and only the attachments the variant allows",
+                    rule="set_form",
+                    clause="S4 第四条(三)(四), 第二十三条",
+                )
+            if cs.rank == THREE and self.rules.variant.play.bie3:
+                return IllegalAction(
+                    "3s go last, all together and with nothing attached (憋3)", rule="bie3", clause="S4 第九条, 第二十三条; S0 “3必须最后出”"
+                )
+            if mode == LEAD:
+                if isinstance(action, Burn):
+                    return IllegalAction("a burn beats a 够级 set; nothing is on the table", rule="burn_when")
+                if self.burning == s:
+                    return IllegalAction(
+                        "a burner must attach a joker to every set but the last 3s", rule="burn_joker", clause="S4 第六条, S0 第五节"
+                    )
+            if mode == FOLLOW and isinstance(action, Burn):
+                return IllegalAction("you may answer this set directly; a burn is declared on a 够级 set that is not yours to answer", rule="burn_when", clause="S4 第六条")
+            if mode == BURN and isinstance(action, Play):
+                return IllegalAction("only the opposite may answer a 够级 set; others must declare a burn", rule="gouji_opposite_only", clause="S4 第五条")
+            if self.table is not None and not self.rules.beat.beats(cs, self.table):
+                return IllegalAction(
+                    f"{cs} does not beat {self.table} ({self.rules.beat.name})", rule="beat", clause="S4 第四条(六), S0 挂"
+                )
+            if mode in (KOU_MODE, CONSENT):
+                return IllegalAction("this decision is not a play", rule="decision_kind")
+        if isinstance(action, Yield):
+            return IllegalAction(
+                "让牌 only on your opposite's set after the two players before you passed", rule="yield", clause="S4 第四条 让牌, S0 第二节"
+            )
+        if isinstance(action, Jiefeng):
+            return IllegalAction("接风 is asked only by the next player, facing the last set of a player who went out", rule="jiefeng", clause="S4 第十三条")
+        if isinstance(action, Kou):
+            return IllegalAction("扣牌 is for the opposite of a dead set", rule="kou", clause="S4 第七条")
+        if isinstance(action, Pass) and mode == LEAD:
+            return IllegalAction("the leader must play a set", rule="lead")
+        return IllegalAction(f"{action} is not a legal {MODE_NAMES[mode]} decision now", rule="not_legal")
+
+    # -- records ------------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The hand as a JSON-ready record (see docs/records.md)."""
+        return {
+            "variant": self.rules.name,
+            "seed": self.seed,
+            "leader": self.events[0].seat,
+            "deal": [format_hand(h) for h in self.initial],
+            "actions": [f"{s}:{a}" for s, a in self.actions],
+            "events": [e.to_json() for e in self.events],
+            "finish": self.finish_order(),
+            "places": list(self.places),
+            "opened": [POINT_NAMES[p] for p in self.point],
+            "scores": list(self.scores()),
+            "end": [format_hand(h) for h in self.hands],
+        }

@@ -1,0 +1,48 @@
+"""The package's typed exceptions.  The library raises these; only the CLI prints."""
+
+from __future__ import annotations
+
+
+class GoujiError(Exception):
+    """Base class of every error the package raises on purpose."""
+
+
+class NotationError(GoujiError, ValueError):
+    """Card or action text that does not parse."""
+
+    def __init__(self, message: str, *, text: str = "", column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.column = column
+
+    def __str__(self) -> str:
+        if self.text:
+            return f"{self.message} (in {self.text!r}, column {self.column})"
+        return self.message
+
+
+class IllegalAction(GoujiError):
+    """An action the rules do not allow now.  The state is left unchanged.
+
+    ``rule`` is a short id of the broken rule (``beat``, ``gouji_opposite_only``, …) and
+    ``clause`` the seed clause it comes from (``S4 第五条``), where there is one.
+    """
+
+    def __init__(self, message: str, *, rule: str, clause: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.clause = clause
+
+    def __str__(self) -> str:
+        where = f" [{self.clause}]" if self.clause else ""
+        return f"{self.message} (rule: {self.rule}){where}"
+
+
+class VariantError(GoujiError):
+    """A variant that is inconsistent or cannot be built."""
+
+
+class UnknownVariant(VariantError):
+    """A variant name that is neither shipped nor a readable file."""

@@ -1,0 +1,70 @@
+"""Events: the append-only log of a hand, with the ids of GLOSSARY.md.
+
+Ids added by this project (listed in ``docs/events.md``): ``burn_success`` (a
+burner went out while burning), ``jiefeng_request`` and ``consent`` (S4's 接风
+by request), ``point_closed`` (S4 打点: a seat can no longer open).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .cards import CardSet, format_set
+
+EVENT_IDS = (
+    "deal",
+    "kang",
+    "xuandian",
+    "hedian",
+    "mingdian",
+    "yudian",
+    "buy3",
+    "buy4",
+    "tribute",
+    "return_tribute",
+    "geming",
+    "chongdian",
+    "play",
+    "pass",
+    "yield",
+    "kou",
+    "burn",
+    "counter_burn",
+    "break_burn",
+    "burn_fail",
+    "burn_success",
+    "open_point",
+    "natural_point",
+    "point_closed",
+    "men",
+    "jiefeng",
+    "jiefeng_request",
+    "consent",
+    "no_head",
+    "free_for_all",
+    "finish",
+    "sweep",
+    "hand_end",
+)
+
+
+class Event(NamedTuple):
+    """One thing that happened.  ``other`` is the related seat (victim, beater, …)."""
+
+    type: str
+    seat: int = -1
+    cards: CardSet | None = None
+    other: int = -1
+    value: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.seat >= 0:
+            out["seat"] = self.seat
+        if self.cards is not None:
+            out["cards"] = format_set(self.cards)
+        if self.other >= 0:
+            out["other"] = self.other
+        if self.value:
+            out["value"] = self.value
+        return out

@@ -1,0 +1,351 @@
+"""The Variant: every rule decision the engine makes, as data.
+
+A Variant is plain, frozen data in sections that mirror the YAML file a club
+writes (``deck``, ``sets``, ``gouji``, ``play`` …).  Each field carries its
+Chinese and English description in ``metadata``; the JSON Schema and
+``gouji explain`` read them from here, so the model, the schema and the rule
+sheet cannot drift apart.
+
+The engine never reads a Variant directly: it reads ``variant.rules``, the
+compiled form (integer tables, the beat strategy, hook closures), built once.
+Two variants are defined in Python from the start: ``dagang`` (S4, the
+default) and ``dianshaomenla`` (S0).  Files in ``variants/`` are loaded by
+``gouji_rules.dsl``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+
+def doc(zh: str, en: str, **extra: Any) -> dict[str, Any]:
+    return {"zh": zh, "en": en, **extra}
+
+
+def _f(default: Any, zh: str, en: str, **extra: Any) -> Any:
+    if isinstance(default, (dict, list)):
+        value = default
+        return field(default_factory=lambda: type(value)(value), metadata=doc(zh, en, **extra))
+    return field(default=default, metadata=doc(zh, en, **extra))
+
+
+@dataclass(frozen=True)
+class Deck:
+    """牌: 几副牌、去掉哪些牌、加哪些牌、每人几张。"""
+
+    packs: int = _f(4, "几副牌（每副54张）", "number of 54-card packs", minimum=1, maximum=8)
+    remove: dict[str, int] = _f(
+        {},
+        "从整副牌中去掉的张数，按点数（点烧闷拉: 3、4各只留6张）",
+        "cards removed from the whole deck, by rank (S0 keeps only six 3s and six 4s)",
+    )
+    extra: dict[str, int] = _f(
+        {}, "额外加入的牌，按点数（如6张鹰 Y）", "extra cards added, by rank (for example six 鹰 'Y')"
+    )
+    hand_size: int | None = _f(
+        None, "每人几张；不写则发完所有牌", "cards per player; null deals every card", minimum=1
+    )
+    uneven: Literal["first_seats_more", "error"] = _f(
+        "first_seats_more",
+        "牌数不能平分时：先摸牌的人多一张，或报错",
+        "when the deck does not divide evenly: the first drawers get one more, or it is an error",
+    )
+
+
+@dataclass(frozen=True)
+class Table:
+    """座位与出牌方向。"""
+
+    direction: Literal["ccw", "cw"] = _f(
+        "ccw", "出牌方向：反时针 ccw（大纲第四条(五)）或顺时针 cw", "direction of play: counter-clockwise or clockwise"
+    )
+
+
+@dataclass(frozen=True)
+class Sets:
+    """一套牌：挂花、贴钱、憋3，以及什么牌能管住什么牌。"""
+
+    attach_twos: bool = _f(
+        True, "可以贴钱（2当作比它小的牌用，只增加张数不增加大小）", "2s may be attached (they count as the core rank)"
+    )
+    attach_jokers: list[str] = _f(
+        ["SJ", "BJ", "Y"], "可以挂的王（挂花），保留自身大小", "joker ranks that may be attached, keeping their own strength"
+    )
+    bare: list[str] = _f(
+        ["3", "4"], "出牌时不能挂花贴钱的点数（3、4为点牌）", "ranks whose sets may carry nothing"
+    )
+    beat: Literal["cover", "kill_table", "card_by_card"] = _f(
+        "cover",
+        "管牌方式：cover 大花盖小花、核心点数更大；kill_table 二杀一/三杀一；card_by_card 逐张比大",
+        "beat relation: cover (大王 covers 小王, core strictly higher), kill_table (二杀一/三杀一), card_by_card",
+    )
+    dead: list[str] = _f(
+        ["BJ", "Y"],
+        "cover 方式下，挂了这些牌的牌为死牌，谁也管不住（大纲第四条(三)）",
+        "under cover, a set holding any of these ranks is dead: nothing beats it",
+    )
+    kill: dict[str, list[list[Any]]] = _f(
+        {"SJ": [["BJ", 1], ["SJ", 2]], "BJ": [["Y", 1], ["BJ", 2], ["SJ", 3]], "Y": [["Y", 2], ["BJ", 3]]},
+        "kill_table 方式下，盖住一张王的办法：[点数, 张数] 列表",
+        "under kill_table, the ways to cover one joker of each rank: a list of [rank, how many]",
+    )
+    kou: bool = _f(
+        True, "死牌由对头扣牌（大纲第七条）", "the opposite must formally concede (扣牌) a dead set"
+    )
+
+
+@dataclass(frozen=True)
+class Gouji:
+    """够级牌：多少张算够级，谁能管。"""
+
+    thresholds: dict[str, int] = _f(
+        {"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 2},
+        "各点数最少几张算够级牌（大纲第五条：两张2、两张A、两张K、三张Q、四张J、五张10）",
+        "smallest count of each rank that makes a 够级 set",
+    )
+    joker_sets: bool = _f(True, "挂王的牌也算够级牌", "a set with a joker in it is 够级")
+    twos_count: bool = _f(True, "贴的2计入张数", "attached 2s count toward the threshold")
+    answer: Literal["opposite", "anyone"] = _f(
+        "opposite",
+        "够级牌谁能管：只有对头（除烧牌、无头外）",
+        "who may answer a 够级 set: only the opposite (besides burns and 无头), or anyone",
+    )
+
+
+@dataclass(frozen=True)
+class Play:
+    """出牌：过牌、让牌、憋3、无头。"""
+
+    pass_reentry: Literal["never", "opposite_set"] = _f(
+        "opposite_set",
+        "过牌后本轮还能不能再出：never 不能；opposite_set 只能管对头的牌（大纲第五条）",
+        "may a player who passed play again in the same round: never, or only on the opposite's set",
+    )
+    allow_yield: bool = _f(
+        True, "可以让牌：上两家都不要对头的牌时，先让下两家",
+        "让牌: on your opposite's set that your two upstream players passed, let the next two decide first",
+    )
+    bie3: bool = _f(
+        True, "憋3：3只能最后一手一起出，不挂不贴", "憋3: 3s only as the last set, all together, nothing attached"
+    )
+    no_head: bool = _f(
+        True, "对头走了就是无头：不受够级约束，谁的牌都能管", "无头: once your opposite is out, 够级 no longer binds you"
+    )
+    first_leader: Literal["random", "seat0"] = _f(
+        "random", "第一局谁先出（上班规则见 match）", "who leads the first hand when no 上班 rule applies"
+    )
+
+
+@dataclass(frozen=True)
+class FreeForAll:
+    """四人乱缠。"""
+
+    enabled: bool = _f(True, "有四人乱缠", "the 四人乱缠 stage exists")
+    after_out: int = _f(2, "走了几个人后开始", "how many players must be out", minimum=1, maximum=5)
+    starts: Literal["immediately", "next_trick"] = _f(
+        "next_trick",
+        "从什么时候开始：immediately 立即；next_trick 二科的底牌这一轮打完后（大纲第九条）",
+        "when it starts: at once, or after the round of the last set that triggered it",
+    )
+    passers_return: bool = _f(True, "乱缠中过牌后还能再出", "in 四人乱缠 a player who passed may play again")
+
+
+@dataclass(frozen=True)
+class Jiefeng:
+    """接风：有人走后谁出牌。"""
+
+    policy: Literal["next_seat", "next_teammate", "by_consent"] = _f(
+        "by_consent",
+        "next_seat 没人要时走的人下家出；next_teammate 队友先；by_consent 下家可申请接风，其余人同意才行",
+        "who leads after a player goes out and nobody answers; by_consent adds S4's request",
+    )
+
+
+@dataclass(frozen=True)
+class Burn:
+    """烧牌。"""
+
+    enabled: bool = _f(True, "可以烧牌", "burning is allowed")
+    needs_open_point: bool = _f(True, "没有开点的不能烧牌（大纲第六条）", "only a player who has opened may burn")
+    teammate: bool = _f(True, "可以烧队友", "a teammate's 够级 set may be burned")
+    after_pass: bool = _f(True, "本轮过牌后还能烧牌", "a player who passed in this round may still burn")
+    priority: Literal["own_team_first", "play_order"] = _f(
+        "own_team_first",
+        "几人同时烧：own_team_first 发够级牌者的联邦优先；play_order 按出牌顺序",
+        "several burners: the 够级 player's own team first, or plain order of play",
+    )
+    counter: Literal["anyone", "victim", "none"] = _f(
+        "anyone", "反烧：anyone 谁都可以；victim 只有被烧者；none 不许", "who may counter-burn (反烧)"
+    )
+    break_burn: bool = _f(True, "烧牌者的对头管住即解烧", "the burner's opposite beating the burner ends the burn")
+    exempt: list[str] = _f(["3"], "烧牌后可以不挂王的牌（最后的3）", "ranks a burner may play without a joker")
+    fail_severity: int = _f(
+        2,
+        "烧牌失败排名的轻重：数越大名次越靠后（点烧闷拉：诈烧在被闷之后）",
+        "how far down a failed burner is placed; higher goes below lower",
+    )
+
+
+@dataclass(frozen=True)
+class OpenPoint:
+    """开点。"""
+
+    enabled: bool = _f(True, "有开点", "开点 is played")
+    deadline_out: int | None = _f(
+        2, "走了几个人后不能再开点（大纲第八条：头科二科出来后）", "no opening once this many players are out"
+    )
+    last_set_exception: bool = _f(
+        True, "接二科的底牌可以开点", "the player who takes the round of the deadline player's last set may still open"
+    )
+    natural_point: bool = _f(
+        True, "自然点/无级免点：没有可开点的牌，发4即开点", "a player with no pure 够级 set opens by leading 4s"
+    )
+    dadian: bool = _f(
+        True,
+        "打点：头科产生前没开点的，头科及其对头算不开点（大纲第二十二条）",
+        "打点: 头科 and 头科's opposite must open before 头科 goes out",
+    )
+
+
+@dataclass(frozen=True)
+class Men:
+    """闷 / 清。"""
+
+    enabled: bool = _f(True, "有闷（清）", "闷 / 清 applies")
+    penalty: Literal["place_bottom", "tribute_only"] = _f(
+        "tribute_only",
+        "place_bottom 被闷当即判为最后（点烧闷拉）；tribute_only 继续打，只进清贡（大纲第十五条）",
+        "place_bottom ranks the player last at once (S0); tribute_only keeps him in play, owing 清贡 (S4)",
+    )
+    severity: int = _f(1, "被闷排名的轻重", "how far down a 闷 player is placed", minimum=0)
+
+
+@dataclass(frozen=True)
+class Places:
+    """名次。"""
+
+    names: list[str] = _f(
+        ["头科", "二科", "三科", "四科", "二落", "大落"], "六个名次的叫法", "the names of places 1 to 6"
+    )
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """计分。"""
+
+    points: list[int] = _f([4, 2, 0, 0, -2, -4], "各名次得分", "points for places 1 to 6")
+    positive_only: bool = _f(True, "只记正分，不记负分（大纲第十九条）", "a team's negative sum counts as 0")
+    sweep_multiplier: int = _f(2, "串三户得分倍数", "score multiplier when one team takes places 1-3", minimum=1)
+
+
+Hook = Callable[..., Any]
+
+SECTIONS: tuple[tuple[str, type], ...] = (
+    ("deck", Deck),
+    ("table", Table),
+    ("sets", Sets),
+    ("gouji", Gouji),
+    ("play", Play),
+    ("free_for_all", FreeForAll),
+    ("jiefeng", Jiefeng),
+    ("burn", Burn),
+    ("open_point", OpenPoint),
+    ("men", Men),
+    ("places", Places),
+    ("scoring", Scoring),
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A complete rule set.  Build with :func:`make_variant` or load a file with ``gouji_rules.dsl``."""
+
+    name: str
+    title: str = ""
+    source: str = ""
+    deck: Deck = field(default_factory=Deck)
+    table: Table = field(default_factory=Table)
+    sets: Sets = field(default_factory=Sets)
+    gouji: Gouji = field(default_factory=Gouji)
+    play: Play = field(default_factory=Play)
+    free_for_all: FreeForAll = field(default_factory=FreeForAll)
+    jiefeng: Jiefeng = field(default_factory=Jiefeng)
+    burn: Burn = field(default_factory=Burn)
+    open_point: OpenPoint = field(default_factory=OpenPoint)
+    men: Men = field(default_factory=Men)
+    places: Places = field(default_factory=Places)
+    scoring: Scoring = field(default_factory=Scoring)
+    hooks: Mapping[str, Hook] = field(default_factory=dict)
+    """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``rules.HOOKS``."""
+
+    @property
+    def rules(self) -> Rules:
+        cached: Rules | None = self.__dict__.get("_rules")
+        if cached is None:
+            from .rules import Rules
+
+            cached = Rules(self)
+            object.__setattr__(self, "_rules", cached)
+        return cached
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (no hooks), in the shape of a variant file."""
+        out: dict[str, Any] = {"name": self.name, "title": self.title, "source": self.source}
+        for key, _ in SECTIONS:
+            out[key] = dataclasses.asdict(getattr(self, key))
+        return out
+
+    def replace(self, **sections: Mapping[str, Any] | Any) -> Variant:
+        """A copy with some fields changed: ``v.replace(burn={"enabled": False}, name="x")``."""
+        changes: dict[str, Any] = {}
+        for key, value in sections.items():
+            current = getattr(self, key)
+            if dataclasses.is_dataclass(current) and isinstance(value, Mapping):
+                changes[key] = dataclasses.replace(current, **value)  # type: ignore[type-var]
+            else:
+                changes[key] = value
+        return dataclasses.replace(self, **changes)
+
+
+def make_variant(data: Mapping[str, Any], hooks: Mapping[str, Hook] | None = None) -> Variant:
+    """Build a Variant from plain (already validated) data in the file's shape."""
+    kwargs: dict[str, Any] = {k: data[k] for k in ("name", "title", "source") if k in data}
+    for key, cls in SECTIONS:
+        if key in data:
+            kwargs[key] = cls(**data[key])
+    return Variant(hooks=dict(hooks or {}), **kwargs)
+
+
+def dagang() -> Variant:
+    """S4, the 够级大纲 as the seed gives it.  Every default above is S4's reading."""
+    return Variant(name="dagang", title="够级大纲", source="S4 《够级规则》(够级大纲)")
+
+
+def dianshaomenla() -> Variant:
+    """S0, 《点烧闷拉够级规则明细》."""
+    return Variant(
+        name="dianshaomenla",
+        title="点烧闷拉",
+        source="S0 《点烧闷拉够级规则明细》",
+        deck=Deck(remove={"3": 10, "4": 10}),
+        sets=Sets(bare=["3"], kou=False),
+        gouji=Gouji(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}),
+        play=Play(pass_reentry="never"),
+        free_for_all=FreeForAll(starts="immediately"),
+        jiefeng=Jiefeng(policy="next_seat"),
+        burn=Burn(needs_open_point=False, after_pass=False, priority="play_order"),
+        open_point=OpenPoint(deadline_out=None, last_set_exception=False, natural_point=False, dadian=False),
+        men=Men(penalty="place_bottom"),
+        places=Places(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
+        scoring=Scoring(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
+    )
+
+
+BUILTIN: dict[str, Callable[[], Variant]] = {"dagang": dagang, "dianshaomenla": dianshaomenla}
+DEFAULT = "dagang"
