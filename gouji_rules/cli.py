@@ -128,5 +128,9 @@ def bench_cmd(variant_spec: str, hands: int, seed: int, as_json: bool) -> None:
         click.echo(f"{key:<32}{value}")
 
 
+from .cli_variants import register as _register_variant_commands  # noqa: E402
+
+_register_variant_commands(main)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

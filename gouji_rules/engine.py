@@ -169,6 +169,58 @@ class Hand:
             hands.append(h)
         return cls(variant, hands, leader, seed=seed, deal=cards)
 
+    @classmethod
+    def position(
+        cls,
+        variant: Variant,
+        hands: Sequence[str],
+        leader: int = 0,
+        *,
+        table: str | None = None,
+        owner: int | None = None,
+        passed: Sequence[int] = (),
+        point: dict[int, str] | None = None,
+        out: Sequence[int] = (),
+        burning: int = -1,
+        burn_victim: int = -1,
+    ) -> Hand:
+        """A position for tests and perft files: hands in notation, optionally a set on the table.
+
+        ``table`` is a set already played by ``owner`` (its cards are not in any hand); the
+        seat to act is then the first one the rules ask about that set.  Seats in ``out``
+        have gone out, in that order; ``passed`` seats have passed in this round.
+        """
+        from .cards import parse_hand, parse_set
+
+        parsed = [list(parse_hand(h)) for h in hands]
+        hand = cls(variant, parsed, leader)
+        for p, name in (point or {}).items():
+            hand.point[p] = POINT_NAMES.index(name)
+        for s in out:
+            if s not in hand.finish:
+                hand.active[s] = False
+                hand.finish.append(s)
+                o = (s + 3) % 6
+                if hand.active[o] and variant.play.no_head:
+                    hand.no_head[o] = True
+        ffa = variant.free_for_all
+        if ffa.enabled and len(hand.finish) >= ffa.after_out:
+            hand.ffa = True
+        hand.burning, hand.burn_victim = burning, burn_victim
+        if table is not None:
+            cs = parse_set(table)
+            who = leader if owner is None else owner
+            hand.table, hand.owner = cs, who
+            for p in passed:
+                hand.passed[p] = True
+            hand._follow.clear()
+            hand.queue = hand._response_queue(who, cs)
+            hand._advance()
+        else:
+            hand._start_round(leader)
+        hand._legal = None
+        return hand
+
     # -- queries -----------------------------------------------------------------------
 
     @property
