@@ -87,9 +87,7 @@ class GreedyAgent:
         if obs.point[me] == "pending" and h[FOUR]:
             return CardSet(FOUR, h[FOUR])
         if obs.burning == me:
-            return self._cheapest(
-                [cs for cs in legal.iter_sets() if cs.jokers or rules.burn_exempt[cs.rank]], h
-            )
+            return self._cheapest([cs for cs in legal.iter_sets() if cs.jokers or rules.burn_exempt[cs.rank]], h)
         if len(non3) == 1 and h[THREE]:
             # the set before the last 3s: make it as strong as possible (avoid 闷)
             r = non3[0]

@@ -23,7 +23,7 @@ subsets.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from .cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, rank_of
@@ -81,10 +81,9 @@ class _Base:
         y = hand[TOP] if (self.attachable[TOP] and rb < TOP) else 0
         return a, s, b, y
 
-    def _same_size(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+    def _same_size(self, hand: Sequence[int], t: CardSet, beats: Callable[[CardSet, CardSet], bool]) -> list[CardSet]:
         n = t.size
         out: list[CardSet] = []
-        beats = self.beats
         for rb in range(t.rank + 1, NRANKS):
             hb = hand[rb]
             if not hb:
@@ -124,13 +123,13 @@ class Cover(_Base):
         ts, tb, ty = joker_counts(t)
         if not (ts or tb or ty):
             return True
-        bs, bb, by = joker_counts(b)
+        _, bb, by = joker_counts(b)
         return ty == 0 and by >= tb and bb + by >= ts + tb
 
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
         if self.dead(t):
             return []
-        return self._same_size(hand, t)
+        return self._same_size(hand, t, self.beats)
 
 
 class CardByCard(_Base):
@@ -156,7 +155,7 @@ class CardByCard(_Base):
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
         if self.dead(t):
             return []
-        return self._same_size(hand, t)
+        return self._same_size(hand, t, self.beats)
 
 
 class KillTable(_Base):

@@ -126,7 +126,7 @@ class CardSet(NamedTuple):
     """
 
     rank: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose
     twos: int = 0
     sj: int = 0
     bj: int = 0

@@ -255,12 +255,7 @@ class Hand:
 
     def bound(self, owner: int, cs: CardSet) -> bool:
         """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
-        return (
-            not self.ffa
-            and not self.no_head[owner]
-            and self.active[(owner + 3) % 6]
-            and self.rules.is_gouji(cs)
-        )
+        return not self.ffa and not self.no_head[owner] and self.active[(owner + 3) % 6] and self.rules.is_gouji(cs)
 
     # -- legal actions -------------------------------------------------------------------
 
@@ -279,7 +274,7 @@ class Hand:
             if self._may_yield(s):
                 extras = (PASS, YIELD)
             if self._may_request_jiefeng(s):
-                extras = extras + (JIEFENG,)
+                extras = (*extras, JIEFENG)
             return Legal(sets=sets, extras=extras)
         if mode == LEAD:
             return Legal(boxes=self._lead_boxes(s))
@@ -353,7 +348,9 @@ class Hand:
         if self.mode == OVER:
             raise IllegalAction("the hand is over", rule="hand_over")
         if seat is not None and seat != self.turn:
-            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)")
+            raise IllegalAction(
+                f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)"
+            )
         if action not in self.legal_actions():
             raise self._why(action)
 
@@ -608,9 +605,15 @@ class Hand:
         """Nobody beats the table set: its owner wins the round."""
         owner, cs = self.owner, self.table
         self.men_watch[owner] = False
-        if cs is not None and self.rules.variant.open_point.enabled and self.point[owner] == POINT_NONE:
-            if self.rules.is_pure_gouji(cs) and self._may_open_now():
-                self.point[owner] = POINT_PENDING
+        if (
+            cs is not None
+            and self.rules.variant.open_point.enabled
+            and self.point[owner] == POINT_NONE
+            and self.rules.is_pure_gouji(cs)
+            and self._may_open_now()
+        ):
+            # 开点 (S0 第四节): the pure 够级 set stood; the owner's next lead decides
+            self.point[owner] = POINT_PENDING
         if self.active[owner]:
             self._start_round(owner)
             return
@@ -741,31 +744,51 @@ class Hand:
                 )
             if cs.rank == THREE and self.rules.variant.play.bie3:
                 return IllegalAction(
-                    "3s go last, all together and with nothing attached (憋3)", rule="bie3", clause="S4 第九条, 第二十三条; S0 “3必须最后出”"
+                    "3s go last, all together and with nothing attached (憋3)",
+                    rule="bie3",
+                    clause="S4 第九条, 第二十三条; S0 “3必须最后出”",
                 )
             if mode == LEAD:
                 if isinstance(action, Burn):
                     return IllegalAction("a burn beats a 够级 set; nothing is on the table", rule="burn_when")
                 if self.burning == s:
                     return IllegalAction(
-                        "a burner must attach a joker to every set but the last 3s", rule="burn_joker", clause="S4 第六条, S0 第五节"
+                        "a burner must attach a joker to every set but the last 3s",
+                        rule="burn_joker",
+                        clause="S4 第六条, S0 第五节",
                     )
             if mode == FOLLOW and isinstance(action, Burn):
-                return IllegalAction("you may answer this set directly; a burn is declared on a 够级 set that is not yours to answer", rule="burn_when", clause="S4 第六条")
+                return IllegalAction(
+                    "you may answer this set directly; a burn is declared on a 够级 set that is not yours to answer",
+                    rule="burn_when",
+                    clause="S4 第六条",
+                )
             if mode == BURN and isinstance(action, Play):
-                return IllegalAction("only the opposite may answer a 够级 set; others must declare a burn", rule="gouji_opposite_only", clause="S4 第五条")
+                return IllegalAction(
+                    "only the opposite may answer a 够级 set; others must declare a burn",
+                    rule="gouji_opposite_only",
+                    clause="S4 第五条",
+                )
             if self.table is not None and not self.rules.beat.beats(cs, self.table):
                 return IllegalAction(
-                    f"{cs} does not beat {self.table} ({self.rules.beat.name})", rule="beat", clause="S4 第四条(六), S0 挂"
+                    f"{cs} does not beat {self.table} ({self.rules.beat.name})",
+                    rule="beat",
+                    clause="S4 第四条(六), S0 挂",
                 )
             if mode in (KOU_MODE, CONSENT):
                 return IllegalAction("this decision is not a play", rule="decision_kind")
         if isinstance(action, Yield):
             return IllegalAction(
-                "让牌 only on your opposite's set after the two players before you passed", rule="yield", clause="S4 第四条 让牌, S0 第二节"
+                "让牌 only on your opposite's set after the two players before you passed",
+                rule="yield",
+                clause="S4 第四条 让牌, S0 第二节",
             )
         if isinstance(action, Jiefeng):
-            return IllegalAction("接风 is asked only by the next player, facing the last set of a player who went out", rule="jiefeng", clause="S4 第十三条")
+            return IllegalAction(
+                "接风 is asked only by the next player, facing the last set of a player who went out",
+                rule="jiefeng",
+                clause="S4 第十三条",
+            )
         if isinstance(action, Kou):
             return IllegalAction("扣牌 is for the opposite of a dead set", rule="kou", clause="S4 第七条")
         if isinstance(action, Pass) and mode == LEAD:

@@ -46,7 +46,7 @@ def box_has(b: Box, cs: CardSet) -> bool:
 class Legal(Sequence[Action]):
     """Legal actions: sets (boxes or a list), as Play or Burn, then the other actions."""
 
-    __slots__ = ("boxes", "sizes", "sets", "burn", "extras", "n_sets")
+    __slots__ = ("boxes", "burn", "extras", "n_sets", "sets", "sizes")
 
     def __init__(
         self,

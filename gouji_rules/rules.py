@@ -166,9 +166,7 @@ class Rules:
             self._pure[cs] = hit
         return hit
 
-    def may_answer(
-        self, is_opposite: bool, is_teammate: bool, no_head: bool, owner_no_head: bool, ffa: bool
-    ) -> bool:
+    def may_answer(self, is_opposite: bool, is_teammate: bool, no_head: bool, owner_no_head: bool, ffa: bool) -> bool:
         """May a seat answer a 够级 set without burning (S4 第五条, S0 无头)."""
         key = (is_opposite, is_teammate, no_head, owner_no_head, ffa)
         hit = self._answer.get(key)

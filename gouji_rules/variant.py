@@ -48,9 +48,7 @@ class Deck:
     extra: dict[str, int] = _f(
         {}, "额外加入的牌，按点数（如6张鹰 Y）", "extra cards added, by rank (for example six 鹰 'Y')"
     )
-    hand_size: int | None = _f(
-        None, "每人几张；不写则发完所有牌", "cards per player; null deals every card", minimum=1
-    )
+    hand_size: int | None = _f(None, "每人几张；不写则发完所有牌", "cards per player; null deals every card", minimum=1)
     uneven: Literal["first_seats_more", "error"] = _f(
         "first_seats_more",
         "牌数不能平分时：先摸牌的人多一张，或报错",
@@ -75,11 +73,11 @@ class Sets:
         True, "可以贴钱（2当作比它小的牌用，只增加张数不增加大小）", "2s may be attached (they count as the core rank)"
     )
     attach_jokers: list[str] = _f(
-        ["SJ", "BJ", "Y"], "可以挂的王（挂花），保留自身大小", "joker ranks that may be attached, keeping their own strength"
+        ["SJ", "BJ", "Y"],
+        "可以挂的王（挂花），保留自身大小",
+        "joker ranks that may be attached, keeping their own strength",
     )
-    bare: list[str] = _f(
-        ["3", "4"], "出牌时不能挂花贴钱的点数（3、4为点牌）", "ranks whose sets may carry nothing"
-    )
+    bare: list[str] = _f(["3", "4"], "出牌时不能挂花贴钱的点数（3、4为点牌）", "ranks whose sets may carry nothing")
     beat: Literal["cover", "kill_table", "card_by_card"] = _f(
         "cover",
         "管牌方式：cover 大花盖小花、核心点数更大；kill_table 二杀一/三杀一；card_by_card 逐张比大",
@@ -95,9 +93,7 @@ class Sets:
         "kill_table 方式下，盖住一张王的办法：[点数, 张数] 列表",
         "under kill_table, the ways to cover one joker of each rank: a list of [rank, how many]",
     )
-    kou: bool = _f(
-        True, "死牌由对头扣牌（大纲第七条）", "the opposite must formally concede (扣牌) a dead set"
-    )
+    kou: bool = _f(True, "死牌由对头扣牌（大纲第七条）", "the opposite must formally concede (扣牌) a dead set")
 
 
 @dataclass(frozen=True)
@@ -128,14 +124,17 @@ class Play:
         "may a player who passed play again in the same round: never, or only on the opposite's set",
     )
     allow_yield: bool = _f(
-        True, "可以让牌：上两家都不要对头的牌时，先让下两家",
+        True,
+        "可以让牌：上两家都不要对头的牌时，先让下两家",
         "让牌: on your opposite's set that your two upstream players passed, let the next two decide first",
     )
     bie3: bool = _f(
         True, "憋3：3只能最后一手一起出，不挂不贴", "憋3: 3s only as the last set, all together, nothing attached"
     )
     no_head: bool = _f(
-        True, "对头走了就是无头：不受够级约束，谁的牌都能管", "无头: once your opposite is out, 够级 no longer binds you"
+        True,
+        "对头走了就是无头：不受够级约束，谁的牌都能管",
+        "无头: once your opposite is out, 够级 no longer binds you",
     )
     first_leader: Literal["random", "seat0"] = _f(
         "random", "第一局谁先出（上班规则见 match）", "who leads the first hand when no 上班 rule applies"
