@@ -143,8 +143,12 @@ class Hand:
     # -- construction ------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, variant: Variant, seed: int, leader: int | None = None) -> Hand:
-        """Shuffle with the seeded PRNG and deal one card at a time from the first drawer."""
+    def deal(cls, variant: Variant, seed: int, leader: int | None = None, rotate: int = 0) -> Hand:
+        """Shuffle with the seeded PRNG and deal one card at a time from the first drawer.
+
+        ``rotate`` moves every dealt hand (and the first leader) ``rotate`` seats on, so the same
+        deal can be replayed with the teams' cards swapped (duplicate deals: ``rotate=1``).
+        """
         rules = variant.rules
         rng = SplitMix64(seed)
         if leader is None:
@@ -161,6 +165,9 @@ class Hand:
                     cards[(leader + k) % 6].append(deck[i])
                     remaining[k] -= 1
                     i += 1
+        if rotate:
+            cards = [cards[(s - rotate) % 6] for s in range(6)]
+            leader = (leader + rotate) % 6
         hands = []
         for cs in cards:
             h = [0] * NRANKS
