@@ -72,7 +72,49 @@ class Consent:
         return "agree" if self.agree else "refuse"
 
 
-Action = Play | Burn | Pass | Yield | Kou | Jiefeng | Consent
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """宣点 / 和点 / 明点 / 预点: ``kind`` is ``xuandian``, ``hedian``, ``mingdian`` or ``yudian``."""
+
+    kind: str
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """A yes to a between-hands choice: ``buy4``, ``geming``, ``chongdian``, ``waive``."""
+
+    what: str
+
+    def __str__(self) -> str:
+        return self.what
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """After an opposite's 冲点 or 革命: keep the 够级 binding (有头) or go 无头."""
+
+    keep: bool
+
+    def __str__(self) -> str:
+        return "with_head" if self.keep else "no_head"
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """还贡: the card (by rank) a tribute receiver hands back."""
+
+    rank: int
+
+    def __str__(self) -> str:
+        from .cards import SYMBOLS
+
+        return "give " + SYMBOLS[self.rank]
+
+
+Action = Play | Burn | Pass | Yield | Kou | Jiefeng | Consent | Declare | Choose | Head | Give
 
 PASS = Pass()
 YIELD = Yield()
@@ -101,6 +143,17 @@ def parse_action(text: str) -> Action:
     word = _WORDS.get(t.lower())
     if word is not None:
         return word
+    low = t.lower()
+    if low in ("xuandian", "hedian", "mingdian", "yudian"):
+        return Declare(low)
+    if low in ("buy4", "geming", "chongdian", "waive"):
+        return Choose(low)
+    if low in ("with_head", "no_head"):
+        return Head(low == "with_head")
+    if low.startswith("give "):
+        from .cards import rank_of
+
+        return Give(rank_of(t[5:]))
     if t.lower().startswith("burn "):
         return Burn(parse_set(t[5:]))
     if not t:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from .actions import AGREE, JIEFENG, PASS, REFUSE, YIELD, Action, Burn, Consent, Play
+from .actions import AGREE, JIEFENG, PASS, REFUSE, YIELD, Action, Burn, Consent, Give, Play
 from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet
 from .engine import Observation
 from .legal import Legal
@@ -75,6 +75,40 @@ class GreedyAgent:
             return AGREE if not self._beats_table(obs, legal) else REFUSE
         if mode == "follow":
             return self._follow(obs, legal)
+        return self._between(obs, legal)
+
+    # -- between hands ------------------------------------------------------------------
+
+    def _between(self, obs: Observation, legal: Legal) -> Action:
+        """Choices before play: bluff a 预点 now and then, declare on strength, buy the 4."""
+        mode, h, rules = obs.mode, obs.hand, obs.rules
+        opts = {str(a): a for a in legal}
+        jokers = h[SJ] + h[BJ] + h[TOP]
+        pure = sum(1 for r in range(TWO + 1) if h[r] >= max(rules.thresholds[r], 2) and rules.thresholds[r] < 1 << 29)
+        if mode == "yudian":
+            return opts["yudian"] if self.rng.below(40) == 0 else PASS
+        if mode == "xuandian":
+            if "hedian" in opts and pure <= 1:
+                return opts["hedian"]
+            if "xuandian" in opts and jokers >= 4 and pure >= 2:
+                return opts["xuandian"]
+            return PASS
+        if mode == "mingdian":
+            return opts["mingdian"] if jokers >= 4 and pure >= 2 else PASS
+        if mode in ("geming", "chongdian", "buy4", "waive"):
+            return opts.get(mode, PASS)
+        if mode == "head":
+            return opts["with_head"]
+        if mode == "accept":
+            return AGREE
+        if mode == "give":
+            gives = [a for a in legal if isinstance(a, Give)]
+            low = [a for a in gives if a.rank not in (THREE, FOUR)] or gives
+            return min(low, key=lambda a: a.rank)
+        if mode == "chong_set":
+            return Play(max(legal.sets, key=lambda cs: (cs.rank, cs.count)))
+        if mode == "chong_answer":
+            return Play(self._cheapest(legal.sets, h)) if legal.sets else PASS
         return legal[0]
 
     # -- leading --------------------------------------------------------------------
@@ -84,10 +118,10 @@ class GreedyAgent:
         rules = obs.rules
         me = obs.seat
         non3 = [r for r in range(NRANKS) if h[r] and r != THREE]
-        if obs.point[me] == "pending" and h[FOUR]:
-            return CardSet(FOUR, h[FOUR])
         if obs.burning == me:
             return self._cheapest([cs for cs in legal.iter_sets() if cs.jokers or rules.burn_exempt[cs.rank]], h)
+        if obs.point[me] == "pending" and h[FOUR]:
+            return CardSet(FOUR, h[FOUR])
         if len(non3) == 1 and h[THREE]:
             # the set before the last 3s: make it as strong as possible (avoid 闷)
             r = non3[0]

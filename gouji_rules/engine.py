@@ -25,8 +25,8 @@ leads, or, if he has gone out, the lead passes by the variant's 接风 rule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import (
@@ -62,6 +62,28 @@ POINT_NONE, POINT_PENDING, POINT_OPEN, POINT_CLOSED = range(4)
 POINT_NAMES = ("none", "pending", "open", "closed")
 
 
+@dataclass(frozen=True)
+class HandSetup:
+    """What the phases before play decide for the hand (革命, 冲点, 和点, 买4, 会五 …)."""
+
+    placed: Mapping[int, int] = field(default_factory=dict)
+    """seat -> place, for players out of play before the first lead (革命, 冲点, no 3 after buying)"""
+    geming: frozenset[int] = frozenset()
+    """seats that declared 革命 (placed higher if their two teammates take places 1 and 2)"""
+    opened: frozenset[int] = frozenset()
+    """seats that count as opened from the start (和点, a successful 冲点, the opposite of a failed one)"""
+    closed: frozenset[int] = frozenset()
+    """seats that cannot open this hand (no 4 after buying in S4, a failed 冲点)"""
+    no_head: frozenset[int] = frozenset()
+    """seats that start 无头 (the choice after an opposite's 冲点 or 革命)"""
+    head_rights: Mapping[int, int] = field(default_factory=dict)
+    """seat -> how many 够级 sets it may still play that nobody but a burner may answer (有头 without an opposite)"""
+    open_by_rights: frozenset[int] = frozenset()
+    """seats that open once their head rights are used up before the deadline (S4 第二十二条: 够死级三把方算开点)"""
+    huiwu_team: int | None = None
+    """S0 会五: the swept team, whose 5s are put out together before the first lead"""
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """What a seated player may see when asked to act."""
@@ -82,6 +104,36 @@ class Observation:
     rules: Rules
 
 
+def deal_cards(variant: Variant, seed: int, leader: int | None = None, rotate: int = 0) -> tuple[list[list[int]], int]:
+    """The dealt cards of each seat and the first drawer (docs/rng.md)."""
+    rules = variant.rules
+    rng = SplitMix64(seed)
+    if leader is None:
+        leader = rng.below(6) if variant.play.first_leader == "random" else 0
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    cards: list[list[int]] = [[] for _ in range(6)]
+    remaining = list(rules.hand_sizes)
+    i = 0
+    while i < len(deck) and any(remaining):
+        for k in range(6):
+            if remaining[k] and i < len(deck):
+                cards[(leader + k) % 6].append(deck[i])
+                remaining[k] -= 1
+                i += 1
+    if rotate:
+        cards = [cards[(s - rotate) % 6] for s in range(6)]
+        leader = (leader + rotate) % 6
+    return cards, leader
+
+
+def counts_of_cards(cards: Sequence[int]) -> list[int]:
+    h = [0] * NRANKS
+    for c in cards:
+        h[card_rank(c)] += 1
+    return h
+
+
 class Hand:
     """One hand of 够级 from the deal to the last place.
 
@@ -99,8 +151,10 @@ class Hand:
         *,
         seed: int | None = None,
         deal: list[list[int]] | None = None,
+        setup: HandSetup | None = None,
     ) -> None:
         self.variant = variant
+        self.setup = setup = setup or HandSetup()
         self.rules: Rules = variant.rules
         self.seed = seed
         self.deal_cards = deal
@@ -134,11 +188,50 @@ class Hand:
         self.saved_queue: list[tuple[int, int]] = []
         self._legal: Legal | None = None
         self._follow: dict[int, list[CardSet]] = {}
+        self.head_rights = dict(setup.head_rights)
         self.events.append(Event("deal", leader))
         for s in range(6):
-            if not self.active[s]:
+            if s in setup.placed:
+                self.active[s] = False
+            elif not self.active[s]:
                 self._leave_silently(s)
+        for s in setup.opened:
+            self.point[s] = POINT_OPEN
+        for s in setup.closed:
+            self.point[s] = POINT_CLOSED
+        for s in range(6):
+            o = (s + 3) % 6
+            if self.active[s] and (s in setup.no_head or (not self.active[o] and s not in self.head_rights)):
+                self.no_head[s] = True
+                self.events.append(Event("no_head", s, other=o))
+        if not self.active[leader]:
+            leader = self._next_active(leader)
+        if setup.huiwu_team is not None and self._huiwu(setup.huiwu_team, leader):
+            return
         self._start_round(leader)
+
+    def _huiwu(self, team: int, leader: int) -> bool:
+        """会五 (S0): the swept side's 5s go out together; the other side may answer them."""
+        from .cards import Rank
+
+        five = int(Rank.FIVE)
+        seats = [s for s in range(6) if s % 2 == team and self.active[s]]
+        total = sum(self.hands[s][five] for s in seats)
+        if not total:
+            return False
+        for s in seats:
+            self.hands[s][five] = 0
+        owner = leader if leader in seats else seats[0]
+        cs = CardSet(five, total)
+        self.events.append(Event("huiwu", owner, cs, value=team + 1))
+        self.table, self.owner = cs, owner
+        self.trick_out = 0
+        self.queue = [(p, FOLLOW) for p in self._response_queue_seats(owner) if p % 2 != team]
+        self._advance()
+        return True
+
+    def _response_queue_seats(self, owner: int) -> list[int]:
+        return [(owner + k) % 6 for k in range(1, 6) if self.active[(owner + k) % 6]]
 
     # -- construction ------------------------------------------------------------------
 
@@ -149,32 +242,8 @@ class Hand:
         ``rotate`` moves every dealt hand (and the first leader) ``rotate`` seats on, so the same
         deal can be replayed with the teams' cards swapped (duplicate deals: ``rotate=1``).
         """
-        rules = variant.rules
-        rng = SplitMix64(seed)
-        if leader is None:
-            leader = rng.below(6) if variant.play.first_leader == "random" else 0
-        deck = list(rules.deck)
-        rng.shuffle(deck)
-        sizes = rules.hand_sizes
-        cards: list[list[int]] = [[] for _ in range(6)]
-        i = 0
-        remaining = list(sizes)
-        while i < len(deck) and any(remaining):
-            for k in range(6):
-                if remaining[k] and i < len(deck):
-                    cards[(leader + k) % 6].append(deck[i])
-                    remaining[k] -= 1
-                    i += 1
-        if rotate:
-            cards = [cards[(s - rotate) % 6] for s in range(6)]
-            leader = (leader + rotate) % 6
-        hands = []
-        for cs in cards:
-            h = [0] * NRANKS
-            for c in cs:
-                h[card_rank(c)] += 1
-            hands.append(h)
-        return cls(variant, hands, leader, seed=seed, deal=cards)
+        cards, leader = deal_cards(variant, seed, leader, rotate)
+        return cls(variant, [counts_of_cards(c) for c in cards], leader, seed=seed, deal=cards)
 
     @classmethod
     def position(
@@ -621,6 +690,8 @@ class Hand:
         ):
             # 开点 (S0 第四节): the pure 够级 set stood; the owner's next lead decides
             self.point[owner] = POINT_PENDING
+        if cs is not None and self.head_rights.get(owner, 0) > 0 and self.bound(owner, cs):
+            self._use_head_right(owner)
         if self.active[owner]:
             self._start_round(owner)
             return
@@ -634,6 +705,19 @@ class Hand:
         if policy != "by_consent":
             self.events.append(Event("jiefeng", nxt, other=owner))
         self._start_round(nxt)
+
+    def _use_head_right(self, s: int) -> None:
+        """革命's opposite (S4 第二十一条): one of his 三次够死级 has stood."""
+        left = self.head_rights[s] - 1
+        self.head_rights[s] = left
+        if left > 0:
+            return
+        if s in self.setup.open_by_rights and self.point[s] != POINT_OPEN and self._may_open_now():
+            self.point[s] = POINT_OPEN
+            self.events.append(Event("open_point", s))
+        if self.rules.variant.play.no_head and not self.no_head[s]:
+            self.no_head[s] = True
+            self.events.append(Event("no_head", s, other=(s + 3) % 6))
 
     def _next_active(self, s: int) -> int:
         for k in range(1, 7):
@@ -706,14 +790,18 @@ class Hand:
     # -- end of hand --------------------------------------------------------------------------
 
     def _end_hand(self) -> None:
-        order = list(self.finish)
-        order += [s for s in range(6) if self.active[s] and s not in order]
-        stuck = [s for s in range(6) if s not in order and not any(b[2] == s for b in self.bottom)]
-        order += stuck
-        for _, _, s in sorted(self.bottom, key=lambda b: (b[0], -b[1])):
-            order.append(s)
-        for i, s in enumerate(order):
-            self.places[s] = i + 1
+        fixed = dict(self.setup.placed)
+        order = [s for s in self.finish if s not in fixed]
+        order += [s for s in range(6) if self.active[s] and s not in order and s not in fixed]
+        bottom = [s for _, _, s in sorted(self.bottom, key=lambda b: (b[0], -b[1]))]
+        order += [s for s in range(6) if s not in order and s not in fixed and s not in bottom]
+        order += bottom
+        free = [p for p in range(1, 7) if p not in fixed.values()]
+        for s, p in zip(order, free, strict=False):
+            self.places[s] = p
+        for s, p in fixed.items():
+            self.places[s] = p
+        self._geming_places()
         for s in range(6):
             self.active[s] = False
         self.mode = OVER
@@ -726,6 +814,15 @@ class Hand:
         if team is not None:
             self.events.append(Event("sweep", value=team + 1))
         self.events.append(Event("hand_end"))
+
+    def _geming_places(self) -> None:
+        """S4 第二十一条: a 革命 player whose two teammates took 头科 and 二科 is 三科 (a sweep)."""
+        g = self.rules.variant.geming
+        for s in self.setup.geming:
+            mates = sorted(self.places[(s + k) % 6] for k in (2, 4))
+            if mates == [1, 2] and self.places[s] != g.place_if_team_top:
+                other = self.places.index(g.place_if_team_top)
+                self.places[other], self.places[s] = self.places[s], g.place_if_team_top
 
     def finish_order(self) -> list[int]:
         return sorted(range(6), key=lambda s: self.places[s])

@@ -2,7 +2,8 @@
 
 Ids added by this project (listed in ``docs/events.md``): ``burn_success`` (a
 burner went out while burning), ``jiefeng_request`` and ``consent`` (S4's 接风
-by request), ``point_closed`` (S4 打点: a seat can no longer open).
+by request), ``point_closed`` (a seat can no longer open), ``with_head`` (有头 chosen),
+``waive`` (a teammate's tribute waived), ``redeal`` (革命 or 冲点 voided the deal), ``huiwu`` (S0 会五).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from .cards import CardSet, format_set
 
 EVENT_IDS = (
     "deal",
+    "first_leader",
     "kang",
     "xuandian",
     "hedian",
@@ -24,6 +26,10 @@ EVENT_IDS = (
     "return_tribute",
     "geming",
     "chongdian",
+    "with_head",
+    "waive",
+    "redeal",
+    "huiwu",
     "play",
     "pass",
     "yield",

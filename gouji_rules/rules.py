@@ -79,6 +79,33 @@ HOOKS: dict[str, HookSpec] = {
         "一方的本局得分（points 为三人的名次分，places 为三人的名次）",
         "a team's score for the hand from its players' place points and places",
     ),
+    "geming_eligible": HookSpec(
+        {"twos": "int", "sj": "int", "bj": "int", "top": "int", "aces": "int", "cards": "int"},
+        "bool",
+        "能不能革命（大纲第二十一条：没有大花、小花、钱）",
+        "may this player declare 革命 (counts are of the dealt hand)",
+    ),
+    "chongdian_eligible": HookSpec(
+        {"max_rank": "rank", "pure_sets": "int", "twos": "int", "jokers": "int"},
+        "bool",
+        "能不能冲点（点烧闷拉第十节：没有大于A的牌，至少3套纯够级牌）",
+        "may this player 冲点",
+    ),
+    "kang_self": HookSpec(
+        {"sj": "int", "bj": "int"},
+        "bool",
+        "能不能扛自己的贡（四小扛自己）",
+        "is this player exempt from paying tribute",
+    ),
+    "kang_team": HookSpec(
+        {"sj": "int", "bj": "int"}, "bool", "能不能扛全队的贡（四大扛全场）", "is this player's whole team exempt"
+    ),
+    "tribute_card": HookSpec(
+        {"counts": "list[int]", "kept": "list[int]"},
+        "rank",
+        "进贡交哪张牌（counts 为各点数张数，kept 为不能进的张数）；返回点数，-1 表示没有可进的牌",
+        "which rank to pay as tribute from the payer's counts by rank; -1 when nothing qualifies",
+    ),
     "sweep_multiplier": HookSpec(
         {"sweep": "bool"}, "int", "串三户时的得分倍数", "the score multiplier (sweep is true for 串三户)"
     ),

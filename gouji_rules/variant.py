@@ -243,6 +243,174 @@ class Scoring:
     sweep_multiplier: int = _f(2, "串三户得分倍数", "score multiplier when one team takes places 1-3", minimum=1)
 
 
+@dataclass(frozen=True)
+class Kang:
+    """扛贡：摸到四个以上的王可以不进贡。"""
+
+    enabled: bool = _f(True, "有扛贡", "扛贡 applies")
+    small: int = _f(4, "几个小王扛自己的贡（四小扛自己）", "this many 小王 exempt the holder from tribute", minimum=1)
+    big: int = _f(4, "几个大王扛全队的贡（四大扛全场）", "this many 大王 exempt the holder's whole team", minimum=1)
+
+
+@dataclass(frozen=True)
+class Declare:
+    """宣点/和点（点烧闷拉）与明点/预点（大纲第二十二条(三)）。"""
+
+    xuandian: bool = _f(
+        False, "可以宣点：出牌前宣称对门本局不开点", "宣点: before play, declare that your opposite will not open"
+    )
+    hedian: bool = _f(False, "对门两人都同意和点则互相算开点", "和点: if both opposites agree, both count as opened")
+    xuandian_stake: int = _f(2, "宣点输赢的点贡张数", "点贡 cards at stake in a 宣点", minimum=0)
+    mingdian: bool = _f(True, "可以明点：进贡后、首发牌前宣布对头不开点", "明点: after tribute, before the first lead")
+    mingdian_stake: int = _f(2, "明点输赢的点贡张数", "点贡 cards at stake in a 明点", minimum=0)
+    yudian: bool = _f(True, "可以预点：开牌前宣布对头不开点", "预点: before the deal")
+    yudian_stake: int = _f(4, "预点输赢的点贡张数", "点贡 cards at stake in a 预点", minimum=0)
+    win_needs_own_point: bool = _f(
+        False,
+        "宣点者自己也要开点才能赢（点烧闷拉：双方都没开点则都不进贡）",
+        "the declarer wins only if he opened himself (S0: if neither opened, nobody pays)",
+    )
+    fanche_multiplier: int = _f(
+        1,
+        "翻车（宣错了）时的倍数；商定加倍为2",
+        "multiplier when the declarer was wrong (翻车); 2 doubles it",
+        minimum=1,
+    )
+
+
+@dataclass(frozen=True)
+class Buy:
+    """买3买4。"""
+
+    enabled: bool = _f(True, "有买3买4", "buying 3s and 4s applies")
+    four: Literal["optional", "never"] = _f("optional", "没有4的人可以选择买一张4", "a player without a 4 may buy one")
+    price: list[str] = _f(
+        ["2", "SJ", "BJ"],
+        "买一张用什么付：先2，没有2用王，都没有白送",
+        "what pays for one card, in order; nothing left = free",
+    )
+    sellers: list[str] = _f(
+        ["opposite", "team", "opposite_team"],
+        "向谁买：对头、自己联邦（白给）、对头的联邦",
+        "who sells, in order: the opposite, one's own team (free), the opposite's team",
+    )
+    keep: int = _f(1, "卖家自己至少留几张", "how many a seller keeps for himself", minimum=0)
+    no_three: Literal["last", "none"] = _f(
+        "last", "买不到3：last 算大落；none 照常", "no 3 after buying: ranked last, or nothing"
+    )
+    no_four_closes_point: bool = _f(True, "没有4者算做没有开点", "a player with no 4 after buying cannot open")
+
+
+@dataclass(frozen=True)
+class Tribute:
+    """进贡与还贡。"""
+
+    enabled: bool = _f(True, "有进贡", "tribute is paid")
+    order: list[str] = _f(
+        ["point", "burn", "men", "place"], "进贡顺序：点、烧、清（闷）、落（拉）", "order of the tribute kinds"
+    )
+    cards: list[str] = _f(
+        ["2", "SJ", "BJ", "Y"], "能进贡的牌（钱、花），取大者", "ranks that may be paid as tribute, largest first"
+    )
+    kept_excluded: bool = _f(
+        True, "吃了不吐：买来的、吃来的贡不能再进贡", "cards gained by buying or tribute cannot be paid on"
+    )
+    place: list[list[int]] = _f(
+        [[6, 1, 2], [5, 2, 1]],
+        "落贡：[付的名次, 收的名次, 张数]",
+        "place tribute: [paying place, receiving place, cards]",
+    )
+    point_count: int = _f(1, "点贡张数", "cards of 点贡", minimum=0)
+    point_when_neither: Literal["none", "both"] = _f(
+        "both", "对头两人都不开点：none 都不进；both 互相进贡", "when neither opposite opened: nobody pays, or both pay"
+    )
+    burn_count: int = _f(1, "烧贡张数", "cards of 烧贡", minimum=0)
+    men_count: int = _f(1, "清贡（闷贡）张数", "cards of 清贡 / 闷贡", minimum=0)
+    returned: list[str] = _f(
+        ["place"], "哪些贡要还贡（大纲：只还落贡）", "tribute kinds the receiver returns card for card"
+    )
+    return_refusable: bool = _f(
+        True, "进贡者手里没有还贡牌的点数可以拒收", "the payer may refuse a returned card of a rank he lacks"
+    )
+    waivable: list[str] = _f(
+        ["point", "burn", "men", "place"],
+        "同一联邦之间可以免的贡",
+        "kinds a receiver may waive when payer and receiver are teammates",
+    )
+    sweep: Literal["opposite", "place"] = _f(
+        "opposite",
+        "串三户后：opposite 被串的每人向对头进1张；place 照常进落贡",
+        "after a sweep: each swept player pays 1 to his opposite, or normal place tribute",
+    )
+    sweep_redeal: int = _f(
+        3,
+        "连续几次串三户就重新开牌、不进贡（0为不限）",
+        "this many sweeps in a row: no tribute, 开牌 anew (0: never)",
+        minimum=0,
+    )
+
+
+@dataclass(frozen=True)
+class Geming:
+    """革命（大纲第二十一条）。"""
+
+    enabled: bool = _f(
+        True, "可以革命：没有大花、小花、钱", "革命 is allowed: a player with no 2 and no joker may drop out"
+    )
+    void_at: int = _f(2, "几人以上同时革命则本局作废重摸", "this many 革命 at once void the hand", minimum=2)
+    place: int = _f(4, "革命者的名次（四科）", "the place of a player who declares 革命", minimum=1, maximum=6)
+    place_if_team_top: int = _f(
+        3,
+        "两个同伙分获头科二科时革命者的名次",
+        "his place when his two teammates take places 1 and 2",
+        minimum=1,
+        maximum=6,
+    )
+    opposite_rights: int = _f(
+        3,
+        "对头得到几次够死级的权力（放弃即无头）",
+        "够死级 sets the opposite may play unanswered (declining = 无头)",
+        minimum=0,
+    )
+
+
+@dataclass(frozen=True)
+class Chongdian:
+    """冲点（点烧闷拉第十节）。"""
+
+    enabled: bool = _f(False, "可以冲点", "冲点 is allowed")
+    max_rank: str = _f("A", "手里不能有比这大的牌", "no card above this rank")
+    sets: int = _f(3, "要有几套纯够级牌", "pure 够级 sets needed and played", minimum=1)
+    place: int = _f(4, "冲点者的名次（四客）", "the place of a 冲点 player", minimum=1, maximum=6)
+    second_place: int = _f(
+        5, "两人冲点时失败者的名次（小拉）", "the place of the worse of two 冲点 players", minimum=1, maximum=6
+    )
+    redeal_at: int = _f(3, "几人以上冲点就重新洗牌", "this many 冲点 players cause a redeal", minimum=2)
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """一场：首局谁先出、下局谁先出、打几局。"""
+
+    first_leader: Literal["random", "shangban"] = _f(
+        "shangban",
+        "首局：shangban 上班（先亮两张同花4者首发，同花4多者顶班）；random 随机",
+        "first hand's leader: 上班 by same-suit 4s, or random",
+    )
+    next_leader: Literal["last_place", "winner"] = _f(
+        "last_place",
+        "下局由上局大落（拉客）先摸先出",
+        "next hand's leader: last hand's last place (大落/拉客), or its first",
+    )
+    hands: int = _f(8, "一场打几局", "hands in a match", minimum=1)
+    target: int | None = _f(
+        None, "先到这个分数的一方赢（不写则打满局数）", "a team reaching this score wins the match early", minimum=1
+    )
+    huiwu: bool = _f(
+        False, "会五：被串三户的一方下局先把5全出掉", "会五: after a sweep, the swept side plays all its 5s first"
+    )
+
+
 Hook = Callable[..., Any]
 
 SECTIONS: tuple[tuple[str, type], ...] = (
@@ -258,6 +426,13 @@ SECTIONS: tuple[tuple[str, type], ...] = (
     ("men", Men),
     ("places", Places),
     ("scoring", Scoring),
+    ("kang", Kang),
+    ("declare", Declare),
+    ("buy", Buy),
+    ("tribute", Tribute),
+    ("geming", Geming),
+    ("chongdian", Chongdian),
+    ("match", MatchRules),
 )
 
 
@@ -280,6 +455,13 @@ class Variant:
     men: Men = field(default_factory=Men)
     places: Places = field(default_factory=Places)
     scoring: Scoring = field(default_factory=Scoring)
+    kang: Kang = field(default_factory=Kang)
+    declare: Declare = field(default_factory=Declare)
+    buy: Buy = field(default_factory=Buy)
+    tribute: Tribute = field(default_factory=Tribute)
+    geming: Geming = field(default_factory=Geming)
+    chongdian: Chongdian = field(default_factory=Chongdian)
+    match: MatchRules = field(default_factory=MatchRules)
     hooks: Mapping[str, Hook] = field(default_factory=dict)
     """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``rules.HOOKS``."""
 
@@ -343,6 +525,19 @@ def dianshaomenla() -> Variant:
         men=Men(penalty="place_bottom"),
         places=Places(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
         scoring=Scoring(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
+        declare=Declare(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
+        buy=Buy(sellers=["opposite", "team"], no_three="none", no_four_closes_point=False),
+        tribute=Tribute(
+            point_when_neither="none",
+            returned=[],
+            return_refusable=False,
+            waivable=["place"],
+            sweep="place",
+            sweep_redeal=0,
+        ),
+        geming=Geming(enabled=False),
+        chongdian=Chongdian(enabled=True),
+        match=MatchRules(first_leader="random", huiwu=True),
     )
 
 
