@@ -1,23 +1,115 @@
 """Variant files: YAML with positions, JSON Schema, extends/merge, and the expression grammar.
 
-Placeholder until the loader lands: shipped variants are the Python ones.
+The one path from a file to a :class:`~gouji_rules.variant.Variant`::
+
+    text --yamlpos--> nodes with positions --merge--> one tree (extends resolved)
+         --validate--> schema-checked data + compiled hooks --> Variant (+ warnings)
+
+Every user mistake is raised as :class:`VariantErrors` (a list of
+:class:`VariantFileError`, each ``FILE:LINE:COL: error: MESSAGE``).
+See docs/variants.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import VariantError
 from ..variant import Variant
+from .errors import VariantErrors, VariantFileError
+from .merge import display_path, load_chain, read_file, shipped_dir, shipped_names, shipped_text
+from .validate import Checked, check_chain, raise_if_errors
+
+__all__ = [
+    "Checked",
+    "VariantErrors",
+    "VariantFileError",
+    "check_file",
+    "check_text",
+    "load_file",
+    "load_shipped",
+    "load_text",
+    "shipped_names",
+    "validate_paths",
+]
 
 
-def shipped_names() -> list[str]:
-    return []
+def _stem(filename: str) -> str:
+    name = Path(filename).name
+    for suffix in (".yaml", ".yml"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return "custom" if name.startswith("<") else name
+
+
+def check_text(text: str, filename: str = "<string>", base: Path | None = None) -> Checked:
+    """Check a variant file's text; errors and warnings are in the result, never raised."""
+    try:
+        chain = load_chain(text, filename, base)
+    except VariantErrors as e:
+        return Checked(None, list(e.errors))
+    return check_chain(chain, _stem(filename))
+
+
+def check_file(path: str | Path) -> Checked:
+    """Check a variant file on disk (see :func:`check_text`)."""
+    p = Path(path)
+    try:
+        text, fname = read_file(p)
+    except VariantErrors as e:
+        return Checked(None, list(e.errors))
+    try:
+        chain = load_chain(text, fname, p.resolve().parent, str(p.resolve()))
+    except VariantErrors as e:
+        return Checked(None, list(e.errors))
+    return check_chain(chain, _stem(fname))
+
+
+def load_text(text: str, filename: str = "<string>", base: Path | None = None) -> Variant:
+    """A Variant from a file's text; raises VariantErrors with every error found."""
+    return raise_if_errors(check_text(text, filename, base))
+
+
+def load_file(path: str | Path) -> Variant:
+    """A Variant from a file; raises VariantErrors with every error found."""
+    return raise_if_errors(check_file(path))
 
 
 def load_shipped(name: str) -> Variant:
-    raise VariantError(f"no shipped variant file {name!r}")
+    """A variant shipped in the package, by name (``dagang``, ``dianshaomenla`` …)."""
+    if name not in shipped_names():
+        raise VariantError(f"no shipped variant file {name!r}")
+    text, fname = shipped_text(name)
+    res = shipped_dir().joinpath(f"{name}.yaml")
+    base = Path(str(res)).parent if Path(str(res)).exists() else None
+    try:
+        chain = load_chain(text, fname, base, str(res))
+    except VariantErrors:
+        raise
+    return raise_if_errors(check_chain(chain, name))
 
 
-def load_file(path: Path) -> Variant:
-    raise VariantError(f"{path}: variant files are not supported yet")
+def shipped_path(name: str) -> str:
+    """Where a shipped variant file is, for messages."""
+    return display_path(str(shipped_dir().joinpath(f"{name}.yaml")))
+
+
+def validate_paths(paths: Iterable[str | Path]) -> list[Checked]:
+    """Check every file (all errors of all files); a shipped name is accepted too."""
+    out: list[Checked] = []
+    for p in paths:
+        s = str(p)
+        if not Path(s).exists() and s in shipped_names():
+            text, fname = shipped_text(s)
+            res = shipped_dir().joinpath(f"{s}.yaml")
+            base = Path(str(res)).parent if Path(str(res)).exists() else None
+            try:
+                chain = load_chain(text, fname, base, str(res))
+            except VariantErrors as e:
+                out.append(Checked(None, list(e.errors)))
+                continue
+            out.append(check_chain(chain, s))
+        else:
+            out.append(check_file(s))
+    return out

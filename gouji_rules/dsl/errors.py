@@ -1,0 +1,91 @@
+"""Diagnostics that point into a variant file: ``FILE:LINE:COL: error: MESSAGE``.
+
+Every problem a user can make in a variant file, from YAML syntax to a type
+error inside an expression, becomes a :class:`VariantFileError` with the file,
+the 1-based line and column (in characters), the message and an optional hint
+(``did you mean 'count'?``).  When a file has several problems they travel
+together in :class:`VariantErrors`.  Warnings (rules that contradict each
+other or can never take effect) use the same class with ``severity="warning"``
+but are returned, never raised.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+from ..errors import VariantError
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: wide and full-width characters count 2."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """A ``did you mean 'x'?`` hint for a near miss, or ``""``."""
+    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else ""
+
+
+class VariantFileError(VariantError):
+    """One diagnostic at a position in a variant file."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str = "<string>",
+        line: int = 1,
+        column: int = 1,
+        hint: str = "",
+        source_line: str | None = None,
+        severity: str = "error",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.hint = hint
+        self.source_line = source_line
+        self.severity = severity
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def format(self) -> str:
+        """The full diagnostic: the ``FILE:LINE:COL`` line, the source line, a caret, the hint."""
+        out = [f"{self.location}: {self.severity}: {self.message}"]
+        if self.source_line is not None:
+            src = self.source_line.rstrip("\r\n").expandtabs(1)
+            before = src[: max(0, self.column - 1)]
+            out.append(f"    {src}")
+            out.append("    " + " " * display_width(before) + "^")
+        if self.hint:
+            out.append(f"    hint: {self.hint}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return f"VariantFileError({self.location}: {self.severity}: {self.message!r})"
+
+    def sort_key(self) -> tuple[str, int, int]:
+        return (self.file, self.line, self.column)
+
+
+class VariantErrors(VariantError):
+    """All the errors found in one or more variant files (``errors``, in file order)."""
+
+    def __init__(self, errors: Sequence[VariantFileError]) -> None:
+        self.errors = sorted(errors, key=VariantFileError.sort_key)
+        first = self.errors[0].format() if self.errors else "invalid variant"
+        more = f"\n(and {len(self.errors) - 1} more)" if len(self.errors) > 1 else ""
+        super().__init__(first + more)
+
+    def __str__(self) -> str:
+        return "\n".join(e.format() for e in self.errors)

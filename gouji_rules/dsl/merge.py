@@ -1,0 +1,152 @@
+"""``extends:`` chains: find the parent (a shipped name or a path relative to the file), merge.
+
+Merge rules (documented in docs/variants.md):
+
+* mappings merge key by key, recursively (``hooks`` too);
+* lists and scalars replace: the child's value wins whole;
+* ``extends``, ``name``, ``title`` and ``source`` describe one file and are not inherited;
+* below every chain lies the model's defaults (the values of ``dagang``), and
+  rank maps (``deck.remove``, ``gouji.thresholds``, ``sets.kill`` …) merge over
+  those defaults key by key as well.
+
+A chain that comes back to a file already in it is rejected, with the chain
+printed.  Each merged node keeps its own file and position, so an error in a
+parent file points into the parent.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import VariantErrors, VariantFileError, did_you_mean
+from .yamlpos import Node, decode, parse
+
+MAX_CHAIN = 16
+NOT_INHERITED = ("extends", "name", "title", "source")
+
+
+def shipped_dir() -> importlib.resources.abc.Traversable:
+    return importlib.resources.files("gouji_rules.data.variants")
+
+
+def shipped_names() -> list[str]:
+    """Names of the variant files shipped inside the package."""
+    return sorted(p.name[: -len(".yaml")] for p in shipped_dir().iterdir() if p.name.endswith(".yaml") and p.is_file())
+
+
+def shipped_text(name: str) -> tuple[str, str]:
+    """The text of a shipped variant file and the file name to report."""
+    res = shipped_dir().joinpath(f"{name}.yaml")
+    data = res.read_bytes()
+    filename = display_path(str(res))
+    return decode(data, filename), filename
+
+
+def display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # pragma: no cover - other drive on Windows
+        return path
+    return path if rel.startswith("..") else rel
+
+
+@dataclass
+class Chain:
+    """The files of one extends chain, leaf first, and the merged tree."""
+
+    root: Node
+    files: list[str] = field(default_factory=list)
+
+
+def load_chain(text: str, filename: str, base: Path | None, identity: str | None = None) -> Chain:
+    """Parse a file and everything it extends; merge.  Raises VariantErrors."""
+    files: list[str] = []
+    root = _load(text, filename, base, identity or filename, [], files)
+    return Chain(root, files)
+
+
+def _load(
+    text: str, filename: str, base: Path | None, identity: str, stack: list[tuple[str, str]], files: list[str]
+) -> Node:
+    node = parse(text, filename)
+    files.append(filename)
+    if node.kind != "map":
+        raise VariantErrors([node.error(f"a variant file is a mapping (extends:, name:, …), not {node.describe()}")])
+    stack = [*stack, (identity, filename)]
+    ext = node.get("extends")
+    if ext is None:
+        return node
+    if ext.kind != "scalar" or ext.is_null or not ext.value.strip():
+        raise VariantErrors([ext.error("extends must name a shipped variant or a file path")])
+    target = ext.value.strip()
+    parent_text, parent_name, parent_base, parent_id = _find_parent(ext, target, base)
+    for ident, fname in stack:
+        if ident == parent_id:
+            start = [f for _, f in stack].index(fname)
+            cycle = " -> ".join([f for _, f in stack[start:]] + [fname])
+            raise VariantErrors([ext.error(f"extends cycle: {cycle}", "a variant cannot extend itself")])
+    if len(stack) >= MAX_CHAIN:
+        raise VariantErrors([ext.error(f"extends chain is longer than {MAX_CHAIN} files")])
+    parent = _load(parent_text, parent_name, parent_base, parent_id, stack, files)
+    return merge(parent, node)
+
+
+def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, Path | None, str]:
+    names = shipped_names()
+    looks_like_path = "/" in target or "\\" in target or target.endswith((".yaml", ".yml"))
+    if not looks_like_path and target in names:
+        text, fname = shipped_text(target)
+        res = shipped_dir().joinpath(f"{target}.yaml")
+        ident = _identity(str(res))
+        base_dir = Path(str(res)).parent if Path(str(res)).exists() else None
+        return text, fname, base_dir, ident
+    path = (base or Path.cwd()) / target
+    if not path.is_file():
+        choices: list[str] = list(names)
+        if base is not None and base.is_dir():
+            choices += [p.name for p in base.glob("*.y*ml")]
+        hint = did_you_mean(target, choices) or f"shipped variants: {', '.join(names)}"
+        kind = "file" if looks_like_path else "shipped variant or file"
+        raise VariantErrors([ext.error(f"extends: no {kind} {target!r}", hint)])
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise VariantErrors([ext.error(f"extends: cannot read {target!r}: {e.strerror}")]) from None
+    fname = display_path(str(path))
+    return decode(data, fname), fname, path.parent, _identity(str(path))
+
+
+def _identity(path: str) -> str:
+    try:
+        return str(Path(path).resolve())
+    except OSError:  # pragma: no cover
+        return path
+
+
+def merge(parent: Node, child: Node, top: bool = True) -> Node:
+    """Child over parent: maps key by key, everything else replaced."""
+    out = Node("map", child.src, child.start, child.end)
+    for key, pair in parent.entries.items():
+        if top and key in NOT_INHERITED:
+            continue
+        out.entries[key] = pair
+    for key, (knode, vnode) in child.entries.items():
+        old = out.entries.get(key)
+        if old is not None and old[1].kind == "map" and vnode.kind == "map":
+            out.entries[key] = (knode, merge(old[1], vnode, top=False))
+        else:
+            out.entries[key] = (knode, vnode)
+    return out
+
+
+def read_file(path: Path) -> tuple[str, str]:
+    """A variant file's text and display name; a missing file is a VariantErrors."""
+    fname = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise VariantErrors([VariantFileError(f"cannot read file: {e.strerror}", file=fname)]) from None
+    return decode(data, fname), fname

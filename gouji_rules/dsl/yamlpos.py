@@ -1,0 +1,235 @@
+"""A strict, bounded YAML reader that keeps the position of every key and scalar.
+
+Built on PyYAML's safe parser and composer (never a constructor, so no YAML
+tag can build a Python object).  Every scalar stays the text the user wrote,
+with its quoting style; :mod:`gouji_rules.dsl.validate` converts it by the
+type the schema asks for, so YAML 1.1 surprises (``yes``/``no``/``on``/``off``,
+``010``, ``1:30``) never slip into a field as a different type.
+
+Limits (a hostile file fails fast with a clear error): the file size, the
+nesting depth, the number of aliases and the number of nodes after aliases
+are expanded (the "billion laughs").  Duplicate keys, YAML tags, merge keys
+(``<<``) and several documents in one file are errors.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .errors import VariantErrors, VariantFileError
+
+MAX_BYTES = 64 * 1024
+MAX_DEPTH = 24
+MAX_ALIASES = 64
+MAX_NODES = 4000
+NULLS = ("", "~", "null", "Null", "NULL")
+
+
+class Source:
+    """A file's name and text, and a map from character offsets to lines and columns."""
+
+    def __init__(self, filename: str, text: str) -> None:
+        self.filename = filename
+        self.text = text
+        self.lines = text.splitlines()
+        self._starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self._starts.append(i + 1)
+
+    def position(self, index: int) -> tuple[int, int]:
+        """1-based line and column of a character offset."""
+        line = bisect.bisect_right(self._starts, index) - 1
+        return line + 1, index - self._starts[line] + 1
+
+    def line_text(self, line: int) -> str | None:
+        return self.lines[line - 1] if 1 <= line <= len(self.lines) else None
+
+    def error(self, message: str, line: int, column: int, hint: str = "", severity: str = "error") -> VariantFileError:
+        return VariantFileError(
+            message,
+            file=self.filename,
+            line=line,
+            column=column,
+            hint=hint,
+            source_line=self.line_text(line),
+            severity=severity,
+        )
+
+
+@dataclass(eq=False)
+class Node:
+    """A YAML node with its position: a mapping, a sequence or a scalar (always text)."""
+
+    kind: str
+    src: Source
+    start: int
+    end: int
+    value: str = ""
+    style: str | None = None
+    items: list[Node] = field(default_factory=list)
+    entries: dict[str, tuple[Node, Node]] = field(default_factory=dict)
+
+    @property
+    def line(self) -> int:
+        return self.src.position(self.start)[0]
+
+    @property
+    def column(self) -> int:
+        return self.src.position(self.start)[1]
+
+    @property
+    def is_null(self) -> bool:
+        return self.kind == "scalar" and self.style is None and self.value in NULLS
+
+    def error(self, message: str, hint: str = "", severity: str = "error") -> VariantFileError:
+        line, col = self.src.position(self.start)
+        return self.src.error(message, line, col, hint, severity)
+
+    def describe(self) -> str:
+        if self.kind == "map":
+            return "a mapping"
+        if self.kind == "seq":
+            return "a list"
+        if self.is_null:
+            return "nothing (null)"
+        return f"{self.value!r}"
+
+    def get(self, key: str) -> Node | None:
+        pair = self.entries.get(key)
+        return pair[1] if pair else None
+
+    def key_node(self, key: str) -> Node | None:
+        pair = self.entries.get(key)
+        return pair[0] if pair else None
+
+
+def _mark_error(src: Source, e: yaml.YAMLError) -> VariantFileError:
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    problem = getattr(e, "problem", None) or str(e)
+    context = getattr(e, "context", None)
+    message = f"invalid YAML: {problem}"
+    if context and context not in problem:
+        message += f" ({context})"
+    if isinstance(e, yaml.reader.ReaderError):
+        line, col = src.position(e.position)
+        return src.error(f"invalid YAML: unacceptable character {chr(e.character)!r}", line, col)
+    if mark is None:
+        return src.error(message, 1, 1)
+    return src.error(message, mark.line + 1, mark.column + 1)
+
+
+def decode(data: bytes, filename: str) -> str:
+    """The UTF-8 text of a file, or a positioned error."""
+    if len(data) > MAX_BYTES:
+        raise VariantErrors(
+            [
+                VariantFileError(
+                    f"file is too large ({len(data)} bytes; a variant file may have at most {MAX_BYTES})",
+                    file=filename,
+                    hint="a club's variant file is a few dozen lines; use extends: for the rest",
+                )
+            ]
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
+        raise VariantErrors(
+            [VariantFileError("file is not valid UTF-8", file=filename, line=line, column=col)]
+        ) from None
+    return text
+
+
+def parse(text: str, filename: str = "<string>") -> Node:
+    """Parse one YAML document into position-keeping nodes; raises VariantErrors."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    src = Source(filename, text)
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise VariantErrors([src.error(f"file is too large (a variant file may have at most {MAX_BYTES} bytes)", 1, 1)])
+    _check_events(src)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        raise VariantErrors([_mark_error(src, e)]) from None
+    if root is None:
+        raise VariantErrors([src.error("the file is empty; a variant file is a mapping (extends:, name:, …)", 1, 1)])
+    errors: list[VariantFileError] = []
+    budget = [MAX_NODES]
+    node = _convert(src, root, errors, budget, 0)
+    if errors:
+        raise VariantErrors(errors)
+    return node
+
+
+def _check_events(src: Source) -> None:
+    """One pass over the parser's events: syntax, depth, aliases, tags, one document."""
+    depth = aliases = documents = 0
+    try:
+        for ev in yaml.parse(src.text, Loader=yaml.SafeLoader):
+            if isinstance(ev, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise _at(src, ev, "only one YAML document per file is allowed")
+            elif isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _at(src, ev, f"nesting is too deep (more than {MAX_DEPTH} levels)")
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(ev, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    raise _at(src, ev, f"too many aliases (more than {MAX_ALIASES})")
+            tag = getattr(ev, "tag", None)
+            if tag is not None and tag != "!":
+                raise _at(src, ev, f"YAML tags are not allowed (found {tag!r})", "write plain values; no !! tags")
+    except yaml.YAMLError as e:
+        raise VariantErrors([_mark_error(src, e)]) from None
+
+
+def _at(src: Source, ev: Any, message: str, hint: str = "") -> VariantErrors:
+    mark = ev.start_mark
+    return VariantErrors([src.error(message, mark.line + 1, mark.column + 1, hint)])
+
+
+def _convert(src: Source, node: yaml.Node, errors: list[VariantFileError], budget: list[int], depth: int) -> Node:
+    budget[0] -= 1
+    start, end = node.start_mark.index, node.end_mark.index
+    if budget[0] < 0 or depth > 2 * MAX_DEPTH:
+        why = f"more than {MAX_NODES} nodes" if budget[0] < 0 else "aliases nest too deeply"
+        line, col = src.position(start)
+        raise VariantErrors(
+            [src.error(f"document is too large once aliases are expanded ({why})", line, col, "a 'billion laughs'?")]
+        )
+    if isinstance(node, yaml.ScalarNode):
+        style = node.style if node.style else None
+        return Node("scalar", src, start, end, value=str(node.value), style=style)
+    if isinstance(node, yaml.SequenceNode):
+        out = Node("seq", src, start, end)
+        out.items = [_convert(src, child, errors, budget, depth + 1) for child in node.value]
+        return out
+    assert isinstance(node, yaml.MappingNode)
+    out = Node("map", src, start, end)
+    for k, v in node.value:
+        key = _convert(src, k, errors, budget, depth + 1)
+        value = _convert(src, v, errors, budget, depth + 1)
+        if key.kind != "scalar":
+            errors.append(key.error("a key must be plain text, not " + key.describe()))
+            continue
+        if key.value == "<<" and key.style is None:
+            errors.append(key.error("merge keys (<<) are not supported", "use extends: to build on another variant"))
+            continue
+        if key.value in out.entries:
+            first = out.entries[key.value][0]
+            errors.append(key.error(f"duplicate key {key.value!r} (first given at line {first.line})"))
+            continue
+        out.entries[key.value] = (key, value)
+    return out

@@ -1,0 +1,1 @@
+"""Lark grammars (installed as ``gouji_rules.data.grammar``)."""

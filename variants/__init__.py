@@ -1,0 +1,1 @@
+"""Shipped variant files (installed as ``gouji_rules.data.variants``)."""
