@@ -915,4 +915,46 @@ class Hand:
             "opened": [POINT_NAMES[p] for p in self.point],
             "scores": list(self.scores()),
             "end": [format_hand(h) for h in self.hands],
+            "setup": {
+                "placed": {str(k): v for k, v in self.setup.placed.items()},
+                "geming": sorted(self.setup.geming),
+                "opened": sorted(self.setup.opened),
+                "closed": sorted(self.setup.closed),
+                "no_head": sorted(self.setup.no_head),
+                "head_rights": {str(k): v for k, v in self.setup.head_rights.items()},
+                "open_by_rights": sorted(self.setup.open_by_rights),
+                "huiwu_team": self.setup.huiwu_team,
+            },
         }
+
+    @classmethod
+    def from_record(cls, variant: Variant, record: Mapping[str, Any]) -> Hand:
+        """The hand as it stood before its first action, rebuilt from a hand record."""
+        from .cards import parse_hand
+
+        st = record.get("setup") or {}
+        setup = HandSetup(
+            placed={int(k): int(v) for k, v in (st.get("placed") or {}).items()},
+            geming=frozenset(st.get("geming") or ()),
+            opened=frozenset(st.get("opened") or ()),
+            closed=frozenset(st.get("closed") or ()),
+            no_head=frozenset(st.get("no_head") or ()),
+            head_rights={int(k): int(v) for k, v in (st.get("head_rights") or {}).items()},
+            open_by_rights=frozenset(st.get("open_by_rights") or ()),
+            huiwu_team=st.get("huiwu_team"),
+        )
+        hands = [list(parse_hand(h)) for h in record["deal"]]
+        return cls(variant, hands, int(record["leader"]), seed=record.get("seed"), setup=setup)
+
+    def replay(self, actions: Sequence[str]) -> None:
+        """Apply ``seat:action`` strings in order; the first illegal one raises IllegalAction
+        with ``index`` set to its position."""
+        from .actions import parse_action
+
+        for i, text in enumerate(actions):
+            seat_text, _, act = text.partition(":")
+            try:
+                self.apply(parse_action(act), int(seat_text))
+            except IllegalAction as e:
+                e.index = i
+                raise

@@ -34,6 +34,7 @@ class IllegalAction(GoujiError):
         self.message = message
         self.rule = rule
         self.clause = clause
+        self.index = -1  # position in a replayed action list, where there is one
 
     def __str__(self) -> str:
         where = f" [{self.clause}]" if self.clause else ""
