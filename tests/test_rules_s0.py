@@ -23,25 +23,25 @@ OUT = "9"  # placeholder hand for seats listed in ``out=`` (see test_position_ou
 def test_s0_gua_two_adds_count_not_strength() -> None:
     """“如果一套牌挂了2则增加了牌的数量但并不增加它的大小 … 3个K挂2个2=5个K”"""
     assert parse_set("KKK22") == CardSet(10, 3, 2)
-    h = pos(S0, ["", LOW, LOW, "AAAAAQQQQQKKKKK", LOW, LOW], table="KKK22", owner=0)
+    h = pos(S0, ["55", LOW, LOW, "AAAAAQQQQQKKKKK", LOW, LOW], table="KKK22", owner=0)
     assert (h.turn, h.mode) == (3, FOLLOW)
     assert legal(h) == {"AAAAA", "pass"}
     illegal(h, "KKKKK", "beat")
     illegal(h, "QQQQQ", "beat")
     # and five K made of three K and two 2s do not beat five A
-    h = pos(S0, ["", LOW, LOW, "KKK22", LOW, LOW], table="AAAAA", owner=0)
+    h = pos(S0, ["55", LOW, LOW, "KKK22", LOW, LOW], table="AAAAA", owner=0)
     assert legal(h) == {"pass"}
     illegal(h, "KKK22", "beat")
 
 
 def test_s0_gua_king_with_two_small_jokers_needs_three_higher_and_two_big() -> None:
     """“3个K挂2个小王等于具有2个小王大小的5个K，也就是需要至少3个比K大的牌和2张大王才能管住。”"""
-    h = pos(S0, ["", LOW, LOW, "AAA2SJBJBJQQQQQ", LOW, LOW], table="KKK+SJSJ", owner=0)
+    h = pos(S0, ["55", LOW, LOW, "AAA2SJBJBJQQQQQ", LOW, LOW], table="KKK+SJSJ", owner=0)
     assert (h.turn, h.mode) == (3, FOLLOW)
     assert legal(h) == {"AAA+BJBJ", "AA2+BJBJ", "AA+SJBJBJ", "A2+SJBJBJ", "pass"}
     illegal(h, "AAA2+SJ", "beat")  # no 大王
     illegal(h, "AAAA+BJ", "cards_in_hand")  # seat 3 holds three A
-    h2 = pos(S0, ["", LOW, LOW, "AAAA2BJ", LOW, LOW], table="KKK+SJSJ", owner=0)
+    h2 = pos(S0, ["55", LOW, LOW, "AAAA2BJ", LOW, LOW], table="KKK+SJSJ", owner=0)
     assert legal(h2) == {"pass"}  # one 大王 is not enough
     illegal(h2, "AAAA+BJ", "beat")
     illegal(h2, "AAA2+BJ", "beat")
@@ -49,7 +49,7 @@ def test_s0_gua_king_with_two_small_jokers_needs_three_higher_and_two_big() -> N
 
 def test_s0_gua_small_joker_gives_small_joker_strength() -> None:
     """“挂小王则会在增加牌数量的基础上赋予小王的大小”: a 小王 does not beat a hung 小王."""
-    h = pos(S0, ["", LOW, LOW, "AASJSJ", LOW, LOW], table="KK+SJ", owner=0)
+    h = pos(S0, ["55", LOW, LOW, "AASJSJ", LOW, LOW], table="KK+SJ", owner=0)
     assert legal(h) == {"pass"}
     illegal(h, "AA+SJ", "beat")
 

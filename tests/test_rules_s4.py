@@ -1,0 +1,521 @@
+"""Rule tests for S4, 《够级规则》(够级大纲) (variant ``dagang``).
+
+Each test is named after the article it checks (the seed's own, garbled, numbering) and quotes
+it.  Seats 0-5 are in order of play; the opposite of s is s+3; teams are even vs odd seats.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gouji_rules.actions import Play
+from gouji_rules.cards import parse_set
+from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD
+
+from .conftest import S4, act, events, illegal, legal, pass_until_lead, pos, types
+
+LOW = "5"
+OUT = "9"  # placeholder hand for seats listed in ``out=`` (Hand.position drops out= for empty hands)
+ALL_OPEN = {s: "open" for s in range(6)}
+
+
+# -- 第四条 发牌: 挂花、贴钱、同一点数、步步高 ----------------------------------------------------
+
+
+def test_s4_art4_3_big_joker_set_is_dead() -> None:
+    """“大花挂任何牌时，发牌均为死牌，对头应无条件为之“扣牌””"""
+    h = pos(S4, ["KK+BJ55", "AA+BJBJ", LOW, "AA+BJBJ", LOW, LOW])
+    act(h, "KK+BJ")
+    assert (h.turn, h.mode) == (3, KOU_MODE)
+    assert legal(h) == {"kou"}
+    illegal(h, "AA+BJBJ", "beat")
+    illegal(h, "pass")
+    act(h, "kou")
+    e = events(h, "kou")[-1]
+    assert (e.seat, e.other, str(e.cards)) == (3, 0, "KK+BJ")
+    assert (h.turn, h.mode) == (0, LEAD)
+    assert not events(h, "pass")  # nobody else was asked
+
+
+def test_s4_art7_kou_by_the_opposite_before_the_next_lead() -> None:
+    """第七条 “重新发牌前，对死牌必须作“扣牌”处理，对头互为法定扣牌人。对头未扣牌前，重新发牌无效”"""
+    h = pos(S4, ["55", LOW, LOW, "66", LOW, LOW], table="2+BJ", owner=0)
+    assert (h.turn, h.mode) == (3, KOU_MODE)
+    illegal(h, "55", seat=0)  # the owner cannot lead again before the 扣牌
+    act(h, "kou")
+    assert (h.turn, h.mode) == (0, LEAD)
+
+
+def test_s4_art4_3_small_joker_needs_big_joker_on_a_higher_rank() -> None:
+    """“小花挂牌时，须由大花挂高于小花所挂牌一点以上的牌方能灭之”"""
+    h = pos(S4, ["55", LOW, LOW, "AAKK2SJBJBJ", LOW, LOW], table="KK+SJ", owner=0)
+    assert (h.turn, h.mode) == (3, FOLLOW)
+    assert legal(h) == {"AA+BJ", "A2+BJ", "A+SJBJ", "A+BJBJ", "2+SJBJ", "2+BJBJ", "SJ+BJBJ", "pass"}
+    illegal(h, "KK+BJ", "beat")  # not higher than K
+    illegal(h, "AA+SJ", "beat")  # a 小花 does not cover a 小花
+
+
+def test_s4_art4_3_big_jokers_not_fewer_than_small() -> None:
+    """“且大花不得少于小花数量”"""
+    h = pos(S4, ["55", LOW, LOW, "AAASJSJBJBJ", LOW, LOW], table="KK+SJSJ", owner=0)
+    assert legal(h) == {"AA+BJBJ", "A+SJBJBJ", "SJSJ+BJBJ", "pass"}
+    illegal(h, "AA+SJBJ", "beat")
+    illegal(h, "AAA+BJ", "beat")
+
+
+def test_s4_art4_3_attached_two_is_an_ordinary_member() -> None:
+    """“钱贴牌时，即失去原来的作用，视为该牌中的普通一员。” KKK2 is four K."""
+    h = pos(S4, ["55", LOW, LOW, "AAAAKKKK", LOW, LOW], table="KKK2", owner=0)
+    assert legal(h) == {"AAAA", "pass"}
+    h = pos(S4, ["55", LOW, LOW, "KKK2", LOW, LOW], table="AAAA", owner=0)
+    assert legal(h) == {"pass"}
+    illegal(h, "KKK2", "beat")
+
+
+def test_s4_art4_4_one_rank_per_set() -> None:
+    """“所发（顺）牌必须是同一点数，不同点数牌不可混合发出，花、钱例外。”"""
+    h = pos(S4, ["KKQQ2SJ", LOW, LOW, LOW, LOW, LOW])
+    for a in h.legal_actions():
+        assert isinstance(a, Play)
+        assert a.cards.count + a.cards.twos + a.cards.sj + a.cards.bj == a.cards.size
+    assert "KK2+SJ" in legal(h) and "QQ2" in legal(h)
+
+
+def test_s4_art4_5_play_in_turn() -> None:
+    """“按反时针方向逐个进行，不得越、抢。”"""
+    h = pos(S4, ["5566", "77", "88", "99", "TT", "JJ"])
+    act(h, "55")
+    assert h.turn == 1
+    illegal(h, "88", "turn_order", seat=2)
+
+
+def test_s4_art4_6_higher_and_same_count() -> None:
+    """“发牌按照“步步高”的原则进行，即下家所发牌的点数必须高于“上家”牌的点数。”"""
+    h = pos(S4, ["55", "7777888", LOW, LOW, LOW, LOW], table="77", owner=0)
+    assert legal(h) == {"88", "pass"}
+    illegal(h, "77", "beat")
+    illegal(h, "888", "beat")
+
+
+# -- 第五条 够级牌 --------------------------------------------------------------------------------
+
+GOUJI = [
+    ("22", True),
+    ("2", False),
+    ("AA", True),
+    ("A", False),
+    ("KK", True),
+    ("K", False),
+    ("QQQ", True),
+    ("QQ", False),
+    ("JJJJ", True),
+    ("JJJ", False),
+    ("TTTTT", True),
+    ("TTTT", False),
+    ("99999999", False),
+    ("QQ2", True),
+    ("Q+SJ", True),
+]
+
+
+@pytest.mark.parametrize(("cards", "gouji"), GOUJI)
+def test_s4_art5_gouji_thresholds(cards: str, gouji: bool) -> None:
+    """“两张2、两张1、两张K、三张Q、四张J、五张10，为法定最低级别、最少数量的够级牌（俗称纯够级）。
+    当发出牌是“够级牌”时，除“烧牌”或“无头”外，只有对头才有资格上牌”"""
+    cs = parse_set(cards)
+    assert S4.rules.is_gouji(cs) == gouji
+    h = pos(S4, [cards + "55", "BJBJBJBJBJBJBJBJ", LOW, "BJBJBJBJBJBJBJBJ", LOW, LOW])
+    act(h, cards)
+    assert h.turn == (3 if gouji else 1)
+
+
+def test_s4_art5_only_the_opposite_answers_gouji() -> None:
+    """“当发出牌是“够级牌”时，除“烧牌”或“无头”外，只有对头才有资格上牌，是为“够级”。”"""
+    h = pos(S4, ["QQQ55", "KKK", "KKK", "AAA", "KKK", "KKK"])
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (3, FOLLOW)  # nobody has opened, so nobody may burn
+    act(h, "pass")
+    assert (h.turn, h.mode) == (0, LEAD)
+
+
+# -- 让牌, 过牌 ---------------------------------------------------------------------------------
+
+
+def test_s4_art4_yield() -> None:
+    """第四条 让牌 “持牌人对上两家过牌的对头牌，即不想过牌，又不原意立即上牌时，可声明“让牌”，
+    即让下两家先上牌，如下家均声明过牌，再由持牌人确定上牌或扣牌。”"""
+    h = pos(S4, ["55JJ", "66", "66", "77", "44", "44"])
+    act(h, "55", "pass")
+    assert "yield" not in legal(h)
+    act(h, "pass")
+    assert (h.turn, "yield" in legal(h)) == (3, True)
+    act(h, "yield", "pass", "pass")
+    assert h.turn == 3 and legal(h) == {"77", "pass"}
+    act(h, "77")
+    # “对让牌人顺的牌，唯有对头才有让牌权”: seat 0, the yielder's opposite, may yield now
+    assert h.turn == 0 and "yield" in legal(h)
+
+
+def test_s4_art4_yield_only_after_both_upstream_pass() -> None:
+    """“持牌人对上两家过牌的对头牌”: not when an upstream player answered."""
+    h = pos(S4, ["55JJ", "66", "77", "88", "44", "44"])
+    act(h, "55", "pass", "77")
+    assert h.turn == 3 and "yield" not in legal(h)
+    illegal(h, "yield", "yield")
+
+
+def test_s4_art5_pass_reentry_only_on_opposite_set() -> None:
+    """第五条 过牌 “过牌者除“对头牌”外，这一轮再无权发牌” and 第十二条 “在“四人乱缠”前，如果“过牌”后，
+    如果不是对头的牌，是不允许再“上牌”的。”"""
+    h = pos(S4, ["55JJ", "88", "99", "TT", "66JJ", "77"])
+    act(h, "55", "pass", "pass", "pass", "66")
+    seen = []
+    while h.mode != LEAD:
+        seen.append(h.turn)
+        act(h, "pass")
+    assert seen == [5, 0, 1]  # seat 1 comes back for his opposite's set; 2 and 3 do not
+
+
+# -- 第六条 烧牌 ----------------------------------------------------------------------------------
+
+
+def test_s4_art6_burn_needs_open_point() -> None:
+    """“没有开点的，不能够烧牌。”"""
+    h = pos(S4, ["QQQ55", "KKK", LOW, LOW, LOW, "KKK"], point={5: "open"})
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (5, BURN)
+    act(h, "pass")
+    assert (h.turn, h.mode) == (3, FOLLOW)
+
+
+def test_s4_art6_burn_priority_own_team_first() -> None:
+    """“如声明烧牌者有2人以上，且分属不同的一方，则发够级牌者的联邦可先于其他人烧牌，但此后其他人可再烧牌，
+    若烧牌者均为一方，则按发牌顺序进行。”"""
+    h = pos(S4, ["QQQ55", "KKK", "KKK", "AAA", "KKK", "KKK"], point=ALL_OPEN)
+    act(h, "QQQ")
+    order = []
+    while h.mode == BURN:
+        order.append(h.turn)
+        act(h, "pass")
+    assert order == [2, 4, 1, 5]
+    assert h.turn == 3
+
+
+def test_s4_art6_others_may_burn_after_a_burn() -> None:
+    """“…但此后其他人可再烧牌” (反烧)."""
+    h = pos(S4, ["QQQ55", "AAA66", "KKK77", LOW, LOW, LOW], point=ALL_OPEN)
+    act(h, "QQQ", "burn KKK")
+    assert h.burning == 2
+    assert (h.turn, h.mode) == (1, BURN)
+    act(h, "burn AAA")
+    e = events(h, "counter_burn")[-1]
+    assert (e.seat, e.other) == (1, 2) and h.burning == 1
+
+
+def test_s4_art6_break_burn_by_burners_opposite() -> None:
+    """烧牌者的对头管住即解烧 (GLOSSARY break_burn; S4 第六条 only the 对头 answers a 够级 set)."""
+    h = pos(S4, ["QQQ55", LOW, "KKK77", LOW, LOW, "AAA"], point=ALL_OPEN)
+    act(h, "QQQ", "burn KKK")
+    while h.turn != 5:
+        act(h, "pass")
+    act(h, "AAA")
+    assert events(h, "break_burn")[-1].seat == 5 and h.burning == -1
+
+
+def test_s4_art6_burner_hangs_a_joker_except_last_three() -> None:
+    """“烧牌的条件是：首先用能盖住所发够级牌的牌将其灭掉，然后每次所发牌中必须挂一小花或大花。最后一次发3可除外。”"""
+    h = pos(S4, ["QQQ55", "KKK66SJ33", LOW, LOW, LOW, LOW], point=ALL_OPEN)
+    act(h, "QQQ")
+    while h.turn != 1:
+        act(h, "pass")
+    act(h, "burn KKK")
+    pass_until_lead(h)
+    assert (h.turn, h.mode) == (1, LEAD)
+    assert legal(h) == {"66+SJ", "6+SJ", "SJ"}
+    illegal(h, "66", "burn_joker")
+    act(h, "66+SJ")
+    pass_until_lead(h)
+    assert legal(h) == {"33"}
+    act(h, "33")
+    assert events(h, "burn_success")[-1].seat == 1
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: a burner answering a set (not leading) may play without a joker")
+def test_s4_art6_burner_hangs_a_joker_when_following_too() -> None:
+    """“然后每次所发牌中必须挂一小花或大花”: every set the burner plays, also one that answers a 无头
+    player who beat the burner's set."""
+    h = pos(S4, ["QQQ55", "KKK222SJ6", "AAA7", LOW, LOW, OUT], point=ALL_OPEN, out=[5])
+    assert h.no_head[2]
+    act(h, "QQQ")
+    while h.turn != 1:
+        act(h, "pass")
+    act(h, "burn KKK")
+    while h.turn != 2:
+        act(h, "pass")
+    act(h, "AAA")  # the 无头 seat 2 answers the burner directly
+    while h.turn != 1:
+        act(h, "pass")
+    assert "222" not in legal(h)
+
+
+def test_s4_art6_burn_fail_dalu_then_erlu() -> None:
+    """“烧牌失败：如果烧牌失败，本局内不能再出牌，结束时自动记为“大落”。再有其他失败者依次记为“二落”、“四科”…”"""
+    h = pos(S4, ["QQQ8", "KKK66", "9", "AAA77", "T", "J"], point=ALL_OPEN)
+    act(h, "QQQ")
+    while h.mode == BURN and h.turn != 1:
+        act(h, "pass")
+    act(h, "burn KKK")
+    while h.mode == BURN and h.turn != 3:
+        act(h, "pass")
+    act(h, "burn AAA")  # 反烧; seat 1 is no longer burning
+    pass_until_lead(h)
+    assert events(h, "burn_fail")[-1].seat == 3  # 77 and no joker
+    assert not h.active[3]
+    # seat 1 is still in play and plain
+    while not h.is_over:
+        act(h, sorted(legal(h))[0] if h.mode == LEAD else "pass")
+    assert h.places[3] == 6
+
+
+def test_s4_art6_two_burn_failures_dalu_and_erlu() -> None:
+    """“…结束时自动记为“大落”。再有其他失败者依次记为“二落”、“四科”、“三科”、“二科”。”"""
+    h = pos(S4, ["QQQ8", "AAA77", "KKK66", "QQQT", "J", "9"], point=ALL_OPEN)
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (2, BURN)  # own team first
+    act(h, "burn KKK")
+    pass_until_lead(h)
+    assert events(h, "burn_fail")[-1].seat == 2  # first failure
+    assert h.turn == 3
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (1, BURN)
+    act(h, "burn AAA")
+    pass_until_lead(h)
+    assert [e.seat for e in events(h, "burn_fail")] == [2, 1]
+    while not h.is_over:
+        act(h, sorted(legal(h))[0] if h.mode == LEAD else "pass")
+    assert (h.places[2], h.places[1]) == (6, 5)
+
+
+# -- 第八条 开点 ----------------------------------------------------------------------------------
+
+
+def test_s4_art8_pure_gouji_then_4_opens() -> None:
+    """“纯够级牌开点。开点方可发4，不发4者，视为没有开点。”"""
+    h = pos(S4, ["QQQ4455", LOW, LOW, "JJJ", LOW, LOW])
+    act(h, "QQQ")
+    pass_until_lead(h)
+    act(h, "44")
+    assert events(h, "open_point")[-1].seat == 0
+    assert h.observation(0).point[0] == "open"
+
+
+@pytest.mark.parametrize("gouji", ["QQQ+SJ", "QQ2"])
+def test_s4_art8_joker_or_two_set_does_not_open(gouji: str) -> None:
+    """“以下够级牌不能算是开点：（一）有大、小花的牌不开点；…（三）贴2的够级牌不开点。”"""
+    h = pos(S4, ["QQQQQQ2SJ4455", LOW, LOW, "JJJ", LOW, LOW])
+    act(h, gouji)  # seat 0 still holds a pure 够级 set, so this is no 自然点 either
+    pass_until_lead(h)
+    assert h.turn == 0
+    act(h, "44")
+    assert not events(h, "open_point")
+    assert events(h, "point_closed")[-1].seat == 0
+
+
+def test_s4_art8_single_does_not_open() -> None:
+    """“（二）单张不开点” — with a 2×1 threshold a single 2 is 够级 but still does not open."""
+    v = S4.replace(gouji={"thresholds": {"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}})
+    assert v.rules.is_gouji(parse_set("2")) and not v.rules.is_pure_gouji(parse_set("2"))
+    h = pos(v, ["24455", LOW, LOW, "J", LOW, LOW])
+    act(h, "2")
+    pass_until_lead(h)
+    act(h, "44")
+    assert not events(h, "open_point")
+
+
+def test_s4_art8_4s_carry_nothing() -> None:
+    """“4为点牌，出牌时不挂花、不贴钱。”"""
+    h = pos(S4, ["442SJ", LOW, LOW, LOW, LOW, LOW])
+    assert {"4", "44"} <= legal(h)
+    assert not {a for a in legal(h) if a.startswith("4") and len(a) > 2}
+    illegal(h, "44+SJ", "set_form")
+    illegal(h, "442", "set_form")
+
+
+def test_s4_art8_4_before_opening_gives_up_the_point() -> None:
+    """“没开点先发4者视为自动放弃开点（即使发出部分4，也算放弃开点）。”"""
+    h = pos(S4, ["QQQ4455", LOW, LOW, "JJJ", LOW, LOW])
+    act(h, "4")
+    assert events(h, "point_closed")[-1].seat == 0
+    pass_until_lead(h)
+    act(h, "QQQ")
+    pass_until_lead(h)
+    act(h, "4")
+    assert not events(h, "open_point")
+
+
+def test_s4_art8_4_played_as_an_answer_gives_up_the_point() -> None:
+    """“没开点先发4者视为自动放弃开点” — also a 4 played on someone's set."""
+    h = pos(S4, ["55", "44QQQ", LOW, LOW, LOW, LOW], table="3", owner=0)
+    # a single 3 on the table; seat 1 answers it with a 4
+    act(h, "4")
+    assert events(h, "point_closed")[-1].seat == 1
+
+
+def test_s4_art8_natural_point() -> None:
+    """“没有可开点牌视为自然点，发4后开点（在头科二科走出来前），即为“无级免点”。”"""
+    h = pos(S4, ["4456789", LOW, LOW, LOW, LOW, LOW])
+    act(h, "44")
+    e = events(h, "natural_point")[-1]
+    assert e.seat == 0 and h.observation(0).point[0] == "open"
+    # a player who could form a pure 够级 set is not a 自然点
+    h = pos(S4, ["44QQQ", LOW, LOW, LOW, LOW, LOW])
+    act(h, "44")
+    assert not events(h, "natural_point") and events(h, "point_closed")
+
+
+def test_s4_art8_no_opening_after_toukeerke_out() -> None:
+    """“头科二科出来后不可开点”"""
+    h = pos(S4, ["QQQ4455", OUT, LOW, "JJJ", OUT, LOW], out=[1, 4])
+    act(h, "QQQ")
+    pass_until_lead(h)
+    assert h.turn == 0
+    act(h, "44")
+    assert not events(h, "open_point")
+
+
+def test_s4_art8_opening_on_erke_last_set_round() -> None:
+    """“但接二科的底牌可以开点。” Seat 1 goes out 二科 on QQQ; seat 4 takes that round with KKK and
+    opens with 4 on the next lead."""
+    h = pos(S4, ["55", "QQQ", "66", OUT, "KKK4477", "88"], leader=1, out=[3])
+    act(h, "QQQ")
+    assert [e.seat for e in events(h, "finish")] == [1]
+    # 四人乱缠 has not started: only the opposite (seat 4) and the 无头 seat 0 may answer
+    assert h.turn == 4
+    act(h, "KKK")
+    pass_until_lead(h)
+    assert h.turn == 4 and "free_for_all" in types(h)
+    act(h, "44")
+    assert events(h, "open_point")[-1].seat == 4
+
+
+def test_s4_art22_dadian_opposite_of_touke_not_opened() -> None:
+    """第二十二条 打点 “头科产生前，其够级牌一次未活…则头科的对头称为“不开点”。如头科的够级牌也一次未活，
+    则头科亦不开点”"""
+    h = pos(S4, ["K", "55", "66", "77", "88", "99"], point={3: "none", 1: "open"})
+    act(h, "K")
+    closed = {e.seat for e in events(h, "point_closed")}
+    assert closed == {0, 3}
+    h = pos(S4, ["K", "55", "66", "77", "88", "99"], point={0: "open", 3: "open"})
+    act(h, "K")
+    assert not events(h, "point_closed")
+
+
+# -- 第九条 憋3, 底牌; 第十条 无头; 第十一条 四人乱缠 ---------------------------------------------------
+
+
+def test_s4_art9_bie3() -> None:
+    """第九条 “每个玩家出的最后一手牌的牌点必须都是3，不是最后一手牌时不许出3。” and 第二十三条 憋3
+    “3牌不能拆开出，也不能贴钱或挂花。”"""
+    h = pos(S4, ["3332SJ", LOW, LOW, LOW, LOW, LOW])
+    assert not {a for a in legal(h) if a.startswith("3")}
+    illegal(h, "333", "bie3")
+    illegal(h, "333+SJ", "set_form")
+    illegal(h, "3332", "set_form")
+    h = pos(S4, ["333", LOW, LOW, LOW, LOW, LOW])
+    assert legal(h) == {"333"}
+    illegal(h, "33", "bie3")
+
+
+def test_s4_art9_dipai_free_for_all_after_the_round() -> None:
+    """第九条 底牌 “并不是出现四人打牌马上就开始“四人乱缠”，“头科”或“二科”的底牌，除对头外，过牌者在此轮中均不可再出牌。”"""
+    h = pos(S4, [OUT, "55", "66T", "77J", "88", "99"], leader=1, out=[0])
+    act(h, "55")  # seat 1 goes out 二科
+    assert "free_for_all" not in types(h) and not h.ffa
+    act(h, "pass", "77")  # seat 2 passes; seat 3 answers
+    seen = []
+    while h.mode != LEAD:
+        seen.append(h.turn)
+        act(h, "pass")
+    assert seen == [4, 5]  # seat 2 passed and stays out of this round
+    assert types(h)[-1] == "free_for_all" and h.ffa
+    assert h.turn == 3
+
+
+def test_s4_art10_no_head() -> None:
+    """第十条 “头科产生后，其对头的够级对象不复存在，称“无头”。其他持牌人按发牌对无头者所发的任何牌都可灭之，
+    无头者对其他持牌者亦行使同样的职权。”"""
+    h = pos(S4, ["K", "55", "66", "QQQ5", "KKK", "88"])
+    act(h, "K")
+    assert events(h, "no_head")[-1].seat == 3
+    # anyone beats the 无头 player's 够级 set, in order
+    h = pos(S4, [OUT, "55", "66", "QQQ5", "KKK", "88"], leader=3, out=[0])
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (4, FOLLOW) and "KKK" in legal(h)
+    # and the 无头 player beats anyone's 够级 set without burning
+    h = pos(S4, [OUT, "QQQ5", "66", "KKK5", "88", "99"], leader=1, out=[0])
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (3, FOLLOW) and "KKK" in legal(h)
+    act(h, "pass")
+    assert h.turn == 4  # the opposite
+
+
+def test_s4_art11_free_for_all() -> None:
+    """第十一条 “头科、二科产生后，其余四人不再按够级、过牌、让牌、烧牌等规则进行，称“四人乱缠”。四人乱缠，也应按顺序发牌”"""
+    h = pos(S4, ["QQQ55", OUT, "KKK", "AAA", OUT, "KK"], out=[1, 4], point=ALL_OPEN)
+    assert h.ffa
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (2, FOLLOW)  # no burn, no 够级: the next seat answers
+    act(h, "pass", "pass", "pass")
+    assert (h.turn, h.mode) == (0, LEAD)
+    # passers come back; nobody yields
+    h = pos(S4, ["5566", OUT, "997", "TJ", OUT, "88"], out=[1, 4])
+    act(h, "55", "pass")  # seat 2 passes
+    assert h.turn == 3 and "yield" not in legal(h)  # seat 3 faces his opposite's set
+    act(h, "pass", "88", "pass")  # seat 5 answers; seat 0 passes
+    assert (h.turn, h.mode) == (2, FOLLOW) and "99" in legal(h)
+
+
+def test_s4_art13_jiefeng_by_consent() -> None:
+    """第十三条 接风 “持牌人对上家的底牌可暂不上牌而申请由自己重新发牌，称“申请接风”。如其余持牌人均同意，
+    则申请人就获得重新发牌的权力，即“接风”。”"""
+    h = pos(S4, ["55", "6677", "88", "99", "TT", "JJ"])
+    act(h, "55")
+    assert (h.turn, "jiefeng" in legal(h)) == (1, True)
+    act(h, "jiefeng")
+    assert h.mode == CONSENT and h.turn == 2
+    act(h, "agree", "agree", "agree", "agree")
+    e = events(h, "jiefeng")[-1]
+    assert (e.seat, e.other) == (1, 0)
+    assert (h.turn, h.mode) == (1, LEAD)
+
+
+def test_s4_art13_jiefeng_refused() -> None:
+    """“如其余持牌人均同意…” — one refusal and the requester answers the last set as usual."""
+    h = pos(S4, ["55", "6677", "88", "99", "TT", "JJ"])
+    act(h, "55", "jiefeng", "agree", "refuse")
+    assert (h.turn, h.mode) == (1, FOLLOW)
+    assert "jiefeng" not in legal(h) and "66" in legal(h)
+    assert not events(h, "jiefeng")
+
+
+def test_s4_art13_jiefeng_only_by_the_next_player() -> None:
+    """“持牌人对上家的底牌”: only the player right after the one who went out may ask."""
+    h = pos(S4, ["55", "6677", "88", "99", "TT", "JJ"])
+    act(h, "55", "pass")
+    assert h.turn == 2 and "jiefeng" not in legal(h)
+    illegal(h, "jiefeng", "jiefeng")
+
+
+# -- 第十五条 清 -----------------------------------------------------------------------------------
+
+
+def test_s4_art15_qing_keeps_the_player_in_play() -> None:
+    """第十五条 清贡 “最后走3之前的一手牌被人打过（即使后来接风走脱，也算），称为清贡（又称闷贡）” — S4 charges
+    清贡 but does not rank the player at once: event ``men`` only."""
+    h = pos(S4, ["553", "66J", "7", "8", "9", "T"])
+    act(h, "55", "66")
+    e = events(h, "men")[-1]
+    assert (e.seat, e.other) == (0, 1)
+    assert h.active[0]
+    act(h, "pass", "pass", "pass", "pass")
+    assert (h.turn, h.mode) == (0, FOLLOW)  # still asked in the round
