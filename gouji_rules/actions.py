@@ -84,7 +84,8 @@ class Declare:
 
 @dataclass(frozen=True, slots=True)
 class Choose:
-    """A yes to a between-hands choice: ``buy4``, ``geming``, ``chongdian``, ``waive``."""
+    """A yes to a between-hands choice: ``buy4``, ``geming``, ``chongdian``, ``waive``, or
+    ``lastN`` (name seat N as last place, S4 第十四条(六) / S0 串三户)."""
 
     what: str
 
@@ -146,7 +147,7 @@ def parse_action(text: str) -> Action:
     low = t.lower()
     if low in ("xuandian", "hedian", "mingdian", "yudian"):
         return Declare(low)
-    if low in ("buy4", "geming", "chongdian", "waive"):
+    if low in ("buy4", "geming", "chongdian", "waive") or (low.startswith("last") and low[4:].isdigit()):
         return Choose(low)
     if low in ("with_head", "no_head"):
         return Head(low == "with_head")

@@ -88,7 +88,7 @@ class GreedyAgent:
         if mode == "yudian":
             return opts["yudian"] if self.rng.below(40) == 0 else PASS
         if mode == "xuandian":
-            if "hedian" in opts and pure <= 1:
+            if "hedian" in opts and pure <= 2:
                 return opts["hedian"]
             if "xuandian" in opts and jokers >= 4 and pure >= 2:
                 return opts["xuandian"]
@@ -97,6 +97,8 @@ class GreedyAgent:
             return opts["mingdian"] if jokers >= 4 and pure >= 2 else PASS
         if mode in ("geming", "chongdian", "buy4", "waive"):
             return opts.get(mode, PASS)
+        if mode == "choose_last":
+            return PASS
         if mode == "head":
             return opts["with_head"]
         if mode == "accept":

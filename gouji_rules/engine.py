@@ -331,7 +331,12 @@ class Hand:
 
     def bound(self, owner: int, cs: CardSet) -> bool:
         """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
-        return not self.ffa and not self.no_head[owner] and self.active[(owner + 3) % 6] and self.rules.is_gouji(cs)
+        if self.ffa or self.no_head[owner]:
+            return False
+        has_head = (
+            self.active[(owner + 3) % 6] or self.head_rights.get(owner, 0) > 0 or not self.rules.variant.play.no_head
+        )
+        return has_head and self.rules.is_gouji(cs)
 
     # -- legal actions -------------------------------------------------------------------
 
@@ -738,6 +743,13 @@ class Hand:
         self.requester = -1
         self._follow.clear()
         self.trick_out = len(self.finish)
+        op = self.rules.variant.open_point
+        if op.enabled and op.deadline_out is not None and self.trick_out >= op.deadline_out:
+            # no 开点 once the deadline has passed (S4 第八条: 头科二科出来后不可开点)
+            for s in range(6):
+                if self.active[s] and self.point[s] == POINT_NONE:
+                    self.point[s] = POINT_CLOSED
+                    self.events.append(Event("point_closed", s))
         if not self.active[leader]:
             leader = self._next_active(leader)
         if self.burning == leader and not self._can_burn_lead(leader):

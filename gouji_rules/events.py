@@ -30,6 +30,7 @@ EVENT_IDS = (
     "waive",
     "redeal",
     "huiwu",
+    "choose_last",
     "play",
     "pass",
     "yield",

@@ -181,6 +181,8 @@ class Match:
             last_sweep = settlement.sweep
             sweeps = sweeps + 1 if settlement.sweep is not None else 0
             leader = settlement.next_leader
+            if settlement.sweep is not None and v.match.reopen_after_sweep:
+                leader = None  # 大纲第二条(二): 出现串三户…应重新开牌, and 上班 again
             limit = v.tribute.sweep_redeal
             if limit and sweeps >= limit:
                 # S4 第十四条(七): 连续三次串三户一般不进贡，应重新开牌
@@ -333,6 +335,16 @@ class Match:
             declarations=declarations,
             geming=sorted(setup["geming"]),
         )
+        places = yield from self._choose_last(list(hand.places))
+        if places != list(hand.places):
+            result = HandResult(
+                places=places,
+                opened=result.opened,
+                burns=result.burns,
+                men=result.men,
+                declarations=result.declarations,
+                geming=result.geming,
+            )
         settlement = settle(v, result)
         if settlement.sweep is not None:
             self._event(Event("sweep", value=settlement.sweep + 1))
@@ -353,6 +365,36 @@ class Match:
         return summary, settlement
 
     # -- phases -------------------------------------------------------------------------------
+
+    def _choose_last(self, places: list[int]) -> Generator[Decision, Action, list[int]]:
+        """Who counts as last place for tribute and the next lead.
+
+        S4 第十四条(六): 大落、二落为同一方人员时，可在开牌前自行商定谁为大落.
+        S0: 被串三户的一方下一局游戏开始之前决定谁是拉客.
+        """
+        how = self.variant.match.choose_last
+        last = places.index(6)
+        if how == "losing_pair":
+            second = places.index(5)
+            if (last - second) % 2:
+                return places
+            candidates = [second]
+        elif how == "swept_team":
+            from .rules import sweep_of
+
+            team = sweep_of(places)
+            if team is None or last % 2 == team:
+                return places
+            candidates = [s for s in range(6) if s % 2 == last % 2 and s != last]
+        else:
+            return places
+        opts: list[Action] = [Choose(f"last{s}") for s in candidates]
+        a = yield self._ask(last, "choose_last", (*opts, PASS))
+        if isinstance(a, Choose):
+            other = int(a.what[4:])
+            places[last], places[other] = places[other], places[last]
+            self._event(Event("choose_last", other, other=last))
+        return places
 
     def _shangban(self, cards: list[list[int]], first: int, rng: SplitMix64) -> int:
         """上班 (S4 第三条): the first to hold two 4s of one suit leads; more of one suit takes over."""

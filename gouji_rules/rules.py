@@ -190,6 +190,8 @@ class Rules:
                 hit = bool(hook({**self.set_context(cs), "gouji": gouji}))
             else:
                 hit = gouji and cs.jokers == 0 and cs.twos == 0 and cs.size > 1
+                if cs.rank == TWO and not self.variant.gouji.pure_twos:
+                    hit = False
             self._pure[cs] = hit
         return hit
 

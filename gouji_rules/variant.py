@@ -61,7 +61,9 @@ class Table:
     """座位与出牌方向。"""
 
     direction: Literal["ccw", "cw"] = _f(
-        "ccw", "出牌方向：反时针 ccw（大纲第四条(五)）或顺时针 cw", "direction of play: counter-clockwise or clockwise"
+        "ccw",
+        "出牌方向：反时针 ccw（大纲第四条(五)）或顺时针 cw；座位号总是按出牌顺序编，方向只决定座位表怎么排",
+        "direction of play; seats are always numbered in order of play, so this only says how a seating sheet is laid out",
     )
 
 
@@ -107,6 +109,11 @@ class Gouji:
     )
     joker_sets: bool = _f(True, "挂王的牌也算够级牌", "a set with a joker in it is 够级")
     twos_count: bool = _f(True, "贴的2计入张数", "attached 2s count toward the threshold")
+    pure_twos: bool = _f(
+        True,
+        "一套2（不挂不贴）算纯够级牌（大纲第五条“两张2…俗称纯够级”；点烧闷拉：不含有2、王的才算纯够级）",
+        "a set of 2s alone is pure 够级 (S4 第五条); S0 counts no set holding a 2 as pure",
+    )
     answer: Literal["opposite", "anyone"] = _f(
         "opposite",
         "够级牌谁能管：只有对头（除烧牌、无头外）",
@@ -137,7 +144,9 @@ class Play:
         "无头: once your opposite is out, 够级 no longer binds you",
     )
     first_leader: Literal["random", "seat0"] = _f(
-        "random", "第一局谁先出（上班规则见 match）", "who leads the first hand when no 上班 rule applies"
+        "random",
+        "不按上班时第一局谁先出（上班见 match.first_leader）",
+        "who leads the first hand when no 上班 rule applies",
     )
 
 
@@ -409,6 +418,16 @@ class MatchRules:
     huiwu: bool = _f(
         False, "会五：被串三户的一方下局先把5全出掉", "会五: after a sweep, the swept side plays all its 5s first"
     )
+    reopen_after_sweep: bool = _f(
+        True,
+        "出现串三户后重新开牌（大纲第二条(二)），首发牌人重新上班",
+        "after a sweep the next hand's first leader is chosen anew (上班), not by last place",
+    )
+    choose_last: Literal["none", "losing_pair", "swept_team"] = _f(
+        "losing_pair",
+        "谁为大落可以商定：losing_pair 大落二落同一方时开牌前自行商定（大纲第十四条(六)）；swept_team 被串三户的一方决定谁是拉客（点烧闷拉）",
+        "who may rename the last place: 大落 and 二落 of one team (S4), or the swept team (S0)",
+    )
 
 
 Hook = Callable[..., Any]
@@ -516,12 +535,12 @@ def dianshaomenla() -> Variant:
         source="S0 《点烧闷拉够级规则明细》",
         deck=Deck(remove={"3": 10, "4": 10}),
         sets=Sets(bare=["3"], kou=False),
-        gouji=Gouji(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}),
+        gouji=Gouji(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}, pure_twos=False),
         play=Play(pass_reentry="never"),
         free_for_all=FreeForAll(starts="immediately"),
         jiefeng=Jiefeng(policy="next_seat"),
         burn=Burn(needs_open_point=False, after_pass=False, priority="play_order"),
-        open_point=OpenPoint(deadline_out=None, last_set_exception=False, natural_point=False, dadian=False),
+        open_point=OpenPoint(deadline_out=2, last_set_exception=False, natural_point=False, dadian=False),
         men=Men(penalty="place_bottom"),
         places=Places(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
         scoring=Scoring(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
@@ -537,7 +556,7 @@ def dianshaomenla() -> Variant:
         ),
         geming=Geming(enabled=False),
         chongdian=Chongdian(enabled=True),
-        match=MatchRules(first_leader="random", huiwu=True),
+        match=MatchRules(first_leader="random", huiwu=True, reopen_after_sweep=False, choose_last="swept_team"),
     )
 
 
