@@ -51,14 +51,27 @@ def main() -> None:
 @click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
 @click.option("--records", type=click.Path(dir_okay=False, writable=True), help="write one JSON hand record per line")
+@click.option(
+    "--match-hands",
+    type=click.IntRange(1),
+    default=None,
+    help="play whole matches of K hands (tribute and scores carried between hands)",
+)
 @click.option("--quiet", is_flag=True, help="no progress bar")
 @handles_errors
 def simulate_cmd(
-    variant_spec: str, hands: int, seed: int, agent_name: str, as_json: bool, records: str | None, quiet: bool
+    variant_spec: str,
+    hands: int,
+    seed: int,
+    agent_name: str,
+    as_json: bool,
+    records: str | None,
+    match_hands: int | None,
+    quiet: bool,
 ) -> None:
     """Play HANDS hands of a variant with bots and count what happens."""
     variant = catalog.resolve(variant_spec)
-    out = _run_with_progress(variant, hands, seed, agent_name, records, quiet)
+    out = _run_with_progress(variant, hands, seed, agent_name, records, quiet, match_hands)
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
@@ -66,9 +79,14 @@ def simulate_cmd(
 
 
 def _run_with_progress(
-    variant: Any, hands: int, seed: int, agent_name: str, records: str | None, quiet: bool
+    variant: Any, hands: int, seed: int, agent_name: str, records: str | None, quiet: bool, match_hands: int | None
 ) -> dict[str, Any]:
+    from functools import partial
+
     from .atomic import atomic_writer
+    from .sim import simulate_matches
+
+    run: Any = simulate if match_hands is None else partial(simulate_matches, match_hands=match_hands)
 
     show = not quiet and hands >= 200
     with click.progressbar(length=hands, label="hands", file=sys.stderr) if show else _null_bar() as bar:
@@ -80,8 +98,12 @@ def _run_with_progress(
 
         if records:
             with atomic_writer(records) as fh:
-                return simulate(variant, hands, seed, agent_name, records=fh, progress=progress)
-        return simulate(variant, hands, seed, agent_name, progress=progress)
+                out: dict[str, Any] = run(
+                    variant, hands, seed=seed, agent_name=agent_name, records=fh, progress=progress
+                )
+                return out
+        out = run(variant, hands, seed=seed, agent_name=agent_name, progress=progress)
+        return out
 
 
 class _null_bar:
@@ -108,6 +130,11 @@ def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
     for seat, counts in out["places"].items():
         click.echo(f"  seat {seat}: " + " ".join(f"{c:>6}" for c in counts))
     click.echo(f"team points: {out['team_points'][0]} (seats 0 2 4) vs {out['team_points'][1]} (seats 1 3 5)")
+    if "match_results" in out:
+        r = out["match_results"]
+        click.echo(
+            f"matches of {out['match_hands']} hands: {r['team0']} won by seats 0 2 4, {r['team1']} by 1 3 5, {r['draw']} drawn"
+        )
 
 
 @main.command("bench")

@@ -84,6 +84,54 @@ def simulate(
     return summary(variant, seed, agent_name, stats, seconds)
 
 
+def simulate_matches(
+    variant: Variant,
+    hands: int,
+    match_hands: int,
+    seed: int,
+    agent_name: str = "random",
+    records: IO[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play whole matches of ``match_hands`` hands (tribute, declarations, scores carried
+    from hand to hand) until ``hands`` hands have been played."""
+    from .match import play_match
+
+    agents = [make_agent(agent_name) for _ in range(6)]
+    stats = Stats()
+    match_wins = [0, 0, 0]
+    start = time.perf_counter()
+    done = 0
+    index = 0
+    while done < hands:
+        n = min(match_hands, hands - done)
+        m = play_match(variant, derive(seed, index), n, agents)
+        stats.decisions += m.decisions
+        stats.events.update(e.type for e in m.all_events)
+        for s in m.summaries:
+            stats.hands += 1
+            stats.events.update(e["type"] for e in s.record["events"])
+            for seat, place in enumerate(s.places):
+                stats.places[seat][place - 1] += 1
+            stats.team_points[0] += s.scores[0]
+            stats.team_points[1] += s.scores[1]
+            if records is not None:
+                rec = {"match": index, "hand": s.index, **s.record, "scores": list(s.scores)}
+                records.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        a, b = m.scores
+        match_wins[0 if a > b else 1 if b > a else 2] += 1
+        done += len(m.summaries)
+        index += 1
+        if progress is not None:
+            progress(done)
+    seconds = time.perf_counter() - start
+    out = summary(variant, seed, agent_name, stats, seconds)
+    out["matches"] = index
+    out["match_hands"] = match_hands
+    out["match_results"] = {"team0": match_wins[0], "team1": match_wins[1], "draw": match_wins[2]}
+    return out
+
+
 def summary(variant: Variant, seed: int, agent_name: str, stats: Stats, seconds: float) -> dict[str, Any]:
     events = {k: stats.events.get(k, 0) for k in EVENT_IDS if stats.events.get(k, 0)}
     return {
