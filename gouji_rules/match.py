@@ -222,6 +222,7 @@ class Match:
                     self._event(Event("yudian", s, other=(s + 3) % 6))
         cards, first = deal_cards(v, hseed, first, self.rotate)
         self.hands_now = [counts_of_cards(c) for c in cards]
+        dealt = [format_hand(h) for h in self.hands_now]
         lead = first if leader is not None else self._shangban(cards, first, rng)
         self._event(Event("deal", lead))
         debts = list(debts)
@@ -349,6 +350,7 @@ class Match:
         if settlement.sweep is not None:
             self._event(Event("sweep", value=settlement.sweep + 1))
         record = hand.record()
+        record["dealt"] = dealt
         record["pre_play"] = [e.to_json() for e in self.events]
         record["discards"] = format_hand(self.discards)
         record["debts_next"] = [d.__dict__ for d in settlement.debts]
