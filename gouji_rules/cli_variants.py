@@ -1,9 +1,119 @@
-"""Commands about variant files: validate, explain, diff, variants, schema (filled in by the DSL work)."""
+"""Commands about variant files: validate, explain, diff, variants, schema.
+
+Results go to stdout, diagnostics (``FILE:LINE:COL: error: …``) to stderr.
+Exit codes: 0 fine, 1 an invalid variant, 2 a usage error.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import NoReturn
+
 import click
+
+from . import catalog
+from .errors import GoujiError
+from .variant import Variant
+
+
+def _die(e: GoujiError) -> NoReturn:
+    from .dsl import VariantErrors
+
+    if isinstance(e, VariantErrors):
+        for err in e.errors:
+            click.echo(err.format(), err=True)
+        n = len(e.errors)
+        click.echo(f"{n} error{'s' if n != 1 else ''}", err=True)
+    else:
+        click.echo(f"error: {e}", err=True)
+    sys.exit(1)
+
+
+def _resolve(spec: str) -> Variant:
+    try:
+        return catalog.resolve(spec)
+    except GoujiError as e:
+        _die(e)
+
+
+LANG = click.option(
+    "--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True, help="language of the text"
+)
 
 
 def register(group: click.Group) -> None:
     """Add the variant-file commands to the ``gouji`` group."""
+
+    @group.command("validate")
+    @click.argument("paths", nargs=-1, required=True)
+    @click.option("--quiet", "-q", is_flag=True, help="no summary line per file on stdout")
+    def validate_cmd(paths: tuple[str, ...], quiet: bool) -> None:
+        """Check variant files (or shipped names): every error of every file, and warnings.
+
+        Exit 0 when all are valid, 1 when any is invalid, 2 on a usage error.
+        """
+        from . import dsl
+
+        shipped = set(dsl.shipped_names())
+        for p in paths:
+            if not Path(p).exists() and p not in shipped:
+                raise click.UsageError(f"no such file or shipped variant: {p}")
+        results = dsl.validate_paths(paths)
+        bad = 0
+        for p, r in zip(paths, results, strict=True):
+            for d in sorted([*r.errors, *r.warnings], key=lambda e: e.sort_key()):
+                click.echo(d.format(), err=True)
+            if r.errors:
+                bad += 1
+            if not quiet:
+                status = "ok" if not r.errors else f"{len(r.errors)} error{'s' if len(r.errors) != 1 else ''}"
+                if r.warnings:
+                    status += f", {len(r.warnings)} warning{'s' if len(r.warnings) != 1 else ''}"
+                click.echo(f"{p}: {status}")
+        sys.exit(1 if bad else 0)
+
+    @group.command("explain")
+    @click.argument("variant")
+    @LANG
+    def explain_cmd(variant: str, lang: str) -> None:
+        """Print VARIANT (a shipped name or a file) as a house-rules sheet."""
+        from .dsl.explain import explain
+
+        click.echo(explain(_resolve(variant), lang), nl=False)
+
+    @group.command("diff")
+    @click.argument("a")
+    @click.argument("b")
+    @LANG
+    def diff_cmd(a: str, b: str, lang: str) -> None:
+        """Show the rules in which variants A and B differ, side by side."""
+        from .dsl.diff import format_diff
+
+        click.echo(format_diff(_resolve(a), _resolve(b), lang), nl=False)
+
+    @group.command("variants")
+    def variants_cmd() -> None:
+        """List the shipped variants, one line each."""
+        from . import dsl
+        from .dsl.diff import pad
+        from .dsl.errors import display_width
+
+        rows = []
+        for name in dsl.shipped_names():
+            try:
+                v = dsl.load_shipped(name)
+                rows.append((name, v.title, v.source))
+            except GoujiError as e:
+                rows.append((name, "(invalid)", str(e).splitlines()[0]))
+        w0 = max(display_width(r[0]) for r in rows)
+        w1 = max(display_width(r[1]) for r in rows)
+        for name, title, source in rows:
+            click.echo(f"{pad(name, w0)}  {pad(title, w1)}  {source}".rstrip())
+
+    @group.command("schema")
+    def schema_cmd() -> None:
+        """Print the JSON Schema of a variant file (for editors and other tools)."""
+        from .dsl.schema import dumps
+
+        click.echo(dumps(), nl=False)

@@ -134,6 +134,10 @@ def merge(parent: Node, child: Node, top: bool = True) -> Node:
             continue
         out.entries[key] = pair
     for key, (knode, vnode) in child.entries.items():
+        if key in ("10", "T"):  # one rank, two spellings: the child's replaces the parent's
+            for alias in ("10", "T"):
+                if alias != key and alias not in child.entries:
+                    out.entries.pop(alias, None)
         old = out.entries.get(key)
         if old is not None and old[1].kind == "map" and vnode.kind == "map":
             out.entries[key] = (knode, merge(old[1], vnode, top=False))

@@ -174,7 +174,8 @@ def _object(node: Node, sch: dict[str, Any], path: str, errors: list[VariantFile
         sub = props.get(name)
         where = _join(path, key)
         if sub is None:
-            errors.append(knode.error(f"unknown key {where!r}", _key_hint(key, props, path)))
+            what = f"unknown hook {key!r}" if path == "hooks" else f"unknown key {where!r}"
+            errors.append(knode.error(what, _key_hint(key, props, path)))
             continue
         value = convert(vnode, sub, _join(path, name), errors)
         if value is not _BAD:
@@ -291,6 +292,13 @@ def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:
 
 def check_chain(chain: Chain, default_name: str) -> Checked:
     """Validate and compile a merged tree; never raises for a user error (errors are in the result)."""
+    out = _check_chain(chain, default_name)
+    out.errors.sort(key=VariantFileError.sort_key)
+    out.warnings.sort(key=VariantFileError.sort_key)
+    return out
+
+
+def _check_chain(chain: Chain, default_name: str) -> Checked:
     errors: list[VariantFileError] = []
     root = chain.root
     data = convert(root, schema(), "", errors)

@@ -161,6 +161,7 @@ def parse(text: str, filename: str = "<string>") -> Node:
         raise VariantErrors([_mark_error(src, e)]) from None
     if root is None:
         raise VariantErrors([src.error("the file is empty; a variant file is a mapping (extends:, name:, …)", 1, 1)])
+    _check_expansion(src, root)
     errors: list[VariantFileError] = []
     budget = [MAX_NODES]
     node = _convert(src, root, errors, budget, 0)
@@ -193,6 +194,55 @@ def _check_events(src: Source) -> None:
                 raise _at(src, ev, f"YAML tags are not allowed (found {tag!r})", "write plain values; no !! tags")
     except yaml.YAMLError as e:
         raise VariantErrors([_mark_error(src, e)]) from None
+
+
+def _check_expansion(src: Source, root: yaml.Node) -> None:
+    """Reject a document whose aliases expand to too many nodes, at the value that explodes."""
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        sizes[key] = MAX_NODES + 1  # a node that contains itself (a recursive alias) is infinite
+        n = 1
+        if isinstance(node, yaml.SequenceNode):
+            n += sum(size(c) for c in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            n += sum(size(k) + size(v) for k, v in node.value)
+        sizes[key] = min(n, 10 * MAX_NODES)
+        return sizes[key]
+
+    if size(root) <= MAX_NODES:
+        return
+    worst = root
+    while isinstance(worst, (yaml.SequenceNode, yaml.MappingNode)):
+        children = [v for _, v in worst.value] if isinstance(worst, yaml.MappingNode) else list(worst.value)
+        big = [c for c in children if sizes.get(id(c), 0) > MAX_NODES]
+        if not big or big[0] is worst:
+            break
+        worst = big[0]
+        if all(sizes.get(id(c), 0) <= MAX_NODES for c in _children(worst)):
+            break
+    line, col = src.position(worst.start_mark.index)
+    raise VariantErrors(
+        [
+            src.error(
+                f"this value expands to more than {MAX_NODES} nodes once aliases are expanded",
+                line,
+                col,
+                "a 'billion laughs' alias bomb? variant files need no aliases",
+            )
+        ]
+    )
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [v for _, v in node.value]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
 
 
 def _at(src: Source, ev: Any, message: str, hint: str = "") -> VariantErrors:

@@ -1,0 +1,84 @@
+"""``gouji diff``: two variants rule by rule, side by side, only what differs.
+
+Columns are aligned by display width (Chinese characters take two columns).
+``name``, ``title`` and ``source`` are not rules and are not compared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ..variant import SECTIONS, Variant
+from .errors import display_width
+from .explain import _is_rank_field, render_value
+
+
+@dataclasses.dataclass(frozen=True)
+class Difference:
+    path: str
+    label_zh: str
+    label_en: str
+    a: Any
+    b: Any
+
+
+def _hook_text(variant: Variant, name: str) -> str | None:
+    hook = variant.hooks.get(name)
+    if hook is None:
+        return None
+    return str(getattr(hook, "source", "(Python)"))
+
+
+def differences(a: Variant, b: Variant) -> list[Difference]:
+    """Every rule whose value differs, in the order of the model."""
+    out: list[Difference] = []
+    for key, cls in SECTIONS:
+        sa, sb = getattr(a, key), getattr(b, key)
+        for f in dataclasses.fields(cls):
+            va, vb = getattr(sa, f.name), getattr(sb, f.name)
+            if va != vb:
+                out.append(
+                    Difference(f"{key}.{f.name}", str(f.metadata.get("zh", "")), str(f.metadata.get("en", "")), va, vb)
+                )
+    for name in sorted(set(a.hooks) | set(b.hooks)):
+        ha, hb = _hook_text(a, name), _hook_text(b, name)
+        if ha != hb:
+            out.append(Difference(f"hooks.{name}", "表达式", "expression", ha, hb))
+    return out
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` display columns."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def _cell(value: Any, lang: str) -> str:
+    if value is None and lang == "zh":
+        return "（无）"
+    return render_value(value, lang, _is_rank_field(value))
+
+
+def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 24) -> str:
+    """The side-by-side table; a line saying so when nothing differs."""
+    rows = differences(a, b)
+    zh = lang == "zh"
+    if not rows:
+        return ("两个规则没有不同。" if zh else "The two variants have the same rules.") + "\n"
+    head = ("规则", a.name, b.name) if zh else ("rule", a.name, b.name)
+    table: list[tuple[str, str, str]] = [head]
+    for d in rows:
+        label = d.label_zh if zh else d.label_en
+        if display_width(label) > max_label:
+            cut = ""
+            for ch in label:
+                if display_width(cut + ch + "…") > max_label:
+                    break
+                cut += ch
+            label = cut + "…"
+        table.append((f"{d.path} {label}".rstrip(), _cell(d.a, lang), _cell(d.b, lang)))
+    w0 = max(display_width(r[0]) for r in table)
+    w1 = max(display_width(r[1]) for r in table)
+    lines = [f"{pad(r[0], w0)}  {pad(r[1], w1)}  {r[2]}".rstrip() for r in table]
+    lines.insert(1, "-" * w0 + "  " + "-" * w1 + "  " + "-" * max(display_width(r[2]) for r in table))
+    return "\n".join(lines) + "\n"
