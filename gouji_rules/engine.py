@@ -16,7 +16,7 @@ The leader plays any legal set.  What happens next depends on the set:
 * a **dead set** (S4 第四条(三): 大王 hung) is conceded by the owner's
   opposite with 扣牌 (S4 第七条) and the owner leads again;
 * any other set is answered in order of play (步步高, S4 第四条(五)(六)); a
-  player who passed stays out of the round (S0 第二节, S4 第五条) unless the
+  player who passed stays out of the round (S0 “过牌之后再不能要”, S4 第五条 过牌) unless the
   variant lets him back in (his opposite's set, or 四人乱缠).
 
 The round ends when nobody left in the queue beats the table set; its owner
@@ -351,6 +351,8 @@ class Hand:
         s = self.turn
         if mode == FOLLOW:
             sets = self._followers(s)
+            if s == self.burning:
+                sets = self._burner_sets(sets)
             extras: tuple[Action, ...] = (PASS,)
             if self._may_yield(s):
                 extras = (PASS, YIELD)
@@ -360,12 +362,20 @@ class Hand:
         if mode == LEAD:
             return Legal(boxes=self._lead_boxes(s))
         if mode == BURN:
-            return Legal(sets=self._followers(s), burn=True, extras=(PASS,))
+            sets = self._followers(s)
+            if s == self.burning:
+                sets = self._burner_sets(sets)
+            return Legal(sets=sets, burn=True, extras=(PASS,))
         if mode == KOU_MODE:
             return Legal(extras=(KOU,))
         if mode == CONSENT:
             return Legal(extras=(AGREE, REFUSE))
         return Legal()
+
+    def _burner_sets(self, sets: list[CardSet]) -> list[CardSet]:
+        """A burner's every set carries a joker, the exempt ranks (the last 3s) aside."""
+        ex = self.rules.burn_exempt
+        return [cs for cs in sets if cs.jokers or ex[cs.rank]]
 
     def _followers(self, s: int) -> list[CardSet]:
         hit = self._follow.get(s)
@@ -403,7 +413,7 @@ class Hand:
         return boxes
 
     def _may_yield(self, s: int) -> bool:
-        """让牌 (S0 第二节, S4 第四条 让牌): the opposite's set, passed by the two before you."""
+        """让牌 (S0 “当对门的牌自己的上手2家都不要时可以选择让牌”, S4 第四条 让牌): the opposite's set, passed by the two before you."""
         if not self.rules.variant.play.allow_yield or self.ffa or self.yielded[s]:
             return False
         o = self.owner
@@ -897,7 +907,7 @@ class Hand:
             return IllegalAction(
                 "让牌 only on your opposite's set after the two players before you passed",
                 rule="yield",
-                clause="S4 第四条 让牌, S0 第二节",
+                clause="S4 第四条 让牌, S0 让牌",
             )
         if isinstance(action, Jiefeng):
             return IllegalAction(
