@@ -1,0 +1,87 @@
+"""The variant-file commands: exit codes, stdout for results, stderr for diagnostics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gouji_rules.cli import main
+from gouji_rules.dsl import shipped_names
+from gouji_rules.dsl.bench import bench_hooks, bench_load
+
+INVALID = Path(__file__).resolve().parent.parent / "invalid"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_validate_exit_0_for_every_shipped_variant() -> None:
+    code, out, err = run("validate", *shipped_names())
+    assert code == 0 and err == "" and out.count(": ok") == len(shipped_names())
+
+
+def test_validate_exit_1_with_positioned_diagnostics_on_stderr() -> None:
+    code, out, err = run("validate", str(INVALID / "yes_for_bool.yaml"), str(INVALID / "octal_int.yaml"))
+    assert code == 1
+    assert "yes_for_bool.yaml:3:12: error: burn.enabled must be true or false" in err
+    assert "octal_int.yaml:3:10: error:" in err and "1 error" in out
+
+
+def test_validate_exit_2_on_usage_error() -> None:
+    assert run("validate")[0] == 2
+    assert run("validate", "no/such/file.yaml")[0] == 2
+
+
+def test_diff_of_a_club_file_shows_its_one_change(tmp_path: Path) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\nburn:\n  teammate: false\n", encoding="utf-8")
+    code, out, _ = run("diff", "dagang", str(club))
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 3 and lines[2].startswith("burn.teammate")
+
+
+def test_diff_aligns_chinese_columns_by_display_width() -> None:
+    import re
+
+    from gouji_rules.dsl.errors import display_width
+
+    _, out, _ = run("diff", "dagang", "dianshaomenla")
+    starts = set()
+    for row in [out.splitlines()[0], *out.splitlines()[2:]]:
+        m = re.match(r"(.*?\S)( {2,})(\S.*)", row)
+        assert m is not None
+        starts.add(display_width(m.group(1) + m.group(2)))
+    assert len(starts) == 1
+
+
+def test_explain_defaults_to_chinese_and_accepts_en() -> None:
+    _, zh, _ = run("explain", "dagang")
+    _, en, _ = run("explain", "dagang", "--lang", "en")
+    assert "够级大纲" in zh and "出处" in zh and "Source:" in en
+
+
+def test_variants_lists_one_line_each() -> None:
+    _, out, _ = run("variants")
+    assert len(out.splitlines()) == len(shipped_names())
+
+
+def test_schema_prints_json_schema() -> None:
+    _, out, _ = run("schema")
+    assert json.loads(out)["additionalProperties"] is False
+
+
+def test_explain_of_invalid_file_prints_all_errors_and_exits_1() -> None:
+    code, _, err = run("explain", str(INVALID / "unknown_key_suggestion.yaml"))
+    assert code == 1 and "did you mean 'teammate'?" in err
+
+
+def test_bench_functions_report_numbers() -> None:
+    load = bench_load(3)
+    assert load["ms_median"] > 0
+    hooks = bench_hooks(20, 1)
+    assert hooks["same_game"] is True and hooks["ratio_hooks_to_parameters"] > 0
