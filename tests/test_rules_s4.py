@@ -10,7 +10,7 @@ import pytest
 
 from gouji_rules.actions import Play
 from gouji_rules.cards import parse_set
-from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD
+from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD, Hand
 
 from .conftest import S4, act, events, illegal, legal, pass_until_lead, pos, types
 
@@ -240,11 +240,11 @@ def test_s4_art6_burner_hangs_a_joker_except_last_three() -> None:
     assert events(h, "burn_success")[-1].seat == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a burner answering a set (not leading) may play without a joker")
-def test_s4_art6_burner_hangs_a_joker_when_following_too() -> None:
-    """“然后每次所发牌中必须挂一小花或大花”: every set the burner plays, also one that answers a 无头
-    player who beat the burner's set."""
-    h = pos(S4, ["QQQ55", "KKK222SJ6", "AAA7", LOW, LOW, OUT], point=ALL_OPEN, out=[5])
+def _burner_answering_a_no_head_seat() -> Hand:
+    """Seat 1 burns seat 0's QQQ; the 无头 seat 2 beats seat 1's KKK; seat 1 is to answer AAA.  Built with
+    ``burn.break_burn`` off, so that the 无头 seat beating the burner leaves the burn running."""
+    v = S4.replace(burn={"break_burn": False})
+    h = pos(v, ["QQQ55", "KKK222SJ6", "AAA7", LOW, LOW, OUT], point=ALL_OPEN, out=[5])
     assert h.no_head[2]
     act(h, "QQQ")
     while h.turn != 1:
@@ -253,9 +253,40 @@ def test_s4_art6_burner_hangs_a_joker_when_following_too() -> None:
     while h.turn != 2:
         act(h, "pass")
     act(h, "AAA")  # the 无头 seat 2 answers the burner directly
+    assert h.burning == 1
     while h.turn != 1:
         act(h, "pass")
-    assert "222" not in legal(h)
+    return h
+
+
+def test_s4_art6_burner_hangs_a_joker_when_following_too() -> None:
+    """“然后每次所发牌中必须挂一小花或大花”: every set the burner plays, also one that answers."""
+    h = _burner_answering_a_no_head_seat()
+    assert legal(h) == {"22+SJ", "pass"}
+    illegal(h, "222")
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: refusing a burner's joker-less answer names rule not_legal")
+def test_s4_art6_burner_answer_without_joker_names_the_rule() -> None:
+    """“然后每次所发牌中必须挂一小花或大花” — the refusal names the rule it breaks (burn_joker)."""
+    h = _burner_answering_a_no_head_seat()
+    illegal(h, "222", "burn_joker")
+
+
+def test_s4_art10_no_head_seat_beating_the_burner_ends_the_burn() -> None:
+    """第十条 “无头者对其他持牌者亦行使同样的职权” — the texts name only the burner's 对头 for 解烧
+    (S0 “烧牌者的对门可以要，要下来则称为“解烧””); the engine's reading is that any direct answer to the
+    burner (here by the 无头 seat 2) ends the burn, recorded as ``break_burn``."""
+    h = pos(S4, ["QQQ55", "KKK222SJ6", "AAA7", LOW, LOW, OUT], point=ALL_OPEN, out=[5])
+    act(h, "QQQ")
+    while h.turn != 1:
+        act(h, "pass")
+    act(h, "burn KKK")
+    while h.turn != 2:
+        act(h, "pass")
+    act(h, "AAA")
+    assert events(h, "break_burn")[-1].seat == 2
+    assert h.burning == -1
 
 
 def test_s4_art6_burn_fail_dalu_then_erlu() -> None:
@@ -437,8 +468,19 @@ def test_s4_art9_dipai_free_for_all_after_the_round() -> None:
         seen.append(h.turn)
         act(h, "pass")
     assert seen == [4, 5]  # seat 2 passed and stays out of this round
-    assert types(h)[-1] == "free_for_all" and h.ffa
+    assert "free_for_all" in types(h) and h.ffa
     assert h.turn == 3
+
+
+def test_s4_art22_2_no_opening_after_erke() -> None:
+    """第二十二条 打点 “（二）二科产生前，包括二科在内的五人，凡够级牌一次未活者，均视为不开点。” and 第八条
+    “头科二科出来后不可开点”: when the round of 二科's last set is over, every player still in who has not
+    opened is closed; a player who opened stays open."""
+    h = pos(S4, [OUT, "55", "66T", "77J", "88", "99"], leader=1, out=[0], point={4: "open"})
+    act(h, "55", "pass", "77", "pass", "pass")
+    assert h.ffa
+    assert {e.seat for e in events(h, "point_closed")} == {2, 3, 5}
+    assert h.observation(4).point[4] == "open"
 
 
 def test_s4_art10_no_head() -> None:
