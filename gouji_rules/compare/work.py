@@ -1,0 +1,427 @@
+"""Work units of a comparison: which deals to play, how a hand is measured, what a unit returns.
+
+A comparison of variants V₀ (the baseline), V₁, … plays deal ``i`` (dealt from
+``derive(seed, i)``) under *every* variant, and under each variant *twice*: as
+dealt, and with every hand moved one seat on (``Hand.deal(rotate=1)``), so the
+team that held the good cards in one seating holds the bad ones in the other.
+The deal is the unit of analysis: its value for a metric is the *sum* of the
+metric over its two seatings (an integer), and the difference between two
+variants on that deal is the difference of those sums.  Luck of the deal cancels
+within the pair, and between variants the same deal is compared with itself.
+
+A :class:`WorkUnit` is a fixed, contiguous range of deal indices.  The ranges do
+not depend on how many workers run them, and a unit's result (a :class:`Tally`)
+is exact integer sums, so any backend, any number of workers, and any merge
+order give identical numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from ..agents import Agent, make_agent
+from ..cards import parse_set
+from ..engine import POINT_OPEN, Hand
+from ..match import HandSummary, Match, play_match
+from ..rng import derive
+from ..rules import Rules
+from ..settle import Debt, HandResult, settle
+from ..variant import Variant
+from .stats import Histogram, Moments
+
+DEALS_PER_UNIT = 25
+"""Deals per work unit: fixed, so the split never depends on the number of workers."""
+
+TRIBUTE_EVENTS = ("tribute", "return_tribute")
+"""Event ids that move a card between players between hands (进贡 / 还贡), one card per event."""
+
+OWED_KINDS = ("point", "burn", "men", "place", "sweep")
+"""The kinds of tribute a hand's settlement can demand (``settle.Debt.kind``)."""
+
+
+class Metric(NamedTuple):
+    """One measured quantity.  ``kind`` is ``rate`` for 0/1 flags (shown as %), else ``num``."""
+
+    id: str
+    zh: str
+    en: str
+    kind: str
+    group: str
+
+
+_EVENT_ZH = {
+    "burn": "烧牌",
+    "counter_burn": "反烧",
+    "break_burn": "解烧",
+    "burn_fail": "烧牌失败",
+    "men": "闷/清",
+    "open_point": "开点",
+    "geming": "革命",
+    "chongdian": "冲点",
+    "kang": "扛贡",
+    "sweep": "串三户",
+}
+COUNTED_EVENTS = tuple(_EVENT_ZH)
+_OWED_ZH = {"point": "点贡", "burn": "烧贡", "men": "闷贡/清贡", "place": "落贡/拉贡", "sweep": "串三户贡"}
+
+METRICS: tuple[Metric, ...] = (
+    Metric("decisions", "每局决策数", "play decisions per hand", "num", "play"),
+    Metric("sets", "每局出牌套数", "sets put down per hand (play, burn, counter_burn)", "num", "play"),
+    *(Metric(e, f"每局{zh}次数", f"{e} events per hand", "num", "events") for e, zh in _EVENT_ZH.items()),
+    Metric("tribute_cards", "每局进贡还贡张数", "cards moved by tribute and return_tribute per hand", "num", "tribute"),
+    *(
+        Metric(f"owed_{k}", f"每局应进{zh}张数", f"{k} tribute cards the hand's settlement demands", "num", "tribute")
+        for k, zh in _OWED_ZH.items()
+    ),
+    Metric("score_diff", "比分差(0队−1队)", "team 0 score − team 1 score", "num", "score"),
+    Metric("margin", "分差绝对值", "|team 0 score − team 1 score|", "num", "score"),
+    Metric(
+        "points_awarded", "两队得分之和", "team 0 score + team 1 score (0 when scoring is zero-sum)", "num", "score"
+    ),
+    Metric("winner_score", "高分方得分", "the higher of the two team scores", "num", "score"),
+    Metric("team0_win", "0队胜率", "team 0 (seats 0 2 4) scores more", "rate", "score"),
+    Metric("team1_win", "1队胜率", "team 1 (seats 1 3 5) scores more", "rate", "score"),
+    Metric("draw", "平局率", "equal scores", "rate", "score"),
+    Metric("leader_adv", "首出方净胜分", "first leader's team score − the other team's", "num", "fairness"),
+    Metric("leader_win", "首出方胜率", "first leader's team scores more", "rate", "fairness"),
+    Metric("leader_place", "首出者平均名次", "first leader's mean place", "num", "fairness"),
+    *(Metric(f"place_seat_{s}", f"{s}号座位平均名次", f"seat {s}'s mean place", "num", "fairness") for s in range(6)),
+    Metric("decided_1", "头科出来即定胜负", "result certain once place 1 is known", "rate", "decisive"),
+    Metric("decided_2", "二科出来即定胜负", "result certain once places 1 and 2 are known", "rate", "decisive"),
+    Metric(
+        "decided_at", "定胜负所需名次数", "places that must be known before the result is certain", "num", "decisive"
+    ),
+)
+MATCH_METRICS: tuple[Metric, ...] = (
+    Metric("match_score_diff", "整场比分差(0队−1队)", "match: team 0 total − team 1 total", "num", "match"),
+    Metric("match_margin", "整场分差绝对值", "match: |team 0 total − team 1 total|", "num", "match"),
+    Metric("match_team0_win", "整场0队胜率", "match: team 0 ends ahead", "rate", "match"),
+    Metric("match_team1_win", "整场1队胜率", "match: team 1 ends ahead", "rate", "match"),
+    Metric("match_draw", "整场平局率", "match: equal totals", "rate", "match"),
+    Metric("match_hands", "整场局数", "hands played in the match", "num", "match"),
+)
+METRIC_IDS = tuple(m.id for m in METRICS)
+_EVENT_INDEX = {e: METRIC_IDS.index(e) for e in COUNTED_EVENTS}
+_OWED_INDEX = {k: METRIC_IDS.index(f"owed_{k}") for k in OWED_KINDS}
+_SET_EVENTS = frozenset(("play", "burn", "counter_burn"))
+
+
+def metrics_for(match_hands: int) -> tuple[Metric, ...]:
+    """The metrics a run measures: per hand, plus per match when hands are played in matches."""
+    return METRICS + MATCH_METRICS if match_hands else METRICS
+
+
+VariantSource = str | Variant
+"""What a unit carries to name a variant: a shipped name or a file path (resolved in the worker,
+so hooks compiled from expressions never need pickling), or a Variant built in Python."""
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    """Deals ``start`` to ``stop − 1`` of the run with ``seed``, under every variant, both seatings.
+
+    With ``match_hands`` K > 0 each deal index is a whole match of K hands (seeded like the deal)
+    instead of a single hand.
+    """
+
+    index: int
+    start: int
+    stop: int
+    seed: int
+    sources: tuple[VariantSource, ...]
+    agents: str
+    match_hands: int = 0
+
+
+def plan(
+    seed: int,
+    deals: int,
+    sources: Sequence[VariantSource],
+    agents: str,
+    per_unit: int = DEALS_PER_UNIT,
+    match_hands: int = 0,
+) -> Iterator[WorkUnit]:
+    """The work units of a run, in order.  Lazy: 100,000 deals make no list."""
+    portable = tuple(portable_source(s) for s in sources)
+    for index, start in enumerate(range(0, deals, per_unit)):
+        yield WorkUnit(index, start, min(start + per_unit, deals), seed, portable, agents, match_hands)
+
+
+def portable_source(source: VariantSource) -> VariantSource:
+    """A file path made absolute (a worker's working directory may differ); a Variant without its compiled cache."""
+    if isinstance(source, Variant):
+        return dataclasses.replace(source)
+    from ..catalog import names
+
+    if source in names():
+        return source
+    path = Path(source)
+    return str(path.resolve()) if path.exists() else source
+
+
+@dataclass
+class Tally:
+    """Exact sums over a range of deals: per variant and metric, and each variant's difference to the baseline.
+
+    ``scores`` and ``match_scores`` count each hand's and each match's score difference
+    (team 0 − team 1) per variant.
+    """
+
+    variants: int
+    metrics: int = len(METRICS)
+    deals: int = 0
+    per_variant: list[list[Moments]] = field(default_factory=list)
+    diffs: list[list[Moments]] = field(default_factory=list)
+    scores: list[Histogram] = field(default_factory=list)
+    match_scores: list[Histogram] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        m = self.metrics
+        if not self.per_variant:
+            self.per_variant = [[Moments() for _ in range(m)] for _ in range(self.variants)]
+        if not self.diffs:
+            self.diffs = [[Moments() for _ in range(m)] for _ in range(self.variants - 1)]
+        if not self.scores:
+            self.scores = [Histogram() for _ in range(self.variants)]
+        if not self.match_scores:
+            self.match_scores = [Histogram() for _ in range(self.variants)]
+
+    def add_deal(self, pair_sums: Sequence[Sequence[int]]) -> None:
+        """Add one deal: for each variant, each metric summed over the deal's two seatings."""
+        self.deals += 1
+        base = pair_sums[0]
+        for v, ys in enumerate(pair_sums):
+            for acc, y in zip(self.per_variant[v], ys, strict=True):
+                acc.add(y)
+            if v:
+                for acc, y, y0 in zip(self.diffs[v - 1], ys, base, strict=True):
+                    acc.add(y - y0)
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's sums (exact, so the order of merging cannot change a number)."""
+        self.deals += other.deals
+        for mine, theirs in zip(self.per_variant + self.diffs, other.per_variant + other.diffs, strict=True):
+            for a, b in zip(mine, theirs, strict=True):
+                a.merge(b)
+        for h, o in zip(self.scores + self.match_scores, other.scores + other.match_scores, strict=True):
+            h.merge(o)
+
+
+class Decider:
+    """How many places must be known before a hand's result (who wins, or a draw) is certain.
+
+    With the first ``k`` places fixed, every way the other ``6 − k`` seats could fill the
+    remaining places is scored with the variant's own scoring (hooks included); the result is
+    certain when all of them give the same sign of (team 0 − team 1).  Sets of outcomes are
+    memoised by prefix of the finishing order, so a variant costs at most 720 scorings per process.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.memo: dict[tuple[int, ...], frozenset[int]] = {}
+
+    def outcomes(self, prefix: tuple[int, ...]) -> frozenset[int]:
+        hit = self.memo.get(prefix)
+        if hit is not None:
+            return hit
+        if len(prefix) == 6:
+            places = [0] * 6
+            for i, s in enumerate(prefix):
+                places[s] = i + 1
+            a, b = self.rules.team_scores(places)
+            out = frozenset(((a > b) - (a < b),))
+        else:
+            out = frozenset().union(*(self.outcomes((*prefix, s)) for s in range(6) if s not in prefix))
+        self.memo[prefix] = out
+        return out
+
+    def decided_at(self, places: Sequence[int]) -> int:
+        """The smallest k such that places 1..k (as in ``places``, seat → place) settle the result."""
+        order = sorted(range(6), key=lambda s: places[s])
+        for k in range(6):
+            if len(self.outcomes(tuple(order[:k]))) == 1:
+                return k
+        return 6
+
+
+_LOADED: dict[str, tuple[Variant, Decider]] = {}
+
+
+def load(source: VariantSource) -> tuple[Variant, Decider]:
+    """The variant of a source, resolved once per process (workers keep it between units)."""
+    if isinstance(source, Variant):
+        return source, Decider(source.rules)
+    hit = _LOADED.get(source)
+    if hit is None:
+        from ..catalog import resolve
+
+        variant = resolve(source)
+        hit = _LOADED[source] = (variant, Decider(variant.rules))
+    return hit
+
+
+class HandFacts(NamedTuple):
+    """What the metrics need from a finished hand, whether it was played alone or inside a match."""
+
+    decisions: int
+    events: list[tuple[str, int]]  # (event id, cards it moved) for every event of the hand
+    places: Sequence[int]
+    scores: tuple[int, int]
+    leader: int
+    debts: Sequence[Debt]
+
+
+def facts_of_hand(hand: Hand) -> HandFacts:
+    """A hand played alone: its events, and the tribute its settlement would demand."""
+    result = HandResult(
+        places=list(hand.places),
+        opened=[p == POINT_OPEN for p in hand.point],
+        burns=list(hand.burns),
+        men=list(hand.men_seats),
+    )
+    settlement = settle(hand.variant, result)
+    events = [(e.type, e.cards.size if e.cards is not None else 0) for e in hand.events]
+    return HandFacts(hand.decisions, events, hand.places, settlement.scores, hand.events[0].seat, settlement.debts)
+
+
+def facts_of_summary(summary: HandSummary) -> HandFacts:
+    """A hand of a match, from its summary and record.
+
+    Events are the hand's own plus those of the phases before it (``pre_play``: 扛贡, 革命,
+    进贡/还贡 …), except the settlement's ``sweep``, which the hand already counted.
+    """
+    record = summary.record
+    pre = [e for e in record.get("pre_play", ()) if e["type"] != "sweep"]
+    events = [(e["type"], parse_set(e["cards"]).size if "cards" in e else 0) for e in [*record["events"], *pre]]
+    return HandFacts(len(record["actions"]), events, summary.places, summary.scores, summary.leader, summary.debts)
+
+
+def measure(facts: HandFacts, decider: Decider) -> list[int]:
+    """One finished hand as integers, in the order of :data:`METRICS`."""
+    row = [0] * len(METRICS)
+    row[0] = facts.decisions
+    sets = 0
+    for t, cards in facts.events:
+        if t in _SET_EVENTS:
+            sets += 1
+        i = _EVENT_INDEX.get(t)
+        if i is not None:
+            row[i] += 1
+        if t in TRIBUTE_EVENTS:
+            row[_TRIBUTE_CARDS] += cards or 1
+    row[1] = sets
+    for d in facts.debts:
+        j = _OWED_INDEX.get(d.kind)
+        if j is not None:
+            row[j] += d.count
+    a, b = facts.scores
+    diff = a - b
+    row[_SCORE_DIFF] = diff
+    row[_MARGIN] = abs(diff)
+    row[_POINTS] = a + b
+    row[_WINNER] = max(a, b)
+    row[_T0] = int(diff > 0)
+    row[_T1] = int(diff < 0)
+    row[_DRAW] = int(diff == 0)
+    leader = facts.leader
+    lead_diff = diff if leader % 2 == 0 else -diff
+    row[_LEADER_ADV] = lead_diff
+    row[_LEADER_WIN] = int(lead_diff > 0)
+    places = facts.places
+    row[_LEADER_PLACE] = places[leader]
+    for s in range(6):
+        row[_SEAT0 + s] = places[s]
+    k = decider.decided_at(places)
+    row[_DECIDED_1] = int(k <= 1)
+    row[_DECIDED_2] = int(k <= 2)
+    row[_DECIDED_AT] = k
+    return row
+
+
+def _index(*ids: str) -> tuple[int, ...]:
+    return tuple(METRIC_IDS.index(x) for x in ids)
+
+
+(_TRIBUTE_CARDS, _SCORE_DIFF, _MARGIN, _POINTS, _WINNER) = _index(
+    "tribute_cards", "score_diff", "margin", "points_awarded", "winner_score"
+)
+_T0, _T1, _DRAW = _index("team0_win", "team1_win", "draw")
+_LEADER_ADV, _LEADER_WIN, _LEADER_PLACE, _SEAT0 = _index("leader_adv", "leader_win", "leader_place", "place_seat_0")
+_DECIDED_1, _DECIDED_2, _DECIDED_AT = _index("decided_1", "decided_2", "decided_at")
+
+
+def play(variant: Variant, seed: int, rotate: int, agents: Sequence[Agent]) -> Hand:
+    """Deal from ``seed`` with the seats rotated by ``rotate`` and let the agents play it out."""
+    hand = Hand.deal(variant, seed, rotate=rotate)
+    for seat, agent in enumerate(agents):
+        agent.start_hand(seed, seat)
+    while not hand.is_over:
+        seat = hand.turn
+        hand.apply(agents[seat].act(hand.observation(seat), hand.legal_actions()))
+    return hand
+
+
+def measure_match(match: Match, decider: Decider) -> tuple[list[int], list[int]]:
+    """A finished match: the sum of its hands' rows, and its own row (:data:`MATCH_METRICS`)."""
+    total = [0] * len(METRICS)
+    for summary in match.summaries:
+        for i, x in enumerate(measure(facts_of_summary(summary), decider)):
+            total[i] += x
+    a, b = match.scores
+    diff = a - b
+    return total, [diff, abs(diff), int(diff > 0), int(diff < 0), int(diff == 0), len(match.summaries)]
+
+
+def run_unit(unit: WorkUnit) -> Tally:
+    """Play a unit's deals under every variant in both seatings and return their exact sums.
+
+    A module-level function of one picklable argument, so a process pool or a Dask worker
+    can run it as it is.
+    """
+    loaded = [load(s) for s in unit.sources]
+    agents = [make_agent(unit.agents) for _ in range(6)]
+    tally = Tally(len(loaded), len(metrics_for(unit.match_hands)))
+    for i in range(unit.start, unit.stop):
+        dseed = derive(unit.seed, i)
+        sums: list[list[int]] = []
+        for v, (variant, decider) in enumerate(loaded):
+            rows = []
+            for r in (0, 1):
+                if unit.match_hands:
+                    match = play_match(variant, dseed, unit.match_hands, agents, rotate=r)
+                    hands, whole = measure_match(match, decider)
+                    for summary in match.summaries:
+                        a, b = summary.scores
+                        tally.scores[v].add(a - b)
+                    tally.match_scores[v].add(whole[0])
+                    rows.append(hands + whole)
+                else:
+                    row = measure(facts_of_hand(play(variant, dseed, r, agents)), decider)
+                    tally.scores[v].add(row[_SCORE_DIFF])
+                    rows.append(row)
+            sums.append([x + y for x, y in zip(*rows, strict=True)])
+        tally.add_deal(sums)
+    return tally
+
+
+__all__ = [
+    "DEALS_PER_UNIT",
+    "MATCH_METRICS",
+    "METRICS",
+    "METRIC_IDS",
+    "Decider",
+    "HandFacts",
+    "Metric",
+    "Tally",
+    "VariantSource",
+    "WorkUnit",
+    "measure",
+    "metrics_for",
+    "plan",
+    "play",
+    "run_unit",
+]
