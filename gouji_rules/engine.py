@@ -273,12 +273,12 @@ class Hand:
         for p, name in (point or {}).items():
             hand.point[p] = POINT_NAMES.index(name)
         for s in out:
-            if s not in hand.finish:
-                hand.active[s] = False
-                hand.finish.append(s)
-                o = (s + 3) % 6
-                if hand.active[o] and variant.play.no_head:
-                    hand.no_head[o] = True
+            hand.active[s] = False
+        hand.finish = list(out) + [s for s in hand.finish if s not in out]
+        for s in out:
+            o = (s + 3) % 6
+            if hand.active[o] and variant.play.no_head:
+                hand.no_head[o] = True
         ffa = variant.free_for_all
         if ffa.enabled and len(hand.finish) >= ffa.after_out:
             hand.ffa = True
@@ -874,15 +874,14 @@ class Hand:
                     rule="bie3",
                     clause="S4 第九条, 第二十三条; S0 “3必须最后出”",
                 )
-            if mode == LEAD:
-                if isinstance(action, Burn):
-                    return IllegalAction("a burn beats a 够级 set; nothing is on the table", rule="burn_when")
-                if self.burning == s:
-                    return IllegalAction(
-                        "a burner must attach a joker to every set but the last 3s",
-                        rule="burn_joker",
-                        clause="S4 第六条, S0 第五节",
-                    )
+            if mode == LEAD and isinstance(action, Burn):
+                return IllegalAction("a burn beats a 够级 set; nothing is on the table", rule="burn_when")
+            if self.burning == s and not cs.jokers and not self.rules.burn_exempt[cs.rank]:
+                return IllegalAction(
+                    "a burner must attach a joker to every set but the last 3s",
+                    rule="burn_joker",
+                    clause="S4 第六条, S0 第五节",
+                )
             if mode == FOLLOW and isinstance(action, Burn):
                 return IllegalAction(
                     "you may answer this set directly; a burn is declared on a 够级 set that is not yours to answer",

@@ -419,7 +419,6 @@ def test_s0_sec5_zhashao_ranks_below_men() -> None:
 # -- positions -------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Hand.position ignores out= for seats given an empty hand")
 def test_position_out_seats_with_empty_hands() -> None:
     """``Hand.position(out=[3, 1])``: “Seats in out have gone out, in that order” — also when their
     hands are empty (the natural way to write a seat that has gone out)."""

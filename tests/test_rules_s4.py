@@ -266,7 +266,6 @@ def test_s4_art6_burner_hangs_a_joker_when_following_too() -> None:
     illegal(h, "222")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: refusing a burner's joker-less answer names rule not_legal")
 def test_s4_art6_burner_answer_without_joker_names_the_rule() -> None:
     """“然后每次所发牌中必须挂一小花或大花” — the refusal names the rule it breaks (burn_joker)."""
     h = _burner_answering_a_no_head_seat()
