@@ -342,7 +342,9 @@ class _Compiler:
         elem = _elem(tl)
         if elem is None:
             raise self.type_error(ch[0], f"only a list can be indexed, not {_a(tl)}")
-        idx = self.expect(ch[1], "int", "a list index")
+        ti, idx = self.compile(ch[1])
+        if ti not in ("int", "rank"):  # a rank indexes a list by rank (counts['2'])
+            raise self.type_error(ch[1], f"a list index must be a number or a rank, not {_a(ti)}")
         default = _default(elem)
 
         def fn(ctx: Mapping[str, Any]) -> Any:
