@@ -11,10 +11,25 @@ from . import catalog
 from .sim import simulate
 
 
-def run_bench(variant_spec: str, hands: int, seed: int) -> dict[str, Any]:
+def run_bench(variant_spec: str, hands: int, seed: int, dsl: bool = True) -> dict[str, Any]:
+    """Engine speed with random agents; with ``dsl``, also variant loading and expression hooks."""
     variant = catalog.resolve(variant_spec)
     variant.rules  # compile outside the timed part  # noqa: B018
     out = simulate(variant, hands, seed, "random")
+    extra: dict[str, Any] = {}
+    if dsl:
+        from .dsl.bench import bench_hooks, bench_load
+
+        load = bench_load(50)
+        hooks = bench_hooks(max(50, hands // 5), seed)
+        extra = {
+            "variant_load_ms_median": load["ms_median"],
+            "variant_load_what": load["what"],
+            "hooks_decisions_per_second": hooks.get("decisions_per_second_hooks"),
+            "parameters_decisions_per_second": hooks.get("decisions_per_second_parameters"),
+            "hooks_vs_parameters_ratio": hooks.get("ratio_hooks_to_parameters"),
+            "hooks_same_game": hooks.get("same_game"),
+        }
     return {
         "schema_version": 1,
         "variant": variant.name,
@@ -29,4 +44,5 @@ def run_bench(variant_spec: str, hands: int, seed: int) -> dict[str, Any]:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
         "measured_at": time.strftime("%Y-%m-%d"),
+        **extra,
     }

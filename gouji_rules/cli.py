@@ -142,12 +142,13 @@ def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
 @click.option("--hands", default=1000, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--engine-only", is_flag=True, help="skip the variant-loading and expression-hook measurements")
 @handles_errors
-def bench_cmd(variant_spec: str, hands: int, seed: int, as_json: bool) -> None:
-    """Engine speed on one core: random agents, decisions and hands per second."""
+def bench_cmd(variant_spec: str, hands: int, seed: int, as_json: bool, engine_only: bool) -> None:
+    """Engine speed on one core (random agents), variant loading, and expression hooks vs parameters."""
     from .bench import run_bench
 
-    out = run_bench(variant_spec, hands, seed)
+    out = run_bench(variant_spec, hands, seed, dsl=not engine_only)
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
