@@ -298,7 +298,7 @@ class Buy:
         "买一张用什么付：先2，没有2用王，都没有白送",
         "what pays for one card, in order; nothing left = free",
     )
-    sellers: list[str] = _f(
+    sellers: list[Literal["opposite", "team", "opposite_team"]] = _f(
         ["opposite", "team", "opposite_team"],
         "向谁买：对头、自己联邦（白给）、对头的联邦",
         "who sells, in order: the opposite, one's own team (free), the opposite's team",
@@ -315,7 +315,7 @@ class Tribute:
     """进贡与还贡。"""
 
     enabled: bool = _f(True, "有进贡", "tribute is paid")
-    order: list[str] = _f(
+    order: list[Literal["point", "burn", "men", "place"]] = _f(
         ["point", "burn", "men", "place"], "进贡顺序：点、烧、清（闷）、落（拉）", "order of the tribute kinds"
     )
     cards: list[str] = _f(
@@ -335,13 +335,13 @@ class Tribute:
     )
     burn_count: int = _f(1, "烧贡张数", "cards of 烧贡", minimum=0)
     men_count: int = _f(1, "清贡（闷贡）张数", "cards of 清贡 / 闷贡", minimum=0)
-    returned: list[str] = _f(
+    returned: list[Literal["point", "burn", "men", "place", "sweep"]] = _f(
         ["place"], "哪些贡要还贡（大纲：只还落贡）", "tribute kinds the receiver returns card for card"
     )
     return_refusable: bool = _f(
         True, "进贡者手里没有还贡牌的点数可以拒收", "the payer may refuse a returned card of a rank he lacks"
     )
-    waivable: list[str] = _f(
+    waivable: list[Literal["point", "burn", "men", "place", "sweep"]] = _f(
         ["point", "burn", "men", "place"],
         "同一联邦之间可以免的贡",
         "kinds a receiver may waive when payer and receiver are teammates",
