@@ -67,7 +67,7 @@ def settle(variant: Variant, result: HandResult) -> Settlement:
             for pay, recv, n in t.place:
                 if pay in by_place and recv in by_place:
                     debts.append(Debt("place", by_place[pay], by_place[recv], n, "place" in t.returned))
-        order = {k: i for i, k in enumerate(t.order)}
+        order: dict[str, int] = {k: i for i, k in enumerate(t.order)}
         debts = [d for d in debts if d.count > 0]
         debts.sort(key=lambda d: order.get(d.kind if d.kind != "sweep" else "place", len(order)))
     nxt = by_place.get(6 if variant.match.next_leader == "last_place" else 1, 0)
