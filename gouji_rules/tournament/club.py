@@ -1,0 +1,460 @@
+"""Club events: seating sheets, and results entered from real tables, scored by settle().
+
+At a real table nobody records the play, only what the hand decided: the
+finishing order and the events that move points or tribute (烧, 闷, 开点,
+宣点/明点/预点, 革命, 冲点, a waived tribute).  :func:`settle` turns that into the
+hand's points, the tribute owed next hand and the next leader, exactly as for a
+simulated hand.  One command (or one results file) is one transaction; a
+correction keeps the old result in the audit table.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..settle import Debt, HandResult, Settlement, settle
+from . import schedule, standings
+from .errors import EventError, InputError
+from .event import Event, _rows, team_seats
+from .storage import EventDB, HandRow
+
+DEBT_NAMES = {
+    "point": "点贡",
+    "burn": "烧贡",
+    "men": "闷贡/清贡",
+    "place": "落贡/拉贡",
+    "sweep": "串三户贡",
+}
+RESULT_COLUMNS = (
+    "round",
+    "table",
+    "hand",
+    "finish",
+    "burn",
+    "men",
+    "opened",
+    "geming",
+    "chongdian",
+    "declare",
+    "waive",
+)
+
+
+@dataclass
+class Entry:
+    """One hand's result as typed at the table (seat numbers or player names)."""
+
+    round: int
+    table: int
+    hand: int
+    finish: list[str]
+    burns: list[str] = field(default_factory=list)
+    men: list[str] = field(default_factory=list)
+    opened: list[str] = field(default_factory=list)
+    geming: list[str] = field(default_factory=list)
+    chongdian: list[str] = field(default_factory=list)
+    declare: list[str] = field(default_factory=list)
+    waive: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Scored:
+    """A hand's entry checked and scored: what is stored and what is printed for the table."""
+
+    entry: Entry
+    seats: list[int]
+    names: list[str]
+    result: dict[str, Any]
+    settlement: Settlement
+    debts: list[Debt]
+    places: list[int]
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def split_list(text: str) -> list[str]:
+    """Values of a multi-valued field: separated by spaces or commas."""
+    return [t for t in text.replace(",", " ").split() if t]
+
+
+# -- seating --------------------------------------------------------------------------------
+
+
+def round_complete(event: Event, rnd: int) -> list[int]:
+    """The tables of round ``rnd`` that still miss hands (empty when the round is complete)."""
+    have: dict[int, int] = {}
+    for row in event.db.hands(rnd):
+        have[row.tbl] = have.get(row.tbl, 0) + 1
+    need = event.hands_per_match * len(event.rotations)
+    return [t for (_r, t) in event.db.seating(rnd) if have.get(t, 0) < need]
+
+
+def ensure_round(event: Event, rnd: int) -> dict[tuple[int, int], list[int]]:
+    """The seating of round ``rnd``; a Swiss round is paired here once the round before is complete."""
+    if not 1 <= rnd <= event.rounds:
+        raise EventError(f"round {rnd} is not in this event (rounds 1 to {event.rounds})")
+    seating = event.db.seating(rnd)
+    if seating:
+        return seating
+    if event.fmt != "swiss":
+        raise EventError(f"round {rnd} has no seating")
+    prev = event.db.seating(rnd - 1)
+    if not prev:
+        raise EventError(f"round {rnd - 1} is not seated yet; seat the rounds in order")
+    missing = round_complete(event, rnd - 1)
+    if missing:
+        raise EventError(
+            f"round {rnd} is paired from the standings after round {rnd - 1}, "
+            f"which still misses hands at table(s) {', '.join(map(str, missing))}"
+        )
+    team_of = {e.id: str(e.team) for e in event.entrants.values()}
+    played = {frozenset((team_of[s[0]], team_of[s[1]])) for s in event.db.seating().values()}
+    had_bye = {t for _r, t in event.db.byes()}
+    ranked = [line.name for line in standings.compute(event)]
+    pairs, byes = schedule.swiss(ranked, played, had_bye)
+    ids = {t: sorted(e.id for e in event.entrants.values() if e.team == t) for t in ranked}
+    seats = {t: team_seats(ids[a], ids[b]) for t, (a, b) in enumerate(pairs, start=1)}
+    with event.db.transaction() as con:
+        if not event.db.seating(rnd):
+            EventDB.put_seats(con, rnd, seats, byes)
+    return event.db.seating(rnd)
+
+
+def seating_sheet(event: Event, rnd: int) -> list[dict[str, Any]]:
+    """Per table: who sits where (seats 0-5 in order of play), each seat's 对头, and the two sides."""
+    out = []
+    for (_r, tbl), seats in sorted(ensure_round(event, rnd).items()):
+        names = event.seat_names(seats)
+        teams = [event.entrants[e].team for e in seats]
+        rows = [
+            {"seat": s, "player": names[s], "team": teams[s] or ("A" if s % 2 == 0 else "B"), "opposite": (s + 3) % 6}
+            for s in range(6)
+        ]
+        out.append({"round": rnd, "table": tbl, "seats": rows})
+    byes = [t for r, t in event.db.byes() if r == rnd]
+    if byes:
+        out.append({"round": rnd, "bye": byes})
+    return out
+
+
+# -- results --------------------------------------------------------------------------------
+
+
+def _seat(token: str, names: Sequence[str], what: str) -> int:
+    t = token.strip()
+    if t.isdigit():
+        s = int(t)
+        if not 0 <= s <= 5:
+            raise ValueError(f"{what}: seat {s} is not 0 to 5")
+        return s
+    if t in names:
+        return names.index(t)
+    raise ValueError(f"{what}: {t!r} is neither a seat number 0-5 nor a player at this table ({' '.join(names)})")
+
+
+def _pair(text: str, names: Sequence[str], what: str) -> tuple[int, int]:
+    a, colon, b = text.partition(":")
+    if not colon:
+        raise ValueError(f"{what}: {text!r} should be SEAT:SEAT")
+    return _seat(a, names, what), _seat(b, names, what)
+
+
+def score_entry(event: Event, entry: Entry) -> Scored:
+    """Check one entry against the event and the rules, and settle it.  Raises ValueError with the reason."""
+    v = event.variant
+    if not 1 <= entry.round <= event.rounds:
+        raise ValueError(f"round {entry.round} is not in this event (1 to {event.rounds})")
+    seating = event.db.seating(entry.round)
+    if not seating:
+        raise ValueError(f"round {entry.round} is not seated yet (gouji event seat --round {entry.round})")
+    seats = seating.get((entry.round, entry.table))
+    if seats is None:
+        raise ValueError(
+            f"round {entry.round} has no table {entry.table} (tables {', '.join(str(t) for _, t in seating)})"
+        )
+    if not 1 <= entry.hand <= event.hands_per_match:
+        raise ValueError(f"hand {entry.hand} is not in a match (hands 1 to {event.hands_per_match})")
+    names = event.seat_names(seats)
+    finish = [_seat(t, names, "finish") for t in entry.finish]
+    if len(finish) != 6 or len(set(finish)) != 6:
+        raise ValueError(f"finish names each of the six seats once, in finishing order; got {' '.join(entry.finish)!r}")
+    places = [0] * 6
+    for i, s in enumerate(finish):
+        places[s] = i + 1
+    burns = []
+    for b in entry.burns:
+        burner, victim = _pair(b, names, "burn")
+        if victim == burner or (victim - burner) % 2 == 0 or victim == (burner + 3) % 6:
+            raise ValueError(f"burn {b}: the victim is a neighbour on the other side (not yourself, a partner or 对头)")
+        burns.append((burner, victim))
+    men = []
+    for m in entry.men:
+        victim, by = _pair(m, names, "men")
+        if victim == by:
+            raise ValueError(f"men {m}: a seat cannot 闷 itself")
+        men.append((victim, by))
+    opened = [False] * 6
+    for o in entry.opened:
+        opened[_seat(o, names, "opened")] = True
+    geming = []
+    for g in entry.geming:
+        if not v.geming.enabled:
+            raise ValueError(f"geming: {v.name} has no 革命")
+        geming.append(_seat(g, names, "geming"))
+    chong = []
+    for c in entry.chongdian:
+        who, colon, how = c.partition(":")
+        if not v.chongdian.enabled:
+            raise ValueError(f"chongdian: {v.name} has no 冲点")
+        if not colon or how not in ("ok", "fail"):
+            raise ValueError(f"chongdian: {c!r} should be SEAT:ok or SEAT:fail")
+        s = _seat(who, names, "chongdian")
+        chong.append((s, how))
+        # 冲点 success counts as opening; failure gives the point to the opposite (S0 第十节)
+        opened[s] = how == "ok"
+        if how == "fail":
+            opened[(s + 3) % 6] = True
+    kinds = {"xuandian": v.declare.xuandian, "mingdian": v.declare.mingdian, "yudian": v.declare.yudian}
+    declarations: list[tuple[str, int]] = []
+    for d in entry.declare:
+        kind, colon, who = d.partition(":")
+        if not colon or kind not in kinds:
+            raise ValueError(f"declare: {d!r} should be KIND:SEAT with KIND xuandian, mingdian or yudian")
+        if not kinds[kind]:
+            allowed = [k for k, on in kinds.items() if on] or ["none"]
+            raise ValueError(f"declare: {v.name} has no {kind} (it has: {', '.join(allowed)})")
+        s = _seat(who, names, "declare")
+        if any(x == s for _, x in declarations):
+            raise ValueError(f"declare: seat {s} declares twice")
+        declarations.append((kind, s))
+    result = HandResult(places=places, opened=opened, burns=burns, men=men, declarations=declarations, geming=geming)
+    settlement = settle(v, result)
+    debts = list(settlement.debts)
+    waived = []
+    for w in entry.waive:
+        giver, receiver = _pair(w, names, "waive")
+        hit = next(
+            (
+                d
+                for d in debts
+                if d.giver == giver
+                and d.receiver == receiver
+                and d.kind in v.tribute.waivable
+                and (giver - receiver) % 2 == 0
+            ),
+            None,
+        )
+        if hit is None:
+            raise ValueError(
+                f"waive {w}: no tribute from seat {giver} to its partner seat {receiver} that may be waived"
+            )
+        debts.remove(hit)
+        waived.append((giver, receiver))
+    stored = {
+        "finish": finish,
+        "burns": [list(x) for x in burns],
+        "men": [list(x) for x in men],
+        "opened": [s for s in range(6) if opened[s]],
+        "geming": geming,
+        "chongdian": [list(x) for x in chong],
+        "declarations": [list(x) for x in declarations],
+        "waived": [list(x) for x in waived],
+    }
+    return Scored(entry, seats, names, stored, settlement, debts, places)
+
+
+def _record_of(event: Event, sc: Scored) -> dict[str, Any]:
+    st = sc.settlement
+    return {
+        "kind": "result",
+        "variant": event.variant.name,
+        "event": event.name,
+        "round": sc.entry.round,
+        "table": sc.entry.table,
+        "hand": sc.entry.hand,
+        "players": sc.names,
+        "finish": sc.result["finish"],
+        "places": sc.places,
+        "result": sc.result,
+        "scores": list(st.scores),
+        "sweep": st.sweep,
+        "next_leader": st.next_leader,
+        "debts_next": [d.__dict__ for d in sc.debts],
+    }
+
+
+def record(
+    event: Event,
+    entries: Sequence[tuple[str, Entry]],
+    *,
+    replace: bool = False,
+    correct: bool = False,
+    file: str = "",
+) -> list[Scored]:
+    """Check every entry, then store them all in one transaction (or none of them).
+
+    ``entries`` pairs each entry with where it came from (``FILE:LINE`` or
+    ``command line``).  An entry for a hand already stored is refused unless
+    ``replace`` (or ``correct``, which also requires that it exists); either way
+    the old result goes to the audit table.
+    """
+    scored: list[tuple[str, Scored]] = []
+    seen: dict[tuple[int, int, int], str] = {}
+    for source, entry in entries:
+        line = int(source.rsplit(":", 1)[1]) if file and ":" in source else 0
+        try:
+            sc = score_entry(event, entry)
+        except ValueError as e:
+            raise InputError(str(e), file=file, line=line) from None
+        key = (entry.round, entry.table, entry.hand)
+        if key in seen:
+            raise InputError(
+                f"round {key[0]} table {key[1]} hand {key[2]} is already on {seen[key]}", file=file, line=line
+            )
+        seen[key] = source
+        old = event.db.hand(*key)
+        if old is not None and not (replace or correct):
+            raise InputError(
+                f"round {key[0]} table {key[1]} hand {key[2]} is already recorded; "
+                "use 'gouji event correct' (or --replace) to change it",
+                file=file,
+                line=line,
+            )
+        if old is None and correct:
+            raise InputError(
+                f"round {key[0]} table {key[1]} hand {key[2]} has no result to correct", file=file, line=line
+            )
+        scored.append((source, sc))
+    at = _now()
+    with event.db.transaction() as con:
+        for source, sc in scored:
+            en = sc.entry
+            old = event.db.hand(en.round, en.table, en.hand)
+            row = HandRow(
+                en.round, en.table, en.hand, 0, sc.places, sc.settlement.scores, sc.result, _record_of(event, sc)
+            )
+            if old is not None:
+                con.execute(
+                    "DELETE FROM hands WHERE round = ? AND tbl = ? AND hand = ? AND rotation = 0",
+                    (en.round, en.table, en.hand),
+                )
+            EventDB.put_hand(con, row)
+            action = "correct" if old is not None else "record"
+            EventDB.put_audit(
+                con,
+                action,
+                (en.round, en.table, en.hand, 0),
+                None if old is None else old.result,
+                sc.result,
+                source,
+                at,
+            )
+    return [sc for _, sc in scored]
+
+
+def read_results(path: str) -> list[tuple[str, Entry]]:
+    """results.csv: round,table,hand,finish[,burn,men,opened,geming,chongdian,declare,waive].
+
+    Multi-valued fields hold several values separated by spaces (``burn`` =
+    ``"1:2 4:5"``).  Every row is checked for its shape here; its meaning is
+    checked against the event by :func:`record`.
+    """
+    header, rows = _rows(path)
+    for col in ("round", "table", "hand", "finish"):
+        if col not in header:
+            raise InputError(
+                f"the header needs a {col!r} column (columns: {', '.join(RESULT_COLUMNS)})", file=path, line=1
+            )
+    unknown = [h for h in header if h and h not in RESULT_COLUMNS]
+    if unknown:
+        raise InputError(f"unknown column {unknown[0]!r} (columns: {', '.join(RESULT_COLUMNS)})", file=path, line=1)
+    out = []
+    for line, row in rows:
+        nums = []
+        for col in ("round", "table", "hand"):
+            try:
+                nums.append(int(row[col]))
+            except ValueError:
+                raise InputError(f"{col} {row[col]!r} is not a number", file=path, line=line) from None
+        entry = Entry(
+            nums[0],
+            nums[1],
+            nums[2],
+            split_list(row["finish"]),
+            burns=split_list(row.get("burn", "")),
+            men=split_list(row.get("men", "")),
+            opened=split_list(row.get("opened", "")),
+            geming=split_list(row.get("geming", "")),
+            chongdian=split_list(row.get("chongdian", "")),
+            declare=split_list(row.get("declare", "")),
+            waive=split_list(row.get("waive", "")),
+        )
+        out.append((f"{path}:{line}", entry))
+    return out
+
+
+def describe(event: Event, sc: Scored) -> str:
+    """What the scorer reads out at the table: places, points, next leader, tribute owed."""
+    v = event.variant
+    names, st = sc.names, sc.settlement
+    place_names = v.rules.place_names
+    e = sc.entry
+    out = [f"round {e.round}, table {e.table}, hand {e.hand} ({v.name})"]
+    order = sorted(range(6), key=lambda s: sc.places[s])
+    out.append("places: " + ", ".join(f"{place_names[sc.places[s] - 1]} {names[s]} (seat {s})" for s in order))
+    sides = [" ".join(names[s] for s in range(side, 6, 2)) for side in (0, 1)]
+    sweep = ""
+    if st.sweep is not None:
+        sweep = f"   串三户 by seats {'0 2 4' if st.sweep == 0 else '1 3 5'}"
+    out.append(f"points: seats 0 2 4 ({sides[0]}) {st.scores[0]}, seats 1 3 5 ({sides[1]}) {st.scores[1]}{sweep}")
+    out.append(f"next hand: seat {st.next_leader} ({names[st.next_leader]}) leads")
+    if not sc.debts:
+        out.append("tribute: none")
+    for d in sc.debts:
+        back = ", handed back (还贡)" if d.returned else ""
+        out.append(
+            f"tribute: {names[d.giver]} (seat {d.giver}) gives {d.count} card{'s' if d.count != 1 else ''} "
+            f"to {names[d.receiver]} (seat {d.receiver}): {d.kind} {DEBT_NAMES.get(d.kind, '')}{back}".rstrip()
+        )
+    return "\n".join(out) + "\n"
+
+
+def results_csv(event: Event) -> str:
+    """Every recorded club hand in the results.csv format (seat numbers), to re-enter or archive."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(RESULT_COLUMNS)
+    for row in event.db.hands():
+        r = row.result
+        if "finish" not in r:
+            continue
+        w.writerow(
+            [
+                row.round,
+                row.tbl,
+                row.hand,
+                " ".join(map(str, r["finish"])),
+                " ".join(f"{a}:{b}" for a, b in r["burns"]),
+                " ".join(f"{a}:{b}" for a, b in r["men"]),
+                " ".join(map(str, r["opened"])) if not r["chongdian"] else " ".join(map(str, _opened_by_hand(r))),
+                " ".join(map(str, r["geming"])),
+                " ".join(f"{a}:{b}" for a, b in r["chongdian"]),
+                " ".join(f"{k}:{s}" for k, s in r["declarations"]),
+                " ".join(f"{a}:{b}" for a, b in r["waived"]),
+            ]
+        )
+    return out.getvalue()
+
+
+def _opened_by_hand(r: dict[str, Any]) -> list[int]:
+    """The seats entered as opened, without those that 冲点 decided (re-entering adds them again)."""
+    by_chong = {s for s, _ in r["chongdian"]} | {(s + 3) % 6 for s, how in r["chongdian"] if how == "fail"}
+    return [s for s in r["opened"] if s not in by_chong]

@@ -1,0 +1,39 @@
+"""The tournament layer's typed errors.  The library raises them; only the CLI prints them."""
+
+from __future__ import annotations
+
+from ..errors import GoujiError
+
+
+class EventError(GoujiError):
+    """An event command that cannot be carried out (unknown round, hand already recorded, …)."""
+
+
+class InputError(EventError):
+    """Bad input from a file or an option, reported as ``FILE:LINE: error: MESSAGE``.
+
+    ``line`` is 0 when the input has no lines (a command-line option); the CLI then
+    prints ``error: MESSAGE`` like any other error.
+    """
+
+    def __init__(self, message: str, *, file: str = "", line: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+
+    def __str__(self) -> str:
+        if self.file and self.line:
+            return f"{self.file}:{self.line}: error: {self.message}"
+        if self.file:
+            return f"{self.file}: error: {self.message}"
+        return self.message
+
+    @property
+    def located(self) -> bool:
+        """True when the message already names where the mistake is (the CLI adds no prefix)."""
+        return bool(self.file)
+
+
+class SchemaTooNew(EventError):
+    """The event file was written by a newer version of this package."""

@@ -1,0 +1,334 @@
+"""An event: creating it from players, teams or bots, and reading it back as one object.
+
+``Event`` is the view every command works through: the stored settings, the
+entrants, the seating of a round, and the Variant rebuilt from the event's own
+copy of the rules (see variant_copy.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..agents import AGENTS
+from ..variant import Variant
+from . import schedule
+from .errors import EventError, InputError
+from .storage import Entrant, EventDB, NewEvent
+from .variant_copy import rebuild, snapshot
+
+FORMATS = ("round_robin", "swiss", "rotating")
+NAME_RE = re.compile(r"^[^\s:,]+$")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``event new`` was asked for, before anything is written."""
+
+    name: str
+    variant: str
+    fmt: str | None = None
+    rounds: int | None = None
+    hands: int | None = None
+    seed: int = 0
+    duplicate: bool | None = None
+
+
+def check_name(name: str, file: str = "", line: int = 0) -> str:
+    """A player name must be one token with no ':' or ',' and not a seat number, so results can name it."""
+    name = name.strip()
+    if not name:
+        raise InputError("empty player name", file=file, line=line)
+    if not NAME_RE.match(name) or name.isdigit():
+        raise InputError(
+            f"player name {name!r} cannot be used: names are one word, without ':' or ',', and not a number",
+            file=file,
+            line=line,
+        )
+    return name
+
+
+def _rows(path: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """A CSV file's lower-cased header and its non-blank rows with their line numbers."""
+    try:
+        fh = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed by the with below
+    except OSError as e:
+        raise InputError(e.strerror or "cannot read the file", file=path) from None
+    with fh:
+        reader = csv.reader(fh)
+        try:
+            header = [h.strip().lower() for h in next(reader)]
+        except StopIteration:
+            raise InputError("empty file; expected a header line", file=path, line=1) from None
+        except csv.Error as e:
+            raise InputError(f"bad CSV: {e}", file=path, line=reader.line_num) from None
+        rows: list[tuple[int, dict[str, str]]] = []
+        try:
+            for row in reader:
+                if not any(c.strip() for c in row):
+                    continue
+                if len(row) > len(header):
+                    raise InputError(
+                        f"{len(row)} fields, but the header has {len(header)}", file=path, line=reader.line_num
+                    )
+                rows.append(
+                    (reader.line_num, {h: (row[i].strip() if i < len(row) else "") for i, h in enumerate(header)})
+                )
+        except csv.Error as e:
+            raise InputError(f"bad CSV: {e}", file=path, line=reader.line_num) from None
+    return header, rows
+
+
+def read_players(path: str) -> list[str]:
+    """players.csv: a header with a ``name`` column, one player a row (other columns are ignored)."""
+    header, rows = _rows(path)
+    if "name" not in header:
+        raise InputError("the header needs a 'name' column", file=path, line=1)
+    seen: dict[str, int] = {}
+    out = []
+    for line, row in rows:
+        name = check_name(row["name"], path, line)
+        if name in seen:
+            raise InputError(f"player {name!r} is already on line {seen[name]}", file=path, line=line)
+        seen[name] = line
+        out.append(name)
+    return out
+
+
+def read_teams(path: str) -> dict[str, list[str]]:
+    """teams.csv: a header with ``team`` and ``name`` columns, one player a row, three players a team."""
+    header, rows = _rows(path)
+    for col in ("team", "name"):
+        if col not in header:
+            raise InputError(f"the header needs a {col!r} column (team,name: one player a row)", file=path, line=1)
+    teams: dict[str, list[str]] = {}
+    seen: dict[str, int] = {}
+    for line, row in rows:
+        team = row["team"].strip()
+        if not team:
+            raise InputError("empty team name", file=path, line=line)
+        name = check_name(row["name"], path, line)
+        if name in seen:
+            raise InputError(f"player {name!r} is already on line {seen[name]}", file=path, line=line)
+        seen[name] = line
+        members = teams.setdefault(team, [])
+        if len(members) == 3:
+            raise InputError(f"team {team!r} already has three players", file=path, line=line)
+        members.append(name)
+    short = [t for t, m in teams.items() if len(m) != 3]
+    if short:
+        raise InputError(f"team {short[0]!r} has {len(teams[short[0]])} players; a team has three", file=path)
+    if len(teams) < 2:
+        raise InputError("an event needs at least two teams", file=path)
+    return teams
+
+
+BOT_SPLIT = re.compile(r",(?=\s*[^,=\s]+=)")
+
+
+def parse_bots(specs: Sequence[str]) -> list[tuple[str, str]]:
+    """``name=random,name2=greedy,name3=cmd:python examples/bot.py`` (the option may repeat)."""
+    out: list[tuple[str, str]] = []
+    names: set[str] = set()
+    for spec in specs:
+        for part in BOT_SPLIT.split(spec):
+            name, eq, kind = part.strip().partition("=")
+            if not eq:
+                raise InputError(f"bot {part.strip()!r}: write NAME=random, NAME=greedy or NAME=cmd:COMMAND")
+            name = check_name(name)
+            kind = kind.strip()
+            if name in names:
+                raise InputError(f"bot name {name!r} is used twice")
+            names.add(name)
+            if kind.startswith("cmd:"):
+                try:
+                    argv = shlex.split(kind[4:])
+                except ValueError as e:
+                    raise InputError(f"bot {name!r}: cannot split the command: {e}") from None
+                if not argv:
+                    raise InputError(f"bot {name!r}: empty command after 'cmd:'")
+            elif kind not in AGENTS:
+                raise InputError(
+                    f"bot {name!r}: unknown agent {kind!r}; use {', '.join(sorted(AGENTS))} or cmd:COMMAND"
+                )
+            out.append((name, kind))
+    return out
+
+
+def create(
+    path: str | Path,
+    settings: Settings,
+    *,
+    players: Sequence[str] | None = None,
+    teams: dict[str, list[str]] | None = None,
+    bots: Sequence[tuple[str, str]] | None = None,
+) -> EventDB:
+    """Build a new event file: entrants, the settings, the rules' copy and the seating known in advance."""
+    variant, copy = snapshot(settings.variant)
+    given = [x is not None for x in (players, teams, bots)]
+    if sum(given) != 1:
+        raise EventError("give exactly one of players, teams or bots")
+    hands = settings.hands or variant.match.hands
+    if hands < 1:
+        raise EventError("a match has at least one hand")
+    entrants: list[Entrant] = []
+    new = NewEvent(meta={}, entrants=entrants)
+    if teams is not None:
+        fmt = settings.fmt or "round_robin"
+        if fmt not in ("round_robin", "swiss"):
+            raise EventError(f"fixed teams play 'round_robin' or 'swiss', not {fmt!r}")
+        for team, members in teams.items():
+            for m in members:
+                entrants.append(Entrant(len(entrants) + 1, m, team, None))
+        ids = {t: [e.id for e in entrants if e.team == t] for t in teams}
+        names = list(teams)
+        if fmt == "round_robin":
+            plan = schedule.round_robin(names, settings.rounds)
+            rounds = len(plan)
+            for r, (pairs, byes) in enumerate(plan, start=1):
+                for t, (a, b) in enumerate(pairs, start=1):
+                    new.seats[(r, t)] = team_seats(ids[a], ids[b])
+                new.byes += [(r, x) for x in byes]
+        else:
+            rounds = settings.rounds or max(1, math.ceil(math.log2(len(names))))
+            pairs, byes = schedule.swiss(schedule.swiss_first_order(names, settings.seed), set(), set())
+            for t, (a, b) in enumerate(pairs, start=1):
+                new.seats[(1, t)] = team_seats(ids[a], ids[b])
+            new.byes += [(1, x) for x in byes]
+        mode = "club"
+        tables = len(teams) // 2
+    else:
+        fmt = settings.fmt or "rotating"
+        if fmt != "rotating":
+            raise EventError(f"individual players play with 'rotating' partners, not {fmt!r}")
+        if players is not None:
+            mode = "club"
+            for p in players:
+                entrants.append(Entrant(len(entrants) + 1, p, None, None))
+        else:
+            assert bots is not None
+            mode = "bots"
+            for name, kind in bots:
+                entrants.append(Entrant(len(entrants) + 1, name, None, kind))
+        n = len(entrants)
+        if n < 6 or n % 6:
+            what = "bots" if mode == "bots" else "players"
+            raise EventError(f"rotating partners seat six at a table: {n} {what} is not a multiple of 6")
+        rounds = settings.rounds or 3
+        if rounds < 1:
+            raise EventError("an event has at least one round")
+        plan6 = schedule.rotating(n, rounds, settings.seed)
+        for r, tables_ in enumerate(plan6, start=1):
+            for t, six in enumerate(tables_, start=1):
+                new.seats[(r, t)] = [entrants[i].id for i in six]
+        tables = n // 6
+    duplicate = settings.duplicate if settings.duplicate is not None else mode == "bots"
+    if duplicate and mode != "bots":
+        raise EventError("duplicate deals need bots (at a real table nobody can deal the same cards twice)")
+    new.meta = {
+        "name": settings.name,
+        "mode": mode,
+        "format": fmt,
+        "rounds": rounds,
+        "tables": tables,
+        "hands": hands,
+        "seed": settings.seed,
+        "duplicate": duplicate,
+        "variant": copy,
+    }
+    return EventDB.create(path, new)
+
+
+def team_seats(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """Team ``a`` in seats 0, 2, 4 and team ``b`` in 1, 3, 5, each in the order they were listed."""
+    return [a[0], b[0], a[1], b[1], a[2], b[2]]
+
+
+class Event:
+    """An open event: settings, entrants, seating and the rules it is scored under."""
+
+    def __init__(self, db: EventDB) -> None:
+        self.db = db
+        self.meta = db.meta
+        self._variant: Variant | None = None
+        self.entrants = {e.id: e for e in db.entrants()}
+        self.by_name = {e.name: e for e in self.entrants.values()}
+
+    @classmethod
+    def open(cls, path: str | Path) -> Event:
+        return cls(EventDB(path))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Event:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def variant(self) -> Variant:
+        if self._variant is None:
+            self._variant = rebuild(self.meta["variant"])
+        return self._variant
+
+    @property
+    def name(self) -> str:
+        return str(self.meta["name"])
+
+    @property
+    def mode(self) -> str:
+        return str(self.meta["mode"])
+
+    @property
+    def fmt(self) -> str:
+        return str(self.meta["format"])
+
+    @property
+    def rounds(self) -> int:
+        return int(self.meta["rounds"])
+
+    @property
+    def hands_per_match(self) -> int:
+        return int(self.meta["hands"])
+
+    @property
+    def seed(self) -> int:
+        return int(self.meta["seed"])
+
+    @property
+    def rotations(self) -> list[int]:
+        return [0, 1] if self.meta["duplicate"] else [0]
+
+    @property
+    def by_team(self) -> bool:
+        return any(e.team for e in self.entrants.values())
+
+    def seat_names(self, seats: Sequence[int]) -> list[str]:
+        return [self.entrants[e].name for e in seats]
+
+    def scheduled_hands(self) -> int:
+        """How many hands the whole event has once every round is seated."""
+        per_round = int(self.meta["tables"]) * self.hands_per_match * len(self.rotations)
+        return per_round * self.rounds
+
+    def describe(self) -> dict[str, Any]:
+        copy = self.meta["variant"]
+        return {
+            "name": self.name,
+            "mode": self.mode,
+            "format": self.fmt,
+            "rounds": self.rounds,
+            "tables": self.meta["tables"],
+            "hands_per_match": self.hands_per_match,
+            "duplicate": bool(self.meta["duplicate"]),
+            "seed": self.seed,
+            "variant": copy.get("filename") or copy["name"],
+        }

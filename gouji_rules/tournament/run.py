@@ -1,0 +1,178 @@
+"""Bot events: play every scheduled match, one transaction per finished match, resumable.
+
+A *unit* is one match: round ``r``, table ``t``, rotation ``k`` (``k = 1`` is the
+duplicate of the same deals with the sides' cards swapped, ``Match(rotate=1)``).
+Its seed is ``derive(event seed, r, t)``, the same for both rotations, and
+nothing else is random (built-in bots are created afresh for every match and
+seeded per hand), so a unit plays the same whether it runs first, last, or
+after a restart.  A unit's hands and faults are written in one transaction when
+the match ends; a kill before that loses only the unfinished match, which the
+next ``gouji event run`` plays again from its start.  Units already stored are
+skipped, and the table's primary key refuses a second copy of any hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agents import GreedyAgent
+from ..errors import IllegalAction
+from ..match import Match
+from ..rng import derive
+from .bots import BotFault, ExternalPlayer, Player, make_player
+from .errors import EventError
+from .event import Event
+from .storage import EventDB, Fault, HandRow
+
+DEFAULT_TIME_LIMIT = 2.0
+
+
+@dataclass
+class RunReport:
+    played: list[tuple[int, int, int]] = field(default_factory=list)
+    skipped: int = 0
+    faults: int = 0
+
+
+def units(event: Event) -> list[tuple[int, int, int]]:
+    """Every match of the event in the order it is played: round, table, rotation."""
+    out = []
+    for rnd, tbl in sorted(event.db.seating()):
+        for rot in event.rotations:
+            out.append((rnd, tbl, rot))
+    return out
+
+
+class _Pool:
+    """External bot processes live for the whole run; built-in bots are made fresh per match."""
+
+    def __init__(self, event: Event, time_limit: float) -> None:
+        self.event = event
+        self.time_limit = time_limit
+        self.external: dict[int, ExternalPlayer] = {}
+
+    def player(self, eid: int) -> Player:
+        e = self.event.entrants[eid]
+        spec = e.bot or "greedy"
+        if spec.startswith("cmd:"):
+            if eid not in self.external:
+                p = make_player(e.name, spec, self.time_limit)
+                assert isinstance(p, ExternalPlayer)
+                self.external[eid] = p
+            return self.external[eid]
+        return make_player(e.name, spec, self.time_limit)
+
+    def close(self) -> None:
+        for p in self.external.values():
+            p.close()
+
+
+def play_unit(event: Event, pool: _Pool, rnd: int, tbl: int, rotation: int) -> tuple[list[HandRow], list[Fault]]:
+    """Play one match with the seated bots; a fault hands that one decision to the fallback (greedy)."""
+    variant = event.variant
+    seats = event.db.seating(rnd)[(rnd, tbl)]
+    names = event.seat_names(seats)
+    players = [pool.player(eid) for eid in seats]
+    fallback = [GreedyAgent() for _ in range(6)]
+    seed = derive(event.seed, rnd, tbl)
+    m = Match(variant, seed, event.hands_per_match, rotate=rotation)
+    faults: list[Fault] = []
+    retired: set[int] = set()
+    started = -1
+    while not m.is_over:
+        index = len(m.summaries)
+        if index != started:
+            started = index
+            hseed = derive(seed, index)
+            info: dict[str, Any] = {
+                "variant": variant.name,
+                "event": event.name,
+                "round": rnd,
+                "table": tbl,
+                "hand": index + 1,
+                "rotation": rotation,
+                "players": names,
+            }
+            for s in range(6):
+                players[s].start_hand(hseed, s, info)
+                fallback[s].start_hand(hseed, s)
+        seat = m.turn
+        legal = m.legal_actions()
+        obs = m.observation(seat)
+        try:
+            m.apply(players[seat].decide(obs, legal), seat)
+            continue
+        except BotFault as f:
+            kind, detail = f.kind, f.detail
+        except IllegalAction as e:
+            kind, detail = "illegal", str(e)
+        if not (kind == "retired" and seat in retired):
+            faults.append(Fault(rnd, tbl, index + 1, rotation, m.decisions, seat, seats[seat], kind, detail))
+        if kind == "retired":
+            retired.add(seat)
+        m.apply(fallback[seat].act(obs, legal), seat)
+    for p in players:
+        p.end_match()
+    rows = []
+    for i, summ in enumerate(m.summaries):
+        record = dict(summ.record)
+        record.update(
+            {"event": event.name, "round": rnd, "table": tbl, "hand": i + 1, "rotation": rotation, "players": names}
+        )
+        result = {
+            "seed": summ.seed,
+            "leader": summ.leader,
+            "sweep": summ.sweep,
+            "debts": [d.__dict__ for d in summ.debts],
+        }
+        rows.append(HandRow(rnd, tbl, i + 1, rotation, list(summ.places), summ.scores, result, record))
+    return rows, faults
+
+
+def run_event(
+    event: Event,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    progress: Callable[[str], None] | None = None,
+    limit: int | None = None,
+) -> RunReport:
+    """Play every match not stored yet, storing each as it finishes; ``limit`` stops after that many."""
+    if event.mode != "bots":
+        raise EventError("this is a club event: its hands are entered with 'gouji event record', not played by bots")
+    event.variant  # noqa: B018 - fail before any bot starts if the stored rules cannot be rebuilt
+    report = RunReport()
+    todo = units(event)
+    done = event.db.stored_units()
+    pool = _Pool(event, time_limit)
+    try:
+        for unit in todo:
+            if unit in done:
+                report.skipped += 1
+                continue
+            if limit is not None and len(report.played) >= limit:
+                break
+            rnd, tbl, rot = unit
+            rows, faults = play_unit(event, pool, rnd, tbl, rot)
+            with event.db.transaction() as con:
+                if unit in event.db.stored_units():
+                    continue  # another process stored it meanwhile; the key would refuse it anyway
+                for row in rows:
+                    EventDB.put_hand(con, row)
+                for f in faults:
+                    EventDB.put_fault(con, f)
+            report.played.append(unit)
+            report.faults += len(faults)
+            if progress is not None:
+                a = sum(r.scores[0] for r in rows)
+                b = sum(r.scores[1] for r in rows)
+                dup = f", rotation {rot}" if len(event.rotations) > 1 else ""
+                extra = f", {len(faults)} fault(s)" if faults else ""
+                progress(
+                    f"round {rnd} table {tbl}{dup}: {len(rows)} hands, seats 0 2 4 {a} : {b} seats 1 3 5{extra} "
+                    f"[{len(done) + len(report.played)}/{len(todo)}]"
+                )
+    finally:
+        pool.close()
+    return report

@@ -1,0 +1,211 @@
+"""Standings: match points, then hand points, then head-to-head, then fewest last places.
+
+A *match* is what one table plays in one round: ``hands`` hands (twice, with the
+cards swapped between the sides, in a duplicate bot event).  The side with more
+hand points over the whole match wins it: 2 match points, a draw 1 each, a
+loss 0.  A match counts for match points only once all its hands are recorded;
+its hands count for hand points as they come in.  In a team event a bye is a
+won match with no hand points.
+
+Ties are broken in this order (docs/tournaments.md):
+
+1. match points;
+2. hand points (each hand's points of the entrant's side, as settle() scores it);
+3. head-to-head: match points won in matches against the other entrants tied
+   on 1 and 2 (for individuals: matches in which one of them sat on the other side);
+4. fewest last places (大落 / 拉客);
+5. most first places (头科 / 头客).
+
+Entrants still equal after that share the rank and are listed by name.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .event import Event
+
+SCHEMA_VERSION = 1
+WIN, DRAW, LOSS = 2, 1, 0
+
+
+@dataclass
+class Line:
+    name: str
+    members: list[str]
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    byes: int = 0
+    match_points: int = 0
+    hand_points: int = 0
+    head_to_head: int = 0
+    firsts: int = 0
+    lasts: int = 0
+    hands: int = 0
+    rank: int = 0
+    # (match points won, the opponents' keys) per finished match
+    results: list[tuple[int, frozenset[str]]] = field(default_factory=list)
+
+    def key(self) -> tuple[int, int, int, int, int]:
+        return (-self.match_points, -self.hand_points, -self.head_to_head, self.lasts, -self.firsts)
+
+
+def compute(event: Event) -> list[Line]:
+    """Every entrant's line, in ranking order, from the hands stored so far."""
+    by_team = event.by_team
+    lines: dict[str, Line] = {}
+    for e in event.entrants.values():
+        k = e.team if by_team and e.team else e.name
+        line = lines.setdefault(k, Line(k, []))
+        line.members.append(e.name)
+
+    def key_of(eid: int) -> str:
+        e = event.entrants[eid]
+        return e.team if by_team and e.team else e.name
+
+    per_match: dict[tuple[int, int], list[Any]] = {}
+    for row in event.db.hands():
+        per_match.setdefault((row.round, row.tbl), []).append(row)
+    expected = event.hands_per_match * len(event.rotations)
+    for (rnd, tbl), seats in event.db.seating().items():
+        rows = per_match.get((rnd, tbl), [])
+        sides = [sorted({key_of(seats[s]) for s in range(side, 6, 2)}) for side in (0, 1)]
+        totals = [0, 0]
+        for row in rows:
+            for side in (0, 1):
+                totals[side] += row.scores[side]
+                for k in sides[side]:
+                    lines[k].hand_points += row.scores[side]
+                    lines[k].hands += 1
+            for s in range(6):
+                line = lines[key_of(seats[s])]
+                if row.places[s] == 1:
+                    line.firsts += 1
+                elif row.places[s] == 6:
+                    line.lasts += 1
+        if len(rows) < expected:
+            continue
+        for side in (0, 1):
+            mine, theirs = totals[side], totals[1 - side]
+            mp = WIN if mine > theirs else DRAW if mine == theirs else LOSS
+            for k in sides[side]:
+                line = lines[k]
+                line.played += 1
+                line.match_points += mp
+                line.won += mp == WIN
+                line.drawn += mp == DRAW
+                line.lost += mp == LOSS
+                line.results.append((mp, frozenset(sides[1 - side])))
+    for _rnd, team in event.db.byes():
+        if team in lines:
+            lines[team].byes += 1
+            lines[team].match_points += WIN
+    groups: dict[tuple[int, int], list[Line]] = {}
+    for line in lines.values():
+        groups.setdefault((line.match_points, line.hand_points), []).append(line)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        tied = {x.name for x in group}
+        for line in group:
+            line.head_to_head = sum(mp for mp, opp in line.results if (opp & tied) - {line.name})
+    ordered = sorted(lines.values(), key=lambda x: (x.key(), x.name))
+    for i, line in enumerate(ordered):
+        line.rank = ordered[i - 1].rank if i and ordered[i - 1].key() == line.key() else i + 1
+    return ordered
+
+
+COLUMNS = [
+    ("rank", "#"),
+    ("name", "name"),
+    ("played", "P"),
+    ("won", "W"),
+    ("drawn", "D"),
+    ("lost", "L"),
+    ("match_points", "MP"),
+    ("hand_points", "pts"),
+    ("head_to_head", "h2h"),
+    ("lasts", "last"),
+    ("firsts", "1st"),
+    ("hands", "hands"),
+]
+
+
+def to_json(event: Event, lines: list[Line]) -> str:
+    rows = []
+    for line in lines:
+        d = asdict(line)
+        d.pop("results")
+        rows.append(d)
+    stored = len(event.db.hands())
+    doc = {
+        "schema_version": SCHEMA_VERSION,
+        "event": event.describe(),
+        "hands_recorded": stored,
+        "hands_scheduled": event.scheduled_hands(),
+        "tiebreaks": ["match_points", "hand_points", "head_to_head", "fewest_lasts", "most_firsts"],
+        "standings": rows,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_csv(lines: list[Line]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow([c for c, _ in COLUMNS] + ["members"])
+    for line in lines:
+        w.writerow([getattr(line, c) for c, _ in COLUMNS] + [" ".join(line.members)])
+    return out.getvalue()
+
+
+def width(text: str) -> int:
+    """Display width in a terminal: CJK characters take two columns."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, w: int, right: bool = False) -> str:
+    gap = " " * max(0, w - width(text))
+    return gap + text if right else text + gap
+
+
+def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = None) -> str:
+    """A plain text table aligned by display width."""
+    numeric = numeric or set()
+    widths = [max([width(h)] + [width(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    lines = ["  ".join(pad(h, widths[i], i in numeric) for i, h in enumerate(headers)).rstrip()]
+    for r in rows:
+        lines.append("  ".join(pad(c, widths[i], i in numeric) for i, c in enumerate(r)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def to_text(event: Event, lines: list[Line]) -> str:
+    head = f"{event.name}: {len(event.db.hands())} of {event.scheduled_hands()} hands recorded\n"
+    rows = [[str(getattr(line, c)) for c, _ in COLUMNS] for line in lines]
+    numeric = {i for i, (c, _) in enumerate(COLUMNS) if c != "name"}
+    return head + table([h for _, h in COLUMNS], rows, numeric)
+
+
+def to_html(event: Event, lines: list[Line]) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for _, h in COLUMNS)
+    body = "\n".join(
+        "<tr>" + "".join(f"<td>{e(str(getattr(line, c)))}</td>" for c, _ in COLUMNS) + "</tr>" for line in lines
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="zh"><head><meta charset="utf-8">'
+        f"<title>{e(event.name)}</title>"
+        "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:2px 8px;text-align:right}td:nth-child(2){text-align:left}</style>"
+        f"</head><body>\n<h1>{e(event.name)}</h1>\n"
+        f"<p>{len(event.db.hands())} of {event.scheduled_hands()} hands recorded. "
+        "Ranked by match points, hand points, head-to-head, fewest last places, most first places.</p>\n"
+        f"<table>\n<tr>{head}</tr>\n{body}\n</table>\n</body></html>\n"
+    )

@@ -1,0 +1,390 @@
+"""One SQLite file per event: the schema, its migrations, and every read and write.
+
+Why SQLite and these settings: an event must survive a crash, a kill -9 or a
+pulled plug at any moment without losing a result that was acknowledged and
+without storing a hand twice.  So:
+
+* every command that changes the event runs in one ``BEGIN IMMEDIATE``
+  transaction (:meth:`EventDB.transaction`), committed before the command
+  reports success;
+* the journal is WAL with ``synchronous=FULL``: a commit is on disk when
+  ``COMMIT`` returns;
+* a hand's key is ``(round, tbl, hand, rotation)``, the table's primary key, so
+  a second insert of the same hand fails instead of duplicating it;
+* ``event new`` builds the file beside its target and renames it into place, so
+  a half-created event never exists under the real name.
+
+The schema carries its version in ``schema_version``; :data:`MIGRATIONS` lists
+the steps from an empty file to the current schema, and opening an older file
+applies the missing steps (each in its own transaction).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import EventError, SchemaTooNew
+
+# (version, what it does, SQL).  Append only: a shipped step is never edited.
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "event, entrants, seating, hands, audit trail, bot faults",
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE entrants (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            team TEXT,
+            bot TEXT
+        );
+        CREATE TABLE seats (
+            round INTEGER NOT NULL,
+            tbl INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 5),
+            entrant INTEGER NOT NULL REFERENCES entrants(id),
+            PRIMARY KEY (round, tbl, seat)
+        );
+        CREATE TABLE byes (
+            round INTEGER NOT NULL,
+            team TEXT NOT NULL,
+            PRIMARY KEY (round, team)
+        );
+        CREATE TABLE hands (
+            round INTEGER NOT NULL,
+            tbl INTEGER NOT NULL,
+            hand INTEGER NOT NULL,
+            rotation INTEGER NOT NULL DEFAULT 0,
+            places TEXT NOT NULL,
+            score0 INTEGER NOT NULL,
+            score1 INTEGER NOT NULL,
+            result TEXT NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (round, tbl, hand, rotation)
+        );
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at TEXT NOT NULL,
+            action TEXT NOT NULL,
+            round INTEGER, tbl INTEGER, hand INTEGER, rotation INTEGER,
+            old TEXT, new TEXT
+        );
+        CREATE TABLE faults (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            round INTEGER NOT NULL, tbl INTEGER NOT NULL, hand INTEGER NOT NULL, rotation INTEGER NOT NULL,
+            decision INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            entrant INTEGER NOT NULL REFERENCES entrants(id),
+            kind TEXT NOT NULL,
+            detail TEXT NOT NULL
+        );
+        """,
+    ),
+    (
+        2,
+        "where a change came from (FILE:LINE or the command line), and faults by entrant",
+        """
+        ALTER TABLE audit ADD COLUMN source TEXT NOT NULL DEFAULT '';
+        CREATE INDEX faults_by_entrant ON faults(entrant);
+        """,
+    ),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    id: int
+    name: str
+    team: str | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One stored hand: its key, places by seat, the two sides' points, what was entered, its record."""
+
+    round: int
+    tbl: int
+    hand: int
+    rotation: int
+    places: list[int]
+    scores: tuple[int, int]
+    result: dict[str, Any]
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Fault:
+    round: int
+    tbl: int
+    hand: int
+    rotation: int
+    decision: int
+    seat: int
+    entrant: int
+    kind: str
+    detail: str
+
+
+@dataclass
+class NewEvent:
+    """Everything ``event new`` stores, built in memory before the file is written."""
+
+    meta: dict[str, Any]
+    entrants: list[Entrant]
+    seats: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (round, tbl) -> entrant per seat
+    byes: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=FULL")
+    con.execute("PRAGMA foreign_keys=ON")
+    return con
+
+
+def _version(con: sqlite3.Connection) -> int:
+    row = con.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
+    if row is None:
+        return 0
+    v = con.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+    return int(v or 0)
+
+
+def migrate(con: sqlite3.Connection) -> int:
+    """Bring the file's schema up to :data:`SCHEMA_VERSION`, one transaction per step."""
+    current = _version(con)
+    if current > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"the event file has schema version {current}; this gouji_rules knows up to {SCHEMA_VERSION}"
+        )
+    for version, what, sql in MIGRATIONS:
+        if version <= current:
+            continue
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, what TEXT NOT NULL)")
+            for stmt in sql.split(";"):
+                if stmt.strip():
+                    con.execute(stmt)
+            con.execute("INSERT INTO schema_version (version, what) VALUES (?, ?)", (version, what))
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        current = version
+    return current
+
+
+class EventDB:
+    """An open event file.  Reads are plain; every write goes through :meth:`transaction`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise EventError(f"{self.path}: no such event file")
+        try:
+            self.con = _connect(self.path)
+            migrate(self.con)
+            self.con.execute("SELECT count(*) FROM meta").fetchone()
+        except sqlite3.DatabaseError as e:
+            raise EventError(f"{self.path}: not an event file ({e})") from None
+        self._meta: dict[str, Any] | None = None
+
+    @classmethod
+    def create(cls, path: str | Path, new: NewEvent) -> EventDB:
+        """Write a new event file completely (beside the target, then renamed) and open it."""
+        target = Path(path)
+        if target.exists():
+            raise EventError(f"{target}: already exists; an event file is never overwritten")
+        parent = target.parent if str(target.parent) else Path(".")
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
+        os.close(fd)
+        tmp = Path(tmp_name)
+        try:
+            con = _connect(tmp)
+            migrate(con)
+            con.execute("BEGIN IMMEDIATE")
+            for k, v in new.meta.items():
+                con.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (k, json.dumps(v, ensure_ascii=False)))
+            for e in new.entrants:
+                con.execute(
+                    "INSERT INTO entrants (id, name, team, bot) VALUES (?, ?, ?, ?)", (e.id, e.name, e.team, e.bot)
+                )
+            for (rnd, tbl), entrants in sorted(new.seats.items()):
+                for seat, eid in enumerate(entrants):
+                    con.execute(
+                        "INSERT INTO seats (round, tbl, seat, entrant) VALUES (?, ?, ?, ?)", (rnd, tbl, seat, eid)
+                    )
+            for rnd, team in new.byes:
+                con.execute("INSERT INTO byes (round, team) VALUES (?, ?)", (rnd, team))
+            con.execute("COMMIT")
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            con.close()
+            if target.exists():
+                raise EventError(f"{target}: already exists; an event file is never overwritten")
+            os.replace(tmp, target)
+        finally:
+            for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+                p.unlink(missing_ok=True)
+        return cls(target)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> EventDB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One all-or-nothing change: committed on a normal exit, rolled back on any exception."""
+        self.con.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.con
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        self.con.execute("COMMIT")
+
+    # -- reads -----------------------------------------------------------------------------
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        if self._meta is None:
+            self._meta = {k: json.loads(v) for k, v in self.con.execute("SELECT key, value FROM meta")}
+        return self._meta
+
+    def schema_version(self) -> int:
+        return _version(self.con)
+
+    def entrants(self) -> list[Entrant]:
+        rows = self.con.execute("SELECT id, name, team, bot FROM entrants ORDER BY id")
+        return [Entrant(int(i), str(n), t, b) for i, n, t, b in rows]
+
+    def seating(self, rnd: int | None = None) -> dict[tuple[int, int], list[int]]:
+        """(round, table) -> the entrant id in seats 0..5."""
+        sql = "SELECT round, tbl, seat, entrant FROM seats"
+        args: tuple[Any, ...] = ()
+        if rnd is not None:
+            sql += " WHERE round = ?"
+            args = (rnd,)
+        out: dict[tuple[int, int], list[int]] = {}
+        for r, t, s, e in self.con.execute(sql + " ORDER BY round, tbl, seat", args):
+            out.setdefault((int(r), int(t)), [0] * 6)[int(s)] = int(e)
+        return out
+
+    def byes(self) -> list[tuple[int, str]]:
+        return [(int(r), str(t)) for r, t in self.con.execute("SELECT round, team FROM byes ORDER BY round, team")]
+
+    def rounds_seated(self) -> list[int]:
+        return [int(r) for (r,) in self.con.execute("SELECT DISTINCT round FROM seats ORDER BY round")]
+
+    def hands(self, rnd: int | None = None) -> list[HandRow]:
+        sql = "SELECT round, tbl, hand, rotation, places, score0, score1, result, record FROM hands"
+        args: tuple[Any, ...] = ()
+        if rnd is not None:
+            sql += " WHERE round = ?"
+            args = (rnd,)
+        return [
+            HandRow(int(r), int(t), int(h), int(rot), json.loads(p), (int(a), int(b)), json.loads(res), json.loads(rec))
+            for r, t, h, rot, p, a, b, res, rec in self.con.execute(sql + " ORDER BY round, tbl, rotation, hand", args)
+        ]
+
+    def hand(self, rnd: int, tbl: int, hand: int, rotation: int = 0) -> HandRow | None:
+        rows = [h for h in self.hands(rnd) if (h.tbl, h.hand, h.rotation) == (tbl, hand, rotation)]
+        return rows[0] if rows else None
+
+    def stored_units(self) -> set[tuple[int, int, int]]:
+        """(round, table, rotation) of every match that has hands stored."""
+        rows = self.con.execute("SELECT DISTINCT round, tbl, rotation FROM hands")
+        return {(int(r), int(t), int(rot)) for r, t, rot in rows}
+
+    def faults(self) -> list[Fault]:
+        rows = self.con.execute(
+            "SELECT round, tbl, hand, rotation, decision, seat, entrant, kind, detail FROM faults ORDER BY id"
+        )
+        return [
+            Fault(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]), str(r[7]), str(r[8]))
+            for r in rows
+        ]
+
+    def audit(self) -> list[dict[str, Any]]:
+        cur = self.con.execute(
+            "SELECT id, at, action, round, tbl, hand, rotation, old, new, source FROM audit ORDER BY id"
+        )
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur]
+
+    # -- writes (call inside a transaction) ------------------------------------------------
+
+    @staticmethod
+    def put_hand(con: sqlite3.Connection, row: HandRow, *, replace: bool = False) -> None:
+        values = (
+            row.round,
+            row.tbl,
+            row.hand,
+            row.rotation,
+            json.dumps(row.places),
+            row.scores[0],
+            row.scores[1],
+            json.dumps(row.result, ensure_ascii=False, sort_keys=True),
+            json.dumps(row.record, ensure_ascii=False, sort_keys=True),
+        )
+        verb = "INSERT OR REPLACE" if replace else "INSERT"
+        con.execute(
+            f"{verb} INTO hands (round, tbl, hand, rotation, places, score0, score1, result, record)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            values,
+        )
+
+    @staticmethod
+    def put_audit(
+        con: sqlite3.Connection,
+        action: str,
+        key: Sequence[int],
+        old: dict[str, Any] | None,
+        new: dict[str, Any] | None,
+        source: str,
+        at: str,
+    ) -> None:
+        con.execute(
+            "INSERT INTO audit (at, action, round, tbl, hand, rotation, old, new, source)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                at,
+                action,
+                *key,
+                None if old is None else json.dumps(old, ensure_ascii=False, sort_keys=True),
+                None if new is None else json.dumps(new, ensure_ascii=False, sort_keys=True),
+                source,
+            ),
+        )
+
+    @staticmethod
+    def put_fault(con: sqlite3.Connection, f: Fault) -> None:
+        con.execute(
+            "INSERT INTO faults (round, tbl, hand, rotation, decision, seat, entrant, kind, detail)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (f.round, f.tbl, f.hand, f.rotation, f.decision, f.seat, f.entrant, f.kind, f.detail),
+        )
+
+    @staticmethod
+    def put_seats(con: sqlite3.Connection, rnd: int, seats: dict[int, list[int]], byes: Sequence[str]) -> None:
+        for tbl, entrants in sorted(seats.items()):
+            for seat, eid in enumerate(entrants):
+                con.execute("INSERT INTO seats (round, tbl, seat, entrant) VALUES (?, ?, ?, ?)", (rnd, tbl, seat, eid))
+        for team in byes:
+            con.execute("INSERT INTO byes (round, team) VALUES (?, ?)", (rnd, team))
