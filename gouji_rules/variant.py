@@ -37,7 +37,10 @@ def _f(default: Any, zh: str, en: str, **extra: Any) -> Any:
 
 @dataclass(frozen=True)
 class Deck:
-    """牌: 几副牌、去掉哪些牌、加哪些牌、每人几张。"""
+    """牌: 几副牌、去掉哪些牌、加哪些牌、每人几张。
+
+    The deck: how many packs, which cards are taken out or added, how many each player gets.
+    """
 
     packs: int = _f(4, "几副牌（每副54张）", "number of 54-card packs", minimum=1, maximum=8)
     remove: dict[str, int] = _f(
@@ -58,7 +61,10 @@ class Deck:
 
 @dataclass(frozen=True)
 class Table:
-    """座位与出牌方向。"""
+    """座位与出牌方向。
+
+    Seats and the direction of play.
+    """
 
     direction: Literal["ccw", "cw"] = _f(
         "ccw",
@@ -69,7 +75,10 @@ class Table:
 
 @dataclass(frozen=True)
 class Sets:
-    """一套牌：挂花、贴钱、憋3，以及什么牌能管住什么牌。"""
+    """一套牌：挂花、贴钱、憋3，以及什么牌能管住什么牌。
+
+    Sets: attaching jokers and 2s, bare ranks, and what beats what.
+    """
 
     attach_twos: bool = _f(
         True, "可以贴钱（2当作比它小的牌用，只增加张数不增加大小）", "2s may be attached (they count as the core rank)"
@@ -100,7 +109,10 @@ class Sets:
 
 @dataclass(frozen=True)
 class Gouji:
-    """够级牌：多少张算够级，谁能管。"""
+    """够级牌：多少张算够级，谁能管。
+
+    够级 sets: how many cards make one, and who may answer it.
+    """
 
     thresholds: dict[str, int] = _f(
         {"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 2},
@@ -123,7 +135,10 @@ class Gouji:
 
 @dataclass(frozen=True)
 class Play:
-    """出牌：过牌、让牌、憋3、无头。"""
+    """出牌：过牌、让牌、憋3、无头。
+
+    Play: passing, 让牌, 憋3 and 无头.
+    """
 
     pass_reentry: Literal["never", "opposite_set"] = _f(
         "opposite_set",
@@ -152,7 +167,10 @@ class Play:
 
 @dataclass(frozen=True)
 class FreeForAll:
-    """四人乱缠。"""
+    """四人乱缠。
+
+    四人乱缠: the last four play without 够级 rules.
+    """
 
     enabled: bool = _f(True, "有四人乱缠", "the 四人乱缠 stage exists")
     after_out: int = _f(2, "走了几个人后开始", "how many players must be out", minimum=1, maximum=5)
@@ -166,7 +184,10 @@ class FreeForAll:
 
 @dataclass(frozen=True)
 class Jiefeng:
-    """接风：有人走后谁出牌。"""
+    """接风：有人走后谁出牌。
+
+    接风: who leads after a player goes out.
+    """
 
     policy: Literal["next_seat", "next_teammate", "by_consent"] = _f(
         "by_consent",
@@ -177,7 +198,10 @@ class Jiefeng:
 
 @dataclass(frozen=True)
 class Burn:
-    """烧牌。"""
+    """烧牌。
+
+    烧牌: burning a 够级 set that is not yours to answer.
+    """
 
     enabled: bool = _f(True, "可以烧牌", "burning is allowed")
     needs_open_point: bool = _f(True, "没有开点的不能烧牌（大纲第六条）", "only a player who has opened may burn")
@@ -202,7 +226,10 @@ class Burn:
 
 @dataclass(frozen=True)
 class OpenPoint:
-    """开点。"""
+    """开点。
+
+    开点: opening the point with 4s.
+    """
 
     enabled: bool = _f(True, "有开点", "开点 is played")
     deadline_out: int | None = _f(
@@ -223,7 +250,10 @@ class OpenPoint:
 
 @dataclass(frozen=True)
 class Men:
-    """闷 / 清。"""
+    """闷 / 清。
+
+    闷 / 清: the set before your last 3s is beaten.
+    """
 
     enabled: bool = _f(True, "有闷（清）", "闷 / 清 applies")
     penalty: Literal["place_bottom", "tribute_only"] = _f(
@@ -236,7 +266,10 @@ class Men:
 
 @dataclass(frozen=True)
 class Places:
-    """名次。"""
+    """名次。
+
+    Places.
+    """
 
     names: list[str] = _f(
         ["头科", "二科", "三科", "四科", "二落", "大落"], "六个名次的叫法", "the names of places 1 to 6"
@@ -245,7 +278,10 @@ class Places:
 
 @dataclass(frozen=True)
 class Scoring:
-    """计分。"""
+    """计分。
+
+    Scoring.
+    """
 
     points: list[int] = _f([4, 2, 0, 0, -2, -4], "各名次得分", "points for places 1 to 6")
     positive_only: bool = _f(True, "只记正分，不记负分（大纲第十九条）", "a team's negative sum counts as 0")
@@ -254,7 +290,10 @@ class Scoring:
 
 @dataclass(frozen=True)
 class Kang:
-    """扛贡：摸到四个以上的王可以不进贡。"""
+    """扛贡：摸到四个以上的王可以不进贡。
+
+    扛贡: four or more jokers exempt you (or your team) from tribute.
+    """
 
     enabled: bool = _f(True, "有扛贡", "扛贡 applies")
     small: int = _f(4, "几个小王扛自己的贡（四小扛自己）", "this many 小王 exempt the holder from tribute", minimum=1)
@@ -263,7 +302,10 @@ class Kang:
 
 @dataclass(frozen=True)
 class Declare:
-    """宣点/和点（点烧闷拉）与明点/预点（大纲第二十二条(三)）。"""
+    """宣点/和点（点烧闷拉）与明点/预点（大纲第二十二条(三)）。
+
+    宣点/和点 (S0) and 明点/预点 (S4): betting on your opposite's point.
+    """
 
     xuandian: bool = _f(
         False, "可以宣点：出牌前宣称对门本局不开点", "宣点: before play, declare that your opposite will not open"
@@ -289,7 +331,10 @@ class Declare:
 
 @dataclass(frozen=True)
 class Buy:
-    """买3买4。"""
+    """买3买4。
+
+    Buying 3s and 4s.
+    """
 
     enabled: bool = _f(True, "有买3买4", "buying 3s and 4s applies")
     four: Literal["optional", "never"] = _f("optional", "没有4的人可以选择买一张4", "a player without a 4 may buy one")
@@ -312,7 +357,10 @@ class Buy:
 
 @dataclass(frozen=True)
 class Tribute:
-    """进贡与还贡。"""
+    """进贡与还贡。
+
+    Tribute and its return.
+    """
 
     enabled: bool = _f(True, "有进贡", "tribute is paid")
     order: list[Literal["point", "burn", "men", "place"]] = _f(
@@ -361,7 +409,10 @@ class Tribute:
 
 @dataclass(frozen=True)
 class Geming:
-    """革命（大纲第二十一条）。"""
+    """革命（大纲第二十一条）。
+
+    革命 (S4 第二十一条): dropping out with no 2 and no joker.
+    """
 
     enabled: bool = _f(
         True, "可以革命：没有大花、小花、钱", "革命 is allowed: a player with no 2 and no joker may drop out"
@@ -385,7 +436,10 @@ class Geming:
 
 @dataclass(frozen=True)
 class Chongdian:
-    """冲点（点烧闷拉第十节）。"""
+    """冲点（点烧闷拉第十节）。
+
+    冲点 (S0 第十节): rushing the point with three pure 够级 sets.
+    """
 
     enabled: bool = _f(False, "可以冲点", "冲点 is allowed")
     max_rank: str = _f("A", "手里不能有比这大的牌", "no card above this rank")
@@ -399,7 +453,10 @@ class Chongdian:
 
 @dataclass(frozen=True)
 class MatchRules:
-    """一场：首局谁先出、下局谁先出、打几局。"""
+    """一场：首局谁先出、下局谁先出、打几局。
+
+    The match: who leads the first and the next hand, how many hands.
+    """
 
     first_leader: Literal["random", "shangban"] = _f(
         "shangban",

@@ -87,7 +87,8 @@ def explain(variant: Variant, lang: str = "zh") -> str:
         lines.append(("出处：" if zh else "Source: ") + variant.source)
     lines.append("")
     for i, (key, cls) in enumerate(SECTIONS):
-        doc = (cls.__doc__ or key).strip().splitlines()[0]
+        doc_lines = [x.strip() for x in (cls.__doc__ or key).strip().splitlines() if x.strip()]
+        doc = doc_lines[0] if zh or len(doc_lines) < 2 else doc_lines[1]
         num = NUMERALS[i] if i < len(NUMERALS) else str(i + 1)
         lines.append(f"{num}、{doc}（{key}）" if zh else f"{i + 1}. {key}: {doc}")
         section = getattr(variant, key)
