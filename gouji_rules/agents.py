@@ -189,7 +189,9 @@ class GreedyAgent:
             after[r] -= n
         jokers = after[SJ] + after[BJ] + after[TOP]
         groups = sum(1 for r in range(NRANKS) if after[r] and r not in (THREE, SJ, BJ, TOP))
-        if jokers >= groups and (jokers > 0 or groups == 0):
+        # stopping an opponent's burn (反烧) is worth a little more risk than starting one
+        margin = 1 if owner == obs.burning else 0
+        if jokers + margin >= groups and (jokers > 0 or groups == 0):
             return Burn(best)
         return PASS
 
