@@ -1,0 +1,153 @@
+"""External bots that crash, hang, reply garbage or play illegally: the event goes on, the fault is logged."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gouji_rules.tournament.event import Event
+from gouji_rules.tournament.run import run_event
+
+from .conftest import gouji, standings_json
+
+# Each bot answers with the first legal action, except for its one fault (behaviour FAULT).
+BOT = textwrap.dedent(
+    """
+    import json, os, sys, time
+    FAULT, MARK = sys.argv[1], sys.argv[2]
+    n = 0
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req.get("type") != "act":
+            continue
+        n += 1
+        first_time = not os.path.exists(MARK)
+        if n == 3 and first_time:
+            open(MARK, "w").close()
+            if FAULT == "crash":
+                sys.exit(3)
+            if FAULT == "hang":
+                time.sleep(30)
+        if FAULT == "garbage" and n % 5 == 0:
+            print("this is not json", flush=True)
+            continue
+        if FAULT == "illegal" and req["mode"] == "lead":
+            print(json.dumps({"action": "kou"}), flush=True)
+            continue
+        print(json.dumps({"action": req["legal"][0]}), flush=True)
+    """
+)
+
+
+def make_event(tmp_path: Path, fault: str) -> Path:
+    bot = tmp_path / "faulty.py"
+    bot.write_text(BOT, encoding="utf-8")
+    mark = tmp_path / f"{fault}.mark"
+    cmd = f"cmd:{sys.executable} {bot} {fault} {mark}"
+    ev = tmp_path / f"{fault}.sqlite"
+    r = gouji(
+        "event", "new", str(ev), "--name", fault, "--rounds", "1", "--hands", "1", "--no-duplicate", "--seed", "3",
+        "--bots", f"x={cmd}", "--bots", "b=greedy,c=random,d=greedy,e=random,f=greedy",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    return ev
+
+
+@pytest.mark.parametrize(
+    ("fault", "kind"),
+    [("crash", "crash"), ("hang", "timeout"), ("garbage", "invalid_reply"), ("illegal", "illegal")],
+)
+def test_fault_is_logged_and_event_completes(tmp_path: Path, fault: str, kind: str) -> None:
+    ev = make_event(tmp_path, fault)
+    r = gouji("event", "run", str(ev), "--time-limit", "0.3", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "1 of 1 hands stored" in r.stdout
+    out = tmp_path / "faults.csv"
+    assert gouji("event", "export", str(ev), "--faults", str(out)).exit_code == 0
+    rows = out.read_text().splitlines()[1:]
+    assert rows, "the fault was not logged"
+    assert all(row.split(",")[6] == "x" for row in rows)
+    assert {row.split(",")[7] for row in rows} == {kind}
+    if fault in ("crash", "hang"):
+        assert len(rows) == 1  # restarted for the next decision, which it answered
+    assert len(standings_json(ev)) == 6
+    recs = tmp_path / "r.jsonl"
+    gouji("event", "export", str(ev), "--records", str(recs))
+    assert gouji("verify", str(recs)).exit_code == 0
+
+
+def test_no_process_left_behind(tmp_path: Path) -> None:
+    ev = make_event(tmp_path, "hang")
+    with Event.open(ev) as e:
+        run_event(e, time_limit=0.3)
+    me = os.getpid()
+    children = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == me:
+                children.append((pid, stat))
+    assert children == []  # neither running bots nor zombies
+
+
+def test_example_bot_plays_an_event(tmp_path: Path) -> None:
+    bot = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
+    ev = tmp_path / "ex.sqlite"
+    r = gouji(
+        "event", "new", str(ev), "--name", "ex", "--rounds", "1", "--hands", "2",
+        "--bots", f"me=cmd:{sys.executable} {bot},b=greedy,c=random,d=greedy,e=random,f=greedy",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r = gouji("event", "run", str(ev))
+    assert r.exit_code == 0, r.output
+    assert "0 fault(s)" in r.stdout and "4 of 4 hands stored" in r.stdout
+
+
+def test_bad_bot_specs(tmp_path: Path) -> None:
+    ev = tmp_path / "x.sqlite"
+    r = gouji("event", "new", str(ev), "--name", "x", "--bots", "a=random,b=smart")
+    assert r.exit_code == 1 and "unknown agent 'smart'" in r.stderr
+    r = gouji("event", "new", str(ev), "--name", "x", "--bots", "a=random,b=greedy")
+    assert r.exit_code == 1 and "not a multiple of 6" in r.stderr
+    assert not ev.exists()
+    r = gouji("event", "new", str(ev), "--name", "x")
+    assert r.exit_code == 2
+
+
+def test_observation_request_shape(tmp_path: Path) -> None:
+    """The request a bot gets carries the documented fields (docs/bot-protocol.md)."""
+    log = tmp_path / "log.jsonl"
+    bot = tmp_path / "logger.py"
+    bot.write_text(
+        textwrap.dedent(
+            f"""
+            import json, sys
+            with open({str(log)!r}, "a") as out:
+                for line in sys.stdin:
+                    out.write(line)
+                    req = json.loads(line)
+                    if req["type"] == "act":
+                        print(json.dumps({{"action": req["legal"][0]}}), flush=True)
+            """
+        ),
+        encoding="utf-8",
+    )
+    ev = tmp_path / "l.sqlite"
+    gouji(
+        "event", "new", str(ev), "--name", "l", "--rounds", "1", "--hands", "1", "--no-duplicate",
+        "--bots", f"x=cmd:{sys.executable} {bot},b=greedy,c=random,d=greedy,e=random,f=greedy",
+    )  # fmt: skip
+    assert gouji("event", "run", str(ev), "--quiet").exit_code == 0
+    msgs = [json.loads(x) for x in log.read_text().splitlines()]
+    assert msgs[0]["type"] == "start_hand" and {"seed", "seat", "variant", "protocol"} <= set(msgs[0])
+    act = next(m for m in msgs if m["type"] == "act")
+    for key in ("seat", "mode", "hand", "table", "cards_left", "legal", "events", "point", "finish"):
+        assert key in act

@@ -1,0 +1,251 @@
+"""Club events: 12 players, 3 rounds, results from CSV files, standings worked out by hand."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import gouji, standings_json
+
+# Round 1 results by table and hand: the finishing order as seat numbers.
+ROUND1 = {
+    (1, 1): "0 1 2 3 4 5",
+    (1, 2): "0 2 4 1 3 5",  # seats 0 2 4 take places 1-3: 串三户
+    (2, 1): "1 0 3 2 5 4",
+    (2, 2): "1 0 2 3 4 5",
+}
+
+# Worked out by hand from the place points (see the comments), side 0 = seats 0 2 4.
+# dagang: 4/2/0/0/-2/-4, a side's negative sum counts 0, 串三户 doubles.
+#   t1h1: side0 4+0-2=2, side1 2+0-4=-2 -> 0       t1h2: side0 (4+2+0)*2=12, side1 0
+#   t2h1: side0 2+0-4=-2 -> 0, side1 4+0-2=2         t2h2: side0 2+0-2=0, side1 4+0-4=0
+# dianshaomenla: 2/1/0/0/-1/-2, negatives count, no doubling.
+#   t1h1: 1, -1    t1h2: 3, -3    t2h1: -1, 1    t2h2: 0, 0
+HAND_POINTS = {
+    "dagang": {(1, 0): 14, (1, 1): 0, (2, 0): 0, (2, 1): 2},
+    "dianshaomenla": {(1, 0): 4, (1, 1): -4, (2, 0): -1, (2, 1): 1},
+}
+# (table, seat) -> (rank, match points, last places) after round 1; ties share a rank.
+# Table 1 side 0 and table 2 side 1 won their matches (2 MP).  Within equal MP and points,
+# nobody met a tied rival (h2h 0); then fewest last places, then most first places.
+EXPECTED = {
+    "dagang": {
+        (1, 0): (1, 2, 0),  # 2 firsts
+        (1, 2): (2, 2, 0),
+        (1, 4): (2, 2, 0),
+        (2, 1): (4, 2, 0),  # 2 firsts
+        (2, 3): (5, 2, 0),
+        (2, 5): (6, 2, 1),
+        (1, 1): (7, 0, 0),  # six players on 0 MP, 0 points
+        (1, 3): (7, 0, 0),
+        (2, 0): (7, 0, 0),
+        (2, 2): (7, 0, 0),
+        (2, 4): (11, 0, 1),
+        (1, 5): (12, 0, 2),
+    },
+    "dianshaomenla": {
+        (1, 0): (1, 2, 0),
+        (1, 2): (2, 2, 0),
+        (1, 4): (2, 2, 0),
+        (2, 1): (4, 2, 0),
+        (2, 3): (5, 2, 0),
+        (2, 5): (6, 2, 1),
+        (2, 0): (7, 0, 0),  # 0 MP, -1 point
+        (2, 2): (7, 0, 0),
+        (2, 4): (9, 0, 1),
+        (1, 1): (10, 0, 0),  # 0 MP, -4 points
+        (1, 3): (10, 0, 0),
+        (1, 5): (12, 0, 2),
+    },
+}
+
+
+def seating(path: Path, rnd: int) -> dict[tuple[int, int], str]:
+    r = gouji("event", "seat", str(path), "--round", str(rnd), "--json")
+    assert r.exit_code == 0, r.output
+    out = {}
+    for t in json.loads(r.stdout)["tables"]:
+        for s in t["seats"]:
+            out[(t["table"], s["seat"])] = s["player"]
+    return out
+
+
+def new_event(tmp_path: Path, players_csv: Path, variant: str) -> Path:
+    ev = tmp_path / f"{variant}.sqlite"
+    r = gouji(
+        "event", "new", str(ev), "--name", "春季赛", "--variant", variant, "--players", str(players_csv),
+        "--rounds", "3", "--hands", "2", "--seed", "11",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    return ev
+
+
+def write_results(path: Path, rows: list[tuple[int, int, int, str]], extra: str = "") -> Path:
+    text = "round,table,hand,finish,opened\n" + "".join(f"{r},{t},{h},{f},\n" for r, t, h, f in rows) + extra
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("variant", ["dagang", "dianshaomenla"])
+def test_round_one_standings_by_hand(tmp_path: Path, players_csv: Path, variant: str) -> None:
+    ev = new_event(tmp_path, players_csv, variant)
+    seats = seating(ev, 1)
+    # names instead of seat numbers on table 2: both are accepted
+    rows = []
+    for (t, h), finish in ROUND1.items():
+        text = finish if t == 1 else " ".join(seats[(t, int(s))] for s in finish.split())
+        rows.append((1, t, h, text))
+    res = write_results(tmp_path / "r1.csv", rows)
+    r = gouji("event", "record", str(ev), "--from", str(res))
+    assert r.exit_code == 0, r.output
+    assert "串三户" in r.stdout
+    lines = {x["name"]: x for x in standings_json(ev)}
+    for (t, s), (rank, mp, lasts) in EXPECTED[variant].items():
+        line = lines[seats[(t, s)]]
+        assert (line["rank"], line["match_points"], line["lasts"]) == (rank, mp, lasts), (t, s, line)
+        assert line["hand_points"] == HAND_POINTS[variant][(t, s % 2)]
+        assert line["played"] == 1 and line["hands"] == 2
+
+
+def test_three_rounds_from_csv_and_totals(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")
+    finishes = ["0 1 2 3 4 5", "5 4 3 2 1 0", "1 3 5 0 2 4", "2 1 0 5 4 3"]
+    rows = []
+    for rnd in (1, 2, 3):
+        for t in (1, 2):
+            for h in (1, 2):
+                rows.append((rnd, t, h, finishes[(rnd + t + h) % 4]))
+    r = gouji("event", "record", str(ev), "--from", str(write_results(tmp_path / "all.csv", rows)))
+    assert r.exit_code == 0, r.output
+    # every player's hand points, summed independently from place points 4/2/0/0/-2/-4
+    pts = [4, 2, 0, 0, -2, -4]
+    want: dict[str, int] = {}
+    for rnd in (1, 2, 3):
+        seats = seating(ev, rnd)
+        for t in (1, 2):
+            for h in (1, 2):
+                order = [int(x) for x in finishes[(rnd + t + h) % 4].split()]
+                place = {s: i for i, s in enumerate(order)}
+                sides = [sum(pts[place[s]] for s in range(side, 6, 2)) for side in (0, 1)]
+                sweep = {place[s] for s in range(0, 6, 2)} == {0, 1, 2} or {place[s] for s in range(1, 6, 2)} == {
+                    0,
+                    1,
+                    2,
+                }
+                sides = [max(0, x) * (2 if sweep and x > 0 else 1) for x in sides]
+                for s in range(6):
+                    want[seats[(t, s)]] = want.get(seats[(t, s)], 0) + sides[s % 2]
+    got = {x["name"]: x["hand_points"] for x in standings_json(ev)}
+    assert got == want
+    doc = json.loads(gouji("event", "standings", str(ev), "--json").stdout)
+    assert doc["hands_recorded"] == doc["hands_scheduled"] == 12
+    assert all(x["played"] == 3 for x in doc["standings"])
+
+
+def test_malformed_row_stores_nothing(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")
+    res = write_results(
+        tmp_path / "bad.csv",
+        [(1, 1, 1, "0 1 2 3 4 5"), (1, 1, 2, "0 1 2 3 4")],  # line 3: five seats
+    )
+    r = gouji("event", "record", str(ev), "--from", str(res))
+    assert r.exit_code == 1
+    assert r.stderr.startswith(f"{res}:3: error: finish names each of the six seats once")
+    assert len(r.stderr.strip().splitlines()) == 1
+    with sqlite3.connect(ev) as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
+        assert con.execute("SELECT count(*) FROM audit").fetchone()[0] == 0
+    for bad, msg in [
+        ("1,1,x,0 1 2 3 4 5,\n", "hand 'x' is not a number"),
+        ("1,9,1,0 1 2 3 4 5,\n", "round 1 has no table 9"),
+        ("1,1,1,0 1 2 3 4 nobody,\n", "'nobody' is neither a seat number"),
+        ("1,1,1,0 1 2 3 4 5,\n1,1,1,0 1 2 3 4 5,\n", "is already on"),
+    ]:
+        p = tmp_path / "b.csv"
+        p.write_text("round,table,hand,finish,opened\n" + bad, encoding="utf-8")
+        r = gouji("event", "record", str(ev), "--from", str(p))
+        assert r.exit_code == 1 and msg in r.stderr and r.stderr.startswith(f"{p}:"), r.stderr
+    with sqlite3.connect(ev) as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
+
+
+def test_record_prints_points_tribute_and_leader(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")
+    args = ["event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1"]
+    r = gouji(*args, "--finish", "0 2 4 1 3 5", "--burn", "2:1", "--men", "5:4", "--opened", "0,2", "--json")
+    assert r.exit_code == 0, r.output
+    h = json.loads(r.stdout)["hands"][0]
+    assert h["scores"] == [12, 0] and h["sweep"] == 0 and h["next_leader"] == 5
+    kinds = {(d["kind"], d["giver"], d["receiver"]) for d in h["tribute"]}
+    assert ("burn", 1, 2) in kinds and ("men", 5, 4) in kinds
+    # the same hand again is refused; corrected, it is replaced and audited
+    r = gouji(*args, "--finish", "0 1 2 3 4 5")
+    assert r.exit_code == 1 and "already recorded" in r.stderr
+    r = gouji("event", "correct", *args[2:], "--finish", "0 1 2 3 4 5")
+    assert r.exit_code == 0, r.output
+    assert "points: seats 0 2 4" in r.stdout and " 2, seats 1 3 5" in r.stdout
+    out = tmp_path / "audit.jsonl"
+    assert gouji("event", "export", str(ev), "--audit", str(out)).exit_code == 0
+    audit = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [a["action"] for a in audit] == ["record", "correct"]
+    assert json.loads(audit[1]["old"])["burns"] == [[2, 1]]
+    # options the house rules do not have
+    r = gouji(*args, "--finish", "0 1 2 3 4 5", "--replace", "--declare", "xuandian:0")
+    assert r.exit_code == 1 and "dagang has no xuandian" in r.stderr
+    r = gouji(*args, "--finish", "0 1 2 3 4 5", "--replace", "--burn", "0:3")
+    assert r.exit_code == 1 and "burn 0:3" in r.stderr
+    r = gouji("event", "record", str(ev), "--round", "1")
+    assert r.exit_code == 2
+
+
+def _teams_csv(tmp_path: Path, n: int) -> Path:
+    p = tmp_path / "teams.csv"
+    p.write_text("team,name\n" + "".join(f"T{t},p{t}_{i}\n" for t in range(n) for i in range(3)), encoding="utf-8")
+    return p
+
+
+def test_team_round_robin_and_swiss(tmp_path: Path) -> None:
+    teams = _teams_csv(tmp_path, 4)
+    rr = tmp_path / "rr.sqlite"
+    assert gouji("event", "new", str(rr), "--name", "rr", "--teams", str(teams), "--hands", "1").exit_code == 0
+    met = set()
+    for rnd in (1, 2, 3):
+        sheet = json.loads(gouji("event", "seat", str(rr), "--round", str(rnd), "--json").stdout)["tables"]
+        for t in sheet:
+            assert [s["team"] for s in t["seats"]][0::2] == [t["seats"][0]["team"]] * 3
+            met.add(frozenset((t["seats"][0]["team"], t["seats"][1]["team"])))
+    assert len(met) == 6  # every pair of the four teams once
+    sw = tmp_path / "sw.sqlite"
+    r = gouji("event", "new", str(sw), "--name", "sw", "--teams", str(teams), "--format", "swiss", "--hands", "1")
+    assert r.exit_code == 0, r.output
+    r = gouji("event", "seat", str(sw), "--round", "2")
+    assert r.exit_code == 1 and "still misses hands" in r.stderr
+    rows = [(1, 1, 1, "0 1 2 3 4 5"), (1, 2, 1, "1 0 3 2 5 4")]
+    assert gouji("event", "record", str(sw), "--from", str(write_results(tmp_path / "s1.csv", rows))).exit_code == 0
+    sheet2 = json.loads(gouji("event", "seat", str(sw), "--round", "2", "--json").stdout)["tables"]
+    sheet1 = json.loads(gouji("event", "seat", str(sw), "--round", "1", "--json").stdout)["tables"]
+
+    def pairs(sheet: list[dict[str, Any]]) -> set[frozenset[str]]:
+        return {frozenset((t["seats"][0]["team"], t["seats"][1]["team"])) for t in sheet}
+
+    assert not pairs(sheet1) & pairs(sheet2)  # no rematch
+    winners = {sheet1[0]["seats"][0]["team"], sheet1[1]["seats"][1]["team"]}
+    assert winners in pairs(sheet2)  # the two winners meet
+    lines = standings_json(sw)
+    assert {x["name"] for x in lines[:2]} == winners
+
+
+def test_standings_formats(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")
+    gouji("event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1", "--finish", "0 1 2 3 4 5")
+    text = gouji("event", "standings", str(ev)).stdout
+    assert "1 of 12 hands recorded" in text and "张三" in text
+    csv_text = gouji("event", "standings", str(ev), "--csv").stdout
+    assert csv_text.splitlines()[0].startswith("rank,name,played")
+    out = tmp_path / "s.html"
+    assert gouji("event", "standings", str(ev), "--html", "-o", str(out)).exit_code == 0
+    assert "<table>" in out.read_text(encoding="utf-8")
