@@ -146,10 +146,10 @@ def render_html(doc: dict[str, Any]) -> str:
     out.append("</table>")
     out.append(f"<h2>规则差异 Rule differences ({len(doc['rule_differences'])})</h2>")
     if doc["rule_differences"]:
-        out.append("<table><tr><th>rule</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>")
+        out.append("<table><tr><th>rule</th><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>")
         for d in doc["rule_differences"]:
             cells = "".join(f"<td>{escape(_show(v))}</td>" for v in d["values"])
-            out.append(f"<tr><td><code>{escape(d['path'])}</code></td>{cells}</tr>")
+            out.append(f"<tr><td><code>{escape(d['path'])}</code></td><td>{escape(d['zh'])}</td>{cells}</tr>")
         out.append("</table>")
     else:
         out.append("<p>None: the variants have the same rules.</p>")

@@ -83,6 +83,22 @@ def fmt_difference(e: dict[str, Any], kind: str) -> str:
     return f"≈0{unit} {ci}"
 
 
+def shorten(text: str, cols: int) -> str:
+    """``text`` cut to at most ``cols`` display columns, with … when cut.
+
+    >>> shorten("死牌由对头扣牌（大纲第七条）", 10)
+    '死牌由对…'
+    """
+    if width(text) <= cols:
+        return text
+    out = ""
+    for ch in text:
+        if width(out + ch + "…") > cols:
+            break
+        out += ch
+    return out + "…"
+
+
 def _show(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -90,6 +106,8 @@ def _show(v: Any) -> str:
         return "null"
     if isinstance(v, list):
         return "[" + ", ".join(_show(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_show(x)}" for k, x in v.items()) + "}"
     return str(v)
 
 
@@ -113,7 +131,9 @@ def render_text(doc: dict[str, Any]) -> str:
     diffs = doc["rule_differences"]
     out.append(f"规则差异 rule differences ({len(diffs)})")
     if diffs:
-        out += table([["规则 rule", *names], *([d["path"], *(_show(v) for v in d["values"])] for d in diffs)])
+        rule_rows = [["规则 rule", "", *names]]
+        rule_rows += [[d["path"], shorten(d["zh"], 24), *(shorten(_show(v), 40) for v in d["values"])] for d in diffs]
+        out += table(rule_rows)
     else:
         out.append("  (none: the variants have the same rules)")
     out.append("")

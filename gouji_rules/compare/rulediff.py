@@ -1,68 +1,50 @@
-"""The rule differences between variants: dotted paths whose values are not all equal.
+"""The rule differences between variants: each rule whose value is not the same in all of them.
 
-Computed from ``Variant.to_dict()`` (the variant in the shape of its file), so it
-lists exactly what a club would have to change in a file to go from one variant
-to another.  ``name``, ``title`` and ``source`` describe a variant rather than
-rule it and are left out.  Expression hooks are compared by name only (a
-compiled closure has no comparable value); a hook present in some variants and
-not others shows as ``hooks.NAME`` with ``defined`` / ``—``.
+Built on ``gouji diff``'s :func:`gouji_rules.dsl.diff.differences` (two variants, field by
+field, in the order of the model, hooks compared by their expression text), so
+``compare`` and ``diff`` never disagree about what differs.  For more than two
+variants a rule is listed when any variant differs from the baseline: equality is
+transitive, so that also catches any two non-baseline variants that differ.  The
+values are laid side by side, one per variant, as JSON-ready data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
-from ..variant import Variant
-
-DESCRIPTIVE = frozenset(("name", "title", "source"))
-MISSING = "—"
+from ..dsl.diff import Difference, differences
+from ..variant import SECTIONS, Variant
 
 
-def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{"burn": {"enabled": True}}`` → ``{"burn.enabled": True}``.
-
-    Lists are leaves.  An empty map adds no path, so ``deck.remove: {}`` against
-    ``deck.remove: {"3": 10}`` reads ``deck.remove.3: — | 10``.
-    """
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            out.update(flatten(value, path + "."))
-        else:
-            out[path] = value
-    return out
+def _model_order() -> dict[str, int]:
+    """Position of every ``section.field`` in the model (the order of a variant file)."""
+    order: dict[str, int] = {}
+    for key, cls in SECTIONS:
+        for f in dataclasses.fields(cls):
+            order[f"{key}.{f.name}"] = len(order)
+    return order
 
 
 def rule_differences(variants: Sequence[Variant]) -> list[dict[str, Any]]:
-    """Each path whose value differs between the variants, with the values side by side, in file order.
+    """Each rule that differs, with its labels and the values side by side (the baseline first).
 
     >>> from gouji_rules.variant import dagang, dianshaomenla
-    >>> [d["path"] for d in rule_differences([dagang(), dianshaomenla()])][:3]
-    ['deck.remove.3', 'deck.remove.4', 'sets.bare']
+    >>> d = rule_differences([dagang(), dianshaomenla()])
+    >>> [x["path"] for x in d][:2], [x["values"] for x in d if x["path"] == "scoring.points"]
+    (['deck.remove', 'sets.bare'], [[[4, 2, 0, 0, -2, -4], [2, 1, 0, 0, -1, -2]]])
     """
-    flats = []
-    for v in variants:
-        data = {k: x for k, x in v.to_dict().items() if k not in DESCRIPTIVE}
-        flat = flatten(data)
-        for hook in v.hooks:
-            flat[f"hooks.{hook}"] = "defined"
-        flats.append(flat)
-    paths: list[str] = []
-    seen: set[str] = set()
-    for flat in flats:
-        for p in flat:
-            if p not in seen:
-                seen.add(p)
-                paths.append(p)
-    sections: dict[str, int] = {}
-    for p in paths:
-        sections.setdefault(p.split(".", 1)[0], len(sections))
-    paths.sort(key=lambda p: sections[p.split(".", 1)[0]])  # stable: file order within a section
+    base = variants[0]
+    per_variant = [{d.path: d for d in differences(base, v)} for v in variants[1:]]
+    order: dict[str, Difference] = {}
+    for found in per_variant:
+        for path, d in found.items():
+            order.setdefault(path, d)
+    model = _model_order()
     out = []
-    for p in paths:
-        values = [flat.get(p, MISSING) for flat in flats]
-        if any(v != values[0] for v in values[1:]):
-            out.append({"path": p, "values": values})
+    for path in sorted(order, key=lambda p: model.get(p, len(model))):  # hooks after the data, in name order
+        first = order[path]
+        values = [first.a] + [found[path].b if path in found else first.a for found in per_variant]
+        out.append({"path": path, "zh": first.label_zh, "en": first.label_en, "values": values})
     return out

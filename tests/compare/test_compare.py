@@ -182,3 +182,15 @@ def test_matches(gouji: click.Group) -> None:
     assert doc["results"][0]["metrics"]["match_hands"]["mean"] == 3
     assert sum(doc["match_score_distribution"][0]["counts"].values()) == 8
     assert sum(doc["score_distribution"][0]["counts"].values()) == 24
+
+
+def test_a_variant_file_against_its_base(gouji: click.Group, tmp_path: Path) -> None:
+    """A club's file (``extends: dagang``) is compared by path; only its own change is a rule difference."""
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\nname: club\nscoring:\n  sweep_multiplier: 3\n", encoding="utf-8")
+    doc = run_json(gouji, "dagang", str(club), "--hands", "6", "--workers", "2")
+    assert [v["label"] for v in doc["variants"]] == ["dagang", "club"]
+    assert [(d["path"], d["values"]) for d in doc["rule_differences"]] == [("scoring.sweep_multiplier", [2, 3])]
+    # the same cards and the same play: only the sweep hands score differently
+    diff = doc["differences"][0]["metrics"]
+    assert diff["decisions"]["mean"] == 0 and diff["sets"]["mean"] == 0
