@@ -50,7 +50,7 @@ from .errors import IllegalAction
 from .events import Event
 from .legal import Box, Legal
 from .rng import SplitMix64
-from .rules import NEVER, Rules
+from .rules import Rules
 from .variant import Variant
 
 # what the seat to act is being asked
@@ -77,7 +77,7 @@ class HandSetup:
     no_head: frozenset[int] = frozenset()
     """seats that start 无头 (the choice after an opposite's 冲点 or 革命)"""
     head_rights: Mapping[int, int] = field(default_factory=dict)
-    """seat -> how many 够级 sets it may still play that nobody but a burner may answer (有头 without an opposite)"""
+    """seat -> how many 够级 sets it may still play that only burners and 无头 seats may answer (有头 without an opposite)"""
     open_by_rights: frozenset[int] = frozenset()
     """seats that open once their head rights are used up before the deadline (S4 第二十二条: 够死级三把方算开点)"""
     huiwu_team: int | None = None
@@ -551,8 +551,8 @@ class Hand:
         """Could seat ``s`` (before leading ``led``) form a pure 够级 set?"""
         h = list(self.hands[s])
         h[led.rank] += led.count
-        t = self.rules.thresholds
-        return any(h[r] >= t[r] and h[r] > 1 for r in range(NRANKS) if t[r] < NEVER)
+        pure = self.rules.is_pure_gouji
+        return any(h[r] > 1 and pure(CardSet(r, h[r])) for r in range(NRANKS))
 
     def _may_open_now(self) -> bool:
         op = self.rules.variant.open_point

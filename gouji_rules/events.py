@@ -3,7 +3,9 @@
 Ids added by this project (listed in ``docs/events.md``): ``burn_success`` (a
 burner went out while burning), ``jiefeng_request`` and ``consent`` (S4's 接风
 by request), ``point_closed`` (a seat can no longer open), ``with_head`` (有头 chosen),
-``waive`` (a teammate's tribute waived), ``redeal`` (革命 or 冲点 voided the deal), ``huiwu`` (S0 会五).
+``waive`` (a teammate's tribute waived), ``redeal`` (value 1: two 革命, 2: three 冲点, 3: three
+sweeps in a row), ``huiwu`` (S0 会五), ``choose_last`` (someone else named last place),
+``first_leader`` (上班), ``no_three`` (S4: no 3 after buying, placed last).  docs/events.md has them all.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ EVENT_IDS = (
     "redeal",
     "huiwu",
     "choose_last",
+    "no_three",
     "play",
     "pass",
     "yield",

@@ -26,7 +26,7 @@ from typing import Any
 from .actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Declare, Give, Head, Pass, Play
 from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet, card_rank, card_suit, format_hand, rank_of
 from .engine import Hand, HandSetup, Observation, counts_of_cards, deal_cards
-from .errors import IllegalAction
+from .errors import GoujiError, IllegalAction
 from .events import Event
 from .legal import Legal
 from .rng import SplitMix64, derive
@@ -35,6 +35,7 @@ from .settle import Debt, HandResult, Settlement, settle
 from .variant import Variant
 
 HEAD_FOREVER = 1 << 20
+MAX_REDEALS = 50
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class HandSummary:
     sweep: int | None
     debts: list[Debt]
     record: dict[str, Any] = field(default_factory=dict)
+    tribute_places: list[int] = field(default_factory=list)
+    """the places after anyone renamed the last place (choose_last): what tribute and the next lead use"""
 
 
 class Match:
@@ -83,6 +86,7 @@ class Match:
         self.kept: list[list[int]] = [[0] * NRANKS for _ in range(6)]
         self.discards: list[int] = [0] * NRANKS
         self.decisions = 0
+        self._carry: list[Event] = []  # events to show at the start of the next hand
         self.phase = "start"
         self._decision: Decision | None = None
         self._gen = self._run()
@@ -168,16 +172,21 @@ class Match:
             attempt = 0
             while True:
                 hseed = derive(self.seed, index, attempt)
+                if attempt == 0:
+                    self.events = list(self._carry)
+                    self._carry = []
                 outcome = yield from self._hand(index, hseed, leader, debts, last_places, last_sweep)
                 if outcome is not None:
                     break
                 attempt += 1
+                if attempt >= MAX_REDEALS:
+                    raise GoujiError(f"hand {index} was redealt {attempt} times (革命 or 冲点 void every deal)")
             summary, settlement = outcome
             self.summaries.append(summary)
             self.scores[0] += settlement.scores[0]
             self.scores[1] += settlement.scores[1]
             debts = settlement.debts
-            last_places = summary.places
+            last_places = summary.tribute_places
             last_sweep = settlement.sweep
             sweeps = sweeps + 1 if settlement.sweep is not None else 0
             leader = settlement.next_leader
@@ -187,7 +196,9 @@ class Match:
             if limit and sweeps >= limit:
                 # S4 第十四条(七): 连续三次串三户一般不进贡，应重新开牌
                 debts, leader, sweeps = [], None, 0
-                self._event(Event("redeal", value=3))
+                e = Event("redeal", value=3)
+                self.all_events.append(e)
+                self._carry.append(e)
             target = v.match.target
             if target is not None and max(self.scores) >= target:
                 break
@@ -206,7 +217,6 @@ class Match:
         last_sweep: int | None,
     ) -> Generator[Decision, Action, tuple[HandSummary, Settlement] | None]:
         v = self.variant
-        self.events = []
         rng = SplitMix64(derive(hseed, 77))
         self.kept = [[0] * NRANKS for _ in range(6)]
         self.discards = [0] * NRANKS
@@ -288,12 +298,13 @@ class Match:
                     self._event(Event("with_head", o, other=s))
                 else:
                     setup["no_head"].add(o)
-        # 买3买4 (S0 第七节, S4 第九、十条)
+        # 买3买4 (S0 第七节; S4 第九条 买三, 第十条 买四)
         if v.buy.enabled:
             yield from self._buy(lead, setup)
         # 进贡 / 还贡 (S0 第八节, S4 第十四–十八条)
         if v.tribute.enabled and debts:
             yield from self._tribute(debts, setup)
+        self._check_threes_and_fours(lead, setup)
         # 冲点 (S0 第十节)
         if v.chongdian.enabled:
             ok = yield from self._chongdian(lead, setup, last_places)
@@ -305,7 +316,7 @@ class Match:
             done = {s for _, s in declarations}
             for k in range(6):
                 s = (lead + k) % 6
-                if s in done or s in setup["placed"]:
+                if s in done or s in setup["placed"] or (s + 3) % 6 in setup["placed"]:
                     continue
                 a = yield self._ask(s, "mingdian", (Declare("mingdian"), PASS))
                 if isinstance(a, Declare):
@@ -363,6 +374,7 @@ class Match:
             sweep=settlement.sweep,
             debts=settlement.debts,
             record=record,
+            tribute_places=list(result.places),
         )
         return summary, settlement
 
@@ -465,56 +477,67 @@ class Match:
             self.kept[receiver][r] += 1
 
     def _buy(self, lead: int, setup: dict[str, Any]) -> Generator[Decision, Action, None]:
-        v = self.variant
-        b = v.buy
+        """买3买4: sellers serve in the variant's order of groups, so every seller serves its own
+        opposite before anyone else (S0 七: 如果对门缺3,4则必须先卖给对门)."""
+        b = self.variant.buy
         order = [(lead + k) % 6 for k in range(6) if (lead + k) % 6 not in setup["placed"]]
+        asked: set[int] = set()
         for rank, kind in ((THREE, "buy3"), (FOUR, "buy4")):
-            for s in order:
-                if self.hands_now[s][rank]:
-                    continue
-                seller = self._seller(s, rank, setup)
-                if seller is None:
-                    continue
-                if rank == FOUR:
-                    if b.four != "optional":
+            for group in b.sellers:
+                for s in order:
+                    if self.hands_now[s][rank]:
                         continue
-                    a = yield self._ask(s, "buy4", (Choose("buy4"), PASS))
-                    if not isinstance(a, Choose):
+                    seat = self._seller(s, rank, group, setup)
+                    if seat is None:
                         continue
-                group, seat = seller
-                paid = -1
-                if group != "team":
-                    for sym in b.price:
-                        r = rank_of(sym)
-                        if self.hands_now[s][r]:
-                            self._move(s, seat, r)
-                            paid = r
-                            break
-                self._move(seat, s, rank)
-                self._event(Event(kind, s, CardSet(rank, 1), other=seat, value=paid + 1))
+                    if rank == FOUR:
+                        if b.four != "optional" or s in asked:
+                            continue
+                        asked.add(s)
+                        a = yield self._ask(s, "buy4", (Choose("buy4"), PASS))
+                        if not isinstance(a, Choose):
+                            continue
+                    paid = -1
+                    if group != "team":
+                        for sym in b.price:
+                            r = rank_of(sym)
+                            if self.hands_now[s][r]:
+                                self._move(s, seat, r)
+                                paid = r
+                                break
+                    self._move(seat, s, rank)
+                    self._event(Event(kind, s, CardSet(rank, 1), other=seat, value=paid + 1))
+
+    def _check_threes_and_fours(self, lead: int, setup: dict[str, Any]) -> None:
+        """After every card has moved: S4 第九条 牌中没有3者，算做大落; 第十条 没有4者，算做没有开点."""
+        b = self.variant.buy
+        if not b.enabled:
+            return
         bottom = 6
-        for s in order:
+        for k in range(6):
+            s = (lead + k) % 6
+            if s in setup["placed"]:
+                continue
             h = self.hands_now[s]
             if b.no_three == "last" and not h[THREE]:
                 while bottom in setup["placed"].values():
                     bottom -= 1
                 setup["placed"][s] = bottom
                 setup["closed"].add(s)
+                self._event(Event("no_three", s, value=bottom))
             elif b.no_four_closes_point and not h[FOUR]:
                 setup["closed"].add(s)
 
-    def _seller(self, s: int, rank: int, setup: dict[str, Any]) -> tuple[str, int] | None:
+    def _seller(self, s: int, rank: int, group: str, setup: dict[str, Any]) -> int | None:
         b = self.variant.buy
-        o = (s + 3) % 6
-        groups = {
-            "opposite": [o],
+        seats = {
+            "opposite": [(s + 3) % 6],
             "team": [(s + 2) % 6, (s + 4) % 6],
             "opposite_team": [(s + 1) % 6, (s + 5) % 6],
-        }
-        for g in b.sellers:
-            for p in groups.get(g, []):
-                if p not in setup["placed"] and self.hands_now[p][rank] > b.keep:
-                    return g, p
+        }.get(group, [])
+        for p in seats:
+            if p not in setup["placed"] and self.hands_now[p][rank] > b.keep:
+                return p
         return None
 
     def _tribute_rank(self, s: int) -> int:
@@ -533,10 +556,9 @@ class Match:
 
     def _tribute(self, debts: list[Debt], setup: dict[str, Any]) -> Generator[Decision, Action, None]:
         t = self.variant.tribute
-        placed = setup["placed"]
         for d in debts:
-            if d.giver in placed and d.giver not in setup["geming"] and sum(self.hands_now[d.giver]) == 0:
-                continue
+            if d.giver in setup["geming"] or d.receiver in setup["geming"]:
+                continue  # a 革命 player has left the hand: he neither pays nor takes tribute
             if (d.giver - d.receiver) % 2 == 0 and d.kind in t.waivable:
                 a = yield self._ask(d.receiver, "waive", (Choose("waive"), PASS))
                 if isinstance(a, Choose):
@@ -619,16 +641,19 @@ class Match:
                 a = yield Decision(s, "chong_set", Legal(sets=sets))
                 assert isinstance(a, Play)
                 self._take(s, a.cards)
+                self._event(Event("play", s, a.cards, other=o))
                 if o in setup["placed"] or o in players:
                     success = True
                     break
                 answers = self.rules.beat.followers(self.hands_now[o], a.cards)
                 b = yield Decision(o, "chong_answer", Legal(sets=answers, extras=(PASS,)), a.cards)
                 if isinstance(b, Pass):
+                    self._event(Event("pass", o))
                     success = True
                     break
                 assert isinstance(b, Play)
                 self._take(o, b.cards)
+                self._event(Event("play", o, b.cards, other=s))
             results[s] = success
             self._event(Event("chongdian", s, other=o, value=1 if success else 2))
             self._discard(s)

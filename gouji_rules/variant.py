@@ -602,7 +602,7 @@ def dianshaomenla() -> Variant:
         places=Places(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
         scoring=Scoring(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
         declare=Declare(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
-        buy=Buy(sellers=["opposite", "team"], no_three="none", no_four_closes_point=False),
+        buy=Buy(no_three="none", no_four_closes_point=False),
         tribute=Tribute(
             point_when_neither="none",
             returned=[],
