@@ -13,7 +13,6 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -426,5 +425,3 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 __all__ = ["event_group", "register", "replay_cmd", "verify_cmd"]
-
-_ = Path  # keep the import for type users of this module

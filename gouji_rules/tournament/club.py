@@ -308,8 +308,10 @@ def record(
     for source, entry in entries:
         line = int(source.rsplit(":", 1)[1]) if file and ":" in source else 0
         try:
+            if event.fmt == "swiss" and not event.db.seating(entry.round):
+                ensure_round(event, entry.round)  # a Swiss round is paired when its first result comes in
             sc = score_entry(event, entry)
-        except ValueError as e:
+        except (ValueError, EventError) as e:
             raise InputError(str(e), file=file, line=line) from None
         key = (entry.round, entry.table, entry.hand)
         if key in seen:

@@ -249,3 +249,20 @@ def test_standings_formats(tmp_path: Path, players_csv: Path) -> None:
     out = tmp_path / "s.html"
     assert gouji("event", "standings", str(ev), "--html", "-o", str(out)).exit_code == 0
     assert "<table>" in out.read_text(encoding="utf-8")
+
+
+def test_swiss_round_is_paired_by_its_first_result(tmp_path: Path) -> None:
+    sw = tmp_path / "sw.sqlite"
+    teams = _teams_csv(tmp_path, 4)
+    assert (
+        gouji(
+            "event", "new", str(sw), "--name", "sw", "--teams", str(teams), "--format", "swiss", "--hands", "1"
+        ).exit_code
+        == 0
+    )
+    args = ["event", "record", str(sw), "--round", "2", "--table", "1", "--hand", "1", "--finish", "0 1 2 3 4 5"]
+    r = gouji(*args)
+    assert r.exit_code == 1 and "still misses hands" in r.stderr
+    rows = [(1, 1, 1, "0 1 2 3 4 5"), (1, 2, 1, "1 0 3 2 5 4")]
+    assert gouji("event", "record", str(sw), "--from", str(write_results(tmp_path / "s1.csv", rows))).exit_code == 0
+    assert gouji(*args).exit_code == 0
