@@ -111,6 +111,7 @@ def drive(
                     agent.start_hand(m.hand.seed or 0, s)
             action = agents[seat].act(m.observation(seat), legal)
         else:
+            phase = m.observation(seat).mode  # the decision: chong_set / chong_answer within 冲点
             asked.append((phase, seat))
             pick = picks.get((phase, seat), picks.get(phase))
             if callable(pick):
@@ -169,7 +170,9 @@ def check_conservation(v: Variant, m: Match) -> Iterator[str]:
             yield f"{tag}: the dealt cards are not the deck"
         # the phases: what each seat was dealt, plus what it received, minus what it gave
         flow = [Counter(d) for d in dealt]
-        for e in rec["pre_play"]:
+        pre = rec["pre_play"]
+        voided = [i for i, e in enumerate(pre) if e["type"] == "redeal"]
+        for e in pre[voided[-1] + 1 :] if voided else pre:  # a redeal starts the hand's phases anew
             t = e["type"]
             if t not in MOVES:
                 continue
