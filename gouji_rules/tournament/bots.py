@@ -21,7 +21,7 @@ import shlex
 import subprocess
 import tempfile
 import time
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from ..actions import Action, parse_action
 from ..agents import make_agent
@@ -65,22 +65,22 @@ def observation_json(obs: Observation, legal: Legal) -> dict[str, Any]:
     }
 
 
-class Player:
+class Player(Protocol):
     """Who decides for one seat: ``start_hand`` at each new hand, ``decide`` per decision."""
 
     name: str
 
-    def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None:
-        raise NotImplementedError
+    def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None: ...
 
-    def decide(self, obs: Observation, legal: Legal) -> Action:
-        raise NotImplementedError
+    def decide(self, obs: Observation, legal: Legal) -> Action: ...
 
     def end_match(self) -> None:
         """Called after each match; external bots keep their process across matches."""
+        return None
 
     def close(self) -> None:
         """Release what the player holds (an external bot's process)."""
+        return None
 
 
 class BuiltinPlayer(Player):
