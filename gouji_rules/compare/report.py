@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import IO, Any
 
-CLEAR_NOTE = "≈0: the 95% interval contains 0 (no clear difference)"
+CLEAR_NOTE = "≈0: the 95% interval contains 0, no clear difference"
 
 
 def width(text: str) -> int:

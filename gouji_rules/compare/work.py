@@ -18,6 +18,7 @@ order give identical numbers.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -248,19 +249,28 @@ class Decider:
         return 6
 
 
-_LOADED: dict[str, tuple[Variant, Decider]] = {}
+_LOADED: dict[tuple[str, int, int], tuple[Variant, Decider]] = {}
 
 
 def load(source: VariantSource) -> tuple[Variant, Decider]:
-    """The variant of a source, resolved once per process (workers keep it between units)."""
+    """The variant of a source, resolved once per process (workers keep it between units).
+
+    A file is cached under its modification time and size too, so a long-lived worker (a
+    Dask cluster serving many runs) picks up a club's edited file instead of the old rules.
+    """
     if isinstance(source, Variant):
         return source, Decider(source.rules)
-    hit = _LOADED.get(source)
+    try:
+        st = os.stat(source)
+        key = (source, st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = (source, 0, 0)
+    hit = _LOADED.get(key)
     if hit is None:
         from ..catalog import resolve
 
         variant = resolve(source)
-        hit = _LOADED[source] = (variant, Decider(variant.rules))
+        hit = _LOADED[key] = (variant, Decider(variant.rules))
     return hit
 
 

@@ -194,3 +194,17 @@ def test_a_variant_file_against_its_base(gouji: click.Group, tmp_path: Path) -> 
     # the same cards and the same play: only the sweep hands score differently
     diff = doc["differences"][0]["metrics"]
     assert diff["decisions"]["mean"] == 0 and diff["sets"]["mean"] == 0
+
+
+def test_an_edited_file_is_reloaded(tmp_path: Path) -> None:
+    import os
+
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\nname: club\nscoring:\n  sweep_multiplier: 3\n", encoding="utf-8")
+    first = compare(["dagang", str(club)], 1)
+    club.write_text("extends: dagang\nname: club\nscoring:\n  sweep_multiplier: 4\n", encoding="utf-8")
+    st = club.stat()
+    os.utime(club, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # a later edit, whatever the clock
+    second = compare(["dagang", str(club)], 1)
+    assert first["rule_differences"][0]["values"] == [2, 3]
+    assert second["rule_differences"][0]["values"] == [2, 4]
