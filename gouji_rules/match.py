@@ -36,6 +36,8 @@ from .variant import Variant
 
 HEAD_FOREVER = 1 << 20
 MAX_REDEALS = 50
+TRIBUTE_KINDS = ("point", "burn", "men", "place", "sweep")
+"""``value`` of a tribute event: 1 点贡, 2 烧贡, 3 闷贡/清贡, 4 落贡/拉贡, 5 串三户"""
 
 
 @dataclass(frozen=True)
@@ -571,7 +573,9 @@ class Match:
                     break
                 self._move(d.giver, d.receiver, r)
                 paid += 1
-                self._event(Event("tribute", d.giver, CardSet(r, 1), other=d.receiver))
+                self._event(
+                    Event("tribute", d.giver, CardSet(r, 1), other=d.receiver, value=TRIBUTE_KINDS.index(d.kind) + 1)
+                )
             if not d.returned:
                 continue
             for _ in range(paid):

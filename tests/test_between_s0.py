@@ -294,7 +294,7 @@ def test_s0_sec7_kept_cards_not_paid_as_tribute(monkeypatch: pytest.MonkeyPatch)
 def test_s0_sec8_tribute_is_the_largest_card_shown(monkeypatch: pytest.MonkeyPatch) -> None:
     """第八节 “进贡进的牌一定是当前手牌最大的牌” … “所有进贡的牌全部明置。”"""
     m = second(monkeypatch, [Debt("place", 5, 0, 2)], [FILL, FILL, FILL, FILL, FILL, "3 4 A 2 2 SJ"])
-    assert ev(m, "tribute") == [("tribute", 5, "SJ", 0, 0), ("tribute", 5, "2", 0, 0)]
+    assert ev(m, "tribute") == [("tribute", 5, "SJ", 0, 4), ("tribute", 5, "2", 0, 4)]
     shown = [e for e in m.events if e.type == "tribute"]
     assert all(e.cards is not None for e in shown)
 
@@ -303,14 +303,14 @@ def test_s0_sec8_tribute_received_is_not_paid_on(monkeypatch: pytest.MonkeyPatch
     """第八节 “但吃了的贡就是点数最大也不能进，遵循“吃了不吐”原则。”"""
     owed = [Debt("burn", 1, 0, 1), Debt("place", 0, 3, 1)]
     m = second(monkeypatch, owed, ["3 4 2 SJ", "3 4 BJ", FILL, FILL, FILL, FILL])
-    assert ev(m, "tribute") == [("tribute", 1, "BJ", 0, 0), ("tribute", 0, "SJ", 3, 0)]
+    assert ev(m, "tribute") == [("tribute", 1, "BJ", 0, 2), ("tribute", 0, "SJ", 3, 4)]
     assert start_hand(m, 0) == counts_of("3 4 2 BJ")
 
 
 def test_s0_sec8_nothing_of_two_or_above_left_nothing_paid(monkeypatch: pytest.MonkeyPatch) -> None:
     """第八节 “2以下的牌不参与买三买四也不参与进贡，如果没有2以及以上的牌则剩余的贡不需要进”"""
     m = second(monkeypatch, [Debt("place", 5, 0, 2)], [FILL, FILL, FILL, FILL, FILL, "3 4 A A 2"])
-    assert ev(m, "tribute") == [("tribute", 5, "2", 0, 0)]
+    assert ev(m, "tribute") == [("tribute", 5, "2", 0, 4)]
     assert start_hand(m, 5) == counts_of("3 4 A A")
 
 
@@ -325,7 +325,7 @@ def test_s0_sec8_same_team_place_tribute_may_be_waived(monkeypatch: pytest.Monke
     asked = drive(m, {("waive", 0): Choose("waive")}, until=at_play)
     assert asked.count(("waive", 0)) == 1  # only the 拉贡 could be waived
     assert ev(m, "waive") == [("waive", 0, None, 4, 0)]
-    assert ev(m, "tribute") == [("tribute", 2, "2", 0, 0), ("tribute", 4, "2", 0, 0)]
+    assert ev(m, "tribute") == [("tribute", 2, "2", 0, 2), ("tribute", 4, "2", 0, 3)]
 
 
 def test_s0_sec8_four_small_jokers_exempt_self(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -333,7 +333,7 @@ def test_s0_sec8_four_small_jokers_exempt_self(monkeypatch: pytest.MonkeyPatch) 
     owed = [Debt("place", 1, 0, 2), Debt("place", 3, 2, 1)]
     m = second(monkeypatch, owed, [FILL, "3 4 SJ SJ SJ SJ SJ", FILL, "3 4 2", FILL, FILL])
     assert ev(m, "kang") == [("kang", 1, None, -1, 1)]
-    assert ev(m, "tribute") == [("tribute", 3, "2", 2, 0)]
+    assert ev(m, "tribute") == [("tribute", 3, "2", 2, 4)]
     m = second(monkeypatch, owed, [FILL, "3 4 BJ BJ BJ BJ", FILL, "3 4 2", FILL, FILL])
     assert ev(m, "kang")[0][1] == 1  # 4 大王 exempt oneself (and, below, the team)
 
@@ -343,14 +343,14 @@ def test_s0_sec8_four_big_jokers_exempt_team(monkeypatch: pytest.MonkeyPatch) ->
     owed = [Debt("point", 1, 4, 1), Debt("place", 3, 0, 2), Debt("burn", 0, 5, 1)]
     m = second(monkeypatch, owed, ["3 4 2", "3 4 2", FILL, "3 4 2 2", FILL, "3 4 BJ BJ BJ BJ"])
     assert ev(m, "kang") == [("kang", 5, None, -1, 2)]
-    assert ev(m, "tribute") == [("tribute", 0, "2", 5, 0)]
+    assert ev(m, "tribute") == [("tribute", 0, "2", 5, 2)]
 
 
 def test_s0_sec8_three_small_jokers_do_not_exempt(monkeypatch: pytest.MonkeyPatch) -> None:
     """第八节 “4个以上的小王” (three are not enough)"""
     m = second(monkeypatch, [Debt("place", 1, 0, 1)], [FILL, "3 4 SJ SJ SJ", FILL, FILL, FILL, FILL])
     assert ev(m, "kang") == []
-    assert ev(m, "tribute") == [("tribute", 1, "SJ", 0, 0)]
+    assert ev(m, "tribute") == [("tribute", 1, "SJ", 0, 4)]
 
 
 # -- 第十节 冲点 ------------------------------------------------------------------------------------
@@ -368,7 +368,7 @@ def test_s0_sec10_chongdian_only_with_nothing_above_a_and_three_pure_sets(monkey
 def test_s0_sec10_chongdian_after_buying_and_tribute(monkeypatch: pytest.MonkeyPatch) -> None:
     """第十节 “当买3买4和进贡进行完毕后” (a 2 paid as tribute makes the payer eligible)"""
     m = second(monkeypatch, [Debt("place", 0, 3, 1)], [CHONG + " 2", FILL, FILL, FILL, FILL, FILL])
-    assert ev(m, "tribute") == [("tribute", 0, "2", 3, 0)]
+    assert ev(m, "tribute") == [("tribute", 0, "2", 3, 4)]
     assert [e.seat for e in m.all_events if e.type == "chongdian"] == []  # declined by default
     m = second(
         monkeypatch,

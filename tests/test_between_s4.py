@@ -411,7 +411,7 @@ def test_s4_art14_1_tribute_is_the_largest_joker_or_two(monkeypatch: pytest.Monk
     rig_deal(monkeypatch, [FILL] * 6, [FILL, "3 4 A 2 SJ BJ", FILL, FILL, FILL, FILL], first=[0, 0])
     m = Match(R4, 1, 2)
     drive(m, until=hand2)
-    assert ev(m, "tribute") == [("tribute", 1, "BJ", 4, 0), ("tribute", 1, "SJ", 4, 0)]
+    assert ev(m, "tribute") == [("tribute", 1, "BJ", 4, 1), ("tribute", 1, "SJ", 4, 1)]
     assert ev(m, "return_tribute") == []  # 点贡 is not returned
 
 
@@ -434,7 +434,7 @@ def test_s4_art14_4_return_tribute_same_count_receivers_choice(monkeypatch: pyte
     nine, eight = parse_set("9").rank, parse_set("8").rank
     gives = iter([Give(nine), Give(eight)])
     asked = drive(m, {"give": lambda legal: next(gives), "accept": AGREE}, until=hand2)
-    assert ev(m, "tribute") == [("tribute", 5, "BJ", 0, 0), ("tribute", 5, "2", 0, 0)]
+    assert ev(m, "tribute") == [("tribute", 5, "BJ", 0, 4), ("tribute", 5, "2", 0, 4)]
     assert ev(m, "return_tribute") == [("return_tribute", 0, "9", 5, 0), ("return_tribute", 0, "8", 5, 0)]
     assert start_hand(m, 0) == counts_of("3 4 7 2 BJ")
     assert start_hand(m, 5) == counts_of("3 4 5 8 9")
@@ -490,7 +490,7 @@ def test_s4_art14_7_four_big_jokers_exempt_team(monkeypatch: pytest.MonkeyPatch)
     m = Match(R4, 1, 2)
     drive(m, until=hand2)
     assert ev(m, "kang") == [("kang", 5, None, -1, 2)]
-    assert ev(m, "tribute") == [("tribute", 2, "2", 5, 0)]  # only the other team still pays
+    assert ev(m, "tribute") == [("tribute", 2, "2", 5, 4)]  # only the other team still pays
 
 
 def test_s4_art14_7_four_small_jokers_exempt_self(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -501,7 +501,7 @@ def test_s4_art14_7_four_small_jokers_exempt_self(monkeypatch: pytest.MonkeyPatc
     m = Match(R4, 1, 2)
     drive(m, {"give": lambda legal: legal[0]}, until=hand2)
     assert ev(m, "kang") == [("kang", 1, None, -1, 1)]
-    assert ev(m, "tribute") == [("tribute", 3, "2", 0, 0), ("tribute", 3, "2", 0, 0)]
+    assert ev(m, "tribute") == [("tribute", 3, "2", 0, 4), ("tribute", 3, "2", 0, 4)]
 
 
 def test_s4_art14_7_three_sweeps_in_a_row_no_tribute_reopen(monkeypatch: pytest.MonkeyPatch) -> None:
