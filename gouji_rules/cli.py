@@ -4,38 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from . import catalog
 from .agents import AGENTS
-from .errors import GoujiError
+from .cli_common import handles_errors
 from .sim import simulate
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
-
-
-def handles_errors(fn: F) -> F:
-    """Turn the library's typed errors into one line on stderr and exit 1."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except GoujiError as e:
-            fail(str(e))
-        except OSError as e:
-            fail(f"{e.filename or ''}: {e.strerror}")
-
-    return wrapper  # type: ignore[return-value]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

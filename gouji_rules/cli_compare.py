@@ -17,12 +17,8 @@ from typing import Any
 import click
 
 from .agents import AGENTS
+from .cli_common import fail as _fail
 from .errors import GoujiError
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
 
 
 @contextmanager
@@ -97,7 +93,7 @@ def register(group: click.Group) -> None:
         except GoujiError as e:
             _fail(str(e))
         except OSError as e:
-            _fail(f"{e.filename or ''}: {e.strerror}")
+            _fail(f"{e.filename or ''}: error: {e.strerror}")
         if as_json:
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         else:

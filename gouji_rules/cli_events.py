@@ -7,47 +7,18 @@ line, ``FILE:LINE: error: …`` where there is a line), 2 a usage error.
 
 from __future__ import annotations
 
-import functools
 import json
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 
-from .errors import GoujiError
+from .cli_common import handles_errors
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(message, err=True)
-    sys.exit(1)
-
-
-def _errors(fn: F) -> F:
-    """The library's typed errors become one line on stderr and exit 1."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .tournament.errors import InputError
-
-        try:
-            return fn(*args, **kwargs)
-        except InputError as e:
-            _fail(str(e) if e.located else f"error: {e}")
-        except GoujiError as e:
-            from .dsl import VariantErrors
-
-            if isinstance(e, VariantErrors):
-                _fail("\n".join(err.format() for err in e.errors))
-            _fail(f"error: {e}")
-        except OSError as e:
-            _fail(f"{e.filename or ''}: error: {e.strerror}")
-
-    return wrapper  # type: ignore[return-value]
 
 
 @contextmanager
@@ -97,7 +68,7 @@ def event_group() -> None:
 @click.option("--hands", type=click.IntRange(1), help="hands per match (default: the variant's match.hands)")
 @click.option("--seed", default=0, show_default=True, type=int, help="all randomness of the event comes from it")
 @click.option("--duplicate/--no-duplicate", default=None, help="bots: also play each deal with the cards swapped")
-@_errors
+@handles_errors
 def new_cmd(
     file: str,
     name: str,
@@ -138,7 +109,7 @@ def new_cmd(
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--round", "rnd", required=True, type=click.IntRange(1))
 @click.option("--json", "as_json", is_flag=True)
-@_errors
+@handles_errors
 def seat_cmd(file: str, rnd: int, as_json: bool) -> None:
     """Print the seating sheet of a round: seats 0-5 in order of play, 对头, sides."""
     from .tournament.club import seating_sheet
@@ -241,7 +212,7 @@ def _record(file: str, replace: bool, correct: bool, as_json: bool, **kw: Any) -
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_record_options
 @click.option("--replace", is_flag=True, help="overwrite a hand already recorded (kept in the audit trail)")
-@_errors
+@handles_errors
 def record_cmd(file: str, replace: bool, as_json: bool, **kw: Any) -> None:
     """Enter a hand's result from a real table; prints its points, next leader and tribute."""
     _record(file, replace, False, as_json, **kw)
@@ -250,7 +221,7 @@ def record_cmd(file: str, replace: bool, as_json: bool, **kw: Any) -> None:
 @event_group.command("correct")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_record_options
-@_errors
+@handles_errors
 def correct_cmd(file: str, as_json: bool, **kw: Any) -> None:
     """Change a hand already recorded; the old result stays in the audit trail."""
     _record(file, False, True, as_json, **kw)
@@ -262,7 +233,7 @@ def correct_cmd(file: str, as_json: bool, **kw: Any) -> None:
 @click.option("--csv", "fmt", flag_value="csv")
 @click.option("--html", "fmt", flag_value="html")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write to this file (atomically)")
-@_errors
+@handles_errors
 def standings_cmd(file: str, fmt: str | None, output: str | None) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
     from .tournament import standings as st
@@ -287,7 +258,7 @@ def standings_cmd(file: str, fmt: str | None, output: str | None) -> None:
 )
 @click.option("--limit", type=click.IntRange(1), help="stop after playing this many matches")
 @click.option("--quiet", is_flag=True, help="no progress on stderr")
-@_errors
+@handles_errors
 def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> None:
     """Play the bot event's matches not played yet; run again after a stop to continue."""
     from .tournament.run import run_event
@@ -318,7 +289,7 @@ def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> Non
 @click.option("--results", type=click.Path(dir_okay=False), help="club results in the results.csv format")
 @click.option("--faults", type=click.Path(dir_okay=False), help="bot faults as CSV")
 @click.option("--audit", type=click.Path(dir_okay=False), help="the audit trail of entries and corrections, JSONL")
-@_errors
+@handles_errors
 def export_cmd(file: str, records: str | None, results: str | None, faults: str | None, audit: str | None) -> None:
     """Write the event's hand records, results, faults or audit trail to files (each atomically)."""
     import csv
@@ -354,7 +325,7 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
 @click.option("--hand", default=1, show_default=True, type=click.IntRange(1), help="which record of the file")
 @click.option("--variant", "variant_spec", help="variant file or name (default: the record's)")
 @click.option("--no-pause", is_flag=True, help="print every step without waiting")
-@_errors
+@handles_errors
 def replay_cmd(record_file: str, hand: int, variant_spec: str | None, no_pause: bool) -> None:
     """Step through a hand record: Enter for the next action, q to quit."""
     from . import catalog
@@ -384,7 +355,7 @@ def replay_cmd(record_file: str, hand: int, variant_spec: str | None, no_pause: 
 @click.argument("records", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--variant", "variant_spec", help="verify every record under this variant file or name")
 @click.option("--quiet", "-q", is_flag=True, help="no summary line")
-@_errors
+@handles_errors
 def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool) -> None:
     """Replay hand records (JSONL) under their variant; report the first illegal action of each.
 
