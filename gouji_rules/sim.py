@@ -47,14 +47,17 @@ class Stats:
     team_points: list[int] = field(default_factory=lambda: [0, 0])
 
     def add(self, hand: Hand) -> None:
-        self.hands += 1
         self.decisions += hand.decisions
-        self.events.update(e.type for e in hand.events)
-        for seat, place in enumerate(hand.places):
+        self.add_result(hand.places, hand.scores(), (e.type for e in hand.events))
+
+    def add_result(self, places: Iterable[int], scores: tuple[int, int], event_types: Iterable[str]) -> None:
+        """One finished hand, from a Hand or from a match's hand summary."""
+        self.hands += 1
+        self.events.update(event_types)
+        for seat, place in enumerate(places):
             self.places[seat][place - 1] += 1
-        a, b = hand.scores()
-        self.team_points[0] += a
-        self.team_points[1] += b
+        self.team_points[0] += scores[0]
+        self.team_points[1] += scores[1]
 
 
 def hand_seeds(seed: int, hands: int) -> Iterable[int]:
@@ -109,12 +112,7 @@ def simulate_matches(
         stats.decisions += m.decisions
         stats.events.update(e.type for e in m.all_events)
         for s in m.summaries:
-            stats.hands += 1
-            stats.events.update(e["type"] for e in s.record["events"])
-            for seat, place in enumerate(s.places):
-                stats.places[seat][place - 1] += 1
-            stats.team_points[0] += s.scores[0]
-            stats.team_points[1] += s.scores[1]
+            stats.add_result(s.places, s.scores, (e["type"] for e in s.record["events"]))
             if records is not None:
                 rec = {"match": index, "hand": s.index, **s.record, "scores": list(s.scores)}
                 records.write(json.dumps(rec, ensure_ascii=False) + "\n")
