@@ -147,7 +147,7 @@ def parse_action(text: str) -> Action:
     low = t.lower()
     if low in ("xuandian", "hedian", "mingdian", "yudian"):
         return Declare(low)
-    if low in ("buy4", "geming", "chongdian", "waive") or (low.startswith("last") and low[4:].isdigit()):
+    if low in ("buy4", "geming", "chongdian", "waive", "call") or (low.startswith("last") and low[4:].isdigit()):
         return Choose(low)
     if low in ("with_head", "no_head"):
         return Head(low == "with_head")

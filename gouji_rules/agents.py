@@ -95,6 +95,8 @@ class GreedyAgent:
             return PASS
         if mode == "mingdian":
             return opts["mingdian"] if jokers >= 4 and pure >= 2 else PASS
+        if mode == "point_call":
+            return opts["call"]
         if mode in ("geming", "chongdian", "buy4", "waive"):
             return opts.get(mode, PASS)
         if mode == "choose_last":

@@ -5,7 +5,8 @@ burner went out while burning), ``jiefeng_request`` and ``consent`` (S4's 接风
 by request), ``point_closed`` (a seat can no longer open), ``with_head`` (有头 chosen),
 ``waive`` (a teammate's tribute waived), ``redeal`` (value 1: two 革命, 2: three 冲点, 3: three
 sweeps in a row), ``huiwu`` (S0 会五), ``choose_last`` (someone else named last place),
-``first_leader`` (上班), ``no_three`` (S4: no 3 after buying, placed last).  docs/events.md has them all.
+``first_leader`` (上班), ``kaipai`` (开牌 by a drawn card), ``no_three`` (S4: no 3 after buying,
+placed last), ``point_call`` (S0: a 点贡 payer shows a 大王 and takes a card).  docs/events.md has them all.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .cards import CardSet, format_set
 
 EVENT_IDS = (
     "deal",
+    "kaipai",
     "first_leader",
     "kang",
     "xuandian",
@@ -34,6 +36,7 @@ EVENT_IDS = (
     "huiwu",
     "choose_last",
     "no_three",
+    "point_call",
     "play",
     "pass",
     "yield",

@@ -89,6 +89,8 @@ class Match:
         self.discards: list[int] = [0] * NRANKS
         self.decisions = 0
         self._carry: list[Event] = []  # events to show at the start of the next hand
+        self._opener = -1  # the first 开牌人 (S4 第二条)
+        self._rng = SplitMix64(seed)
         self.phase = "start"
         self._decision: Decision | None = None
         self._gen = self._run()
@@ -222,7 +224,8 @@ class Match:
         rng = SplitMix64(derive(hseed, 77))
         self.kept = [[0] * NRANKS for _ in range(6)]
         self.discards = [0] * NRANKS
-        first = leader if leader is not None else rng.below(6)
+        first = leader if leader is not None else self._kaipai(rng)
+        self._rng = rng
         declarations: list[tuple[str, int]] = []
         # 预点 (S4 第二十二条(三)): before 开牌, on no cards
         if v.declare.yudian:
@@ -412,6 +415,27 @@ class Match:
             self._event(Event("choose_last", other, other=last))
         return places
 
+    def _kaipai(self, rng: SplitMix64) -> int:
+        """开牌 (S4 第二条(一)(二)): the 开牌人 draws a card and counts its value counter-clockwise
+        from himself; a joker passes the draw to his 下家.  重新开牌 is done by the first 开牌人's 下家."""
+        if self.variant.match.kaipai != "count":
+            return rng.below(6)
+        if self._opener < 0:
+            opener = self._opener = rng.below(6)
+        else:
+            opener = (self._opener + 1) % 6
+        deck = self.rules.deck
+        while True:
+            c = deck[rng.below(len(deck))]
+            r = card_rank(c)
+            if r >= SJ:
+                opener = (opener + 1) % 6  # 如抽到大小王牌，则其开牌权自然取消，由其下家取代
+                continue
+            value = {11: 1, 12: 2}.get(r, r + 3)  # A counts 1, 2 counts 2, J Q K 11 12 13
+            first = (opener + value - 1) % 6
+            self._event(Event("kaipai", first, CardSet(r, 1), other=opener, value=value))
+            return first
+
     def _shangban(self, cards: list[list[int]], first: int, rng: SplitMix64) -> int:
         """上班 (S4 第三条): the first to hold two 4s of one suit leads; more of one suit takes over."""
         if self.variant.match.first_leader != "shangban":
@@ -542,6 +566,20 @@ class Match:
                 return p
         return None
 
+    def _random_card(self, s: int) -> int:
+        """The rank of one card of seat ``s`` drawn unseen (each card equally likely)."""
+        h = self.hands_now[s]
+        pick = self._rng.below(sum(h))
+        for r in range(NRANKS):
+            pick -= h[r]
+            if pick < 0:
+                return r
+        return NRANKS - 1
+
+    def _free(self, s: int, r: int) -> bool:
+        """Does seat ``s`` hold a card of rank ``r`` it did not just receive (吃了不吐)?"""
+        return self.hands_now[s][r] - self.kept[s][r] > 0
+
     def _tribute_rank(self, s: int) -> int:
         h, kept = self.hands_now[s], self.kept[s]
         hook = self.rules.hooks.get("tribute_card")
@@ -567,7 +605,17 @@ class Match:
                     self._event(Event("waive", d.receiver, other=d.giver))
                     continue
             paid = 0
-            for _ in range(d.count):
+            if d.kind == "point" and t.point_call and self._free(d.giver, BJ):
+                a = yield self._ask(d.giver, "point_call", (Choose("call"), PASS))
+                if isinstance(a, Choose) and any(self.hands_now[d.receiver]):
+                    # 亮出大王，叫停对门要摸的这张牌作为还贡收入自己的牌里，进贡时将大王进上 (S0 第八节)
+                    r = self._random_card(d.receiver)
+                    self._move(d.receiver, d.giver, r)
+                    self._move(d.giver, d.receiver, BJ)
+                    self._event(Event("point_call", d.giver, CardSet(BJ, 1), other=d.receiver, value=r + 1))
+                    self._event(Event("tribute", d.giver, CardSet(BJ, 1), other=d.receiver, value=1))
+                    paid = 1
+            for _ in range(d.count - paid):
                 r = self._tribute_rank(d.giver)
                 if r < 0:
                     break

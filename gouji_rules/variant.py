@@ -394,6 +394,11 @@ class Tribute:
         "同一联邦之间可以免的贡",
         "kinds a receiver may waive when payer and receiver are teammates",
     )
+    point_call: bool = _f(
+        False,
+        "欠点贡的人摸到大王可以亮出，叫停对门摸的一张牌收为还贡，进贡时进大王（点烧闷拉第八节）",
+        "a player owing 点贡 who holds a 大王 may show it, take one of his opposite's cards unseen, and pay the 大王 (S0 第八节)",
+    )
     sweep: Literal["opposite", "place"] = _f(
         "opposite",
         "串三户后：opposite 被串的每人向对头进1张；place 照常进落贡",
@@ -458,6 +463,11 @@ class MatchRules:
     The match: who leads the first and the next hand, how many hands.
     """
 
+    kaipai: Literal["count", "random"] = _f(
+        "count",
+        "开牌（大纲第二条）：count 开牌人抽一张牌按点数数到首取牌人（抽到王由下家重抽；重新开牌由首开牌人的下家开）；random 随机",
+        "who draws first when no last place decides it: count by a drawn card's value from the 开牌人 (S4 第二条), or random",
+    )
     first_leader: Literal["random", "shangban"] = _f(
         "shangban",
         "首局：shangban 上班（先亮两张同花4者首发，同花4多者顶班）；random 随机",
@@ -604,6 +614,7 @@ def dianshaomenla() -> Variant:
         declare=Declare(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
         buy=Buy(no_three="none", no_four_closes_point=False),
         tribute=Tribute(
+            point_call=True,
             point_when_neither="none",
             returned=[],
             return_refusable=False,
@@ -613,7 +624,9 @@ def dianshaomenla() -> Variant:
         ),
         geming=Geming(enabled=False),
         chongdian=Chongdian(enabled=True),
-        match=MatchRules(first_leader="random", huiwu=True, reopen_after_sweep=False, choose_last="swept_team"),
+        match=MatchRules(
+            kaipai="random", first_leader="random", huiwu=True, reopen_after_sweep=False, choose_last="swept_team"
+        ),
     )
 
 

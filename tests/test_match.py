@@ -153,7 +153,7 @@ def _set_counter(text: str) -> Counter[int]:
     return Counter(parse_set(text).card_counts())
 
 
-MOVES = ("buy3", "buy4", "tribute", "return_tribute")
+MOVES = ("buy3", "buy4", "tribute", "return_tribute", "point_call")
 
 
 def check_conservation(v: Variant, m: Match) -> Iterator[str]:
@@ -185,6 +185,10 @@ def check_conservation(v: Variant, m: Match) -> Iterator[str]:
                     paid = Counter({e["value"] - 1: 1})
                     flow[buyer] -= paid
                     flow[seller] += paid
+            elif t == "point_call":  # S0: the 点贡 payer takes one card (rank value-1) from other
+                took = Counter({e["value"] - 1: 1})
+                flow[e["seat"]] += took
+                flow[e["other"]] -= took
             else:  # seat hands the cards to other
                 flow[e["other"]] += got
                 flow[e["seat"]] -= got
