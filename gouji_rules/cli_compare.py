@@ -88,6 +88,11 @@ def register(group: click.Group) -> None:
         if len(variants) < 2:
             raise click.UsageError("compare needs at least two variants")
         try:
+            from .atomic import check_writable
+
+            for out_path in (csv_path, html_path):
+                if out_path:
+                    check_writable(out_path)  # fail before the simulation, not after it
             doc = _run(list(variants), deals, match_hands, seed, agent_name, workers, scheduler, quiet)
             _write_outputs(doc, csv_path, html_path)
         except GoujiError as e:

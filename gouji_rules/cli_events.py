@@ -106,7 +106,7 @@ def new_cmd(
 
 
 @event_group.command("seat")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--round", "rnd", required=True, type=click.IntRange(1))
 @click.option("--json", "as_json", is_flag=True)
 @handles_errors
@@ -209,7 +209,7 @@ def _record(file: str, replace: bool, correct: bool, as_json: bool, **kw: Any) -
 
 
 @event_group.command("record")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @_record_options
 @click.option("--replace", is_flag=True, help="overwrite a hand already recorded (kept in the audit trail)")
 @handles_errors
@@ -219,7 +219,7 @@ def record_cmd(file: str, replace: bool, as_json: bool, **kw: Any) -> None:
 
 
 @event_group.command("correct")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @_record_options
 @handles_errors
 def correct_cmd(file: str, as_json: bool, **kw: Any) -> None:
@@ -228,15 +228,20 @@ def correct_cmd(file: str, as_json: bool, **kw: Any) -> None:
 
 
 @event_group.command("standings")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "fmt", flag_value="json", help="JSON with a schema_version")
-@click.option("--csv", "fmt", flag_value="csv")
-@click.option("--html", "fmt", flag_value="html")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
+@click.option("--csv", "as_csv", is_flag=True)
+@click.option("--html", "as_html", is_flag=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write to this file (atomically)")
 @handles_errors
-def standings_cmd(file: str, fmt: str | None, output: str | None) -> None:
+def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
     from .tournament import standings as st
+
+    chosen = [f for f, on in (("json", as_json), ("csv", as_csv), ("html", as_html)) if on]
+    if len(chosen) > 1:
+        raise click.UsageError("choose one of --json, --csv and --html")
+    fmt = chosen[0] if chosen else None
 
     with _open(file) as e:
         lines = st.compute(e)
@@ -252,7 +257,7 @@ def standings_cmd(file: str, fmt: str | None, output: str | None) -> None:
 
 
 @event_group.command("run")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
     "--time-limit", default=2.0, show_default=True, type=click.FloatRange(min=0.01), help="seconds a decision"
 )
@@ -284,7 +289,7 @@ def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> Non
 
 
 @event_group.command("export")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--records", type=click.Path(dir_okay=False), help="every hand record, one JSON object a line")
 @click.option("--results", type=click.Path(dir_okay=False), help="club results in the results.csv format")
 @click.option("--faults", type=click.Path(dir_okay=False), help="bot faults as CSV")
@@ -321,7 +326,7 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
 
 
 @click.command("replay")
-@click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("record_file", type=click.Path(dir_okay=False))
 @click.option("--hand", default=1, show_default=True, type=click.IntRange(1), help="which record of the file")
 @click.option("--variant", "variant_spec", help="variant file or name (default: the record's)")
 @click.option("--no-pause", is_flag=True, help="print every step without waiting")
@@ -348,11 +353,12 @@ def replay_cmd(record_file: str, hand: int, variant_spec: str | None, no_pause: 
             return True
         return line.strip().lower() != "q"
 
-    replay(variant, rec, click.echo, wait)
+    if not replay(variant, rec, click.echo, wait):
+        sys.exit(1)
 
 
 @click.command("verify")
-@click.argument("records", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--variant", "variant_spec", help="verify every record under this variant file or name")
 @click.option("--quiet", "-q", is_flag=True, help="no summary line")
 @handles_errors
@@ -373,7 +379,9 @@ def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool) 
         click.echo(
             f"{count} record(s) read, {count - bad if count >= bad else 0} verified, {bad} with problems", err=True
         )
-    sys.exit(1 if problems else 0)
+    if count == 0 and not problems:
+        click.echo("error: no hand records to verify", err=True)
+    sys.exit(1 if problems or count == 0 else 0)
 
 
 def register(group: click.Group) -> None:

@@ -51,17 +51,20 @@ def register(group: click.Group) -> None:
     def validate_cmd(paths: tuple[str, ...], quiet: bool) -> None:
         """Check variant files (or shipped names): every error of every file, and warnings.
 
-        Exit 0 when all are valid, 1 when any is invalid, 2 on a usage error.
+        Exit 0 when all are valid, 1 when any is invalid or missing, 2 on a usage error.
         """
         from . import dsl
 
         shipped = set(dsl.shipped_names())
-        for p in paths:
-            if not Path(p).exists() and p not in shipped:
-                raise click.UsageError(f"no such file or shipped variant: {p}")
-        results = dsl.validate_paths(paths)
-        bad = 0
-        for p, r in zip(paths, results, strict=True):
+        missing = [p for p in paths if not Path(p).exists() and p not in shipped]
+        for p in missing:  # reported like any invalid file; the others are still checked
+            click.echo(f"{p}: error: no such file or shipped variant", err=True)
+            if not quiet:
+                click.echo(f"{p}: not found")
+        present = tuple(p for p in paths if p not in missing)
+        results = dsl.validate_paths(present) if present else []
+        bad = len(missing)
+        for p, r in zip(present, results, strict=True):
             for d in sorted([*r.errors, *r.warnings], key=lambda e: e.sort_key()):
                 click.echo(d.format(), err=True)
             if r.errors:

@@ -110,7 +110,8 @@ def simulate_matches(
         n = min(match_hands, hands - done)
         m = play_match(variant, derive(seed, index), n, agents)
         stats.decisions += m.decisions
-        stats.events.update(e.type for e in m.all_events)
+        # the phases' own `deal` marks the same deal as each hand's `deal` event: count it once
+        stats.events.update(e.type for e in m.all_events if e.type != "deal")
         for s in m.summaries:
             stats.add_result(s.places, s.scores, (e["type"] for e in s.record["events"]))
             if records is not None:

@@ -303,6 +303,8 @@ def record(
     ``replace`` (or ``correct``, which also requires that it exists); either way
     the old result goes to the audit table.
     """
+    if event.mode == "bots":
+        raise EventError("this is a bot event: its hands are played by 'gouji event run', not entered by hand")
     scored: list[tuple[str, Scored]] = []
     seen: dict[tuple[int, int, int], str] = {}
     for source, entry in entries:

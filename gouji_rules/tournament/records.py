@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .. import catalog
@@ -126,9 +127,25 @@ def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
     return None
 
 
+def _check_places(record: dict[str, Any]) -> str | None:
+    """Places are 1..6 once each, and every finishing order given agrees with them."""
+    places = record.get("places")
+    if not isinstance(places, list) or sorted(places) != [1, 2, 3, 4, 5, 6]:
+        return f"places {places!r} are not the places 1 to 6, once each"
+    expected = sorted(range(6), key=lambda s: places[s])
+    r = record.get("result") or {}
+    for where, finish in (("finish", record.get("finish")), ("result.finish", r.get("finish"))):
+        if finish is not None and list(finish) != expected:
+            return f"{where} {finish!r} does not agree with places {places!r} (expected {expected})"
+    return None
+
+
 def _verify_result(variant: Variant, record: dict[str, Any]) -> str | None:
     """A result entered at a table: settle it again and compare the points."""
     r = record.get("result") or {}
+    problem = _check_places(record)
+    if problem:
+        return problem
     try:
         places = list(record["places"])
         opened = [s in r.get("opened", []) for s in range(6)]
@@ -155,6 +172,9 @@ def verify_files(paths: list[str], override: Variant | None = None) -> tuple[int
     problems: list[Problem] = []
     for path in paths:
         hand_no = 0
+        if not Path(path).is_file():
+            problems.append(Problem(path, 0, 0, "error: no such file"))
+            continue
         for line, rec, err in read_records(path):
             hand_no += 1
             if rec is None:
@@ -231,9 +251,14 @@ def _event_text(e: dict[str, Any]) -> str:
 
 def replay(
     variant: Variant, record: dict[str, Any], emit: Callable[[str], None], wait: Callable[[], bool] | None = None
-) -> None:
-    """Emit each step; ``wait`` is called between steps and returns False to stop (q)."""
+) -> bool:
+    """Emit each step; ``wait`` is called between steps and returns False to stop (q).
+
+    Returns False when the record holds an illegal action (the step that says so is emitted)."""
     for i, step in enumerate(replay_steps(variant, record)):
         if i and wait is not None and not wait():
-            return
+            return True
         emit(step)
+        if "   ILLEGAL: " in step:
+            return False
+    return True

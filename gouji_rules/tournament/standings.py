@@ -104,8 +104,9 @@ def compute(event: Event) -> list[Line]:
                 line.drawn += mp == DRAW
                 line.lost += mp == LOSS
                 line.results.append((mp, frozenset(sides[1 - side])))
-    for _rnd, team in event.db.byes():
-        if team in lines:
+    under_way = {h.round for h in event.db.hands()}
+    for rnd, team in event.db.byes():
+        if team in lines and rnd in under_way:  # a bye scores once its round has begun
             lines[team].byes += 1
             lines[team].match_points += WIN
     groups: dict[tuple[int, int], list[Line]] = {}

@@ -24,13 +24,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..atomic import temp_beside
 from .errors import EventError, SchemaTooNew
 
 # (version, what it does, SQL).  Append only: a shipped step is never edited.
@@ -207,10 +207,7 @@ class EventDB:
         target = Path(path)
         if target.exists():
             raise EventError(f"{target}: already exists; an event file is never overwritten")
-        parent = target.parent if str(target.parent) else Path(".")
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
-        os.close(fd)
-        tmp = Path(tmp_name)
+        tmp = temp_beside(target, ".tmp")
         try:
             con = _connect(tmp)
             migrate(con)

@@ -33,7 +33,15 @@ def test_validate_exit_1_with_positioned_diagnostics_on_stderr() -> None:
 
 def test_validate_exit_2_on_usage_error() -> None:
     assert run("validate")[0] == 2
-    assert run("validate", "no/such/file.yaml")[0] == 2
+
+
+def test_validate_reports_a_missing_file_and_still_checks_the_others(tmp_path: Path) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\n", encoding="utf-8")
+    code, out, err = run("validate", "no/such/file.yaml", str(club))
+    assert code == 1
+    assert "no/such/file.yaml: error: no such file or shipped variant" in err
+    assert f"{club}: ok" in out
 
 
 def test_diff_of_a_club_file_shows_its_one_change(tmp_path: Path) -> None:
