@@ -185,6 +185,7 @@ class Hand:
         self.yielded = [False] * 6
         self.trick_out = 0
         self.requester = -1
+        self._defer_end = False
         self.saved_queue: list[tuple[int, int]] = []
         self._legal: Legal | None = None
         self._follow: dict[int, list[CardSet]] = {}
@@ -494,6 +495,8 @@ class Hand:
             h[BJ] -= cs.bj
         if cs.top:
             h[TOP] -= cs.top
+        if self.requester == -2:
+            self.requester = -1  # a refused 接风 blocks only the set it was asked on
         ev = self.events
         if burn:
             if prev_owner == self.burning:
@@ -512,16 +515,19 @@ class Hand:
             self.point[s] = POINT_CLOSED
             ev.append(Event("point_closed", s))
         self.table, self.owner = cs, s
+        # a 闷 and the beater going out happen in the same play: settle both before the hand may end
+        self._defer_end = True
         if not lead and self.men_watch[prev_owner]:
             self._men(prev_owner, s)
-            if self.mode == OVER:
-                return
         self._follow.clear()
         left = sum(h)
         if left == 0:
             self._go_out(s)
         elif rules.variant.men.enabled and left == h[THREE]:
             self.men_watch[s] = True
+        self._defer_end = False
+        if self.mode != OVER and sum(self.active) <= 1:
+            self._end_hand()
         if self.mode == OVER:
             return
         self.queue = self._response_queue(s, cs)
@@ -613,7 +619,7 @@ class Hand:
         if self.active[o] and self.rules.variant.play.no_head and not self.no_head[o]:
             self.no_head[o] = True
             self.events.append(Event("no_head", o, other=s))
-        if sum(self.active) <= 1:
+        if sum(self.active) <= 1 and not self._defer_end:
             self._end_hand()
 
     def _start_ffa(self) -> None:
@@ -727,10 +733,15 @@ class Hand:
         self.head_rights[s] = left
         if left > 0:
             return
-        if s in self.setup.open_by_rights and self.point[s] != POINT_OPEN and self._may_open_now():
+        if (
+            s in self.setup.open_by_rights
+            and self.active[s]
+            and self.point[s] in (POINT_NONE, POINT_PENDING)
+            and self._may_open_now()
+        ):
             self.point[s] = POINT_OPEN
             self.events.append(Event("open_point", s))
-        if self.rules.variant.play.no_head and not self.no_head[s]:
+        if self.rules.variant.play.no_head and self.active[s] and not self.no_head[s]:
             self.no_head[s] = True
             self.events.append(Event("no_head", s, other=(s + 3) % 6))
 

@@ -235,7 +235,9 @@ class Match:
                 if isinstance(a, Declare):
                     declarations.append(("yudian", s))
                     self._event(Event("yudian", s, other=(s + 3) % 6))
-        cards, first = deal_cards(v, hseed, first, self.rotate)
+        # a leader carried from the last hand is a real seat already: rotate only the cards
+        drawer = (first - self.rotate) % 6 if leader is not None else first
+        cards, first = deal_cards(v, hseed, drawer, self.rotate)
         self.hands_now = [counts_of_cards(c) for c in cards]
         dealt = [format_hand(h) for h in self.hands_now]
         lead = first if leader is not None else self._shangban(cards, first, rng)

@@ -296,3 +296,16 @@ def test_issue5_events_all_occur_over_200_matches(variant: Variant) -> None:
     assert {k: c[k] for k in expected if c[k] == 0} == {}
     assert {k: c[k] for k in theirs if c[k]} == {}
     assert mine <= set(expected)
+
+
+@pytest.mark.parametrize("variant", [S4, dianshaomenla()], ids=["dagang", "dianshaomenla"])
+def test_next_hand_led_by_last_place_in_a_rotated_match(variant: Variant) -> None:
+    """S0 “下一局游戏拉客先摸牌出牌”; S4 第二条(三) “大落为法定的取牌人，也是法定首发牌人” — also when the
+    duplicate deal is played with the cards rotated (rotate=1)."""
+    from gouji_rules.agents import GreedyAgent
+    from gouji_rules.match import play_match
+
+    m = play_match(variant, 11, 4, [GreedyAgent() for _ in range(6)], rotate=1)
+    for a, b in zip(m.summaries, m.summaries[1:], strict=False):
+        if a.sweep is None or not variant.match.reopen_after_sweep:
+            assert b.leader == a.tribute_places.index(6)

@@ -431,3 +431,15 @@ def test_s0_has_no_kou() -> None:
     """S0 has no 扣牌: a dead set simply stands."""
     h = pos(S0, ["55", LOW, LOW, LOW, LOW, LOW], table="K+BJ", owner=0)
     assert h.mode != KOU_MODE
+
+
+def test_s0_sec6_men_and_the_beater_going_out_in_one_play_both_count() -> None:
+    """第六节 “被闷的人直接被判定为拉客” — when the set that 闷s the player is also the beater's last,
+    both the 闷 and the beater's finish are recorded before the hand ends."""
+    h = pos(S0, ["993", "TT", "9", "9", "9", "9"], leader=0, out=[2, 3, 4, 5])
+    act(h, "99")
+    act(h, "TT")
+    assert h.is_over
+    assert [e.seat for e in events(h, "men")] == [0]
+    assert [e.seat for e in events(h, "finish")][-1] == 1
+    assert h.places[1] == 5 and h.places[0] == 6

@@ -560,3 +560,35 @@ def test_s4_art15_qing_keeps_the_player_in_play() -> None:
     assert h.active[0]
     act(h, "pass", "pass", "pass", "pass")
     assert (h.turn, h.mode) == (0, FOLLOW)  # still asked in the round
+
+
+def test_s4_art13_refused_jiefeng_blocks_only_that_last_set() -> None:
+    """第十三条 接风 “持牌人对上家的底牌可暂不上牌而申请由自己重新发牌” — the right belongs to each 底牌:
+    a refusal on one player's last set does not take it away on the next player's."""
+    h = pos(S4, ["55", "66993", "77", "88JJ3", "TT993", "QQ993"], leader=0)
+    act(h, "55")  # seat 0 goes out
+    act(h, "jiefeng")
+    act(h, "refuse")  # seat 2 refuses seat 1's request
+    act(h, "66")
+    act(h, "77")  # seat 2 goes out on its last set
+    assert h.turn == 3 and "jiefeng" in [str(a) for a in h.legal_actions()]
+
+
+def test_s4_art22_head_rights_never_reopen_a_closed_point() -> None:
+    """第二十二条(三) “其对头也须在二科产生前够死级三把方算开点” is a further condition, not a replacement:
+    第八条 “没开点先发4者视为自动放弃开点” still holds for the 革命 player's opposite."""
+    from gouji_rules.actions import PASS
+    from gouji_rules.cards import parse_hand
+    from gouji_rules.engine import HandSetup
+
+    setup = HandSetup(
+        placed={3: 4}, geming=frozenset({3}), closed=frozenset({3}), head_rights={0: 1}, open_by_rights=frozenset({0})
+    )
+    hands = [list(parse_hand(x)) for x in ["4KKQQQ3", "5563", "6673", "", "7783", "8893"]]
+    h = Hand(S4, hands, 0, setup=setup)
+    for lead in ("4", "KK"):  # a 4 led before opening gives the point up; then the right is used
+        h.apply(Play(parse_set(lead)), 0)
+        while not h.is_over and h.owner == 0 and h.turn != 0:
+            h.apply(PASS)
+    assert h.point[0] == 3  # closed
+    assert not events(h, "open_point")
