@@ -14,7 +14,8 @@ The leader plays any legal set.  What happens next depends on the set:
   player allowed to burn it is asked, in the variant's priority order
   (S4 第六条: the owner's own team first, then order of play);
 * a **dead set** (S4 第四条(三): 大王 hung) is conceded by the owner's
-  opposite with 扣牌 (S4 第七条) and the owner leads again;
+  opposite with 扣牌 (S4 第七条) and the owner leads again; with
+  ``sets.kou`` off (S0 has no 扣牌) the round simply ends on it;
 * any other set is answered in order of play (步步高, S4 第四条(五)(六)); a
   player who passed stays out of the round (S0 “过牌之后再不能要”, S4 第五条 过牌) unless the
   variant lets him back in (his opposite's set, or 四人乱缠).
