@@ -143,6 +143,9 @@ def parse_bots(specs: Sequence[str]) -> list[tuple[str, str]]:
                 raise InputError(f"bot {part.strip()!r}: write NAME=random, NAME=greedy or NAME=cmd:COMMAND")
             name = check_name(name)
             kind = kind.strip()
+            if not kind.startswith("cmd:") and "," in kind:
+                stray = kind.split(",", 1)[1].strip()
+                raise InputError(f"bot {stray!r}: write NAME=random, NAME=greedy or NAME=cmd:COMMAND")
             if name in names:
                 raise InputError(f"bot name {name!r} is used twice")
             names.add(name)
