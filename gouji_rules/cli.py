@@ -64,7 +64,7 @@ def _run_with_progress(
 
     run: Any = simulate if match_hands is None else partial(simulate_matches, match_hands=match_hands)
 
-    show = not quiet and hands >= 200
+    show = not quiet and hands >= 200 and sys.stderr.isatty()  # no bar in logs and pipes
     with click.progressbar(length=hands, label="hands", file=sys.stderr) if show else _null_bar() as bar:
         last = [0]
 

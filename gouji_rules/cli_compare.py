@@ -24,7 +24,7 @@ from .errors import GoujiError
 @contextmanager
 def _progress(deals: int, quiet: bool) -> Iterator[Callable[[int], None]]:
     """A progress bar over deals on stderr (never stdout, which may carry JSON)."""
-    if quiet:
+    if quiet or not sys.stderr.isatty():  # a bar only for a person at a terminal, not in logs
         yield lambda done: None
         return
     with click.progressbar(length=deals, label="deals", file=sys.stderr) as bar:
