@@ -938,6 +938,7 @@ class Hand:
         """The hand as a JSON-ready record (see docs/records.md)."""
         return {
             "variant": self.rules.name,
+            "variant_hash": self.rules.fingerprint,
             "seed": self.seed,
             "leader": self.events[0].seat,
             "deal": [format_hand(h) for h in self.initial],

@@ -144,6 +144,7 @@ class Rules:
         if len(v.scoring.points) != 6:
             raise VariantError("scoring.points must give exactly 6 numbers")
         self.hooks: Mapping[str, Callable[..., Any]] = v.hooks
+        self.fingerprint = v.fingerprint()
         self._gouji: dict[CardSet, bool] = {}
         self._pure: dict[CardSet, bool] = {}
         self._answer: dict[tuple[bool, bool, bool, bool, bool], bool] = {}

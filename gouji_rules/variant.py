@@ -561,6 +561,19 @@ class Variant:
             object.__setattr__(self, "_rules", cached)
         return cached
 
+    def fingerprint(self) -> str:
+        """A short hash of every rule (sections and hook texts, not the name): hand records carry
+        it, so a record can be checked against the rules it was played under."""
+        import hashlib
+        import json
+
+        data = self.to_dict()
+        for key in ("name", "title", "source"):
+            data.pop(key, None)
+        data["hooks"] = {k: str(getattr(f, "source", f.__qualname__)) for k, f in sorted(self.hooks.items())}
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data (no hooks), in the shape of a variant file."""
         out: dict[str, Any] = {"name": self.name, "title": self.title, "source": self.source}

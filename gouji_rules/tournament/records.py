@@ -96,6 +96,12 @@ def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
     for key in ("deal", "leader", "actions"):
         if key not in record:
             return f"not a hand record: no {key!r}"
+    recorded = record.get("variant_hash")
+    if recorded and recorded != variant.rules.fingerprint:
+        return (
+            f"the record was played under other rules (variant_hash {recorded}, "
+            f"{variant.name} is {variant.rules.fingerprint}); give the right file with --variant"
+        )
     try:
         hand = Hand.from_record(variant, record)
     except (GoujiError, ValueError, KeyError, TypeError) as e:

@@ -68,3 +68,14 @@ def test_replay_and_verify_exit_1_on_an_illegal_record_or_nothing_to_verify(tmp_
     assert r.exit_code == 1 and "no hand records" in r.stderr
     r = gouji("verify", str(tmp_path / "missing.jsonl"))
     assert r.exit_code == 1 and "no such file" in r.stdout
+
+
+def test_verify_refuses_a_record_played_under_other_rules(tmp_path: Path) -> None:
+    rec = play_hand(dagang(), 3, [make_agent("greedy") for _ in range(6)]).record()
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    assert gouji("verify", str(path)).exit_code == 0
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\nburn:\n  teammate: false\n", encoding="utf-8")
+    r = gouji("verify", str(path), "--variant", str(club))
+    assert r.exit_code == 1 and "other rules" in r.stdout
