@@ -570,7 +570,7 @@ class Variant:
         data = self.to_dict()
         for key in ("name", "title", "source"):
             data.pop(key, None)
-        data["hooks"] = {k: str(getattr(f, "source", f.__qualname__)) for k, f in sorted(self.hooks.items())}
+        data["hooks"] = {k: _hook_text(f) for k, f in sorted(self.hooks.items())}
         text = json.dumps(data, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -591,6 +591,12 @@ class Variant:
             else:
                 changes[key] = value
         return dataclasses.replace(self, **changes)
+
+
+def _hook_text(fn: Hook) -> str:
+    """An expression hook's own text; a hook written in Python is named by its function."""
+    source = getattr(fn, "source", None)
+    return str(source) if source is not None else str(getattr(fn, "__qualname__", repr(fn)))
 
 
 def make_variant(data: Mapping[str, Any], hooks: Mapping[str, Hook] | None = None) -> Variant:
