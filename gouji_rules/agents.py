@@ -15,6 +15,7 @@ from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet
 from .engine import Observation
 from .legal import Legal
 from .rng import SplitMix64, derive
+from .rules import NEVER
 
 
 class Agent(Protocol):
@@ -84,7 +85,8 @@ class GreedyAgent:
         mode, h, rules = obs.mode, obs.hand, obs.rules
         opts = {str(a): a for a in legal}
         jokers = h[SJ] + h[BJ] + h[TOP]
-        pure = sum(1 for r in range(TWO + 1) if h[r] >= max(rules.thresholds[r], 2) and rules.thresholds[r] < 1 << 29)
+        t = rules.thresholds
+        pure = sum(1 for r in range(TWO + 1) if t[r] < NEVER and h[r] >= max(t[r], 2))  # ranks with a 够级 set
         if mode == "yudian":
             return opts["yudian"] if self.rng.below(40) == 0 else PASS
         if mode == "xuandian":

@@ -558,8 +558,7 @@ class Hand:
         """Could seat ``s`` (before leading ``led``) form a pure 够级 set?"""
         h = list(self.hands[s])
         h[led.rank] += led.count
-        pure = self.rules.is_pure_gouji
-        return any(h[r] > 1 and pure(CardSet(r, h[r])) for r in range(NRANKS))
+        return self.rules.pure_sets(h) > 0
 
     def _may_open_now(self) -> bool:
         op = self.rules.variant.open_point

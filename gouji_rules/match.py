@@ -30,7 +30,6 @@ from .errors import GoujiError, IllegalAction
 from .events import Event
 from .legal import Legal
 from .rng import SplitMix64, derive
-from .rules import NEVER
 from .settle import Debt, HandResult, Settlement, settle
 from .variant import Variant
 
@@ -647,22 +646,19 @@ class Match:
                     break
 
     def _pure_sets(self, s: int) -> list[CardSet]:
-        h, t, rules = self.hands_now[s], self.rules.thresholds, self.rules
+        h, rules = self.hands_now[s], self.rules
         out = []
-        for r in range(TWO + 1):
-            if t[r] < NEVER:
-                for k in range(max(t[r], 2), h[r] + 1):
-                    cs = CardSet(r, k)
-                    if rules.is_pure_gouji(cs):
-                        out.append(cs)
+        for r in range(NRANKS):
+            m = rules.pure_minimum(r)
+            if m:
+                out += [CardSet(r, k) for k in range(m, h[r] + 1) if rules.is_pure_gouji(CardSet(r, k))]
         return out
 
     def _chongdian_eligible(self, s: int) -> bool:
         h = self.hands_now[s]
         c = self.variant.chongdian
         top = max((r for r in range(NRANKS) if h[r]), default=0)
-        t = self.rules.thresholds
-        pure = sum(h[r] // max(t[r], 2) for r in range(TWO + 1) if t[r] < NEVER)
+        pure = self.rules.pure_sets(h)
         hook = self.rules.hooks.get("chongdian_eligible")
         if hook is not None:
             jokers = h[SJ] + h[BJ] + h[TOP]

@@ -7,7 +7,7 @@ expression hook costs one dict lookup after its first call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -195,6 +195,22 @@ class Rules:
                     hit = False
             self._pure[cs] = hit
         return hit
+
+    def pure_minimum(self, r: int) -> int:
+        """The fewest cards of rank ``r`` that make a pure 够级 set (0: none can)."""
+        mins = self.__dict__.get("_pure_min")
+        if mins is None:
+            in_deck = [0] * NRANKS
+            for c in self.deck:
+                in_deck[c >> 2] += 1
+            pure = self.is_pure_gouji
+            mins = [next((k for k in range(2, n + 1) if pure(CardSet(x, k))), 0) for x, n in enumerate(in_deck)]
+            self._pure_min = mins
+        return int(mins[r])
+
+    def pure_sets(self, hand: Sequence[int]) -> int:
+        """How many pure 够级 sets a hand can make at most (冲点 needs three; 自然点 needs none)."""
+        return sum(hand[r] // m for r in range(NRANKS) if (m := self.pure_minimum(r)))
 
     def may_answer(self, is_opposite: bool, is_teammate: bool, no_head: bool, owner_no_head: bool, ffa: bool) -> bool:
         """May a seat answer a 够级 set without burning (S4 第五条, S0 无头)."""
