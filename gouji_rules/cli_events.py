@@ -23,9 +23,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @contextmanager
 def _open(path: str) -> Iterator[Any]:
-    from .tournament.event import Event
+    from .tournament.event import Tournament
 
-    ev = Event.open(path)
+    ev = Tournament.open(path)
     try:
         yield ev
     finally:
@@ -96,7 +96,7 @@ def new_cmd(
     else:
         db = ev.create(file, settings, bots=ev.parse_bots(bots))
     with db:
-        e = ev.Event(db)
+        e = ev.Tournament(db)
         d = e.describe()
         click.echo(
             f"created {file}: {d['name']}, {d['mode']} event, {d['format']}, {d['rounds']} rounds of "

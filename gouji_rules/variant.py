@@ -36,7 +36,7 @@ def _f(default: Any, zh: str, en: str, **extra: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class Deck:
+class DeckRules:
     """牌: 几副牌、去掉哪些牌、加哪些牌、每人几张。
 
     The deck: how many packs, which cards are taken out or added, how many each player gets.
@@ -60,7 +60,7 @@ class Deck:
 
 
 @dataclass(frozen=True)
-class Table:
+class TableRules:
     """座位与出牌方向。
 
     Seats and the direction of play.
@@ -74,7 +74,7 @@ class Table:
 
 
 @dataclass(frozen=True)
-class Sets:
+class SetsRules:
     """一套牌：挂花、贴钱、憋3，以及什么牌能管住什么牌。
 
     Sets: attaching jokers and 2s, bare ranks, and what beats what.
@@ -108,7 +108,7 @@ class Sets:
 
 
 @dataclass(frozen=True)
-class Gouji:
+class GoujiRules:
     """够级牌：多少张算够级，谁能管。
 
     够级 sets: how many cards make one, and who may answer it.
@@ -134,7 +134,7 @@ class Gouji:
 
 
 @dataclass(frozen=True)
-class Play:
+class PlayRules:
     """出牌：过牌、让牌、憋3、无头。
 
     Play: passing, 让牌, 憋3 and 无头.
@@ -166,7 +166,7 @@ class Play:
 
 
 @dataclass(frozen=True)
-class FreeForAll:
+class FreeForAllRules:
     """四人乱缠。
 
     四人乱缠: the last four play without 够级 rules.
@@ -183,7 +183,7 @@ class FreeForAll:
 
 
 @dataclass(frozen=True)
-class Jiefeng:
+class JiefengRules:
     """接风：有人走后谁出牌。
 
     接风: who leads after a player goes out.
@@ -197,7 +197,7 @@ class Jiefeng:
 
 
 @dataclass(frozen=True)
-class Burn:
+class BurnRules:
     """烧牌。
 
     烧牌: burning a 够级 set that is not yours to answer.
@@ -225,7 +225,7 @@ class Burn:
 
 
 @dataclass(frozen=True)
-class OpenPoint:
+class OpenPointRules:
     """开点。
 
     开点: opening the point with 4s.
@@ -249,7 +249,7 @@ class OpenPoint:
 
 
 @dataclass(frozen=True)
-class Men:
+class MenRules:
     """闷 / 清。
 
     闷 / 清: the set before your last 3s is beaten.
@@ -265,7 +265,7 @@ class Men:
 
 
 @dataclass(frozen=True)
-class Places:
+class PlacesRules:
     """名次。
 
     Places.
@@ -277,7 +277,7 @@ class Places:
 
 
 @dataclass(frozen=True)
-class Scoring:
+class ScoringRules:
     """计分。
 
     Scoring.
@@ -289,7 +289,7 @@ class Scoring:
 
 
 @dataclass(frozen=True)
-class Kang:
+class KangRules:
     """扛贡：摸到四个以上的王可以不进贡。
 
     扛贡: four or more jokers exempt you (or your team) from tribute.
@@ -301,7 +301,7 @@ class Kang:
 
 
 @dataclass(frozen=True)
-class Declare:
+class DeclareRules:
     """宣点/和点（点烧闷拉）与明点/预点（大纲第二十二条(三)）。
 
     宣点/和点 (S0) and 明点/预点 (S4): betting on your opposite's point.
@@ -330,7 +330,7 @@ class Declare:
 
 
 @dataclass(frozen=True)
-class Buy:
+class BuyRules:
     """买3买4。
 
     Buying 3s and 4s.
@@ -356,7 +356,7 @@ class Buy:
 
 
 @dataclass(frozen=True)
-class Tribute:
+class TributeRules:
     """进贡与还贡。
 
     Tribute and its return.
@@ -413,7 +413,7 @@ class Tribute:
 
 
 @dataclass(frozen=True)
-class Geming:
+class GemingRules:
     """革命（大纲第二十一条）。
 
     革命 (S4 第二十一条): dropping out with no 2 and no joker.
@@ -440,7 +440,7 @@ class Geming:
 
 
 @dataclass(frozen=True)
-class Chongdian:
+class ChongdianRules:
     """冲点（点烧闷拉第十节）。
 
     冲点 (S0 第十节): rushing the point with three pure 够级 sets.
@@ -500,24 +500,24 @@ class MatchRules:
 Hook = Callable[..., Any]
 
 SECTIONS: tuple[tuple[str, type], ...] = (
-    ("deck", Deck),
-    ("table", Table),
-    ("sets", Sets),
-    ("gouji", Gouji),
-    ("play", Play),
-    ("free_for_all", FreeForAll),
-    ("jiefeng", Jiefeng),
-    ("burn", Burn),
-    ("open_point", OpenPoint),
-    ("men", Men),
-    ("places", Places),
-    ("scoring", Scoring),
-    ("kang", Kang),
-    ("declare", Declare),
-    ("buy", Buy),
-    ("tribute", Tribute),
-    ("geming", Geming),
-    ("chongdian", Chongdian),
+    ("deck", DeckRules),
+    ("table", TableRules),
+    ("sets", SetsRules),
+    ("gouji", GoujiRules),
+    ("play", PlayRules),
+    ("free_for_all", FreeForAllRules),
+    ("jiefeng", JiefengRules),
+    ("burn", BurnRules),
+    ("open_point", OpenPointRules),
+    ("men", MenRules),
+    ("places", PlacesRules),
+    ("scoring", ScoringRules),
+    ("kang", KangRules),
+    ("declare", DeclareRules),
+    ("buy", BuyRules),
+    ("tribute", TributeRules),
+    ("geming", GemingRules),
+    ("chongdian", ChongdianRules),
     ("match", MatchRules),
 )
 
@@ -529,24 +529,24 @@ class Variant:
     name: str
     title: str = ""
     source: str = ""
-    deck: Deck = field(default_factory=Deck)
-    table: Table = field(default_factory=Table)
-    sets: Sets = field(default_factory=Sets)
-    gouji: Gouji = field(default_factory=Gouji)
-    play: Play = field(default_factory=Play)
-    free_for_all: FreeForAll = field(default_factory=FreeForAll)
-    jiefeng: Jiefeng = field(default_factory=Jiefeng)
-    burn: Burn = field(default_factory=Burn)
-    open_point: OpenPoint = field(default_factory=OpenPoint)
-    men: Men = field(default_factory=Men)
-    places: Places = field(default_factory=Places)
-    scoring: Scoring = field(default_factory=Scoring)
-    kang: Kang = field(default_factory=Kang)
-    declare: Declare = field(default_factory=Declare)
-    buy: Buy = field(default_factory=Buy)
-    tribute: Tribute = field(default_factory=Tribute)
-    geming: Geming = field(default_factory=Geming)
-    chongdian: Chongdian = field(default_factory=Chongdian)
+    deck: DeckRules = field(default_factory=DeckRules)
+    table: TableRules = field(default_factory=TableRules)
+    sets: SetsRules = field(default_factory=SetsRules)
+    gouji: GoujiRules = field(default_factory=GoujiRules)
+    play: PlayRules = field(default_factory=PlayRules)
+    free_for_all: FreeForAllRules = field(default_factory=FreeForAllRules)
+    jiefeng: JiefengRules = field(default_factory=JiefengRules)
+    burn: BurnRules = field(default_factory=BurnRules)
+    open_point: OpenPointRules = field(default_factory=OpenPointRules)
+    men: MenRules = field(default_factory=MenRules)
+    places: PlacesRules = field(default_factory=PlacesRules)
+    scoring: ScoringRules = field(default_factory=ScoringRules)
+    kang: KangRules = field(default_factory=KangRules)
+    declare: DeclareRules = field(default_factory=DeclareRules)
+    buy: BuyRules = field(default_factory=BuyRules)
+    tribute: TributeRules = field(default_factory=TributeRules)
+    geming: GemingRules = field(default_factory=GemingRules)
+    chongdian: ChongdianRules = field(default_factory=ChongdianRules)
     match: MatchRules = field(default_factory=MatchRules)
     hooks: Mapping[str, Hook] = field(default_factory=dict)
     """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``rules.HOOKS``."""
@@ -619,20 +619,20 @@ def dianshaomenla() -> Variant:
         name="dianshaomenla",
         title="点烧闷拉",
         source="S0 《点烧闷拉够级规则明细》",
-        deck=Deck(remove={"3": 10, "4": 10}),
-        sets=Sets(bare=["3"], kou=False),
-        gouji=Gouji(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}, pure_twos=False),
-        play=Play(pass_reentry="never"),
-        free_for_all=FreeForAll(starts="immediately"),
-        jiefeng=Jiefeng(policy="next_seat"),
-        burn=Burn(needs_open_point=False, after_pass=False, priority="play_order"),
-        open_point=OpenPoint(deadline_out=2, last_set_exception=False, natural_point=False, dadian=False),
-        men=Men(penalty="place_bottom"),
-        places=Places(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
-        scoring=Scoring(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
-        declare=Declare(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
-        buy=Buy(no_three="none", no_four_closes_point=False),
-        tribute=Tribute(
+        deck=DeckRules(remove={"3": 10, "4": 10}),
+        sets=SetsRules(bare=["3"], kou=False),
+        gouji=GoujiRules(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}, pure_twos=False),
+        play=PlayRules(pass_reentry="never"),
+        free_for_all=FreeForAllRules(starts="immediately"),
+        jiefeng=JiefengRules(policy="next_seat"),
+        burn=BurnRules(needs_open_point=False, after_pass=False, priority="play_order"),
+        open_point=OpenPointRules(deadline_out=2, last_set_exception=False, natural_point=False, dadian=False),
+        men=MenRules(penalty="place_bottom"),
+        places=PlacesRules(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
+        scoring=ScoringRules(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
+        declare=DeclareRules(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
+        buy=BuyRules(no_three="none", no_four_closes_point=False),
+        tribute=TributeRules(
             point_call=True,
             point_when_neither="none",
             returned=[],
@@ -641,8 +641,8 @@ def dianshaomenla() -> Variant:
             sweep="place",
             sweep_redeal=0,
         ),
-        geming=Geming(enabled=False),
-        chongdian=Chongdian(enabled=True),
+        geming=GemingRules(enabled=False),
+        chongdian=ChongdianRules(enabled=True),
         match=MatchRules(
             kaipai="random", first_leader="random", huiwu=True, reopen_after_sweep=False, choose_last="swept_team"
         ),

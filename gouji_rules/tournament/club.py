@@ -18,7 +18,7 @@ from typing import Any
 from ..settle import Debt, HandResult, Settlement, settle
 from . import schedule, standings
 from .errors import EventError, InputError
-from .event import Event, _rows, team_seats
+from .event import Tournament, _rows, team_seats
 from .storage import EventDB, HandRow
 
 DEBT_NAMES = {
@@ -85,7 +85,7 @@ def split_list(text: str) -> list[str]:
 # -- seating --------------------------------------------------------------------------------
 
 
-def round_complete(event: Event, rnd: int) -> list[int]:
+def round_complete(event: Tournament, rnd: int) -> list[int]:
     """The tables of round ``rnd`` that still miss hands (empty when the round is complete)."""
     have: dict[int, int] = {}
     for row in event.db.hands(rnd):
@@ -94,7 +94,7 @@ def round_complete(event: Event, rnd: int) -> list[int]:
     return [t for (_r, t) in event.db.seating(rnd) if have.get(t, 0) < need]
 
 
-def ensure_round(event: Event, rnd: int) -> dict[tuple[int, int], list[int]]:
+def ensure_round(event: Tournament, rnd: int) -> dict[tuple[int, int], list[int]]:
     """The seating of round ``rnd``; a Swiss round is paired here once the round before is complete."""
     if not 1 <= rnd <= event.rounds:
         raise EventError(f"round {rnd} is not in this event (rounds 1 to {event.rounds})")
@@ -125,7 +125,7 @@ def ensure_round(event: Event, rnd: int) -> dict[tuple[int, int], list[int]]:
     return event.db.seating(rnd)
 
 
-def seating_sheet(event: Event, rnd: int) -> list[dict[str, Any]]:
+def seating_sheet(event: Tournament, rnd: int) -> list[dict[str, Any]]:
     """Per table: who sits where (seats 0-5 in order of play), each seat's 对头, and the two sides."""
     out = []
     for (_r, tbl), seats in sorted(ensure_round(event, rnd).items()):
@@ -164,7 +164,7 @@ def _pair(text: str, names: Sequence[str], what: str) -> tuple[int, int]:
     return _seat(a, names, what), _seat(b, names, what)
 
 
-def score_entry(event: Event, entry: Entry) -> Scored:
+def score_entry(event: Tournament, entry: Entry) -> Scored:
     """Check one entry against the event and the rules, and settle it.  Raises ValueError with the reason."""
     v = event.variant
     if not 1 <= entry.round <= event.rounds:
@@ -268,7 +268,7 @@ def score_entry(event: Event, entry: Entry) -> Scored:
     return Scored(entry, seats, names, stored, settlement, debts, places)
 
 
-def _record_of(event: Event, sc: Scored) -> dict[str, Any]:
+def _record_of(event: Tournament, sc: Scored) -> dict[str, Any]:
     st = sc.settlement
     return {
         "kind": "result",
@@ -289,7 +289,7 @@ def _record_of(event: Event, sc: Scored) -> dict[str, Any]:
 
 
 def record(
-    event: Event,
+    event: Tournament,
     entries: Sequence[tuple[str, Entry]],
     *,
     replace: bool = False,
@@ -402,7 +402,7 @@ def read_results(path: str) -> list[tuple[str, Entry]]:
     return out
 
 
-def describe(event: Event, sc: Scored) -> str:
+def describe(event: Tournament, sc: Scored) -> str:
     """What the scorer reads out at the table: places, points, next leader, tribute owed."""
     v = event.variant
     names, st = sc.names, sc.settlement
@@ -428,7 +428,7 @@ def describe(event: Event, sc: Scored) -> str:
     return "\n".join(out) + "\n"
 
 
-def results_csv(event: Event) -> str:
+def results_csv(event: Tournament) -> str:
     """Every recorded club hand in the results.csv format (seat numbers), to re-enter or archive."""
     import csv
     import io

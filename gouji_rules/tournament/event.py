@@ -1,6 +1,6 @@
 """An event: creating it from players, teams or bots, and reading it back as one object.
 
-``Event`` is the view every command works through: the stored settings, the
+``Tournament`` is the view every command works through: the stored settings, the
 entrants, the seating of a round, and the Variant rebuilt from the event's own
 copy of the rules (see variant_copy.py).
 """
@@ -253,7 +253,7 @@ def team_seats(a: Sequence[int], b: Sequence[int]) -> list[int]:
     return [a[0], b[0], a[1], b[1], a[2], b[2]]
 
 
-class Event:
+class Tournament:
     """An open event: settings, entrants, seating and the rules it is scored under."""
 
     def __init__(self, db: EventDB) -> None:
@@ -264,13 +264,13 @@ class Event:
         self.by_name = {e.name: e for e in self.entrants.values()}
 
     @classmethod
-    def open(cls, path: str | Path) -> Event:
+    def open(cls, path: str | Path) -> Tournament:
         return cls(EventDB(path))
 
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> Event:
+    def __enter__(self) -> Tournament:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -23,7 +23,7 @@ from ..match import Match
 from ..rng import derive
 from .bots import BotFault, ExternalPlayer, Player, make_player
 from .errors import EventError
-from .event import Event
+from .event import Tournament
 from .storage import EventDB, Fault, HandRow
 
 DEFAULT_TIME_LIMIT = 2.0
@@ -36,7 +36,7 @@ class RunReport:
     faults: int = 0
 
 
-def units(event: Event) -> list[tuple[int, int, int]]:
+def units(event: Tournament) -> list[tuple[int, int, int]]:
     """Every match of the event in the order it is played: round, table, rotation."""
     out = []
     for rnd, tbl in sorted(event.db.seating()):
@@ -48,7 +48,7 @@ def units(event: Event) -> list[tuple[int, int, int]]:
 class _Pool:
     """External bot processes live for the whole run; built-in bots are made fresh per match."""
 
-    def __init__(self, event: Event, time_limit: float) -> None:
+    def __init__(self, event: Tournament, time_limit: float) -> None:
         self.event = event
         self.time_limit = time_limit
         self.external: dict[int, ExternalPlayer] = {}
@@ -69,7 +69,7 @@ class _Pool:
             p.close()
 
 
-def play_unit(event: Event, pool: _Pool, rnd: int, tbl: int, rotation: int) -> tuple[list[HandRow], list[Fault]]:
+def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int) -> tuple[list[HandRow], list[Fault]]:
     """Play one match with the seated bots; a fault hands that one decision to the fallback (greedy)."""
     variant = event.variant
     seats = event.db.seating(rnd)[(rnd, tbl)]
@@ -132,7 +132,7 @@ def play_unit(event: Event, pool: _Pool, rnd: int, tbl: int, rotation: int) -> t
 
 
 def run_event(
-    event: Event,
+    event: Tournament,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     progress: Callable[[str], None] | None = None,

@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .event import Event
+from .event import Tournament
 
 SCHEMA_VERSION = 1
 WIN, DRAW, LOSS = 2, 1, 0
@@ -58,7 +58,7 @@ class Line:
         return (-self.match_points, -self.hand_points, -self.head_to_head, self.lasts, -self.firsts)
 
 
-def compute(event: Event) -> list[Line]:
+def compute(event: Tournament) -> list[Line]:
     """Every entrant's line, in ranking order, from the hands stored so far."""
     by_team = event.by_team
     lines: dict[str, Line] = {}
@@ -140,7 +140,7 @@ COLUMNS = [
 ]
 
 
-def to_json(event: Event, lines: list[Line]) -> str:
+def to_json(event: Tournament, lines: list[Line]) -> str:
     rows = []
     for line in lines:
         d = asdict(line)
@@ -187,14 +187,14 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
     return "\n".join(lines) + "\n"
 
 
-def to_text(event: Event, lines: list[Line]) -> str:
+def to_text(event: Tournament, lines: list[Line]) -> str:
     head = f"{event.name}: {len(event.db.hands())} of {event.scheduled_hands()} hands recorded\n"
     rows = [[str(getattr(line, c)) for c, _ in COLUMNS] for line in lines]
     numeric = {i for i, (c, _) in enumerate(COLUMNS) if c != "name"}
     return head + table([h for _, h in COLUMNS], rows, numeric)
 
 
-def to_html(event: Event, lines: list[Line]) -> str:
+def to_html(event: Tournament, lines: list[Line]) -> str:
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for _, h in COLUMNS)
     body = "\n".join(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gouji_rules.tournament.event import Event
+from gouji_rules.tournament.event import Tournament
 from gouji_rules.tournament.run import run_event
 
 from .conftest import gouji, standings_json
@@ -83,7 +83,7 @@ def test_fault_is_logged_and_event_completes(tmp_path: Path, fault: str, kind: s
 
 def test_no_process_left_behind(tmp_path: Path) -> None:
     ev = make_event(tmp_path, "hang")
-    with Event.open(ev) as e:
+    with Tournament.open(ev) as e:
         run_event(e, time_limit=0.3)
     me = os.getpid()
     children = []
