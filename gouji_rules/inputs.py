@@ -1,0 +1,122 @@
+"""Reading a user's file: only regular files, never more than a bound, UTF-8 unless told.
+
+Every command that reads a file a user names (a variant, a players or results CSV, a
+records file) reads it through :func:`read_bytes` / :func:`read_text`, so that a FIFO,
+a device such as ``/dev/zero``, a folder or a file of gigabytes is refused by its type
+or size before anything is read past the bound, and a file saved by a spreadsheet in
+GBK or UTF-16 gets a message saying what to do instead of a ``UnicodeDecodeError``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from pathlib import Path
+
+from .errors import GoujiError
+
+MIB = 1 << 20
+DEFAULT_LIMIT = 16 * MIB
+"""Bytes read at most from one file unless the caller gives another bound."""
+
+
+class InputFileError(GoujiError):
+    """A file that cannot be read as asked: missing, not a regular file, too large, or not text."""
+
+    def __init__(self, path: str | Path, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = str(path)
+        self.message = message
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_bytes(path: str | Path, *, limit: int = DEFAULT_LIMIT) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    The file is opened without blocking (a FIFO cannot hang the open) and its type is
+    checked on the open descriptor, so a file swapped for a FIFO between check and open
+    is still refused.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputFileError(path, "no such file") from None
+    except IsADirectoryError:
+        raise InputFileError(path, "is a folder, not a file") from None
+    except PermissionError:
+        raise InputFileError(path, "permission denied") from None
+    except OSError as e:
+        raise InputFileError(path, e.strerror or "cannot be opened") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputFileError(path, f"is {_kind(st.st_mode)}, not a regular file")
+        if st.st_size > limit:
+            raise InputFileError(path, f"is {st.st_size:,} bytes; files of at most {limit:,} bytes are read")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:  # grew while being read
+                raise InputFileError(path, f"is larger than {limit:,} bytes, the most that is read")
+        return b"".join(chunks)
+    except OSError as e:
+        raise InputFileError(path, e.strerror or "cannot be read") from None
+    finally:
+        os.close(fd)
+
+
+def _guess(data: bytes) -> str:
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (len(data) > 1 and b"\x00" in data[:64]):
+        return " (it looks like UTF-16, as Excel's 'Unicode text' saves)"
+    try:
+        data.decode("gb18030")
+    except UnicodeDecodeError:
+        return ""
+    return " (it looks like GBK/GB18030, as Chinese Excel saves CSV)"
+
+
+def decode(data: bytes, path: str | Path, *, encoding: str | None = None) -> str:
+    """Text of ``data``: UTF-8 (a BOM is allowed and dropped) unless ``encoding`` is given."""
+    if encoding is not None:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise InputFileError(path, f"unknown encoding {encoding!r}") from None
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as e:
+            raise InputFileError(path, f"is not valid {encoding} text (byte {e.start})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise InputFileError(
+            path,
+            f"line {line}: not UTF-8 text{_guess(data)}; save the file as UTF-8 (CSV UTF-8 in Excel) "
+            "or give its encoding with --encoding",
+        ) from None
+
+
+def read_text(path: str | Path, *, limit: int = DEFAULT_LIMIT, encoding: str | None = None) -> str:
+    """:func:`read_bytes`, then :func:`decode`."""
+    return decode(read_bytes(path, limit=limit), path, encoding=encoding)
+
+
+__all__ = ["DEFAULT_LIMIT", "MIB", "InputFileError", "decode", "read_bytes", "read_text"]
