@@ -134,11 +134,13 @@ def bench_cmd(variant_spec: str, hands: int, seed: int, as_json: bool, engine_on
 
 from .cli_compare import register as _register_compare  # noqa: E402
 from .cli_events import register as _register_events  # noqa: E402
+from .cli_records import register as _register_records  # noqa: E402
 from .cli_variants import register as _register_variant_commands  # noqa: E402
 
 _register_variant_commands(main)
 _register_compare(main)
 _register_events(main)
+_register_records(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -12,18 +12,12 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from gouji_rules import cli_events
+from gouji_rules.cli import main as gouji_main
 
 
 def group() -> click.Group:
-    """A ``gouji`` group with the event commands, whether or not cli.py registers them yet."""
-
-    @click.group()
-    def g() -> None:
-        pass
-
-    cli_events.register(g)
-    return g
+    """The ``gouji`` group, with every command."""
+    return gouji_main
 
 
 def gouji(*args: str, input: str | None = None) -> Result:
@@ -31,11 +25,8 @@ def gouji(*args: str, input: str | None = None) -> Result:
 
 
 def module_argv() -> list[str]:
-    """How to start ``gouji`` in a subprocess: cli.py once it registers ``event``, else cli_events."""
-    from gouji_rules.cli import main
-
-    mod = "gouji_rules.cli" if "event" in main.commands else "gouji_rules.cli_events"
-    return [sys.executable, "-m", mod]
+    """How to start ``gouji`` in a subprocess."""
+    return [sys.executable, "-m", "gouji_rules.cli"]
 
 
 def run_gouji(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

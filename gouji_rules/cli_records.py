@@ -1,0 +1,82 @@
+"""Commands for hand records: ``gouji replay`` and ``gouji verify``.
+
+Thin: parse options, call gouji_rules.tournament.records, print.  Exit codes: 0 fine,
+1 bad input or a failed check, 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .cli_common import handles_errors
+
+
+@click.command("replay")
+@click.argument("record_file", type=click.Path(dir_okay=False))
+@click.option("--hand", default=1, show_default=True, type=click.IntRange(1), help="which record of the file")
+@click.option("--variant", "variant_spec", help="variant file or name (default: the record's)")
+@click.option("--no-pause", is_flag=True, help="print every step without waiting")
+@handles_errors
+def replay_cmd(record_file: str, hand: int, variant_spec: str | None, no_pause: bool) -> None:
+    """Step through a hand record: Enter for the next action, q to quit."""
+    from . import catalog
+    from .tournament.records import Variants, pick, replay
+
+    rec = pick(record_file, hand)
+    override = catalog.resolve(variant_spec) if variant_spec else None
+    variant = Variants(override).get(rec)
+    stdin = sys.stdin
+    pause = not no_pause
+
+    def wait() -> bool:
+        nonlocal pause
+        if not pause:
+            return True
+        click.echo("-- Enter: next, q: quit --", err=True, nl=False)
+        line = str(stdin.readline())
+        if not line:
+            pause = False  # input ended: print the rest
+            return True
+        return line.strip().lower() != "q"
+
+    if not replay(variant, rec, click.echo, wait):
+        sys.exit(1)
+
+
+@click.command("verify")
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--variant", "variant_spec", help="verify every record under this variant file or name")
+@click.option("--quiet", "-q", is_flag=True, help="no summary line")
+@handles_errors
+def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool) -> None:
+    """Replay hand records (JSONL) under their variant; report the first illegal action of each.
+
+    Exit 0 when every record verifies, 1 when any does not.
+    """
+    from . import catalog
+    from .tournament.records import verify_files
+
+    override = catalog.resolve(variant_spec) if variant_spec else None
+    count, problems = verify_files(list(records), override)
+    for p in problems:
+        click.echo(str(p))
+    if not quiet:
+        bad = len({(p.file, p.line) for p in problems})
+        click.echo(
+            f"{count} record(s) read, {count - bad if count >= bad else 0} verified, {bad} with problems", err=True
+        )
+    if count == 0 and not problems:
+        click.echo("error: no hand records to verify", err=True)
+    sys.exit(1 if problems or count == 0 else 0)
+
+
+def register(group: click.Group) -> None:
+    """Add ``replay`` and ``verify`` to the ``gouji`` group."""
+    for cmd in (replay_cmd, verify_cmd):
+        if cmd.name not in group.commands:
+            group.add_command(cmd)
+
+
+__all__ = ["register", "replay_cmd", "verify_cmd"]
