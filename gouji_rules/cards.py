@@ -96,6 +96,8 @@ BJ = int(Rank.BJ)
 TOP = int(Rank.TOP)
 THREE = int(Rank.THREE)
 FOUR = int(Rank.FOUR)
+FIVE = int(Rank.FIVE)
+ACE = int(Rank.ACE)
 JOKERS = (SJ, BJ, TOP)
 
 _TOKENS: dict[str, int] = {s: i for i, s in enumerate(SYMBOLS)}

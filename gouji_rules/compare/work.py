@@ -293,7 +293,7 @@ def facts_of_hand(hand: Hand) -> HandFacts:
         burns=list(hand.burns),
         men=list(hand.men_seats),
     )
-    settlement = settle(hand.variant, result)
+    settlement = settle(hand.rules, result)
     events = [(e.type, e.cards.size if e.cards is not None else 0) for e in hand.events]
     return HandFacts(hand.decisions, events, hand.places, settlement.scores, hand.events[0].seat, settlement.debts)
 

@@ -1,0 +1,45 @@
+"""扛贡 (S0 第八节, S4 第十四条(七)): 四小扛自己，四大扛全场."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from ..actions import Action
+from ..events import Event
+from .base import Decision, HandPrep, register_phase
+
+if TYPE_CHECKING:
+    from ..match import Match
+    from ..rules import Rules
+
+
+@register_phase
+class Kang:
+    """Applied by the rules (nobody declines an exemption): debts of exempt seats are dropped."""
+
+    name = "kang"
+    zh = "扛贡：摸到四个以上的王可以不进贡"
+    en = "扛贡: four or more jokers exempt the holder (or his team) from tribute"
+    stage = "before_play"
+
+    def enabled(self, rules: Rules) -> bool:
+        return rules.kang_enabled
+
+    def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        if prep.debts:
+            exempt: set[int] = set()
+            owes = {d.giver for d in prep.debts}
+            for s in range(6):
+                how = m.rules.kang(m.hands_now[s])
+                if how == 2:
+                    seats = {s, (s + 2) % 6, (s + 4) % 6}
+                    if seats & owes:
+                        exempt |= seats
+                        m.event(Event("kang", s, value=2))
+                elif how == 1 and s in owes:
+                    exempt.add(s)
+                    m.event(Event("kang", s, value=1))
+            prep.debts = [d for d in prep.debts if d.giver not in exempt]
+        return True
+        yield  # a generator that asks nothing
