@@ -93,6 +93,18 @@ def make_strategy(rules: Rules, sets: SetsRules) -> BeatStrategy:
     return strategy
 
 
+def unused_sets_fields(name: str) -> list[tuple[str, list[str]]]:
+    """Fields of ``sets`` that other registered strategies read and strategy ``name`` does not,
+    each with the strategies that read it (a variant file setting one gets a warning)."""
+    mine = set(getattr(BEAT_STRATEGIES[name], "reads", ())) if name in BEAT_STRATEGIES else set()
+    users: dict[str, list[str]] = {}
+    for other in BEAT_STRATEGIES:
+        for f in getattr(BEAT_STRATEGIES[other], "reads", ()):
+            if f not in mine:
+                users.setdefault(f, []).append(other)
+    return list(users.items())
+
+
 def attach_ranges(rules: Rules, hand: Sequence[int], rb: int) -> tuple[int, int, int, int]:
     """Most 2s, 小王, 大王 and top cards that may be attached to core ``rb`` from ``hand``."""
     if rules.bare[rb]:

@@ -9,6 +9,27 @@ from typing import Any
 
 from . import catalog
 from .sim import simulate
+from .variant import Variant
+
+
+def copies_per_second(variant: Variant, seed: int, seconds: float = 0.3) -> float:
+    """How many ``Hand.copy()`` a second of a mid-hand position (random play to half the decisions)."""
+    from .agents import RandomAgent
+    from .engine import Hand
+
+    agents = [RandomAgent() for _ in range(6)]
+    hand = Hand.deal(variant, seed)
+    for s, a in enumerate(agents):
+        a.start_hand(seed, s)
+    while not hand.is_over and sum(hand.cards_left()) > len(variant.rules.deck) // 2:
+        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    n = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        for _ in range(200):
+            hand.copy()
+        n += 200
+    return n / elapsed
 
 
 def run_bench(variant_spec: str, hands: int, seed: int, dsl: bool = True) -> dict[str, Any]:
@@ -16,6 +37,7 @@ def run_bench(variant_spec: str, hands: int, seed: int, dsl: bool = True) -> dic
     variant = catalog.resolve(variant_spec)
     variant.rules  # compile outside the timed part  # noqa: B018
     out = simulate(variant, hands, seed, "random")
+    copies = copies_per_second(variant, seed)
     extra: dict[str, Any] = {}
     if dsl:
         from .dsl.bench import bench_hooks, bench_load
@@ -40,6 +62,7 @@ def run_bench(variant_spec: str, hands: int, seed: int, dsl: bool = True) -> dic
         "seconds": out["seconds"],
         "hands_per_second": out["hands_per_second"],
         "decisions_per_second": out["decisions_per_second"],
+        "hand_copies_per_second": round(copies, 1),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),

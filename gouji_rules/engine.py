@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
 
 from .actions import (
     AGREE,
@@ -46,9 +47,6 @@ from .actions import (
     Play,
     Yield,
 )
-from enum import IntEnum
-from typing import TYPE_CHECKING
-
 from .beat import attach_ranges
 from .cards import BJ, FIVE, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet, card_rank, format_hand
 from .errors import IllegalAction
@@ -237,14 +235,14 @@ class Hand:
         self.table: CardSet | None = None
         self.owner = -1
         self.turn = leader
-        self.mode = LEAD
-        self.queue: list[tuple[int, int]] = []
+        self.mode: Mode = LEAD
+        self.queue: list[tuple[int, Mode]] = []
         self.passed = [False] * 6
         self.yielded = [False] * 6
         self.trick_out = 0
         self.requester = -1
         self._defer_end = False
-        self.saved_queue: list[tuple[int, int]] = []
+        self.saved_queue: list[tuple[int, Mode]] = []
         self._legal: Legal | None = None
         self._follow: dict[int, list[CardSet]] = {}
         self.head_rights = dict(setup.head_rights)
@@ -420,9 +418,7 @@ class Hand:
         """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
         if self.ffa or self.no_head[owner]:
             return False
-        has_head = (
-            self.active[(owner + 3) % 6] or self.head_rights.get(owner, 0) > 0 or not self.rules.no_head
-        )
+        has_head = self.active[(owner + 3) % 6] or self.head_rights.get(owner, 0) > 0 or not self.rules.no_head
         return has_head and self.rules.is_gouji(cs)
 
     # -- legal actions -------------------------------------------------------------------
@@ -714,7 +710,7 @@ class Hand:
             return False
         return not self.rules.may_reenter(p, owner, self.ffa)
 
-    def _response_queue(self, owner: int, cs: CardSet) -> list[tuple[int, int]]:
+    def _response_queue(self, owner: int, cs: CardSet) -> list[tuple[int, Mode]]:
         rules = self.rules
         active = self.active
         opp = (owner + 3) % 6

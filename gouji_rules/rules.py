@@ -235,13 +235,13 @@ class Rules:
         self.geming_place = g.place
         self.geming_place_if_team_top = g.place_if_team_top
         self.geming_opposite_rights = g.opposite_rights
-        c = v.chongdian
-        self.chongdian = c.enabled
-        self.chongdian_max_rank = rank_of(c.max_rank)
-        self.chongdian_sets = c.sets
-        self.chongdian_place = c.place
-        self.chongdian_second_place = c.second_place
-        self.chongdian_redeal_at = c.redeal_at
+        ch = v.chongdian
+        self.chongdian = ch.enabled
+        self.chongdian_max_rank = rank_of(ch.max_rank)
+        self.chongdian_sets = ch.sets
+        self.chongdian_place = ch.place
+        self.chongdian_second_place = ch.second_place
+        self.chongdian_redeal_at = ch.redeal_at
         m = v.match
         self.kaipai_count = m.kaipai == "count"
         self.shangban = m.first_leader == "shangban"
@@ -398,7 +398,9 @@ class Rules:
         if not self.burn_teammate and (burner - victim) % 2 == 0:
             return IllegalAction("a teammate's 够级 set may not be burned", rule="burn_teammate")
         if self.burn_needs_open_point and not opened:
-            return IllegalAction("only a player who has opened (开点) may burn", rule="burn_open_point", clause="S4 第六条")
+            return IllegalAction(
+                "only a player who has opened (开点) may burn", rule="burn_open_point", clause="S4 第六条"
+            )
         if not self.burn_after_pass and passed:
             return IllegalAction(
                 "a player who passed in this round may not burn", rule="burn_after_pass", clause="S0 第五节"

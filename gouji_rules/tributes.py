@@ -200,6 +200,8 @@ class SweepTribute(TributeKind):
 def compile_tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:
     """Every registered kind compiled for a variant, in the variant's ``tribute.order`` (a kind
     the order does not name, nor the kind it sorts as, comes after, in registration order)."""
+    for name in (*tribute.order, *tribute.returned, *tribute.waivable):
+        TRIBUTE_KINDS.find(name)  # an unknown kind is an error, with the nearest name
     order = list(tribute.order)
     kinds = [TRIBUTE_KINDS.find(name)(rules, tribute) for name in TRIBUTE_KINDS]
 

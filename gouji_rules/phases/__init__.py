@@ -7,6 +7,7 @@ before 开牌, 买4 before 进贡 (第十条), 明点 after 进贡 and before th
 
 and after it: ``choose_last``.  Each phase is a class in :data:`~gouji_rules.registry.PHASES`
 with ``name``, ``zh``, ``en``, ``stage`` (``before_deal``, ``before_play`` or ``after_play``),
+``order`` (its place within the stage: a number, so a new phase goes between two others),
 ``enabled(rules)`` and ``run(match, prep)``: a generator that yields each
 :class:`~gouji_rules.phases.base.Decision` and receives the chosen action, and returns False
 when the deal is void (革命 by too many, 冲点 by too many) and must be redealt.  A phase is on only
@@ -15,18 +16,36 @@ where the variant has it, so both texts' orders come out of one list.
 
 from __future__ import annotations
 
-from . import (  # noqa: F401 - importing registers the phases, in this order
-    yudian,
-    kang,
-    xuandian,
-    geming,
+# importing registers the phases; each phase's ``order`` places it
+from . import (
     buy,
-    tribute,
     buy_check,
     chongdian,
-    mingdian,
     choose_last,
+    geming,
+    kang,
+    mingdian,
+    tribute,
+    xuandian,
+    yudian,
 )
 from .base import Decision, HandPrep, Phase, SetupDraft, phases_of, register_phase
 
-__all__ = ["Decision", "HandPrep", "Phase", "SetupDraft", "phases_of", "register_phase"]
+__all__ = [
+    "Decision",
+    "HandPrep",
+    "Phase",
+    "SetupDraft",
+    "buy",
+    "buy_check",
+    "chongdian",
+    "choose_last",
+    "geming",
+    "kang",
+    "mingdian",
+    "phases_of",
+    "register_phase",
+    "tribute",
+    "xuandian",
+    "yudian",
+]

@@ -99,6 +99,7 @@ class Phase(Protocol):
     zh: str
     en: str
     stage: Stage
+    order: int
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -110,26 +111,14 @@ class Phase(Protocol):
 
 
 def register_phase(cls: type[T]) -> type[T]:
-    """Class decorator: add ``cls`` (instantiated without arguments) to the phases, after those
-    already registered (or just before ``cls.before``, the name of a registered phase)."""
+    """Class decorator: add ``cls`` (instantiated without arguments) to the phases; its ``order``
+    places it within its stage."""
     PHASES.register(cls())
-    before = getattr(cls, "before", "")
-    if before and before in PHASES._entries:
-        entries = PHASES._entries
-        mine = entries.pop(cls.name)
-        reordered: dict[str, Any] = {}
-        for k, v in entries.items():
-            if k == before:
-                reordered[cls.name] = mine
-            reordered[k] = v
-        entries.clear()
-        entries.update(reordered)
     return cls
 
 
 def phases_of(rules: Rules, stage: Stage) -> Iterator[Phase]:
     """The phases of one stage that these rules play, in order."""
-    for name in PHASES:
-        p: Phase = PHASES[name]
+    for p in sorted((PHASES[n] for n in PHASES), key=lambda p: p.order):
         if p.stage == stage and p.enabled(rules):
             yield p

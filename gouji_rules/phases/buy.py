@@ -27,6 +27,7 @@ class Buy:
     zh = "买3买4"
     en = "buying 3s and 4s"
     stage = "before_play"
+    order = 50
 
     def enabled(self, rules: Rules) -> bool:
         return rules.buy

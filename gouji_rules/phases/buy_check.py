@@ -23,6 +23,7 @@ class BuyCheck:
     zh = "买牌后没有3算大落，没有4算不开点"
     en = "after buying: no 3 is last place, no 4 cannot open"
     stage = "before_play"
+    order = 70
 
     def enabled(self, rules: Rules) -> bool:
         return rules.buy

@@ -28,9 +28,10 @@ class Chongdian:
     zh = "冲点"
     en = "冲点: rushing the point with three pure 够级 sets"
     stage = "before_play"
+    order = 80
 
     def enabled(self, rules: Rules) -> bool:
-        return rules.chongdian
+        return bool(rules.chongdian)
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
         rules, setup = m.rules, prep.setup

@@ -27,6 +27,7 @@ class ChooseLast:
     zh = "商定谁为大落（拉客）"
     en = "who counts as last place, when the rules let the losers choose"
     stage = "after_play"
+    order = 100
 
     def enabled(self, rules: Rules) -> bool:
         return rules.choose_last != "none"

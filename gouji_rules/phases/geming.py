@@ -22,6 +22,7 @@ class Geming:
     zh = "革命：没有大花、小花、钱可以退出本局"
     en = "革命: a player with no 2 and no joker may drop out"
     stage = "before_play"
+    order = 40
 
     def enabled(self, rules: Rules) -> bool:
         return rules.geming

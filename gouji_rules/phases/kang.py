@@ -22,6 +22,7 @@ class Kang:
     zh = "扛贡：摸到四个以上的王可以不进贡"
     en = "扛贡: four or more jokers exempt the holder (or his team) from tribute"
     stage = "before_play"
+    order = 20
 
     def enabled(self, rules: Rules) -> bool:
         return rules.kang_enabled

@@ -22,6 +22,7 @@ class Mingdian:
     zh = "明点：进贡后、首发牌前宣布对头不开点"
     en = "明点: after tribute, before the first lead"
     stage = "before_play"
+    order = 90
 
     def enabled(self, rules: Rules) -> bool:
         return rules.can_declare("mingdian")

@@ -24,6 +24,7 @@ class Tribute:
     zh = "进贡、还贡"
     en = "tribute and its return"
     stage = "before_play"
+    order = 60
 
     def enabled(self, rules: Rules) -> bool:
         return rules.tribute

@@ -23,6 +23,7 @@ class Xuandian:
     zh = "宣点、和点"
     en = "宣点 / 和点: declarations after the deal"
     stage = "before_play"
+    order = 30
 
     def kinds(self, rules: Rules) -> list[str]:
         """The declarations asked in this phase, in registry order."""

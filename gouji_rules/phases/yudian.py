@@ -22,6 +22,7 @@ class Yudian:
     zh = "预点：开牌前宣布对头不开点"
     en = "预点: before the deal, declare that your opposite will not open"
     stage = "before_deal"
+    order = 10
 
     def enabled(self, rules: Rules) -> bool:
         return rules.can_declare("yudian")
