@@ -182,38 +182,6 @@ class Cover:
 
 
 @register_beat
-class CardByCard:
-    """card_by_card: both sets sorted, each card of the beater strictly higher than its counterpart."""
-
-    name = "card_by_card"
-    zh = "逐张比大：张数相同，两套牌从小到大排好，每张都比对应的那张大"
-    en = "card by card: same size; sorted, each card strictly higher than the card in the same position"
-    reads: tuple[str, ...] = ()
-
-    def __init__(self, rules: Rules, sets: SetsRules) -> None:
-        self.rules = rules
-        self.top_rank = max((r for r in range(NRANKS) if rules.ranks_present[r]), default=BJ)
-
-    @staticmethod
-    def _sorted(cs: CardSet) -> list[int]:
-        core = [cs.rank] * (cs.count + cs.twos)
-        return sorted(core + [SJ] * cs.sj + [BJ] * cs.bj + [TOP] * cs.top)
-
-    def dead(self, t: CardSet) -> bool:
-        return self._sorted(t)[-1] >= self.top_rank
-
-    def beats(self, b: CardSet, t: CardSet) -> bool:
-        if b.size != t.size:
-            return False
-        return all(x > y for x, y in zip(self._sorted(b), self._sorted(t), strict=True))
-
-    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
-        if self.dead(t):
-            return []
-        return same_size_followers(self.rules, hand, t, self.beats)
-
-
-@register_beat
 class KillTable:
     """kill_table (二杀一 / 三杀一): each joker killed in one of the ways ``sets.kill`` lists."""
 
@@ -307,6 +275,38 @@ class KillTable:
                                 if 1 <= k <= have:
                                     out.append(CardSet(rb, k, a, s, b, y))
         return out
+
+
+@register_beat
+class CardByCard:
+    """card_by_card: both sets sorted, each card of the beater strictly higher than its counterpart."""
+
+    name = "card_by_card"
+    zh = "逐张比大：张数相同，两套牌从小到大排好，每张都比对应的那张大"
+    en = "card by card: same size; sorted, each card strictly higher than the card in the same position"
+    reads: tuple[str, ...] = ()
+
+    def __init__(self, rules: Rules, sets: SetsRules) -> None:
+        self.rules = rules
+        self.top_rank = max((r for r in range(NRANKS) if rules.ranks_present[r]), default=BJ)
+
+    @staticmethod
+    def _sorted(cs: CardSet) -> list[int]:
+        core = [cs.rank] * (cs.count + cs.twos)
+        return sorted(core + [SJ] * cs.sj + [BJ] * cs.bj + [TOP] * cs.top)
+
+    def dead(self, t: CardSet) -> bool:
+        return self._sorted(t)[-1] >= self.top_rank
+
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        if b.size != t.size:
+            return False
+        return all(x > y for x, y in zip(self._sorted(b), self._sorted(t), strict=True))
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        if self.dead(t):
+            return []
+        return same_size_followers(self.rules, hand, t, self.beats)
 
 
 def _joker_set(s: int, b: int, y: int) -> CardSet:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import platform
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import catalog
 from .sim import simulate
-from .variant import Variant
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 
 def copies_per_second(variant: Variant, seed: int, seconds: float = 0.3) -> float:

@@ -13,13 +13,15 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .agents import Agent, make_agent
 from .engine import Hand
 from .events import EVENT_IDS
 from .rng import derive
-from .variant import Variant
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 SCHEMA_VERSION = 1
 
