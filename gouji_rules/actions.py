@@ -18,6 +18,8 @@ from .errors import NotationError
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    """出牌: put down a set."""
+
     cards: CardSet
 
     def __str__(self) -> str:
@@ -36,6 +38,8 @@ class Burn:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
+    """过牌: decline (also: decline a burn, a choice)."""
+
     def __str__(self) -> str:
         return "pass"
 
@@ -66,6 +70,8 @@ class Jiefeng:
 
 @dataclass(frozen=True, slots=True)
 class Consent:
+    """Answer to a 接风 request or an offered 还贡 card: agree or refuse."""
+
     agree: bool
 
     def __str__(self) -> str:
@@ -163,4 +169,5 @@ def parse_action(text: str) -> Action:
 
 
 def format_action(a: Action) -> str:
+    """The text notation of an action (its ``str``)."""
     return str(a)

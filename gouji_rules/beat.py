@@ -159,6 +159,7 @@ class Cover:
         self.dead_ranks = frozenset(rank_of(r) for r in sets.dead)
 
     def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌)?"""
         d = self.dead_ranks
         if not d:
             return False
@@ -167,6 +168,7 @@ class Cover:
         return bool((t.sj and SJ in d) or (t.bj and BJ in d) or (t.top and TOP in d) or (t.twos and TWO in d))
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
         if b.size != t.size or b.rank <= t.rank or self.dead(t):
             return False
         ts, tb, ty = joker_counts(t)
@@ -176,6 +178,7 @@ class Cover:
         return ty == 0 and by >= tb and bb + by >= ts + tb
 
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
         if self.dead(t):
             return []
         return same_size_followers(self.rules, hand, t, self.beats)
@@ -228,10 +231,12 @@ class KillTable:
         return out
 
     def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌)?"""
         ts, tb, ty = joker_counts(t)
         return bool((ts and not self.ways[SJ]) or (tb and not self.ways[BJ]) or (ty and not self.ways[TOP]))
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
         ct, pb = plain_count(t), plain_count(b)
         if pb and (ct == 0 or b.rank <= t.rank):
             return False
@@ -241,6 +246,7 @@ class KillTable:
         return any(sum(left) == need for left in self.leftovers(joker_counts(t), joker_counts(b)))
 
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
         ct = plain_count(t)
         tj = joker_counts(t)
         out: list[CardSet] = []
@@ -296,14 +302,17 @@ class CardByCard:
         return sorted(core + [SJ] * cs.sj + [BJ] * cs.bj + [TOP] * cs.top)
 
     def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌)?"""
         return self._sorted(t)[-1] >= self.top_rank
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
         if b.size != t.size:
             return False
         return all(x > y for x, y in zip(self._sorted(b), self._sorted(t), strict=True))
 
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
         if self.dead(t):
             return []
         return same_size_followers(self.rules, hand, t, self.beats)

@@ -389,13 +389,16 @@ class Hand:
         return self.mode == OVER
 
     def cards_left(self) -> list[int]:
+        """How many cards each seat holds."""
         return [sum(h) for h in self.hands]
 
     @staticmethod
     def opposite(seat: int) -> int:
+        """The seat across (对头): seat + 3 mod 6."""
         return (seat + 3) % 6
 
     def observation(self, seat: int | None = None) -> Observation:
+        """What ``seat`` (default: the seat to act) may see now."""
         s = self.turn if seat is None else seat
         return Observation(
             seat=s,
@@ -424,6 +427,7 @@ class Hand:
     # -- legal actions -------------------------------------------------------------------
 
     def legal_actions(self) -> Legal:
+        """The legal actions of the seat to act (computed once per decision)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -514,6 +518,7 @@ class Hand:
     # -- apply -----------------------------------------------------------------------------
 
     def can_apply(self, action: Action) -> bool:
+        """:meth:`verify` as a yes or no (the seat to act)."""
         return self.mode != OVER and action in self.legal_actions()
 
     def verify(self, action: Action, seat: int | None = None) -> None:
@@ -914,9 +919,11 @@ class Hand:
                 self.places[other], self.places[s] = self.places[s], place
 
     def finish_order(self) -> list[int]:
+        """Seats from first place to last."""
         return sorted(range(6), key=lambda s: self.places[s])
 
     def scores(self) -> tuple[int, int]:
+        """Team scores of the finished hand (team 0: seats 0 2 4)."""
         return self.rules.team_scores(self.places)
 
     # -- diagnostics for illegal actions -----------------------------------------------------

@@ -687,4 +687,5 @@ def deal_sizes(v: Variant, total: int) -> list[int]:
 
 
 def rank_symbol(r: int) -> str:
+    """The notation of rank ``r`` (``T``, ``SJ`` …)."""
     return SYMBOLS[r]

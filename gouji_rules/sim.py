@@ -49,6 +49,7 @@ class Stats:
     team_points: list[int] = field(default_factory=lambda: [0, 0])
 
     def add(self, hand: Hand) -> None:
+        """Count one finished Hand."""
         self.decisions += hand.decisions
         self.add_result(hand.places, hand.scores(), (e.type for e in hand.events))
 
@@ -63,6 +64,7 @@ class Stats:
 
 
 def hand_seeds(seed: int, hands: int) -> Iterable[int]:
+    """The seed of each hand of a run (hand ``i`` is dealt from ``derive(seed, i)``)."""
     return (derive(seed, i) for i in range(hands))
 
 
@@ -134,6 +136,7 @@ def simulate_matches(
 
 
 def summary(variant: Variant, seed: int, agent_name: str, stats: Stats, seconds: float) -> dict[str, Any]:
+    """The run's ``--json`` document from its counters."""
     events = {k: stats.events.get(k, 0) for k in EVENT_IDS if stats.events.get(k, 0)}
     return {
         "schema_version": SCHEMA_VERSION,

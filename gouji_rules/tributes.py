@@ -80,6 +80,7 @@ class PointTribute(TributeKind):
         self.both_when_neither = tribute.point_when_neither == "both"
 
     def debts(self, rules: Rules, result: HandResult) -> list[Debt]:
+        """The debts of this kind that ``result`` leaves."""
         if not rules.open_point:
             return []
         opened = list(result.opened)
@@ -127,6 +128,7 @@ class BurnTribute(TributeKind):
         self.count = tribute.burn_count
 
     def debts(self, rules: Rules, result: HandResult) -> list[Debt]:
+        """The debts of this kind that ``result`` leaves."""
         return [self.debt(victim, burner, self.count) for burner, victim in result.burns]
 
 
@@ -135,7 +137,7 @@ class MenTribute(TributeKind):
     """闷贡 / 清贡: the seat whose set before its last 3s was beaten pays the beater (S0 第六节, S4 第十五条)."""
 
     name = "men"
-    zh = "闷贡（清贡）"
+    zh = "闷贡/清贡"
     en = "men tribute (闷贡 / 清贡)"
     value = 3
     reads = ("men_count",)
@@ -145,6 +147,7 @@ class MenTribute(TributeKind):
         self.count = tribute.men_count
 
     def debts(self, rules: Rules, result: HandResult) -> list[Debt]:
+        """The debts of this kind that ``result`` leaves."""
         return [self.debt(victim, by, self.count) for victim, by in result.men if by >= 0]
 
 
@@ -154,7 +157,7 @@ class PlaceTribute(TributeKind):
     by the sweep kind instead."""
 
     name = "place"
-    zh = "落贡（拉贡）"
+    zh = "落贡/拉贡"
     en = "place tribute (落贡 / 拉贡)"
     value = 4
     reads = ("place", "sweep")
@@ -165,6 +168,7 @@ class PlaceTribute(TributeKind):
         self.sweep_by_opposite = tribute.sweep == "opposite"
 
     def debts(self, rules: Rules, result: HandResult) -> list[Debt]:
+        """The debts of this kind that ``result`` leaves."""
         if self.sweep_by_opposite and sweep_of(result.places) is not None:
             return []
         by_place = {p: s for s, p in enumerate(result.places)}
@@ -191,6 +195,7 @@ class SweepTribute(TributeKind):
         self.on = tribute.sweep == "opposite"
 
     def debts(self, rules: Rules, result: HandResult) -> list[Debt]:
+        """The debts of this kind that ``result`` leaves."""
         team = sweep_of(result.places)
         if not self.on or team is None:
             return []

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 
 def doc(zh: str, en: str, **extra: Any) -> dict[str, Any]:
+    """Field metadata: the Chinese and English descriptions plus extras (minimum, maximum, choices)."""
     return {"zh": zh, "en": en, **extra}
 
 
@@ -639,6 +640,7 @@ class Variant:
 
     @property
     def rules(self) -> Rules:
+        """The compiled rules (:class:`~gouji_rules.rules.Rules`), built on first use and kept."""
         cached: Rules | None = self.__dict__.get("_rules")
         if cached is None:
             from .rules import Rules

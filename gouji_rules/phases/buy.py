@@ -30,9 +30,11 @@ class Buy:
     order = 50
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.buy
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         rules, setup = m.rules, prep.setup
         order = [(prep.lead + k) % 6 for k in range(6) if (prep.lead + k) % 6 not in setup.placed]
         asked: set[int] = set()

@@ -26,9 +26,11 @@ class BuyCheck:
     order = 70
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.buy
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         rules, setup = m.rules, prep.setup
         bottom = 6
         for k in range(6):

@@ -31,9 +31,11 @@ class Chongdian:
     order = 80
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return bool(rules.chongdian)
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         rules, setup = m.rules, prep.setup
         players = []
         for k in range(6):

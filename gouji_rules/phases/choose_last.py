@@ -30,9 +30,11 @@ class ChooseLast:
     order = 100
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.choose_last != "none"
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         places = prep.places
         how = m.rules.choose_last
         last = places.index(6)

@@ -25,9 +25,11 @@ class Geming:
     order = 40
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.geming
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         rules, setup = m.rules, prep.setup
         rev = []
         for k in range(6):

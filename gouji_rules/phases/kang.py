@@ -25,9 +25,11 @@ class Kang:
     order = 20
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.kang_enabled
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         if prep.debts:
             exempt: set[int] = set()
             owes = {d.giver for d in prep.debts}

@@ -25,9 +25,11 @@ class Mingdian:
     order = 90
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.can_declare("mingdian")
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         done = {s for _, s in prep.declarations}
         placed = prep.setup.placed
         for k in range(6):

@@ -27,9 +27,11 @@ class Tribute:
     order = 60
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.tribute
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         rules, setup = m.rules, prep.setup
         for d in prep.debts:
             if d.giver in setup.geming or d.receiver in setup.geming:

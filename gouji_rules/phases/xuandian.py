@@ -30,9 +30,11 @@ class Xuandian:
         return [k for k in DECLARATIONS if DECLARATIONS[k].phase == self.name and rules.can_declare(k)]
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return bool(self.kinds(rules))
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         kinds = self.kinds(m.rules)
         votes: dict[int, str] = {}
         for k in range(6):

@@ -25,9 +25,11 @@ class Yudian:
     order = 10
 
     def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
         return rules.can_declare("yudian")
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
         for k in range(6):
             s = (prep.first + k) % 6
             a = yield m.ask(s, "yudian", (Declare("yudian"), PASS))
