@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .beat import BeatStrategy, make_strategy
@@ -20,6 +21,15 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 NEVER = 1 << 30
+
+
+class KangScope(IntEnum):
+    """Whom 扛贡 exempts: nobody, the holder (四小扛自己) or his whole team (四大扛全场); the
+    ``value`` of a ``kang`` event."""
+
+    NONE = 0
+    SELF = 1
+    TEAM = 2
 
 
 @dataclass(frozen=True)
@@ -489,19 +499,18 @@ class Rules:
 
     # -- between hands (hooks dispatched here) ----------------------------------------------------
 
-    def kang(self, hand: Sequence[int]) -> int:
-        """扛贡 (S0 第八节, S4 第十四条(七)): 2 exempts the holder's whole team (四大扛全场), 1 the
-        holder (四小扛自己), 0 nobody."""
+    def kang(self, hand: Sequence[int]) -> KangScope:
+        """扛贡 (S0 第八节, S4 第十四条(七)): whom the holder of ``hand`` exempts from tribute."""
         if not self.kang_enabled:
-            return 0
+            return KangScope.NONE
         ctx = {"sj": hand[SJ], "bj": hand[BJ]}
         hook = self.hooks.get("kang_team")
         team = bool(hook(ctx)) if hook is not None else hand[BJ] >= self.kang_big
         if team:
-            return 2
+            return KangScope.TEAM
         hook = self.hooks.get("kang_self")
         alone = bool(hook(ctx)) if hook is not None else hand[SJ] >= self.kang_small
-        return 1 if (alone or hand[BJ] >= self.kang_small) else 0
+        return KangScope.SELF if (alone or hand[BJ] >= self.kang_small) else KangScope.NONE
 
     def geming_eligible(self, hand: Sequence[int]) -> bool:
         """May a player holding ``hand`` declare 革命 (S4 第二十一条: no 2 and no joker)?"""

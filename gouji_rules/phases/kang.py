@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action
 from ..events import Event
+from ..rules import KangScope
 from .base import Decision, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -35,14 +36,14 @@ class Kang:
             owes = {d.giver for d in prep.debts}
             for s in range(6):
                 how = m.rules.kang(m.hands_now[s])
-                if how == 2:
+                if how is KangScope.TEAM:
                     seats = {s, (s + 2) % 6, (s + 4) % 6}
                     if seats & owes:
                         exempt |= seats
-                        m.event(Event("kang", s, value=2))
-                elif how == 1 and s in owes:
+                        m.event(Event("kang", s, value=how))
+                elif how is KangScope.SELF and s in owes:
                     exempt.add(s)
-                    m.event(Event("kang", s, value=1))
+                    m.event(Event("kang", s, value=how))
             prep.debts = [d for d in prep.debts if d.giver not in exempt]
         return True
         yield  # a generator that asks nothing
