@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .cards import CardSet, format_set, parse_set
 from .errors import NotationError
+from .registry import DECLARATIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,7 @@ class Consent:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """宣点 / 和点 / 明点 / 预点: ``kind`` is ``xuandian``, ``hedian``, ``mingdian`` or ``yudian``."""
+    """宣点 / 和点 / 明点 / 预点: ``kind`` names a registered declaration (:mod:`gouji_rules.declarations`)."""
 
     kind: str
 
@@ -151,7 +152,7 @@ def parse_action(text: str) -> Action:
     if word is not None:
         return word
     low = t.lower()
-    if low in ("xuandian", "hedian", "mingdian", "yudian"):
+    if low in DECLARATIONS:
         return Declare(low)
     if low in ("buy4", "geming", "chongdian", "waive", "call") or (low.startswith("last") and low[4:].isdigit()):
         return Choose(low)

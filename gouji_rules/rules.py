@@ -497,6 +497,33 @@ class Rules:
             return frozenset({seat}), frozenset()
         return frozenset({o}), frozenset({seat})
 
+    def bottom_severity(self, kind: str) -> int | None:
+        """How far down a seat is placed at once, counted from last place, by ``kind``: ``burn_fail``
+        (诈烧, S0 第五节, S4 第六条) or ``men`` (闷 under S0 第六节); None when the seat plays on (S4's 清).
+        Of two seats placed so, the higher severity is lower."""
+        if kind == "burn_fail":
+            return self.burn_fail_severity
+        if kind == "men":
+            return self.men_severity if (self.men and self.men_ranks_last) else None
+        raise VariantError(f"no place is forced by {kind!r} (burn_fail or men)")
+
+    def _men_refusal(self, victim: int, by: int) -> IllegalAction | None:
+        if not self.men:
+            return IllegalAction(f"{self.name} has no 闷 / 清", rule="men_enabled")
+        if victim == by:
+            return IllegalAction("a seat cannot 闷 itself", rule="men_self", clause="S0 第六节, S4 第十五条")
+        return None
+
+    def verify_men(self, victim: int, by: int) -> None:
+        """Raise IllegalAction unless ``by`` beating ``victim``'s set before his last 3s can be 闷 / 清."""
+        refusal = self._men_refusal(victim, by)
+        if refusal is not None:
+            raise refusal
+
+    def can_men(self, victim: int, by: int) -> bool:
+        """:meth:`verify_men` as a yes or no."""
+        return self._men_refusal(victim, by) is None
+
     # -- between hands (hooks dispatched here) ----------------------------------------------------
 
     def kang(self, hand: Sequence[int]) -> KangScope:

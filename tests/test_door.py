@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from gouji_rules.engine import Hand
+from gouji_rules.errors import IllegalAction
 from gouji_rules.match import Match
 from gouji_rules.rules import Rules
-from gouji_rules.variant import SECTIONS, dagang
+from gouji_rules.variant import SECTIONS, dagang, dianshaomenla
 
 PKG = Path(__file__).resolve().parent.parent / "gouji_rules"
 ENGINE_LAYER = sorted(
@@ -61,3 +62,49 @@ def test_hand_and_match_hold_rules_not_a_variant() -> None:
         assert isinstance(obj.rules, Rules)
         assert "variant" not in vars(obj)
     assert Hand.deal(v.rules, 1).record() == h.record()  # handed Rules or a Variant: the same hand
+
+
+# -- the predicates result entry and record checks ask (one answer with the engine) ------------
+
+S0 = dianshaomenla()
+S4 = dagang()
+
+
+def test_s4_art6_burner_must_have_opened_engine_and_predicate_agree() -> None:
+    """S4 第六条: 没有开点的不能烧牌.  The engine offers seat 2 the burn only when Rules says it may."""
+    hands = ["KK 33", "5 33", "AA 33", "6 33", "7 33", "8 33"]
+    for opened in (True, False):
+        h = Hand.position(S4, hands, table="KK", owner=0, point={2: "open" if opened else "none"})
+        offered = h.turn == 2 and h.mode.label == "burn"
+        assert offered == S4.rules.can_burn(2, 0, opened=opened) == opened
+    with pytest.raises(IllegalAction) as e:
+        S4.rules.verify_burn(2, 0, opened=False)
+    assert (e.value.rule, e.value.clause) == ("burn_open_point", "S4 第六条")
+
+
+def test_s0_burn_needs_no_point_but_not_after_a_pass() -> None:
+    """S0 第五节: no 开点 needed to burn; 过牌之后则不能烧牌.  A teammate may be burned in both texts."""
+    r = S0.rules
+    assert r.can_burn(2, 0, opened=False) and r.can_burn(1, 0) and S4.rules.can_burn(2, 0)
+    assert not r.can_burn(1, 0, passed=True)
+    assert not r.can_burn(3, 0) and not S4.rules.can_burn(3, 0)  # the opposite answers, never burns
+
+
+def test_places_forced_by_men_burn_fail_geming_chongdian() -> None:
+    """S0 第六节 被闷直接判为拉客 (S4 第十五条 清 plays on); 诈烧 goes below; S4 第二十一条 革命 四科 (三科
+    when both teammates take 头科 and 二科); S0 第十节 冲点 四客, of two the worse 小拉."""
+    assert S0.rules.bottom_severity("men") == 1 and S4.rules.bottom_severity("men") is None
+    assert S0.rules.bottom_severity("burn_fail") == 2 > 1
+    assert (S4.rules.geming_final_place(False), S4.rules.geming_final_place(True)) == (4, 3)
+    assert S0.rules.chongdian_places(1) == (4,) and S0.rules.chongdian_places(2) == (4, 5)
+    assert S0.rules.chongdian_outcome(1, False) == (frozenset({4}), frozenset({1}))
+
+
+def test_declarations_and_waivers_by_the_rules() -> None:
+    """S0 第四节 has 宣点/和点 and no 明点/预点; S4 第二十二条(三) the reverse.  S0 第八节 waives only 拉贡."""
+    assert S0.rules.can_declare("xuandian") and not S0.rules.can_declare("mingdian")
+    assert S4.rules.can_declare("yudian") and not S4.rules.can_declare("xuandian")
+    with pytest.raises(IllegalAction, match="has no mingdian"):
+        S0.rules.verify_declaration("mingdian")
+    assert S0.rules.may_waive("place", 0, 2) and not S0.rules.may_waive("point", 0, 2)
+    assert not S4.rules.may_waive("place", 0, 1)  # not a teammate
