@@ -101,8 +101,8 @@ class SetsRules:
     bare: list[str] = _f(["3", "4"], "出牌时不能挂花贴钱的点数（3、4为点牌）", "ranks whose sets may carry nothing")
     beat: str = _f(
         "cover",
-        "管牌方式（已登记的管牌规则之一，见 choices）",
-        "beat relation: one of the registered beat strategies (see choices)",
+        "管牌方式：什么牌能管住什么牌",
+        "beat relation: what beats what (a registered beat strategy)",
         choices=BEAT_STRATEGIES.choices,
     )
     dead: list[str] = _f(
