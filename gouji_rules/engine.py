@@ -48,8 +48,8 @@ from .actions import (
     Yield,
 )
 from .beat import attach_ranges
-from .cards import BJ, FIVE, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet, card_rank, format_hand
-from .errors import IllegalAction
+from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
+from .errors import IllegalAction, PositionError
 from .events import Event
 from .legal import Box, Legal
 from .rng import SplitMix64
@@ -162,6 +162,34 @@ def deal_cards(
     return cards, leader
 
 
+def check_start(
+    rules: Rules, hands: Sequence[Sequence[int]], leader: int, setup: HandSetup | None, *, dealt: bool = False
+) -> None:
+    """Raise PositionError unless six hands (rank counts), a leader and a setup could start a hand.
+
+    A position for analysis may hold cards no deal gives (more 3s than S0's deck); with ``dealt``
+    the hands must also fit in the deck (a match's chosen deal)."""
+    if len(hands) != 6:
+        raise PositionError(f"a hand is dealt to 6 seats, not {len(hands)}")
+    if not 0 <= leader < 6:
+        raise PositionError(f"the leader must be a seat 0-5, not {leader}")
+    total = [0] * NRANKS
+    for s, h in enumerate(hands):
+        if len(h) > NRANKS or any(n < 0 for n in h):
+            raise PositionError(f"seat {s}: a hand is {NRANKS} non-negative rank counts")
+        for r, n in enumerate(h):
+            total[r] += n
+    over = [SYMBOLS[r] for r in range(NRANKS) if total[r] > rules.deck_counts[r]]
+    if dealt and over:
+        raise PositionError(f"more cards of {', '.join(over)} than the {rules.name} deck holds")
+    if setup is not None:
+        seats = [*setup.placed, *setup.geming, *setup.opened, *setup.closed, *setup.no_head, *setup.head_rights]
+        if any(not 0 <= x < 6 for x in seats):
+            raise PositionError("setup names a seat outside 0-5")
+        if any(not 1 <= p <= 6 for p in setup.placed.values()) or len(set(setup.placed.values())) < len(setup.placed):
+            raise PositionError("setup.placed gives each placed seat its own place 1-6")
+
+
 _LIST_STATE = (
     "active",
     "finish",
@@ -212,6 +240,7 @@ class Hand:
     ) -> None:
         self.setup = setup = setup or HandSetup()
         self.rules: Rules = as_rules(variant)
+        check_start(self.rules, hands, leader, setup)
         self.seed = seed
         self.deal_cards = deal
         self.hands: list[list[int]] = [list(h) + [0] * (NRANKS - len(h)) for h in hands]

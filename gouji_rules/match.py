@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_suit, counts_of, format_hand
-from .engine import Hand, HandSetup, Observation, Point, counts_of_cards, deal_cards
-from .errors import GoujiError, IllegalAction
+from .engine import Hand, HandSetup, Observation, Point, check_start, counts_of_cards, deal_cards
+from .errors import GoujiError, IllegalAction, PositionError
 from .events import Event
 from .legal import Legal
 from .phases import Decision, HandPrep, SetupDraft, phases_of
 from .phases.chongdian import HEAD_FOREVER
+from .registry import TRIBUTE_KINDS
 from .rng import SplitMix64, derive
 from .rules import Rules, as_rules
 from .settle import Debt, HandResult, Settlement, settle
@@ -70,6 +71,30 @@ def deal_from(hands: Sequence[str | Sequence[int]]) -> list[list[int]]:
     return out
 
 
+def check_match_start(
+    rules: Rules,
+    deal: Sequence[str | Sequence[int]] | None,
+    leader: int | None,
+    debts: Sequence[Debt],
+    setup: HandSetup | None,
+) -> None:
+    """Raise PositionError unless a match could start from this deal, leader, debts and setup."""
+    if leader is not None and not 0 <= leader < 6:
+        raise PositionError(f"the leader must be a seat 0-5, not {leader}")
+    if deal is not None:
+        cards = deal_from(deal)
+        if any(not 0 <= c < NRANKS * 4 for h in cards for c in h):
+            raise PositionError("a dealt card id is outside the deck's ranks and suits")
+        check_start(rules, [counts_of_cards(h) for h in cards], leader or 0, setup, dealt=True)
+    elif setup is not None:
+        check_start(rules, [[0] * NRANKS] * 6, leader or 0, setup)
+    for d in debts:
+        if not (0 <= d.giver < 6 and 0 <= d.receiver < 6) or d.giver == d.receiver or d.count < 0:
+            raise PositionError(f"{d}: a debt is owed by one seat 0-5 to another, a count of 0 or more")
+        if d.kind not in TRIBUTE_KINDS:
+            raise PositionError(f"{d}: unknown tribute kind {d.kind!r} (known: {', '.join(TRIBUTE_KINDS)})")
+
+
 class Match:
     """Hands in sequence under one variant, from the first deal to the last score.
 
@@ -99,6 +124,7 @@ class Match:
         setup: HandSetup | None = None,
     ) -> None:
         self.rules: Rules = as_rules(variant)
+        check_match_start(self.rules, deal, leader, debts, setup)
         self.seed = seed
         self.rotate = rotate
         self.n_hands = hands if hands is not None else self.rules.match_hands

@@ -166,8 +166,11 @@ class Rules:
             self.burn_exempt[rank_of(sym)] = True
         self.deck = build_deck(v)
         self.ranks_present = [False] * NRANKS
+        self.deck_counts = [0] * NRANKS
+        """how many cards of each rank the deck holds"""
         for c in self.deck:
             self.ranks_present[c >> 2] = True
+            self.deck_counts[c >> 2] += 1
         self.seats = 6
         self.hand_sizes = deal_sizes(v, len(self.deck))
         self.place_names = list(v.places.names)

@@ -335,7 +335,7 @@ def test_play_match_starts_every_hand_for_every_agent() -> None:
 
 
 CHONG = "3 4 5 6 QQQ KK AA"
-OTHER = "3 4 5 6 7 8 9 T J Q K A 2 SJ"
+OTHER = "3 4 5 6 7 8 9 T J Q K A 2"
 
 
 def test_match_phase_is_the_decision_kind_during_chongdian() -> None:
@@ -349,7 +349,7 @@ def test_match_phase_is_the_decision_kind_during_chongdian() -> None:
 def test_match_from_a_chosen_deal_leader_and_debts() -> None:
     """The first hand is dealt as given, led by the given seat, and pays the given debts."""
     debt = Debt("place", 5, 0, 2)
-    m = Match(S4, 1, 1, deal=[OTHER] * 6, leader=2, debts=[debt])
+    m = Match(S4, 1, 1, deal=[*[OTHER] * 5, OTHER + " SJ"], leader=2, debts=[debt])
     drive(m, until=at_play)
     paid = [(e.seat, e.other, e.value) for e in m.events if e.type == "tribute"]
     assert paid == [(5, 0, 4), (5, 0, 4)]  # 落贡 is value 4
@@ -399,3 +399,27 @@ def test_hand_copy_is_independent_and_plays_the_same() -> None:
         h.apply(a)
         twin.apply(a)
     assert twin.record() == h.record() and twin.is_over
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"deal": ["3 4"] * 5, "leader": 0},
+        {"deal": ["3 4"] * 6, "leader": 7},
+        {"leader": -1},
+        {"deal": ["SJ SJ 3"] * 6, "leader": 0},  # 12 小王 in a 4-pack deck
+        {"deal": ["3 4 2"] * 6, "leader": 0, "debts": [Debt("place", 9, 0, 1)]},
+        {"deal": ["3 4 2"] * 6, "leader": 0, "debts": [Debt("nope", 1, 0, 1)]},
+        {"deal": ["3 4 2"] * 6, "leader": 0, "debts": [Debt("place", 1, 1, 1)]},
+    ],
+)
+def test_a_match_refuses_a_start_no_deal_could_give(kwargs: dict[str, Any]) -> None:
+    """A chosen start is checked before anything is asked: six hands from the deck, seats 0-5,
+    debts between two seats of a registered kind.  A typed error, never an IndexError later."""
+    from gouji_rules.engine import HandSetup
+    from gouji_rules.errors import PositionError
+
+    with pytest.raises(PositionError):
+        Match(S4, 1, 1, **kwargs)
+    with pytest.raises(PositionError):
+        Match(S4, 1, 1, deal=["3 4 2"] * 6, leader=0, setup=HandSetup(placed={9: 1}))
