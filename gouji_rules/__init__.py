@@ -13,7 +13,7 @@ from .beat import BeatStrategy, register_beat
 from .cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
 from .catalog import resolve as load_variant
 from .engine import Hand, HandSetup, Mode, Observation, Point
-from .errors import GoujiError, IllegalAction, NotationError, UnknownVariant, VariantError
+from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
 from .events import Event
 from .legal import Legal
 from .match import HandSummary, Match, play_match
@@ -60,6 +60,7 @@ __all__ = [
     "Pass",
     "Play",
     "Point",
+    "PositionError",
     "RandomAgent",
     "Rank",
     "Rules",
