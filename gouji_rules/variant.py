@@ -206,7 +206,11 @@ class BurnRules:
     enabled: bool = _f(True, "可以烧牌", "burning is allowed")
     needs_open_point: bool = _f(True, "没有开点的不能烧牌（大纲第六条）", "only a player who has opened may burn")
     teammate: bool = _f(True, "可以烧队友", "a teammate's 够级 set may be burned")
-    after_pass: bool = _f(True, "本轮过牌后还能烧牌", "a player who passed in this round may still burn")
+    after_pass: bool = _f(
+        False,
+        "本轮过牌后还能烧牌（大纲第五条、第十二条：过牌者除对头牌外这一轮再无权发牌；点烧闷拉：过牌之后则不能烧牌）",
+        "a player who passed in this round may still burn (both texts: no)",
+    )
     priority: Literal["own_team_first", "play_order"] = _f(
         "own_team_first",
         "几人同时烧：own_team_first 发够级牌者的联邦优先；play_order 按出牌顺序",
@@ -625,7 +629,7 @@ def dianshaomenla() -> Variant:
         play=PlayRules(pass_reentry="never"),
         free_for_all=FreeForAllRules(starts="immediately"),
         jiefeng=JiefengRules(policy="next_seat"),
-        burn=BurnRules(needs_open_point=False, after_pass=False, priority="play_order"),
+        burn=BurnRules(needs_open_point=False, priority="play_order"),
         open_point=OpenPointRules(deadline_out=2, last_set_exception=False, natural_point=False, dadian=False),
         men=MenRules(penalty="place_bottom"),
         places=PlacesRules(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),

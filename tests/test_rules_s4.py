@@ -179,6 +179,27 @@ def test_s4_art5_pass_reentry_only_on_opposite_set() -> None:
 # -- 第六条 烧牌 ----------------------------------------------------------------------------------
 
 
+def test_s4_art5_passed_seat_may_not_burn() -> None:
+    """第五条 (过牌) “过牌者除“对头牌”外，这一轮再无权发牌，直至新一轮重新发牌”; 第十二条 “如果不是对头的牌，
+    是不允许再"上牌"的”.  A burn is a play: seat 1 passed on 555 and is not offered the burn of QQQ."""
+    hands = ["555JJ", "KKK66", "QQQ7", LOW, "KKK", LOW]
+    h = pos(S4, hands, point=ALL_OPEN)
+    act(h, "555", "pass", "QQQ")
+    asked = []
+    while h.mode == BURN:
+        asked.append(h.turn)
+        act(h, "pass")
+    assert asked == [4]
+    # the option keeps the other reading for clubs that allow it
+    h = pos(S4.replace(burn={"after_pass": True}), hands, point=ALL_OPEN)
+    act(h, "555", "pass", "QQQ")
+    asked = []
+    while h.mode == BURN:
+        asked.append(h.turn)
+        act(h, "pass")
+    assert asked == [4, 1]
+
+
 def test_s4_art6_burn_needs_open_point() -> None:
     """“没有开点的，不能够烧牌。”"""
     h = pos(S4, ["QQQ55", "KKK", LOW, LOW, LOW, "KKK"], point={5: "open"})
