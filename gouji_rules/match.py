@@ -190,8 +190,10 @@ class Match:
             self.scores[1] += settlement.scores[1]
             debts = settlement.debts
             last_places = summary.tribute_places
+            # S4 第十四条(七) 连续三次串三户: how a streak is counted is the variant's (tribute.sweep_streak)
+            new_team = v.tribute.sweep_streak == "same_team" and settlement.sweep != last_sweep
+            sweeps = (1 if new_team else sweeps + 1) if settlement.sweep is not None else 0
             last_sweep = settlement.sweep
-            sweeps = sweeps + 1 if settlement.sweep is not None else 0
             leader = settlement.next_leader
             if settlement.sweep is not None and v.match.reopen_after_sweep:
                 leader = None  # 大纲第二条(二): 出现串三户…应重新开牌, and 上班 again

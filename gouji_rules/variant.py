@@ -414,6 +414,15 @@ class TributeRules:
         "this many sweeps in a row: no tribute, 开牌 anew (0: never)",
         minimum=0,
     )
+    sweep_streak: Literal["either_team", "same_team"] = _f(
+        "either_team",
+        "“连续三次串三户”怎么数（大纲第十四条(七)）：either_team 哪一方串都算；same_team 同一方连续串才算",
+        "how sweeps in a row are counted (S4 第十四条(七)): sweeps by either team, or by the same team only",
+        choices={
+            "either_team": ("哪一方串三户都算连续", "a sweep by either team continues the streak"),
+            "same_team": ("同一方连续串三户才算", "only sweeps by the same team continue the streak"),
+        },
+    )
 
 
 @dataclass(frozen=True)

@@ -555,6 +555,38 @@ def test_s4_art14_7_three_sweeps_in_a_row_no_tribute_reopen(monkeypatch: pytest.
     assert [e.value for e in m.all_events if e.type == "redeal"] == [3]
 
 
+def _alternating_sweeps(monkeypatch: pytest.MonkeyPatch, variant: Variant) -> list[int]:
+    """Hands 1-3 end in sweeps by team 1, team 0, team 1; returns the redeal events' values."""
+    real = match_mod.settle
+    n: list[int] = []
+
+    def swept(v: Any, res: Any) -> Any:
+        n.append(1)
+        s = real(v, res)
+        if len(n) <= 3:
+            import dataclasses
+
+            return dataclasses.replace(s, sweep=len(n) % 2, debts=[])
+        return s
+
+    monkeypatch.setattr(match_mod, "settle", swept)
+    rig_deal(monkeypatch, ["3 4 2 5"] * 6)
+    m = Match(variant, 1, 4)
+    drive(m)
+    return [e.value for e in m.all_events if e.type == "redeal"]
+
+
+def test_s4_art14_7_three_sweeps_in_a_row_by_either_team(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第十四条(七) “连续三次串三户一般不进贡，应重新开牌。” The text counts 串三户 hands in a row and names no
+    team: sweeps by team 1, team 0, team 1 are three in a row (``tribute.sweep_streak: either_team``)."""
+    assert _alternating_sweeps(monkeypatch, R4) == [3]
+
+
+def test_s4_art14_7_same_team_streak_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other count (``same_team``): alternating sweeps never make three in a row."""
+    assert _alternating_sweeps(monkeypatch, R4.replace(tribute={"sweep_streak": "same_team"})) == []
+
+
 # -- 第二十一条 革命 --------------------------------------------------------------------------------
 
 
