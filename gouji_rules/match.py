@@ -283,7 +283,7 @@ class Match:
             rev = []
             for k in range(6):
                 s = (lead + k) % 6
-                if self._geming_eligible(s):
+                if self._geming_eligible(s) or self._cannot_pay(s, debts):
                     a = yield self._ask(s, "geming", (Choose("geming"), PASS))
                     if isinstance(a, Choose):
                         rev.append(s)
@@ -490,6 +490,14 @@ class Match:
             ctx = {"twos": h[TWO], "sj": h[SJ], "bj": h[BJ], "top": h[TOP], "aces": h[11], "cards": sum(h)}
             return bool(hook(ctx))
         return h[TWO] + h[SJ] + h[BJ] + h[TOP] == 0
+
+    def _cannot_pay(self, s: int, debts: list[Debt]) -> bool:
+        """进贡不起 (S4 第十四条(二)): seat ``s`` owes more tribute cards than it holds (geming.cannot_pay)."""
+        if not self.variant.geming.cannot_pay:
+            return False
+        owed = sum(d.count for d in debts if d.giver == s)
+        h = self.hands_now[s]
+        return owed > sum(h[rank_of(x)] for x in self.variant.tribute.cards)
 
     def _discard(self, s: int) -> None:
         h = self.hands_now[s]

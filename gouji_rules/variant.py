@@ -450,6 +450,11 @@ class GemingRules:
         "够死级 sets the opposite may play unanswered (declining = 无头)",
         minimum=0,
     )
+    cannot_pay: bool = _f(
+        True,
+        "进贡不起也可以革命：欠的贡多于手里的法定贡牌（大纲第十四条(二)：若没有摸到法定贡牌，或进贡不起，可以革命）",
+        "a player who owes more tribute than the tribute cards he holds may also declare 革命 (S4 第十四条(二))",
+    )
 
 
 @dataclass(frozen=True)

@@ -445,6 +445,20 @@ def test_s4_art14_2_nothing_to_pay_may_geming(monkeypatch: pytest.MonkeyPatch) -
     assert ev(m, "tribute") == []
 
 
+def test_s4_art14_2_cannot_pay_what_is_owed_may_geming(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第十四条(二) “若没有摸到法定贡牌，或进贡不起，可以革命。” 进贡不起: seat 1 owes 2 落贡 and holds one 2; seat 5
+    owes 1 点贡 and holds one 2 (he can pay).  Only seat 1 is offered 革命; without ``geming.cannot_pay`` nobody."""
+    owed = [Debt("place", 1, 4, 2, True), Debt("point", 5, 2, 1)]
+    hands = ["3 4 2", "3 4 A 2", "3 4 2", "3 4 2", "3 4 2", "3 4 K 2"]
+    for variant, want in ((R4, [("geming", 1)]), (R4.replace(geming={"cannot_pay": False}), [])):
+        rig_debts(monkeypatch, owed)
+        rig_deal(monkeypatch, [FILL] * 6, hands, first=[0, 0])
+        m = Match(variant, 1, 2)
+        drive(m, until=lambda m: len(m.summaries) == 1)
+        asked = drive(m, until=hand2)
+        assert [a for a in asked if a[0] == "geming"] == want
+
+
 def test_s4_art14_4_return_tribute_same_count_receivers_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """第十四条(四) “头科、二科吃贡后，须向大落、二落返还同等数量的牌，称“还贡””"""
     rig_debts(monkeypatch, [Debt("place", 5, 0, 2, True)])
