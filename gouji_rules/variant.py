@@ -290,6 +290,11 @@ class ScoringRules:
     points: list[int] = _f([4, 2, 0, 0, -2, -4], "各名次得分", "points for places 1 to 6")
     positive_only: bool = _f(True, "只记正分，不记负分（大纲第十九条）", "a team's negative sum counts as 0")
     sweep_multiplier: int = _f(2, "串三户得分倍数", "score multiplier when one team takes places 1-3", minimum=1)
+    enabled: bool = _f(
+        True,
+        "计分（大纲第十九条积分制）；false 只进贡不计分（大纲第十四条：采取积分制一般不再进贡，见 tribute.enabled）",
+        "hands are scored (S4 第十九条); false: tribute without scoring (S4 第十四条, see tribute.enabled)",
+    )
 
 
 @dataclass(frozen=True)

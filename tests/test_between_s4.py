@@ -49,6 +49,21 @@ def hand2(m: Match) -> bool:
 # -- 第十九条 计分 -------------------------------------------------------------------------------
 
 
+def test_s4_art14_scored_game_usually_pays_no_tribute() -> None:
+    """第十四条 “采取积分制一般不再进贡” against 第十九条 “采取积分制计分法”.  dagang plays both (the default:
+    “一般”, and 第二十二条 “点贡只进贡，不计分” has both at one table); the shipped ``dagang_jifen`` scores without
+    tribute; ``scoring.enabled: false`` pays tribute without scoring."""
+    from gouji_rules import dsl
+
+    both = settle(S4, result(ORDER, NONE_OPEN))
+    assert both.scores == (2, 0) and [d.kind for d in both.debts] == ["point"] * 6 + ["place", "place"]
+    jifen = dsl.load_shipped("dagang_jifen")
+    scored = settle(jifen, result(ORDER, NONE_OPEN))
+    assert scored.scores == (2, 0) and scored.debts == []
+    unscored = settle(S4.replace(scoring={"enabled": False}), result(ORDER, NONE_OPEN))
+    assert unscored.scores == (0, 0) and unscored.winner is None and unscored.debts == both.debts
+
+
 def test_s4_art19_points_4_2_0_0_minus2_minus4() -> None:
     """第十九条 “头科得4分，二科得2分，三科、四科均得0分，二落得-2分，大落得-4分，每局中联邦3人得分之和”"""
     # team 0 (seats 0 2 4) took 头科, 三科, 二落: 4 + 0 - 2 = 2; team 1 took 二科 四科 大落: 2 + 0 - 4 = -2
