@@ -515,6 +515,10 @@ class Hand:
         elif cs.rank == FOUR and self.point[s] == POINT_NONE and rules.variant.open_point.enabled:
             self.point[s] = POINT_CLOSED
             ev.append(Event("point_closed", s))
+        elif cs.rank == FOUR and self.point[s] == POINT_PENDING and rules.variant.open_point.four_when == "any_time":
+            # S4 第八条 开点方可发4: 4s played as an answer also open a seat whose pure set stood
+            self.point[s] = POINT_OPEN
+            ev.append(Event("open_point", s, cs))
         self.table, self.owner = cs, s
         # a 闷 and the beater going out happen in the same play: settle both before the hand may end
         self._defer_end = True
@@ -551,8 +555,8 @@ class Hand:
                 else:
                     self.point[s] = POINT_CLOSED
                     self.events.append(Event("point_closed", s))
-        elif p == POINT_PENDING:
-            self.point[s] = POINT_NONE
+        elif p == POINT_PENDING and op.four_when == "next_lead":
+            self.point[s] = POINT_NONE  # S0 四、开点: 下一张打出4则为开点 (open_point.four_when)
 
     def _has_pure(self, s: int, led: CardSet) -> bool:
         """Could seat ``s`` (before leading ``led``) form a pure 够级 set?"""

@@ -250,6 +250,16 @@ class OpenPointRules:
         "打点：头科产生前没开点的，头科及其对头算不开点（大纲第二十二条）",
         "打点: 头科 and 头科's opposite must open before 头科 goes out",
     )
+    four_when: Literal["next_lead", "any_time"] = _f(
+        "any_time",
+        "纯够级牌站住后什么时候发4算开点：next_lead 必须是下一手（点烧闷拉：下一张打出4则为开点）；"
+        "any_time 之后任何时候发4（大纲第八条：纯够级牌开点。开点方可发4，不发4者，视为没有开点）",
+        "when the 4s that open must come after the pure 够级 set stood: the very next lead (S0), or any later play (S4)",
+        choices={
+            "next_lead": ("下一手就发4（点烧闷拉第四节）", "the seat's very next lead (S0 四、开点)"),
+            "any_time": ("之后任何时候发4（大纲第八条）", "any later play of 4s by the seat (S4 第八条)"),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -649,7 +659,9 @@ def dianshaomenla() -> Variant:
         free_for_all=FreeForAllRules(starts="immediately"),
         jiefeng=JiefengRules(policy="next_seat"),
         burn=BurnRules(needs_open_point=False, priority="play_order"),
-        open_point=OpenPointRules(deadline_out=2, last_set_exception=False, natural_point=False, dadian=False),
+        open_point=OpenPointRules(
+            deadline_out=2, last_set_exception=False, natural_point=False, dadian=False, four_when="next_lead"
+        ),
         men=MenRules(penalty="place_bottom"),
         places=PlacesRules(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
         scoring=ScoringRules(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
