@@ -40,6 +40,7 @@ from .actions import (
     Action,
     Burn,
     Consent,
+    Forfeit,
     Jiefeng,
     Kou,
     Pass,
@@ -177,6 +178,7 @@ class Hand:
         self.events: list[Event] = []
         self.actions: list[tuple[int, Action]] = []
         self.decisions = 0
+        self.wrong_plays: list[tuple[int, str]] = []  # 错牌不出: (seat, reason) of each lost turn
         self.table: CardSet | None = None
         self.owner = -1
         self.turn = leader
@@ -449,6 +451,9 @@ class Hand:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Make the decision of the seat to act.  Illegal actions raise and change nothing."""
+        if isinstance(action, Forfeit):
+            self.forfeit(seat, action.reason)
+            return
         self.verify(action, seat)
         s = self.turn
         self.actions.append((s, action))
@@ -472,6 +477,50 @@ class Hand:
             self._request_jiefeng(s)
         elif isinstance(action, Consent):
             self._consent(s, action.agree)
+
+    # -- 错牌不出 (S4 第四条(一)) -------------------------------------------------------------
+
+    def verify_forfeit(self, seat: int | None = None) -> None:
+        """Raise IllegalAction unless the seat to act may lose its turn to a wrong play now."""
+        if self.mode == OVER:
+            raise IllegalAction("the hand is over", rule="hand_over")
+        if seat is not None and seat != self.turn:
+            raise IllegalAction(
+                f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)"
+            )
+        if self.rules.variant.play.wrong_play != "lose_turn":
+            raise IllegalAction(
+                f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
+                rule="wrong_play",
+                clause="S4 第四条(一) 错牌不出",
+            )
+
+    def forfeit(self, seat: int | None = None, reason: str = "") -> None:
+        """错牌不出: the seat to act loses its turn (「其顺牌权自动取消，由其下家行使顺牌权」).
+
+        Facing a set it counts as a 过牌 for this round; a burn offer is declined; asked to lead,
+        the next active seat leads a new round; 扣牌 (the only choice) is made; a 接风 request is
+        agreed to.  Event ``wrong_play``; the action list records ``wrong_play``, so a record replays it.
+        """
+        self.verify_forfeit(seat)
+        s, mode = self.turn, self.mode
+        self.actions.append((s, Forfeit(reason)))
+        self.wrong_plays.append((s, reason))
+        self.decisions += 1
+        self._legal = None
+        self.events.append(Event("wrong_play", s, value=mode + 1))
+        if mode == FOLLOW:
+            self.passed[s] = True
+            self._advance()
+        elif mode == BURN:
+            self._advance()
+        elif mode == LEAD:
+            self._start_round(self._next_active(s))
+        elif mode == KOU_MODE:
+            self.events.append(Event("kou", s, self.table, self.owner))
+            self._end_round()
+        elif mode == CONSENT:
+            self._consent(s, True)
 
     # -- the moves -------------------------------------------------------------------------
 
@@ -946,6 +995,7 @@ class Hand:
             "leader": self.events[0].seat,
             "deal": [format_hand(h) for h in self.initial],
             "actions": [f"{s}:{a}" for s, a in self.actions],
+            "wrong_plays": [[s, why] for s, why in self.wrong_plays],
             "events": [e.to_json() for e in self.events],
             "finish": self.finish_order(),
             "places": list(self.places),

@@ -23,7 +23,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Declare, Give, Head, Pass, Play
+from .actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Declare, Forfeit, Give, Head, Pass, Play
 from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet, card_rank, card_suit, format_hand, rank_of
 from .engine import Hand, HandSetup, Observation, counts_of_cards, deal_cards
 from .errors import GoujiError, IllegalAction
@@ -117,6 +117,9 @@ class Match:
         d = self._decision
         if d is None:
             raise IllegalAction("the match is over", rule="match_over")
+        if isinstance(action, Forfeit):
+            self.forfeit(seat, action.reason)
+            return
         if d.kind == "play":
             assert self.hand is not None
             self.hand.verify(action, seat)
@@ -127,6 +130,36 @@ class Match:
                 raise IllegalAction(f"{action} is not a choice in the {d.kind} phase now", rule=d.kind)
         self.decisions += 1
         self._step(action)
+
+    def forfeit(self, seat: int | None = None, reason: str = "") -> None:
+        """错牌不出 (S4 第四条(一), ``play.wrong_play: lose_turn``): the seat to decide loses its turn.
+
+        In play see ``Hand.forfeit``.  Between hands the default choice is taken (PASS where it is
+        offered, else the first choice listed) and the event ``wrong_play`` is emitted.  Under
+        ``refuse`` this raises IllegalAction naming the rule, and nothing changes.
+        """
+        d = self._decision
+        if d is None:
+            raise IllegalAction("the match is over", rule="match_over")
+        if d.kind == "play":
+            assert self.hand is not None
+            self.hand.verify_forfeit(seat)
+            self.decisions += 1
+            self._step(Forfeit(reason))
+            return
+        if seat is not None and seat != d.seat:
+            raise IllegalAction(f"it is seat {d.seat}'s decision, not seat {seat}'s", rule="turn_order")
+        if self.variant.play.wrong_play != "lose_turn":
+            raise IllegalAction(
+                f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
+                rule="wrong_play",
+                clause="S4 第四条(一) 错牌不出",
+            )
+        legal = d.legal
+        default = PASS if PASS in legal else legal[0]
+        self._event(Event("wrong_play", d.seat))
+        self.decisions += 1
+        self._step(default)
 
     def observation(self, seat: int | None = None) -> Observation:
         d = self._decision

@@ -163,6 +163,16 @@ class PlayRules:
         "不按上班时第一局谁先出（上班见 match.first_leader）",
         "who leads the first hand when no 上班 rule applies",
     )
+    wrong_play: Literal["refuse", "lose_turn"] = _f(
+        "lose_turn",
+        "错牌不出（大纲第四条(一)：如顺牌有误，其顺牌权自动取消，由其下家行使顺牌权）：refuse 错牌被拒绝、"
+        "照旧由他出（模拟器）；lose_turn 错牌者失去这次出牌权（算过牌；该他首发时由下家首发）",
+        "a wrong play: refused and the seat acts again (a simulator), or the seat loses its turn (S4 第四条(一))",
+        choices={
+            "refuse": ("错牌被拒绝，重新出（IllegalAction）", "the wrong play is refused (IllegalAction)"),
+            "lose_turn": ("错牌不出：失去这次出牌权", "错牌不出: the seat loses its turn"),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -655,7 +665,7 @@ def dianshaomenla() -> Variant:
         deck=DeckRules(remove={"3": 10, "4": 10}),
         sets=SetsRules(bare=["3"], kou=False),
         gouji=GoujiRules(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}, pure_twos=False),
-        play=PlayRules(pass_reentry="never"),
+        play=PlayRules(pass_reentry="never", wrong_play="refuse"),
         free_for_all=FreeForAllRules(starts="immediately"),
         jiefeng=JiefengRules(policy="next_seat"),
         burn=BurnRules(needs_open_point=False, priority="play_order"),

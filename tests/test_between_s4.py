@@ -46,6 +46,24 @@ def hand2(m: Match) -> bool:
     return len(m.summaries) == 1 and m.phase == "play"
 
 
+def test_s4_art4_1_wrong_choice_between_hands_takes_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第四条(一) 错牌不出, between hands: the seat asked loses its choice; PASS (the default) is taken and a
+    ``wrong_play`` event recorded.  Under ``refuse`` the forfeit raises and the decision stays."""
+    from gouji_rules.errors import IllegalAction
+
+    rig_deal(monkeypatch, [FILL] * 6)
+    m = Match(S4, 1, 1)
+    assert m.phase == "yudian"
+    seat = m.turn
+    m.forfeit(seat, "answered out of turn")
+    assert ("wrong_play", seat, None, -1, 0) in ev(m, "wrong_play")
+    assert m.phase == "yudian" and m.turn == (seat + 1) % 6 and ev(m, "yudian") == []
+    refuse = Match(S4.replace(play={"wrong_play": "refuse"}), 1, 1)
+    with pytest.raises(IllegalAction) as info:
+        refuse.forfeit()
+    assert info.value.rule == "wrong_play" and refuse.phase == "yudian" and refuse.decisions == 0
+
+
 # -- 第十九条 计分 -------------------------------------------------------------------------------
 
 

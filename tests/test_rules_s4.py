@@ -176,6 +176,64 @@ def test_s4_art5_pass_reentry_only_on_opposite_set() -> None:
     assert seen == [5, 0, 1]  # seat 1 comes back for his opposite's set; 2 and 3 do not
 
 
+# -- 第四条(一) 错牌不出 ------------------------------------------------------------------------------
+
+
+def test_s4_art4_1_wrong_play_loses_the_turn_to_the_next_seat() -> None:
+    """第四条(一) “如顺牌有误，按照“错牌不出”的原则，其顺牌权自动取消，由其下家行使顺牌权。” Seat 1 answers 55
+    wrongly: it loses the turn (a 过牌 for this round), seat 2 answers next, and seat 1 stays out of the round."""
+    h = pos(S4, ["55JJ", "7799", "66", LOW, LOW, LOW])
+    act(h, "55")
+    assert (h.turn, h.mode) == (1, FOLLOW)
+    h.forfeit(1, "played 5 on 55")
+    assert events(h, "wrong_play")[-1] == ("wrong_play", 1, None, -1, FOLLOW + 1)
+    assert (h.turn, h.mode) == (2, FOLLOW)
+    act(h, "66")
+    seen = []
+    while h.mode == FOLLOW:
+        seen.append(h.turn)
+        act(h, "pass")
+    assert 1 not in seen  # 过牌者…这一轮再无权发牌
+    assert h.record()["wrong_plays"] == [[1, "played 5 on 55"]]
+
+
+def test_s4_art4_1_wrong_lead_passes_the_lead_to_the_next_seat() -> None:
+    """“由其下家行使顺牌权”: a seat that leads wrongly loses the lead; the next seat in play leads."""
+    h = pos(S4, ["55JJ", "7799", "66", LOW, LOW, LOW])
+    h.forfeit(0)
+    assert (h.turn, h.mode) == (1, LEAD) and h.table is None
+
+
+def test_s4_art4_1_lost_turn_replays_from_the_record() -> None:
+    """A lost turn is in the record's actions (``1:wrong_play``), so ``from_record`` + ``replay`` reproduce it."""
+    h = Hand.deal(S4, seed=11)
+    h.forfeit()
+    while not h.is_over:
+        h.apply(h.legal_actions()[0])
+    rec = h.record()
+    assert any(a.endswith(":wrong_play") for a in rec["actions"])
+    again = Hand.from_record(S4, rec)
+    again.replay(rec["actions"])
+    assert again.record()["events"] == rec["events"] and list(again.places) == list(h.places)
+
+
+def test_s4_art4_1_refuse_reading_raises_naming_the_rule() -> None:
+    """``play.wrong_play: refuse`` (dianshaomenla, simulators): ``forfeit`` raises IllegalAction naming the rule."""
+    from gouji_rules.errors import IllegalAction
+
+    from .conftest import S0, snapshot
+
+    h = pos(S0, ["55JJ", "7799", "66", LOW, LOW, LOW])
+    before = snapshot(h)
+    with pytest.raises(IllegalAction) as info:
+        h.forfeit()
+    assert info.value.rule == "wrong_play" and "第四条" in (info.value.clause or "")
+    assert snapshot(h) == before
+    with pytest.raises(IllegalAction) as info:
+        pos(S4, ["55", LOW, LOW, LOW, LOW, LOW]).forfeit(3)
+    assert info.value.rule == "turn_order"
+
+
 # -- 第六条 烧牌 ----------------------------------------------------------------------------------
 
 
