@@ -104,6 +104,8 @@ class Observation:
     free_for_all: bool
     events: Sequence[Event]
     rules: Rules
+    shown: tuple[tuple[int, ...], ...] = ()
+    """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
 
 
 def deal_cards(variant: Variant, seed: int, leader: int | None = None, rotate: int = 0) -> tuple[list[list[int]], int]:
@@ -170,6 +172,8 @@ class Hand:
         self.no_head = [False] * 6
         self.men_watch = [False] * 6
         self.men_seats: list[tuple[int, int]] = []  # (seat, by)
+        self.shown: set[int] = set()  # 亮牌 (S4 第十五条): seats whose hands every seat sees
+        self.fallen: set[int] = set()  # 先清为落 (men.penalty bottom_plays_on): placed from the bottom, still playing
         self.burns: list[tuple[int, int]] = []  # successful burns: (burner, victim)
         self.burning = -1
         self.burn_victim = -1
@@ -315,14 +319,18 @@ class Hand:
         return (seat + 3) % 6
 
     def observation(self, seat: int | None = None) -> Observation:
+        """What seat ``s`` may know (gouji_rules/observe.py): other hand sizes only where announced."""
+        from .observe import hand_observation
+
         s = self.turn if seat is None else seat
+        left, shown = hand_observation(self, s)
         return Observation(
             seat=s,
             mode=MODE_NAMES[self.mode],
             hand=tuple(self.hands[s]),
             table=self.table,
             table_owner=self.owner,
-            cards_left=tuple(self.cards_left()),
+            cards_left=left,
             active=tuple(self.active),
             finish=tuple(self.finish),
             point=tuple(POINT_NAMES[p] for p in self.point),
@@ -331,6 +339,7 @@ class Hand:
             free_for_all=self.ffa,
             events=self.events,
             rules=self.rules,
+            shown=shown,
         )
 
     def bound(self, owner: int, cs: CardSet) -> bool:
@@ -625,10 +634,22 @@ class Hand:
         self.men_seats.append((victim, by))
         self.events.append(Event("men", victim, other=by))
         men = self.rules.variant.men
+        if men.show_hand and self.active[victim]:
+            self.shown.add(victim)  # 应当时亮牌
         if men.penalty == "place_bottom" and self.active[victim]:
             self._remove(victim, men.severity)
+        elif men.penalty == "bottom_plays_on" and self.active[victim] and victim not in self.fallen:
+            # 先清为落 (S4 第十五条): placed from the bottom now; he plays on, but going out will not lift him
+            self.fallen.add(victim)
+            self.bottom.append((men.severity, len(self.bottom), victim))
 
     def _go_out(self, s: int) -> None:
+        if s in self.fallen:
+            # 即使后来接风走脱，也算 (S4 第十五条): his place stays at the bottom; he takes no 科
+            self.active[s] = False
+            self.men_watch[s] = False
+            self._left_play(s)
+            return
         self.active[s] = False
         self.finish.append(s)
         self.men_watch[s] = False
@@ -877,9 +898,9 @@ class Hand:
 
     def _end_hand(self) -> None:
         fixed = dict(self.setup.placed)
-        order = [s for s in self.finish if s not in fixed]
-        order += [s for s in range(6) if self.active[s] and s not in order and s not in fixed]
         bottom = [s for _, _, s in sorted(self.bottom, key=lambda b: (b[0], -b[1]))]
+        order = [s for s in self.finish if s not in fixed]
+        order += [s for s in range(6) if self.active[s] and s not in order and s not in fixed and s not in bottom]
         order += [s for s in range(6) if s not in order and s not in fixed and s not in bottom]
         order += bottom
         free = [p for p in range(1, 7) if p not in fixed.values()]

@@ -165,22 +165,25 @@ class Match:
         d = self._decision
         if d is not None and d.kind == "play" and self.hand is not None:
             return self.hand.observation(seat)
+        from .observe import cards_left, redact
+
         s = d.seat if (d is not None and seat is None) else (seat or 0)
         hand = self.hands_now[s]
+        nobody = [False] * 6
         return Observation(
             seat=s,
             mode=d.kind if d else "over",
             hand=tuple(hand),
             table=d.table if d else None,
             table_owner=-1,
-            cards_left=tuple(sum(h) for h in self.hands_now),
+            cards_left=cards_left(self.rules, s, [sum(h) for h in self.hands_now], nobody, False),
             active=tuple(True for _ in range(6)),
             finish=(),
             point=tuple("none" for _ in range(6)),
             no_head=tuple(False for _ in range(6)),
             burning=-1,
             free_for_all=False,
-            events=self.events,
+            events=redact(self.rules, s, self.events),
             rules=self.rules,
         )
 

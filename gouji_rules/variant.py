@@ -173,6 +173,17 @@ class PlayRules:
             "lose_turn": ("错牌不出：失去这次出牌权", "错牌不出: the seat loses its turn"),
         },
     )
+    announce: Literal["never", "free_for_all", "always"] = _f(
+        "never",
+        "报牌（别人手里还有几张）：never 不报（点烧闷拉：不能上报或者询问任何人的手牌数；大纲第二十三条：憋3打法不报牌）；"
+        "free_for_all 四人乱缠中报牌（大纲第十一条：按规定报牌和扣牌）；always 随时可见（网上平台）",
+        "when other seats' hand sizes are announced (报牌): never (S0; S4 第二十三条), in 四人乱缠 (S4 第十一条), always",
+        choices={
+            "never": ("不报牌", "never"),
+            "free_for_all": ("四人乱缠中报牌", "during 四人乱缠"),
+            "always": ("随时报牌（手牌数人人可见）", "always (every hand size is visible)"),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -280,12 +291,19 @@ class MenRules:
     """
 
     enabled: bool = _f(True, "有闷（清）", "闷 / 清 applies")
-    penalty: Literal["place_bottom", "tribute_only"] = _f(
-        "tribute_only",
-        "place_bottom 被闷当即判为最后（点烧闷拉）；tribute_only 继续打，只进清贡（大纲第十五条）",
-        "place_bottom ranks the player last at once (S0); tribute_only keeps him in play, owing 清贡 (S4)",
+    penalty: Literal["place_bottom", "tribute_only", "bottom_plays_on"] = _f(
+        "bottom_plays_on",
+        "place_bottom 被闷当即判为最后、不再出牌（点烧闷拉）；bottom_plays_on 先清为落：从最后排名，"
+        "但继续出牌，即使后来接风走脱也算落（大纲第十五条）；tribute_only 继续打，只进清贡、不影响名次",
+        "place_bottom: placed from the bottom and out of play at once (S0); bottom_plays_on: placed from the "
+        "bottom (先清为落) but plays on, even if he later goes out (S4 第十五条); tribute_only: only owes 清贡",
     )
     severity: int = _f(1, "被闷排名的轻重", "how far down a 闷 player is placed", minimum=0)
+    show_hand: bool = _f(
+        True,
+        "被清者当时亮牌，此后手牌人人可见（大纲第十五条：如持牌者被清，应当时亮牌）",
+        "a 清 player shows his hand at once, and it stays visible to every seat (S4 第十五条 亮牌)",
+    )
 
 
 @dataclass(frozen=True)
@@ -438,6 +456,11 @@ class TributeRules:
         "连续几次串三户就重新开牌、不进贡（0为不限）",
         "this many sweeps in a row: no tribute, 开牌 anew (0: never)",
         minimum=0,
+    )
+    shown: bool = _f(
+        False,
+        "进贡、还贡的牌全桌明置（点烧闷拉第八节：所有进贡的牌全部明置）；false 只有进贡双方看到",
+        "tribute and returned cards are shown to the whole table (S0 八 明置); false: only giver and receiver see them",
     )
     sweep_streak: Literal["either_team", "same_team"] = _f(
         "either_team",
@@ -672,12 +695,13 @@ def dianshaomenla() -> Variant:
         open_point=OpenPointRules(
             deadline_out=2, last_set_exception=False, natural_point=False, dadian=False, four_when="next_lead"
         ),
-        men=MenRules(penalty="place_bottom"),
+        men=MenRules(penalty="place_bottom", show_hand=False),
         places=PlacesRules(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
         scoring=ScoringRules(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
         declare=DeclareRules(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
         buy=BuyRules(no_three="none", no_four_closes_point=False),
         tribute=TributeRules(
+            shown=True,
             point_call=True,
             point_when_neither="none",
             returned=[],

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gouji_rules.actions import Play
-from gouji_rules.cards import parse_set
+from gouji_rules.cards import counts_of, parse_set
 from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD, Hand
 
 from .conftest import S4, act, events, illegal, legal, pass_until_lead, pos, types
@@ -654,8 +654,8 @@ def test_s4_art13_jiefeng_only_by_the_next_player() -> None:
 
 
 def test_s4_art15_qing_keeps_the_player_in_play() -> None:
-    """第十五条 清贡 “最后走3之前的一手牌被人打过（即使后来接风走脱，也算），称为清贡（又称闷贡）” — S4 charges
-    清贡 but does not rank the player at once: event ``men`` only."""
+    """第十五条 清贡 “最后走3之前的一手牌被人打过（即使后来接风走脱，也算），称为清贡（又称闷贡）” — the 清 player
+    stays in play (he may still 接风 and go out): event ``men``, and he is still asked in the round."""
     h = pos(S4, ["553", "66J", "7", "8", "9", "T"])
     act(h, "55", "66")
     e = events(h, "men")[-1]
@@ -663,6 +663,43 @@ def test_s4_art15_qing_keeps_the_player_in_play() -> None:
     assert h.active[0]
     act(h, "pass", "pass", "pass", "pass")
     assert (h.turn, h.mode) == (0, FOLLOW)  # still asked in the round
+
+
+def _qing_then_jiefeng_out(variant: object) -> Hand:
+    """Seat 0 is 清 (55 beaten by 66), plays on, and goes out last of all through 接风 on seat 5's T."""
+    h = pos(variant, ["553", "66", "7", "8", "9J", "T"])  # type: ignore[arg-type]
+    act(h, "55", "66", "pass", "pass", "pass", "pass", "pass")
+    act(h, "7", "pass", "pass", "pass", "pass", "8", "pass", "pass", "pass", "9", "T", "jiefeng", "agree", "3")
+    assert h.is_over
+    return h
+
+
+def test_s4_art15_qing_is_placed_last_even_if_he_goes_out_later() -> None:
+    """第十五条 “最后走3之前的一手牌被人打过（即使后来接风走脱，也算）…如持牌者被清，应当时亮牌（俗称为先清为落）”.
+    先清为落: seat 0 is 清, plays on, goes out through 接风 after seat 5, and is still 大落
+    (``men.penalty: bottom_plays_on``); he takes no 科 (no ``finish`` event).  Under ``tribute_only`` (the earlier
+    reading) the same play makes him 二落."""
+    h = _qing_then_jiefeng_out(S4)
+    assert h.places == [6, 1, 2, 3, 5, 4]
+    assert 0 not in [e.seat for e in events(h, "finish")] and h.men_seats == [(0, 1)]
+    old = _qing_then_jiefeng_out(S4.replace(men={"penalty": "tribute_only"}))
+    assert old.places[0] == 5
+
+
+def test_s4_art15_qing_shows_his_hand_to_every_seat() -> None:
+    """第十五条 “如持牌者被清，应当时亮牌”: from the 清 on, every seat's observation holds seat 0's hand (and so
+    its size); before it, nobody else sees either."""
+    h = pos(S4, ["553", "66J", "7", "8", "9", "T"])
+    act(h, "55")
+    assert all(h.observation(k).shown[0] == () and h.observation(k).cards_left[0] == -1 for k in range(1, 6))
+    act(h, "66")
+    for k in range(6):
+        obs = h.observation(k)
+        assert obs.shown[0] == tuple(counts_of("3")) and obs.cards_left[0] == 1
+    assert h.observation(2).shown[1] == () and h.observation(2).cards_left[1] == -1
+    no_show = pos(S4.replace(men={"show_hand": False}), ["553", "66J", "7", "8", "9", "T"])
+    act(no_show, "55", "66")
+    assert no_show.observation(2).shown[0] == ()
 
 
 def test_s4_art13_refused_jiefeng_blocks_only_that_last_set() -> None:
