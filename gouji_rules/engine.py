@@ -661,8 +661,9 @@ class Hand:
             self.burning = -1
         v = self.rules.variant
         if v.open_point.dadian and place == 1:
+            # 打点 (S4 第二十二条(一) 其够级牌一次未活): a seat whose pure set stood (pending) has not “never lived”
             for x in (s, (s + 3) % 6):
-                if self.point[x] in (POINT_NONE, POINT_PENDING):
+                if self.point[x] == POINT_NONE:
                     self.point[x] = POINT_CLOSED
                     self.events.append(Event("point_closed", x))
         self._left_play(s)

@@ -543,6 +543,20 @@ def test_s4_art22_dadian_opposite_of_touke_not_opened() -> None:
     assert not events(h, "point_closed")
 
 
+def test_s4_art22_dadian_spares_a_seat_whose_pure_set_stood() -> None:
+    """第二十二条(一) “头科产生前，其够级牌一次未活，即未用够级方式取得过发牌权，则头科的对头称为“不开点”” with
+    第八条 “纯够级牌开点。开点方可发4”: seat 3's pure KK stood (``pending``) before seat 0 goes out 头科; its 够级
+    lived, so 打点 closes only seat 0, and seat 3 may still open with its 4s."""
+    h = pos(S4, ["K", "55", "66", "KK447", "88", "99"], leader=3)
+    act(h, "KK")
+    pass_until_lead(h)
+    assert (h.turn, h.point[3]) == (3, 1)  # pending
+    h = pos(S4, ["K", "55", "66", "447", "88", "99"], point={3: "pending"})
+    act(h, "K")
+    assert {e.seat for e in events(h, "point_closed")} == {0}
+    assert h.point[3] == 1
+
+
 # -- 第九条 憋3, 底牌; 第十条 无头; 第十一条 四人乱缠 ---------------------------------------------------
 
 
