@@ -417,7 +417,9 @@ class TributeRules:
         ["2", "SJ", "BJ", "Y"], "能进贡的牌（钱、花），取大者", "ranks that may be paid as tribute, largest first"
     )
     kept_excluded: bool = _f(
-        True, "吃了不吐：买来的、吃来的贡不能再进贡", "cards gained by buying or tribute cannot be paid on"
+        False,
+        "吃了不吐：买来的、吃来的贡不能再进贡（点烧闷拉第七、八节；大纲没有，按牌点大小取大者进贡）",
+        "cards gained by buying or tribute cannot be paid on (S0 吃了不吐; S4 pays the largest card, whatever its origin)",
     )
     place: list[list[int]] = _f(
         [[6, 1, 2], [5, 2, 1]],
@@ -701,6 +703,7 @@ def dianshaomenla() -> Variant:
         declare=DeclareRules(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
         buy=BuyRules(no_three="none", no_four_closes_point=False),
         tribute=TributeRules(
+            kept_excluded=True,
             shown=True,
             point_call=True,
             point_when_neither="none",

@@ -492,6 +492,18 @@ def test_s4_art14_2_cannot_pay_what_is_owed_may_geming(monkeypatch: pytest.Monke
         assert [a for a in asked if a[0] == "geming"] == want
 
 
+def test_s4_art14_1_largest_card_paid_even_if_just_bought_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第十四条(一) “按牌点大小取大者进贡”: S4 has no 吃了不吐 (S0 七), so seat 3 pays as 烧贡 the 2 that seat 0
+    paid it for a 3 (``tribute.kept_excluded: false``); with S0's rule that 2 could not be paid."""
+    for variant, paid in ((R4, [("tribute", 3, "2", 1, 2)]), (R4.replace(tribute={"kept_excluded": True}), [])):
+        rig_debts(monkeypatch, [Debt("burn", 3, 1, 1)])
+        rig_deal(monkeypatch, [FILL] * 6, ["4 5 2", FILL, FILL, "33 4 5", FILL, FILL], first=[0, 0])
+        m = Match(variant, 1, 2)
+        drive(m, until=hand2)
+        assert ev(m, "buy3") == [("buy3", 0, "3", 3, TWO + 1)]
+        assert ev(m, "tribute") == paid
+
+
 def test_s4_art14_4_return_tribute_same_count_receivers_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """第十四条(四) “头科、二科吃贡后，须向大落、二落返还同等数量的牌，称“还贡””"""
     rig_debts(monkeypatch, [Debt("place", 5, 0, 2, True)])
