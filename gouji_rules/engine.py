@@ -1017,7 +1017,6 @@ class Hand:
             "leader": self.events[0].seat,
             "deal": [format_hand(h) for h in self.initial],
             "actions": [f"{s}:{a}" for s, a in self.actions],
-            "wrong_plays": [[s, why] for s, why in self.wrong_plays],
             "events": [e.to_json() for e in self.events],
             "finish": self.finish_order(),
             "places": list(self.places),
