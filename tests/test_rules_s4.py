@@ -206,15 +206,23 @@ def test_s4_art4_1_wrong_lead_passes_the_lead_to_the_next_seat() -> None:
 
 def test_s4_art4_1_lost_turn_replays_from_the_record() -> None:
     """A lost turn is in the record's actions (``1:wrong_play``), so ``from_record`` + ``replay`` reproduce it."""
-    h = Hand.deal(S4, seed=11)
-    h.forfeit()
-    while not h.is_over:
-        h.apply(h.legal_actions()[0])
-    rec = h.record()
-    assert any(a.endswith(":wrong_play") for a in rec["actions"])
-    again = Hand.from_record(S4, rec)
-    again.replay(rec["actions"])
-    assert again.record() == rec
+    import random
+
+    rng = random.Random(4)
+    for seed in range(20):
+        h = Hand.deal(S4, seed=seed)
+        h.forfeit()
+        while not h.is_over:
+            if rng.random() < 0.05:
+                h.forfeit(reason="wrong")
+            else:
+                legal = h.legal_actions()
+                h.apply(legal[rng.randrange(len(legal))])
+        rec = h.record()
+        assert any(a.endswith(":wrong_play") for a in rec["actions"])
+        again = Hand.from_record(S4, rec)
+        again.replay(rec["actions"])
+        assert again.record() == rec
 
 
 def test_s4_art4_1_refuse_reading_raises_naming_the_rule() -> None:
