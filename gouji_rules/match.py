@@ -23,7 +23,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action
+from .actions import PASS, Action, Forfeit
 from .cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_suit, counts_of, format_hand
 from .engine import Hand, HandSetup, Observation, Point, check_start, counts_of_cards, deal_cards
 from .errors import GoujiError, IllegalAction, PositionError
@@ -200,10 +200,45 @@ class Match:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Make the decision now asked; an illegal action raises and changes nothing."""
+        if isinstance(action, Forfeit):
+            self.forfeit(seat, action.reason)
+            return
         self.verify(action, seat)
         self.log.append((self.turn, action))
         self.decisions += 1
         self._step(action)
+
+    def forfeit(self, seat: int | None = None, reason: str = "") -> None:
+        """错牌不出 (S4 第四条(一), ``play.wrong_play: lose_turn``): the seat to decide loses its turn.
+
+        In play see ``Hand.forfeit``.  Between hands the default choice is taken (PASS where it is
+        offered, else the first choice listed) and the event ``wrong_play`` is emitted.  Under
+        ``refuse`` this raises IllegalAction naming the rule, and nothing changes.
+        """
+        d = self._decision
+        if d is None:
+            raise IllegalAction("the match is over", rule="match_over")
+        if d.kind == "play":
+            assert self.hand is not None
+            self.hand.verify_forfeit(seat)
+            self.log.append((d.seat, Forfeit(reason)))
+            self.decisions += 1
+            self._step(Forfeit(reason))
+            return
+        if seat is not None and seat != d.seat:
+            raise IllegalAction(f"it is seat {d.seat}'s decision, not seat {seat}'s", rule="turn_order")
+        if not self.rules.wrong_play_loses_turn:
+            raise IllegalAction(
+                f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
+                rule="wrong_play",
+                clause="S4 第四条(一) 错牌不出",
+            )
+        legal = d.legal
+        default = PASS if PASS in legal else legal[0]
+        self.event(Event("wrong_play", d.seat))
+        self.log.append((d.seat, Forfeit(reason)))
+        self.decisions += 1
+        self._step(default)
 
     def copy(self) -> Match:
         """An independent copy, rebuilt by replaying this match's decisions (linear in them)."""
@@ -220,22 +255,25 @@ class Match:
         d = self._decision
         if d is not None and d.kind == "play" and self.hand is not None:
             return self.hand.observation(seat)
+        from .observe import cards_left, redact
+
         s = d.seat if (d is not None and seat is None) else (seat or 0)
         hand = self.hands_now[s]
+        nobody = [False] * 6
         return Observation(
             seat=s,
             mode=d.kind if d else "over",
             hand=tuple(hand),
             table=d.table if d else None,
             table_owner=-1,
-            cards_left=tuple(sum(h) for h in self.hands_now),
+            cards_left=cards_left(self.rules, s, [sum(h) for h in self.hands_now], nobody, False),
             active=tuple(True for _ in range(6)),
             finish=(),
             point=tuple("none" for _ in range(6)),
             no_head=tuple(False for _ in range(6)),
             burning=-1,
             free_for_all=False,
-            events=self.events,
+            events=redact(self.rules, s, self.events),
             rules=self.rules,
         )
 
@@ -327,8 +365,10 @@ class Match:
             self.scores[1] += settlement.scores[1]
             debts = settlement.debts
             last_places = summary.tribute_places
+            # S4 第十四条(七) 连续三次串三户: how a streak is counted is the variant's (tribute.sweep_streak)
+            new_team = rules.sweep_streak_same_team and settlement.sweep != last_sweep
+            sweeps = (1 if new_team else sweeps + 1) if settlement.sweep is not None else 0
             last_sweep = settlement.sweep
-            sweeps = sweeps + 1 if settlement.sweep is not None else 0
             leader = settlement.next_leader
             if settlement.sweep is not None and rules.reopen_after_sweep:
                 leader = None  # 大纲第二条(二): 出现串三户…应重新开牌, and 上班 again

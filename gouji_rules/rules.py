@@ -200,6 +200,10 @@ class Rules:
         self.ffa_immediately = v.free_for_all.starts == "immediately"
         self.ffa_passers_return = v.free_for_all.passers_return
         self.jiefeng = v.jiefeng.policy
+        self.wrong_play_loses_turn = v.play.wrong_play == "lose_turn"
+        """错牌不出 (S4 第四条(一)): a wrong play loses the turn; else it is refused and the seat acts again"""
+        self.announce = v.play.announce
+        """报牌: when other seats' hand sizes are told (never, free_for_all, always)"""
         # -- burn
         b = v.burn
         self.burn = b.enabled
@@ -217,9 +221,14 @@ class Rules:
         self.last_set_exception = op.last_set_exception
         self.natural_point = op.natural_point
         self.dadian = op.dadian
+        self.four_any_time = op.four_when == "any_time"
+        """S4 第八条: the 4s that open may come any time after the pure set stood (S0: the very next lead)"""
         self.men = v.men.enabled
         self.men_ranks_last = v.men.penalty == "place_bottom"
         self.men_severity = v.men.severity
+        self.men_plays_on_at_bottom = v.men.penalty == "bottom_plays_on"
+        """先清为落 (S4 第十五条): placed from the bottom at once, but plays on"""
+        self.men_show_hand = v.men.show_hand
         # -- between hands
         k = v.kang
         self.kang_enabled, self.kang_small, self.kang_big = k.enabled, k.small, k.big
@@ -241,6 +250,9 @@ class Rules:
         self.return_refusable = t.return_refusable
         self.point_call = t.point_call
         self.sweep_redeal = t.sweep_redeal
+        self.sweep_streak_same_team = t.sweep_streak == "same_team"
+        self.tribute_shown = t.shown
+        """tribute and returned cards are shown to the whole table (S0 八 明置)"""
         self.tribute_kinds = compile_tribute_kinds(self, t)
         g = v.geming
         self.geming = g.enabled
@@ -248,6 +260,7 @@ class Rules:
         self.geming_place = g.place
         self.geming_place_if_team_top = g.place_if_team_top
         self.geming_opposite_rights = g.opposite_rights
+        self.geming_cannot_pay = g.cannot_pay
         ch = v.chongdian
         self.chongdian = ch.enabled
         self.chongdian_max_rank = rank_of(ch.max_rank)
@@ -266,6 +279,8 @@ class Rules:
         self.choose_last = m.choose_last
         self.points = list(v.scoring.points)
         self.positive_only = v.scoring.positive_only
+        self.scoring = v.scoring.enabled
+        """hands are scored (S4 第十九条); off: tribute without scoring"""
         self.sweep_multiplier_param = v.scoring.sweep_multiplier
         self.beat: BeatStrategy = make_strategy(self, v.sets)
 
@@ -559,6 +574,17 @@ class Rules:
             return bool(hook(ctx))
         return hand[TWO] + hand[SJ] + hand[BJ] + hand[TOP] == 0
 
+    def cannot_pay(self, hand: Sequence[int], owed: int) -> bool:
+        """进贡不起 (S4 第十四条(二), ``geming.cannot_pay``): does a seat holding ``hand`` owe more tribute
+        cards than it holds, so that it may declare 革命?"""
+        if not (self.geming and self.geming_cannot_pay):
+            return False
+        return owed > sum(hand[r] for r in set(self.tribute_ranks))
+
+    def announced(self, free_for_all: bool) -> bool:
+        """Are hand sizes told now (报牌, ``play.announce``)?"""
+        return self.announce == "always" or (self.announce == "free_for_all" and free_for_all)
+
     def chongdian_eligible(self, hand: Sequence[int]) -> bool:
         """May a player holding ``hand`` 冲点 (S0 第十节: nothing above A, three pure 够级 sets)?"""
         if not self.chongdian:
@@ -626,6 +652,8 @@ class Rules:
 
     def team_scores(self, places: Sequence[int]) -> tuple[int, int]:
         """Scores of team 0 (seats 0, 2, 4) and team 1 from each seat's place (1..6)."""
+        if not self.scoring:
+            return 0, 0  # tribute without scoring (scoring.enabled, S4 第十四条 vs 第十九条)
         sweep_team = sweep_of(places)
         out = []
         hook = self.hooks.get("team_score")

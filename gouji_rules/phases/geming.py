@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 @register_phase
 class Geming:
-    """Eligible seats choose; too many void the deal; each 革命's opposite chooses 有头 or 无头."""
+    """Eligible seats (no 2, no joker; or 进贡不起 where ``geming.cannot_pay``) choose; too many void
+    the deal; each 革命's opposite chooses 有头 or 无头."""
 
     name = "geming"
     zh = "革命：没有大花、小花、钱可以退出本局"
@@ -34,7 +35,8 @@ class Geming:
         rev = []
         for k in range(6):
             s = (prep.lead + k) % 6
-            if rules.geming_eligible(m.hands_now[s]):
+            owed = sum(d.count for d in prep.debts if d.giver == s)
+            if rules.geming_eligible(m.hands_now[s]) or rules.cannot_pay(m.hands_now[s], owed):
                 a = yield m.ask(s, "geming", (Choose("geming"), PASS))
                 if isinstance(a, Choose):
                     rev.append(s)
