@@ -423,3 +423,17 @@ def test_a_match_refuses_a_start_no_deal_could_give(kwargs: dict[str, Any]) -> N
         Match(S4, 1, 1, **kwargs)
     with pytest.raises(PositionError):
         Match(S4, 1, 1, deal=["3 4 2"] * 6, leader=0, setup=HandSetup(placed={9: 1}))
+
+
+def test_match_copy_replays_lost_turns() -> None:
+    """S4 第四条(一) 错牌不出: a forfeited turn is one of the match's decisions, and a copy replays it."""
+    from gouji_rules.actions import Forfeit
+
+    m = Match(S4, 2, 1)
+    m.forfeit(reason="a phase choice out of turn")  # between hands: the default choice is taken
+    drive(m, until=at_play)
+    m.apply(Forfeit("a wrong set"))  # in play: the seat loses its turn
+    c = m.copy()
+    assert c.log == m.log and [s for s, a in m.log if isinstance(a, Forfeit)] != []
+    assert c.hand is not None and m.hand is not None and c.hand.record() == m.hand.record()
+    assert [e.type for e in c.all_events] == [e.type for e in m.all_events]
