@@ -53,6 +53,7 @@ from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet
 from .errors import IllegalAction, PositionError
 from .events import Event
 from .legal import Box, Legal
+from .observe import hand_observation
 from .rng import SplitMix64
 from .rules import Rules, as_rules, sweep_of
 
@@ -438,8 +439,6 @@ class Hand:
     def observation(self, seat: int | None = None) -> Observation:
         """What ``seat`` (default: the seat to act) may know (gouji_rules/observe.py): other hand sizes
         only where announced."""
-        from .observe import hand_observation
-
         s = self.turn if seat is None else seat
         left, shown = hand_observation(self, s)
         return Observation(
@@ -451,7 +450,7 @@ class Hand:
             cards_left=left,
             active=tuple(self.active),
             finish=tuple(self.finish),
-            point=tuple(POINT_NAMES[p] for p in self.point),
+            point=tuple(map(POINT_NAMES.__getitem__, self.point)),
             no_head=tuple(self.no_head),
             burning=self.burning,
             free_for_all=self.ffa,

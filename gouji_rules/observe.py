@@ -75,8 +75,17 @@ def shown_hands(hands: Sequence[Sequence[int]], shown: Sequence[bool]) -> tuple[
     return tuple(tuple(h) if shown[s] else () for s, h in enumerate(hands))
 
 
+NOTHING_SHOWN: tuple[tuple[int, ...], ...] = ((),) * 6
+
+
 def hand_observation(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """``cards_left`` and ``shown`` of a hand in play, as ``seat`` may know them."""
+    if not hand.shown:  # the common case, asked at every decision: only one's own size, or all announced
+        if hand.rules.announced(hand.ffa):
+            return tuple(hand.cards_left()), NOTHING_SHOWN
+        left = [UNKNOWN] * 6
+        left[seat] = sum(hand.hands[seat])
+        return tuple(left), NOTHING_SHOWN
     shown = [s in hand.shown for s in range(6)]
     sizes = hand.cards_left()
     return cards_left(hand.rules, seat, sizes, shown, hand.ffa), shown_hands(hand.hands, shown)
