@@ -305,8 +305,11 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
         raise click.UsageError("give at least one of --records, --results, --faults, --audit")
     with _open(file) as e:
         if records:
-            rows = e.db.hands()
-            _write("".join(json.dumps(r.record, ensure_ascii=False) + "\n" for r in rows), records)
+            from .tournament.records import rules_line
+
+            head = rules_line(e.variant, event=e.name)
+            lines = [head] + [{"variant_hash": head["variant_hash"], **r.record} for r in e.db.hands()]
+            _write("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), records)
         if results:
             _write(results_csv(e), results)
         if faults:
