@@ -263,6 +263,10 @@ def deck_problem(variant: Variant, record: dict[str, Any]) -> str | None:
     try:
         hands = [_counts(h, f"{key} seat {s}") for s, h in enumerate(record[key])]
         total = [sum(h[r] for h in hands) for r in range(NRANKS)]
+        for s, h in enumerate(hands):
+            for r in range(NRANKS):
+                if h[r] > deck[r]:
+                    return f"{key} gives seat {s} {h[r]} × {_symbol(r)}, but the deck of {variant.name} has {deck[r]}"
         for r in range(NRANKS):
             if total[r] > deck[r]:
                 return f"{key} holds {total[r]} × {_symbol(r)}, but the deck of {variant.name} has {deck[r]}"
