@@ -102,6 +102,10 @@ def new_cmd(
             f"{d['tables']} table(s), {d['hands_per_match']} hands a match"
             f"{' (duplicate)' if d['duplicate'] else ''}, variant {d['variant']}, {len(e.entrants)} entrants"
         )
+        if d["format"] == "rotating":
+            from .tournament.schedule import describe_repeats, seating_repeats
+
+            click.echo(f"schedule: {describe_repeats(seating_repeats(db.seating()))}")
 
 
 @event_group.command("seat")
