@@ -23,6 +23,7 @@ noted).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -218,10 +219,8 @@ class ExternalPlayer(Player):
                     fh.close()
             except OSError:
                 pass
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         proc.wait()
 
     def close(self) -> None:
@@ -341,7 +340,9 @@ class ExternalPlayer(Player):
         deadline = time.monotonic() + max(HANDSHAKE_LIMIT, self.time_limit)
         reply = self._await(self.hello_id, deadline, max(HANDSHAKE_LIMIT, self.time_limit))
         if reply.get("type") != "hello":
-            raise self._fault("invalid_reply", f'the answer to hello should be {{"type": "hello", "id": {self.hello_id}}}')
+            raise self._fault(
+                "invalid_reply", f'the answer to hello should be {{"type": "hello", "id": {self.hello_id}}}'
+            )
         protocol = reply.get("protocol", PROTOCOL_VERSION)
         if protocol != PROTOCOL_VERSION:
             raise self._fault("invalid_reply", f"the bot speaks protocol {clip(str(protocol))}, not {PROTOCOL_VERSION}")

@@ -475,11 +475,15 @@ def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[
         book = RulesBook(variant)
         rows = event.db.hands()
         for row in rows:
-            at = f"round {row.round} table {row.tbl} hand {row.hand}" + (f" rotation {row.rotation}" if row.rotation else "")
+            at = f"round {row.round} table {row.tbl} hand {row.hand}" + (
+                f" rotation {row.rotation}" if row.rotation else ""
+            )
             rec = dict(row.record)
             rec.setdefault("variant_hash", variant.rules.fingerprint)
             _, msg = check(book, rec)
-            if msg is None and (list(rec.get("places", [])) != list(row.places) or list(rec.get("scores", [])) != list(row.scores)):
+            if msg is None and (
+                list(rec.get("places", [])) != list(row.places) or list(rec.get("scores", [])) != list(row.scores)
+            ):
                 msg = f"the stored places {row.places} and points {list(row.scores)} are not the record's"
             if msg is not None:
                 problems.append(Problem(path, 0, 0, msg, at=at))

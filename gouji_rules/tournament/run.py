@@ -121,7 +121,9 @@ def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int)
         try:
             action = players[seat].decide(obs, legal)
             for kind, detail in players[seat].notes():
-                faults.append(Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], kind, detail[:DETAIL_MAX]))
+                faults.append(
+                    Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], kind, detail[:DETAIL_MAX])
+                )
             m.apply(action, seat)
             continue
         except BotFault as f:
