@@ -9,7 +9,7 @@ with the request's id and one of the strings in "legal", and flush.  Other messa
 
 Use it in an event:
 
-    gouji event new cup.sqlite --name cup --bots "me=cmd:python examples/bot.py,b=greedy,c=random,d=greedy,e=random,f=greedy"
+    gouji event new cup.sqlite --name cup --bots "me=cmd:python3 examples/bot.py,b=greedy,c=random,d=greedy,e=random,f=greedy"
     gouji event run cup.sqlite
 
 Its play: pass on a partner's set, otherwise play the smallest legal set (the
