@@ -361,9 +361,28 @@ def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
             return f"{where}: cannot be applied: {e}"
     if not hand.is_over:
         return f"the actions end after action {len(actions)} but the hand is not over (seat {hand.turn} to act)"
-    for key, got in (("places", list(hand.places)), ("scores", list(hand.scores()))):
-        if key in record and list(record[key]) != got:
-            return f"replay does not reproduce the record: {key} {got} != recorded {record[key]}"
+    return _same_end(hand, record)
+
+
+def _same_end(hand: Hand, record: dict[str, Any]) -> str | None:
+    """Every outcome the record states (places, scores, finish, 开点 states, cards left, events) is the replay's."""
+    got = hand.record()
+    for key in ("places", "scores", "finish", "opened"):
+        if key in record and list(record[key]) != list(got[key]):
+            return f"replay does not reproduce the record: {key} {got[key]} != recorded {record[key]}"
+    if "end" in record:
+        try:
+            end = [_counts(h, f"end seat {s}") for s, h in enumerate(record["end"])]
+        except ValueError as e:
+            return str(e)
+        if end != [list(parse_hand(h)) for h in got["end"]]:
+            return f"replay does not reproduce the record: cards left {got['end']} != recorded {record['end']}"
+    if "events" in record and record["events"] != got["events"]:
+        mine, theirs = got["events"], record["events"]
+        k = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b), min(len(mine), len(theirs)))
+        a = json.dumps(mine[k], ensure_ascii=False) if k < len(mine) else "no event"
+        b = json.dumps(theirs[k], ensure_ascii=False) if k < len(theirs) else "no event"
+        return f"replay does not reproduce the record: event {k + 1} is {a}, the record has {b}"
     return None
 
 

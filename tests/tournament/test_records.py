@@ -261,3 +261,75 @@ def test_special_files_are_refused_by_type(tmp_path: Path) -> None:
         assert r.returncode in (1, 2) and "Traceback" not in r.stderr, (path, r.stderr)
         r = run_gouji("replay", path, "--no-pause", timeout=30)
         assert r.returncode in (1, 2) and "Traceback" not in r.stderr, (path, r.stderr)
+
+
+def test_every_outcome_the_record_states_must_be_the_replays(tmp_path: Path) -> None:
+    rec = greedy_record(4)
+    events = [dict(e) for e in rec["events"]]
+    k = next(i for i, e in enumerate(events) if e["type"] == "play")
+    events[k]["seat"] = (events[k]["seat"] + 1) % 6
+    cases = [
+        dict(rec, events=events),
+        dict(rec, opened=["open"] * 6),
+        dict(rec, finish=list(reversed(rec["finish"]))),
+        dict(rec, end=["BJ", *rec["end"][1:]]),
+    ]
+    r = gouji("verify", str(write(tmp_path / "o.jsonl", cases)))
+    out = r.stdout.splitlines()
+    assert r.exit_code == 1 and len(out) == 4
+    assert f"event {k + 1} is" in out[0]
+    assert "opened" in out[1] and "finish" in out[2] and "cards left" in out[3]
+    assert all("replay does not reproduce the record" in x for x in out)
+
+
+def test_mutated_records_are_problems_never_exceptions(tmp_path: Path) -> None:
+    """200 seeded mutations of real records (keys dropped, values swapped for other types, bytes flipped)."""
+    import io
+    import random
+
+    from gouji_rules import catalog
+    from gouji_rules.errors import GoujiError
+    from gouji_rules.sim import simulate, simulate_matches
+    from gouji_rules.tournament.records import pick, verify_files
+
+    match_buf, hand_buf = io.StringIO(), io.StringIO()
+    simulate_matches(catalog.resolve("dianshaomenla"), 4, 2, 3, "greedy", records=match_buf)
+    simulate(dagang(), 3, 1, "random", records=hand_buf)
+    sources = [match_buf.getvalue().splitlines(), hand_buf.getvalue().splitlines()]
+    rng = random.Random(12)
+    values: list[Any] = [None, True, -1, 0, 7, 10**30, "x", "", [], {}, [1] * 6, ["BJ" * 7] * 6, 1.5, "/etc/shadow"]
+
+    def mutate(obj: Any, depth: int = 0) -> Any:
+        if isinstance(obj, dict) and obj:
+            k = rng.choice(list(obj))
+            if rng.random() < 0.25:
+                del obj[k]
+            else:
+                obj[k] = mutate(obj[k], depth + 1) if depth < 3 and rng.random() < 0.5 else rng.choice(values)
+            return obj
+        if isinstance(obj, list) and obj:
+            i = rng.randrange(len(obj))
+            obj[i] = mutate(obj[i], depth + 1) if depth < 3 and rng.random() < 0.5 else rng.choice(values)
+            return obj
+        if isinstance(obj, str) and obj:
+            i = rng.randrange(len(obj))
+            return obj[:i] + rng.choice("3456789TJQKA2BSJ:+ x") + obj[i + 1 :]
+        return rng.choice(values)
+
+    flagged = 0
+    path = tmp_path / "f.jsonl"
+    for _ in range(200):
+        recs = [json.loads(x) for x in rng.choice(sources)]
+        i = rng.randrange(len(recs))
+        recs[i] = mutate(recs[i])
+        data = bytearray("\n".join(json.dumps(r) for r in recs).encode())
+        if rng.random() < 0.2:
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        path.write_bytes(bytes(data))
+        _, problems = verify_files([str(path)])
+        flagged += bool(problems)
+        try:
+            pick(str(path), rng.randint(1, 4))
+        except GoujiError:
+            pass
+    assert flagged > 150  # the rest changed only labels (a name, a match number) or nothing that matters
