@@ -57,9 +57,27 @@ def schema_text() -> str:
     return resources.files("gouji_rules.data").joinpath("record.schema.json").read_text(encoding="utf-8")
 
 
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every local ``$ref`` replaced by its definition (the record schema has no cycles).
+
+    jsonschema resolves a ``$ref`` on every visit; inlined, checking a record of a few hundred
+    actions and events takes milliseconds instead of a tenth of a second.
+    """
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) <= 2:
+            extra = {k: v for k, v in node.items() if k != "$ref"}
+            return {**_inline(defs[ref.removeprefix("#/$defs/")], defs), **extra}
+        return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
 @functools.cache
 def _validator() -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_text()))
+    schema = json.loads(schema_text())
+    return Draft202012Validator(_inline(schema, schema["$defs"]))
 
 
 def schema_problem(record: dict[str, Any]) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import textwrap
@@ -283,7 +284,7 @@ def test_every_outcome_the_record_states_must_be_the_replays(tmp_path: Path) -> 
 
 
 def test_mutated_records_are_problems_never_exceptions(tmp_path: Path) -> None:
-    """200 seeded mutations of real records (keys dropped, values swapped for other types, bytes flipped)."""
+    """60 seeded mutations of real records (keys dropped, values swapped for other types, bytes flipped)."""
     import io
     import random
 
@@ -318,7 +319,7 @@ def test_mutated_records_are_problems_never_exceptions(tmp_path: Path) -> None:
 
     flagged = 0
     path = tmp_path / "f.jsonl"
-    for _ in range(200):
+    for _ in range(60):
         recs = [json.loads(x) for x in rng.choice(sources)]
         i = rng.randrange(len(recs))
         recs[i] = mutate(recs[i])
@@ -328,8 +329,6 @@ def test_mutated_records_are_problems_never_exceptions(tmp_path: Path) -> None:
         path.write_bytes(bytes(data))
         _, problems = verify_files([str(path)])
         flagged += bool(problems)
-        try:
+        with contextlib.suppress(GoujiError):
             pick(str(path), rng.randint(1, 4))
-        except GoujiError:
-            pass
-    assert flagged > 150  # the rest changed only labels (a name, a match number) or nothing that matters
+    assert flagged > 45  # the rest changed only labels (a name, a match number) or nothing that matters
