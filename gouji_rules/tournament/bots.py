@@ -31,6 +31,7 @@ import shlex
 import signal
 import subprocess
 import time
+from collections import deque
 from typing import Any, Protocol
 
 from ..actions import Action, parse_action
@@ -47,6 +48,7 @@ HANDSHAKE_LIMIT = 10.0  # seconds a bot has to start and answer hello
 DETAIL_KEEP = 200  # characters of a bot's output kept in a fault's detail
 STDERR_KEEP = 4096  # bytes of a bot's stderr kept (per process); the rest is counted, not stored
 CLOSE_GRACE = 1.0  # seconds a bot has to exit once its stdin is closed
+EXIT_POLL = 0.1  # seconds between checks that a bot still runs while its reply is awaited
 
 
 class BotFault(GoujiError):
@@ -149,18 +151,20 @@ class _Stderr:
         return f"stderr ({self.size:,} bytes{more}): {clip(last)}"
 
 
-def _parse_reply(line: bytes) -> Any:
-    """A reply line's JSON, or a BotFault: never an exception of json's own."""
+def _reply_of(line: bytes) -> dict[str, Any] | None:
+    """A reply line as a JSON object, or None for anything else (never an exception of json's own).
+
+    Lines that cannot be a reply (not starting with ``{``, no ``"id"``) are turned away before
+    parsing, so a bot printing thousands of lines costs little.
+    """
+    text = line.strip()
+    if not text.startswith(b"{") or b'"id"' not in text:
+        return None
     try:
-        return json.loads(line.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise BotFault("invalid_reply", f"not UTF-8: {clip(line)}") from None
-    except json.JSONDecodeError as e:
-        raise BotFault("invalid_reply", f"not JSON ({e.msg}): {clip(line)}") from None
-    except RecursionError:
-        raise BotFault("invalid_reply", f"JSON nested too deeply: {clip(line)}") from None
-    except ValueError:  # an integer of more than 4300 digits
-        raise BotFault("invalid_reply", f"a number with too many digits: {clip(line)}") from None
+        reply = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, RecursionError, ValueError):  # ValueError: bad JSON, or 4300+ digit numbers
+        return None
+    return reply if isinstance(reply, dict) else None
 
 
 class ExternalPlayer(Player):
@@ -173,7 +177,8 @@ class ExternalPlayer(Player):
         self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self.stderr = _Stderr()
-        self.buffer = b""
+        self.lines: deque[bytes] = deque()  # complete lines read and not yet taken
+        self.partial = b""  # the start of a line still being written
         self.next_id = 0
         self.hello_id = -1
         self.hand_start: dict[str, Any] | None = None
@@ -200,7 +205,8 @@ class ExternalPlayer(Player):
         except (OSError, ValueError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             raise BotFault("crash", f"cannot start {clip(' '.join(self.argv))}: {reason}") from None
-        self.buffer = b""
+        self.lines.clear()
+        self.partial = b""
         self.stderr = _Stderr()
         self.proc = proc
         self.spawned = True
@@ -279,16 +285,17 @@ class ExternalPlayer(Player):
         return mid
 
     def _read_line(self, deadline: float, limit: float) -> bytes:
+        """The next complete line from the bot; stderr is drained meanwhile.  Raises BotFault."""
         proc = self.proc
         assert proc is not None and proc.stdout is not None and proc.stderr is not None
         out, err = proc.stdout.fileno(), proc.stderr.fileno()
         watch = [out, err]
-        while b"\n" not in self.buffer:
+        while not self.lines:
             left = deadline - time.monotonic()
             if left <= 0:
                 skipped = f" ({self.stray_count:,} stray line(s) skipped)" if self.stray_count else ""
                 raise self._fault("timeout", f"no reply within {limit:g} s{skipped}")
-            ready, _, _ = select.select(watch, [], [], left)
+            ready, _, _ = select.select(watch, [], [], min(left, EXIT_POLL))
             if err in ready:
                 chunk = os.read(err, 65536)
                 if chunk:
@@ -296,6 +303,9 @@ class ExternalPlayer(Player):
                 else:
                     watch = [out]
             if out not in ready:
+                if not ready and proc.poll() is not None:
+                    # exited, though something it started may still hold its stdout open
+                    raise self._fault("crash", f"the bot exited (code {proc.returncode})")
                 continue
             chunk = os.read(out, 65536)
             if not chunk:
@@ -304,10 +314,12 @@ class ExternalPlayer(Player):
                 except subprocess.TimeoutExpired:
                     code = None
                 raise self._fault("crash", f"the bot closed its stdout (exit code {code})")
-            self.buffer += chunk
-            if len(self.buffer) > MAX_LINE and b"\n" not in self.buffer:
+            parts = (self.partial + chunk).split(b"\n")
+            self.partial = parts.pop()
+            self.lines.extend(parts)
+            if len(self.partial) > MAX_LINE:
                 raise self._fault("invalid_reply", f"a reply line longer than {MAX_LINE:,} bytes")
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line = self.lines.popleft()
         if len(line) > MAX_LINE:
             raise self._fault("invalid_reply", f"a reply line of {len(line):,} bytes (at most {MAX_LINE:,})")
         return line
@@ -318,13 +330,9 @@ class ExternalPlayer(Player):
             line = self._read_line(deadline, limit)
             if not line.strip():
                 continue
-            try:
-                reply = _parse_reply(line)
-            except BotFault:
-                reply = None
-            rid = reply.get("id") if isinstance(reply, dict) else None
-            if rid == mid and isinstance(rid, int) and not isinstance(rid, bool):
-                assert isinstance(reply, dict)
+            reply = _reply_of(line)
+            rid = reply.get("id") if reply is not None else None
+            if reply is not None and rid == mid and isinstance(rid, int) and not isinstance(rid, bool):
                 return reply
             if rid == self.hello_id and isinstance(rid, int) and mid != self.hello_id:
                 continue  # a restarted bot's answer to its hello

@@ -60,6 +60,13 @@ HOSTILE = textwrap.dedent(
                     sys.stderr.buffer.write(b"e" * (1 << 20))
                 sys.stderr.flush()
                 sys.exit(5)
+            elif MODE == "spam":
+                out.write(b"x\n" * 100000); out.flush()
+                say(json.dumps({"id": rid, "action": req["legal"][0]}).encode())
+            elif MODE == "child_holds_stdout":
+                if os.fork() == 0:
+                    time.sleep(60); os._exit(0)
+                os._exit(3)
             elif MODE == "stray":
                 say(b"thinking about it...")
                 say(json.dumps({"id": rid + 1000, "action": "pass"}).encode())
@@ -105,6 +112,8 @@ def faults(ev: Path) -> list[tuple[str, str]]:
         ("no_newline", {"timeout"}),
         ("stderr_flood", {"crash"}),
         ("stray", {"stray"}),
+        ("spam", {"stray"}),
+        ("child_holds_stdout", {"crash"}),
     ],
 )
 def test_any_reply_is_a_bounded_fault(tmp_path: Path, mode: str, kinds: set[str]) -> None:
@@ -119,6 +128,10 @@ def test_any_reply_is_a_bounded_fault(tmp_path: Path, mode: str, kinds: set[str]
     assert ev.stat().st_size < 1 << 20  # nothing the bot sent is stored whole
     if mode == "stderr_flood":
         assert "stderr (67,108,864 bytes, first 4,096 kept)" in got[0][1]
+    if mode == "spam":
+        assert "100,000 lines that answered no request skipped" in got[0][1]
+    if mode == "child_holds_stdout":
+        assert "the bot exited (code 3)" in got[0][1]
     if mode == "stray":
         # skipped, and the bot stays in step: its real answer was used, no other fault followed
         assert len(got) == 1 and "2 lines that answered no request skipped" in got[0][1]
