@@ -61,7 +61,7 @@ HOSTILE = textwrap.dedent(
                 sys.stderr.flush()
                 sys.exit(5)
             elif MODE == "spam":
-                out.write(b"x\n" * 100000); out.flush()
+                out.write(b"x\\n" * 100000); out.flush()
                 say(json.dumps({"id": rid, "action": req["legal"][0]}).encode())
             elif MODE == "child_holds_stdout":
                 if os.fork() == 0:
