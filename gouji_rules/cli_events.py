@@ -315,11 +315,9 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
         raise click.UsageError("give at least one of --records, --results, --faults, --audit")
     with _open(file) as e:
         if records:
-            from .tournament.records import rules_line
+            from .tournament.records import export_lines
 
-            head = rules_line(e.variant, event=e.name)
-            lines = [head] + [{"variant_hash": head["variant_hash"], **r.record} for r in e.db.hands()]
-            _write("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), records)
+            _write("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in export_lines(e)), records)
         if results:
             _write(results_csv(e), results)
         if faults:

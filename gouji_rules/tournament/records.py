@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -40,7 +41,11 @@ from ..inputs import MIB, InputFileError, open_regular
 from ..settle import HandResult, settle
 from ..variant import Variant
 from .errors import EventError, InputError
+from .storage import HandRow
 from .variant_copy import rules_data, variant_from_rules
+
+if TYPE_CHECKING:
+    from .event import Tournament
 
 MAX_LINE = 8 * MIB
 """The longest line read from a records file; a longer one is a problem, not a record."""
@@ -510,11 +515,17 @@ def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[
         except GoujiError as e:
             return 0, [Problem(path, 0, 0, f"error: {e}")]
         book = RulesBook(variant)
-        rows = event.db.hands()
+        try:
+            rows = _stored_rows(event)
+        except EventError as e:
+            return 0, [Problem(path, 0, 0, f"error: {e}")]
         for row in rows:
             at = f"round {row.round} table {row.tbl} hand {row.hand}" + (
                 f" rotation {row.rotation}" if row.rotation else ""
             )
+            if not isinstance(row.record, dict):
+                problems.append(Problem(path, 0, 0, "the stored record is not a JSON object", at=at))
+                continue
             rec = dict(row.record)
             rec.setdefault("variant_hash", variant.rules.fingerprint)
             _, msg = check(book, rec)
@@ -525,6 +536,25 @@ def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[
             if msg is not None:
                 problems.append(Problem(path, 0, 0, msg, at=at))
     return len(rows), problems
+
+
+def _stored_rows(event: Tournament) -> list[HandRow]:
+    """An event's stored hands, or an EventError when the hands table is damaged (never json's own error)."""
+    try:
+        return event.db.hands()
+    except (sqlite3.Error, ValueError, TypeError, RecursionError) as e:
+        raise EventError(f"the stored hands cannot be read: {str(e)[:200]}") from None
+
+
+def export_lines(event: Tournament) -> list[dict[str, Any]]:
+    """``event export --records``: the rules line, then every stored hand's record with the event's fingerprint."""
+    head = rules_line(event.variant, event=event.name)
+    out = [head]
+    for row in _stored_rows(event):
+        if not isinstance(row.record, dict):
+            raise EventError(f"round {row.round} table {row.tbl} hand {row.hand}: the stored record is not an object")
+        out.append({"variant_hash": head["variant_hash"], **row.record})
+    return out
 
 
 # -- replay -------------------------------------------------------------------------------------

@@ -45,7 +45,14 @@ def snapshot(spec: str) -> tuple[Variant, dict[str, Any]]:
 
 def rebuild(copy: dict[str, Any]) -> Variant:
     """The Variant an event was created with, from its stored copy."""
+    keys = {"shipped": ("name", "rules"), "file": ("name", "filename", "base", "text", "rules")}
+    if not isinstance(copy, dict) or copy.get("kind") not in keys or any(k not in copy for k in keys[copy["kind"]]):
+        raise EventError("the event's copy of its rules is damaged (the variant entry of its meta table)")
     if copy["kind"] == "shipped":
+        if copy["name"] not in catalog.names():
+            raise EventError(
+                f"the event was made under the shipped variant {str(copy['name'])[:60]!r}, not shipped here"
+            )
         variant = catalog.resolve(str(copy["name"]))
     else:
         variant = dsl.load_text(str(copy["text"]), str(copy["filename"]), Path(str(copy["base"])))
