@@ -332,3 +332,34 @@ def test_mutated_records_are_problems_never_exceptions(tmp_path: Path) -> None:
         with contextlib.suppress(GoujiError):
             pick(str(path), rng.randint(1, 4))
     assert flagged > 45  # the rest changed only labels (a name, a match number) or nothing that matters
+
+
+@pytest.mark.parametrize(
+    ("stored", "message"),
+    [
+        ("[" * 100000 + "]" * 100000, "the stored hands cannot be read"),
+        ("9" * 500000, "the stored hands cannot be read"),
+        ("not json", "the stored hands cannot be read"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"deal": 5}', "not a valid record"),
+    ],
+)
+def test_a_damaged_event_file_is_one_clear_error(tmp_path: Path, stored: str, message: str) -> None:
+    import sqlite3
+
+    ev = tmp_path / "d.sqlite"
+    bots = "a=random,b=greedy,c=random,d=greedy,e=random,f=greedy"
+    assert gouji("event", "new", str(ev), "--name", "d", "--rounds", "1", "--hands", "1", "--bots", bots).exit_code == 0
+    assert gouji("event", "run", str(ev), "--quiet").exit_code == 0
+    con = sqlite3.connect(ev)
+    con.execute("UPDATE hands SET record = ? WHERE rotation = 0", (stored,))
+    con.commit()
+    con.close()
+    r = run_gouji("verify", str(ev))
+    assert r.returncode == 1 and "Traceback" not in r.stderr and message in r.stdout
+    r = run_gouji("event", "export", str(ev), "--records", str(tmp_path / "x.jsonl"))
+    assert "Traceback" not in r.stderr
+    if r.returncode == 0:  # a record that is an object is exported as it is; verify then reports it
+        assert "not a valid record" in run_gouji("verify", str(tmp_path / "x.jsonl")).stdout
+    else:
+        assert r.returncode == 1 and not (tmp_path / "x.jsonl").exists()
