@@ -39,7 +39,7 @@ from ..engine import Hand, counts_of_cards, deal_cards
 from ..errors import GoujiError, IllegalAction
 from ..inputs import MIB, InputFileError, open_regular
 from ..settle import HandResult, settle
-from ..variant import Variant
+from ..variant import BUILTIN, Variant
 from .errors import EventError, InputError
 from .storage import HandRow
 from .variant_copy import rules_data, variant_from_rules
@@ -191,7 +191,7 @@ class RulesBook:
     def __init__(self, override: Variant | None = None) -> None:
         self.override = override
         self.by_hash: dict[str, Variant] = {}
-        self.shipped: dict[str, Variant] = {}
+        self.shipped: dict[str, list[Variant]] = {}
         if override is not None:
             self.by_hash[override.rules.fingerprint] = override
 
@@ -206,12 +206,15 @@ class RulesBook:
         return variant
 
     def _shipped(self, name: str, fingerprint: str) -> Variant | None:
+        """The shipped variant (file or built in) of that name whose fingerprint is the record's."""
         if name not in catalog.names():
             return None
-        variant = self.shipped.get(name)
-        if variant is None:
-            variant = self.shipped[name] = catalog.resolve(name)  # a shipped name: catalog.names() holds no paths
-        return variant if variant.rules.fingerprint == fingerprint else None
+        if name not in self.shipped:
+            found = [catalog.resolve(name)]  # a shipped name: catalog.names() holds no paths
+            if name in BUILTIN:
+                found.append(BUILTIN[name]())
+            self.shipped[name] = found
+        return next((v for v in self.shipped[name] if v.rules.fingerprint == fingerprint), None)
 
     def for_record(self, record: dict[str, Any]) -> Variant:
         """The rules ``record`` was played under; raises EventError saying what to give when unknown."""

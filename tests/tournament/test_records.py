@@ -12,13 +12,19 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from gouji_rules import dsl
+from gouji_rules import catalog, dsl
 from gouji_rules.agents import make_agent
 from gouji_rules.sim import play_hand
 from gouji_rules.tournament.records import MAX_LINE, rules_line
-from gouji_rules.variant import dagang
+from gouji_rules.variant import Variant
 
 from .conftest import gouji, run_gouji
+
+
+def dagang() -> Variant:
+    """The shipped dagang, as a record's name and `--variant dagang` find it."""
+    return catalog.resolve("dagang")
+
 
 CLUB = textwrap.dedent(
     """
@@ -288,7 +294,6 @@ def test_mutated_records_are_problems_never_exceptions(tmp_path: Path) -> None:
     import io
     import random
 
-    from gouji_rules import catalog
     from gouji_rules.errors import GoujiError
     from gouji_rules.sim import simulate, simulate_matches
     from gouji_rules.tournament.records import pick, verify_files

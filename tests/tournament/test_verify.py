@@ -8,16 +8,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gouji_rules import catalog
 from gouji_rules.actions import parse_action
 from gouji_rules.agents import make_agent
 from gouji_rules.cards import THREE, CardSet, format_set
 from gouji_rules.engine import Hand, Observation
 from gouji_rules.sim import play_hand
-from gouji_rules.variant import dagang
 
 from .conftest import gouji
 
-V = dagang()
+V = catalog.resolve("dagang")  # the shipped file, as `--variant dagang` and a record's name find it
 
 # A finder looks at one decision of a real hand and returns the illegal action to plant there, or None.
 Finder = Callable[[Observation, str], str | None]
