@@ -101,17 +101,26 @@ def rank(lines: Sequence[Line], order: Sequence[str]) -> list[Line]:
     return ordered
 
 
-def describe(order: Sequence[str]) -> str:
-    """``match points, then hand points, then Buchholz …`` for the line printed with the standings."""
-    words = {
-        "hand_points": "hand points",
-        "head_to_head": "head-to-head",
-        "buchholz": "Buchholz",
-        "fewest_lasts": "fewest last places",
-        "most_firsts": "most first places",
-        "wins": "most wins",
-    }
-    return ", ".join(["match points", *(words[n] for n in order)])
+NAMES: dict[str, tuple[str, str]] = {
+    "match_points": ("赛分（胜2 平1 负0）", "match points"),
+    "hand_points": ("局分", "hand points"),
+    "head_to_head": ("相互战绩", "head-to-head"),
+    "buchholz": ("对手分（Buchholz）", "Buchholz"),
+    "fewest_lasts": ("大落少者", "fewest last places"),
+    "most_firsts": ("头科多者", "most first places"),
+    "wins": ("胜场多者", "most wins"),
+}
+"""Each ranking key as a club reads it, Chinese and English."""
 
 
-__all__ = ["DEFAULT", "TIEBREAKS", "buchholz", "describe", "parse", "rank"]
+def names(order: Sequence[str], lang: str = "en") -> list[str]:
+    """The ranking order for readers: match points first, then each tiebreak, in ``lang`` ("zh" or "en")."""
+    return [NAMES[n][0 if lang == "zh" else 1] for n in ("match_points", *order)]
+
+
+def describe(order: Sequence[str], lang: str = "en") -> str:
+    """``match points, hand points, Buchholz …``: the line printed with the standings."""
+    return ("，" if lang == "zh" else ", ").join(names(order, lang))
+
+
+__all__ = ["DEFAULT", "NAMES", "TIEBREAKS", "buchholz", "describe", "names", "parse", "rank"]
