@@ -27,6 +27,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
@@ -503,11 +504,33 @@ def verify_files(paths: list[str], override: Variant | None = None) -> tuple[int
     return count, problems
 
 
+def _not_an_event(path: str) -> str:
+    """Why an SQLite file is not an event, judged read-only ("" when it has an event's tables).
+
+    Checked before the event is opened, so another program's database is never touched.
+    """
+    try:
+        con = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error as e:
+        return str(e)
+    try:
+        names = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as e:
+        return str(e)
+    finally:
+        con.close()
+    lacking = sorted({"meta", "hands", "schema_version"} - names)
+    return f"it has no {', '.join(lacking)} table" if lacking else ""
+
+
 def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[Problem]]:
     """Check every hand stored in an event file under the event's own copy of the rules."""
     from .event import Tournament
 
     problems: list[Problem] = []
+    missing = _not_an_event(path)
+    if missing:
+        return 0, [Problem(path, 0, 0, f"error: not an event file ({missing}); nothing was changed")]
     try:
         event = Tournament.open(path)
     except GoujiError as e:

@@ -368,3 +368,18 @@ def test_a_damaged_event_file_is_one_clear_error(tmp_path: Path, stored: str, me
         assert "not a valid record" in run_gouji("verify", str(tmp_path / "x.jsonl")).stdout
     else:
         assert r.returncode == 1 and not (tmp_path / "x.jsonl").exists()
+
+
+def test_verify_leaves_another_programs_database_untouched(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "other.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE t (x)")
+    con.execute("INSERT INTO t VALUES (1)")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    r = gouji("verify", str(db))
+    assert r.exit_code == 1 and "not an event file" in r.stdout
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
