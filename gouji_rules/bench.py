@@ -14,6 +14,13 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 
+def compiled() -> bool:
+    """Is the engine core the mypyc-compiled build (setup.py), judged by the module's file?"""
+    from . import engine
+
+    return not (engine.__file__ or "").endswith(".py")
+
+
 def copies_per_second(variant: Variant, seed: int, seconds: float = 0.3) -> float:
     """How many ``Hand.copy()`` a second of a mid-hand position (random play to half the decisions)."""
     from .agents import RandomAgent
@@ -72,6 +79,7 @@ def run_bench(
         "hands_per_second": out["hands_per_second"],
         "decisions_per_second": out["decisions_per_second"],
         "hand_copies_per_second": round(copies, 1),
+        "compiled": compiled(),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
