@@ -182,6 +182,7 @@ class Rules:
         self.fingerprint = v.fingerprint()
         self._gouji: dict[CardSet, bool] = {}
         self._pure: dict[CardSet, bool] = {}
+        self._pure_min: list[int] | None = None
         self._answer: dict[tuple[bool, bool, bool, bool, bool], bool] = {}
         # -- sets and play
         self.joker_sets = v.gouji.joker_sets
@@ -334,7 +335,7 @@ class Rules:
 
     def pure_minimum(self, r: int) -> int:
         """The fewest cards of rank ``r`` that make a pure 够级 set (0: none can)."""
-        mins = self.__dict__.get("_pure_min")
+        mins = self._pure_min
         if mins is None:
             in_deck = [0] * NRANKS
             for c in self.deck:
