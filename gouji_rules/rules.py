@@ -280,6 +280,105 @@ class Rules:
             return int(hook({"sweep": sweep}))
         return self.variant.scoring.sweep_multiplier if sweep else 1
 
+    # -- facts-level predicates for outcome.py ----------------------------------------------
+    # What a hand's result may say, asked of the same variant the engine plays: club entry
+    # (tournament/club.py) checks a typed result through gouji_rules/outcome.py, which asks only
+    # these.  Where the engine has the same test inline, it is named in the docstring.
+
+    def has_burn(self) -> bool:
+        """烧牌 is played at all (S4 第六条, S0 五、烧牌)."""
+        return bool(self.variant.burn.enabled)
+
+    def may_burn(self, burner: int, victim: int) -> bool:
+        """May ``burner`` burn a 够级 set of ``victim``: never one's own or the opposite's (who answers it
+        directly), a teammate's only where ``burn.teammate`` (S0 五、烧牌: 烧牌可以烧队友).  The engine's
+        ``Hand._burners`` applies the same two tests inline."""
+        if not self.has_burn() or burner == victim or victim == (burner + 3) % 6:
+            return False
+        return bool(self.variant.burn.teammate) or (burner - victim) % 2 == 1
+
+    def burn_needs_open_point(self) -> bool:
+        """Only a seat that has opened may burn (S4 第六条: 没有开点的，不能够烧牌); ``Hand._burners`` inline."""
+        return bool(self.variant.burn.needs_open_point)
+
+    def burn_fail_severity(self) -> int:
+        """How far down a failed burn (诈烧) is placed; higher goes below lower (``Hand._start_round`` inline)."""
+        return int(self.variant.burn.fail_severity)
+
+    def has_men(self) -> bool:
+        """闷 / 清 applies (S0 六、闷与被闷, S4 第十五条)."""
+        return bool(self.variant.men.enabled)
+
+    def men_severity(self) -> int | None:
+        """How far down a 闷 victim is placed at once (S0), or None where 闷 only costs 清贡 (S4); ``Hand._men``."""
+        men = self.variant.men
+        return int(men.severity) if men.penalty == "place_bottom" else None
+
+    def no_three_places_last(self) -> bool:
+        """A seat left without a 3 is placed last before play (S4 第九条); ``Match._check_threes_and_fours``."""
+        return bool(self.variant.buy.enabled and self.variant.buy.no_three == "last")
+
+    def has_open_point(self) -> bool:
+        """开点 is played (S0 四、开点, S4 第八条)."""
+        return bool(self.variant.open_point.enabled)
+
+    def has_geming(self) -> bool:
+        """革命 may be declared (S4 第二十一条)."""
+        return bool(self.variant.geming.enabled)
+
+    def geming_voids(self, declarers: int) -> bool:
+        """This many 革命 at once void the hand (S4 第二十一条); ``Match._hand`` inline."""
+        return declarers >= self.variant.geming.void_at
+
+    def geming_place(self, teammates_top: bool) -> int:
+        """A 革命 seat's place: 四科, or 三科 when its two teammates took 头科 and 二科 (S4 第二十一条);
+        ``Match._hand`` and ``Hand._geming_places`` inline."""
+        g = self.variant.geming
+        return int(g.place_if_team_top if teammates_top else g.place)
+
+    def has_chongdian(self) -> bool:
+        """冲点 may be declared (S0 十、冲点)."""
+        return bool(self.variant.chongdian.enabled)
+
+    def chongdian_redeals(self, players: int) -> bool:
+        """This many 冲点 players cause a redeal (S0 十、冲点); ``Match._chongdian`` inline."""
+        return players >= self.variant.chongdian.redeal_at
+
+    def chongdian_places(self, players: int) -> tuple[int, ...]:
+        """The places of the 冲点 players, the better one first (S0 十、冲点: 四客, of two the other 小拉);
+        ``Match._chongdian`` inline."""
+        c = self.variant.chongdian
+        return (int(c.place),) if players == 1 else (int(c.place), int(c.second_place))
+
+    def may_declare(self, kind: str) -> bool:
+        """宣点 (S0 四、开点), 明点 / 预点 (S4 第二十二条(三)) as the variant has them."""
+        d = self.variant.declare
+        return bool({"xuandian": d.xuandian, "mingdian": d.mingdian, "yudian": d.yudian}.get(kind, False))
+
+    def declare_needs_both_in_play(self, kind: str) -> bool:
+        """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one; ``Match._hand``."""
+        return kind == "mingdian"
+
+    def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
+        """May a receiver waive this tribute: only a partner's, of a waivable kind (S4 第十四条(五), S0 八、进贡);
+        ``Match._tribute`` inline."""
+        return (giver - receiver) % 2 == 0 and giver != receiver and kind in self.variant.tribute.waivable
+
+    def last_place_swaps(self, places: Sequence[int]) -> list[int]:
+        """Seats the last place may have traded places with after the hand (谁为大落可以商定: S4 第十四条(六),
+        S0 串三户); ``Match._choose_last`` inline."""
+        how = self.variant.match.choose_last
+        last = list(places).index(6)
+        if how == "losing_pair":
+            second = list(places).index(5)
+            return [second] if (last - second) % 2 == 0 else []
+        if how == "swept_team":
+            team = sweep_of(list(places))
+            if team is None or last % 2 == team:
+                return []
+            return [s for s in range(6) if s % 2 == last % 2 and s != last]
+        return []
+
 
 def sweep_of(places: list[int]) -> int | None:
     """The team that took places 1, 2 and 3 (串三户), or None."""
