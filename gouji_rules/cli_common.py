@@ -8,6 +8,7 @@ printed as they are; the others get an ``error:`` prefix.
 from __future__ import annotations
 
 import functools
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
@@ -25,6 +26,27 @@ def fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
+MAX_RUN_HANDS = 10_000_000
+"""The most hands ``simulate``, ``bench`` and ``compare`` play in one run (hours of one core)."""
+MAX_MATCH_HANDS = 1000
+"""The most hands of one match in ``simulate --match-hands`` and ``compare --match-hands``."""
+MAX_WORKERS = 64
+"""The most local processes ``compare --workers`` starts (each one a whole Python)."""
+SEED = click.IntRange(-(2**63), 2**63 - 1)
+"""A seed: any 64-bit integer (a longer one would only be cut)."""
+
+
+def hands_option(default: int, help: str) -> Callable[[F], F]:
+    """``--hands N``: at least 1, at most :data:`MAX_RUN_HANDS`."""
+    return click.option(
+        "--hands",
+        default=default,
+        show_default=True,
+        type=click.IntRange(1, MAX_RUN_HANDS),
+        help=f"{help} (at most {MAX_RUN_HANDS:,})",
+    )
+
+
 def handles_errors(fn: F) -> F:
     """Turn the library's typed errors and unreadable files into one message and exit 1."""
 
@@ -40,5 +62,12 @@ def handles_errors(fn: F) -> F:
             sys.exit(0)
         except OSError as e:
             fail(f"{e.filename or ''}: error: {e.strerror}")
+        except sqlite3.Error as e:
+            fail(f"the file cannot be used as an event ({e})")
+        except KeyboardInterrupt:
+            click.echo("interrupted; nothing half-written was kept", err=True)
+            sys.exit(130)
+        except MemoryError:
+            fail("out of memory: the input is too large for this machine")
 
     return wrapper  # type: ignore[return-value]

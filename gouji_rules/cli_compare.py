@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from .agents import AGENTS
+from .cli_common import MAX_RUN_HANDS, MAX_WORKERS
 from .cli_common import fail as _fail
 from .errors import GoujiError
 
@@ -47,7 +48,7 @@ def register(group: click.Group) -> None:
         "deals",
         default=1000,
         show_default=True,
-        type=click.IntRange(1),
+        type=click.IntRange(1, MAX_RUN_HANDS),
         help="deals to play; each is played twice per variant (seats rotated), so 2×N hands per variant",
     )
     @click.option(
@@ -59,7 +60,13 @@ def register(group: click.Group) -> None:
     )
     @click.option("--seed", default=0, show_default=True, type=int)
     @click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
-    @click.option("--workers", default=1, show_default=True, type=click.IntRange(1), help="local processes")
+    @click.option(
+        "--workers",
+        default=1,
+        show_default=True,
+        type=click.IntRange(1, MAX_WORKERS),
+        help=f"local processes (at most {MAX_WORKERS})",
+    )
     @click.option("--scheduler", metavar="ADDRESS", help="run on a Dask distributed cluster (tcp://host:8786)")
     @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
     @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per variant and metric")

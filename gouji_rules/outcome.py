@@ -238,7 +238,11 @@ def settle_outcome(rules: Rules, o: Outcome) -> tuple[Settlement, list[Debt]]:
     debts = list(settlement.debts)
     for giver, receiver in o.waived:
         hit = next(
-            (d for d in debts if (d.giver, d.receiver) == (giver, receiver) and rules.may_waive(d.kind, giver, receiver)),
+            (
+                d
+                for d in debts
+                if (d.giver, d.receiver) == (giver, receiver) and rules.may_waive(d.kind, giver, receiver)
+            ),
             None,
         )
         if hit is None:

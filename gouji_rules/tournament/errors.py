@@ -37,3 +37,11 @@ class InputError(EventError):
 
 class SchemaTooNew(EventError):
     """The event file was written by a newer version of this package."""
+
+
+class EventBusy(EventError):
+    """Another command held the event file's write lock longer than the bounded wait."""
+
+
+class AlreadyRecorded(EventError):
+    """A hand that is already recorded was entered again (``correct`` or ``--replace`` change it)."""

@@ -29,6 +29,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..outputs import spreadsheet_cell
 from .event import Tournament
 
 SCHEMA_VERSION = 1
@@ -163,7 +164,10 @@ def to_csv(lines: list[Line]) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow([c for c, _ in COLUMNS] + ["members"])
     for line in lines:
-        w.writerow([getattr(line, c) for c, _ in COLUMNS] + [" ".join(line.members)])
+        # names come from players' CSVs: a name such as =HYPERLINK(…) must stay text in a spreadsheet
+        w.writerow(
+            [spreadsheet_cell(getattr(line, c)) for c, _ in COLUMNS] + [spreadsheet_cell(" ".join(line.members))]
+        )
     return out.getvalue()
 
 
