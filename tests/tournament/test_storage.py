@@ -148,7 +148,10 @@ def test_folders_and_fifos_are_refused_as_events(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     for path in (tmp_path, fifo, Path("/dev/zero"), tmp_path / "missing.sqlite"):
-        for cmd in (["standings"], ["record", "--round", "1", "--table", "1", "--hand", "1", "--finish", "0 1 2 3 4 5"]):
+        for cmd in (
+            ["standings"],
+            ["record", "--round", "1", "--table", "1", "--hand", "1", "--finish", "0 1 2 3 4 5"],
+        ):
             r = run_gouji("event", cmd[0], str(path), *cmd[1:], timeout=30)
             assert r.returncode == 1, (path, r.stderr)
             assert "Traceback" not in r.stderr
