@@ -10,8 +10,7 @@ import click
 
 from . import catalog
 from .agents import AGENTS
-from .cli_common import MAX_MATCH_HANDS, SEED, handles_errors, hands_option
-from .errors import GoujiError
+from .cli_common import MAX_MATCH_HANDS, SEED, check_output_paths, handles_errors, hands_option
 from .sim import simulate
 
 
@@ -61,18 +60,7 @@ def _check_records_path(records: str, variant_spec: str) -> None:
     """The records file is written whole at the end; it must not be an input, nor an event file."""
     import os
 
-    from .outputs import check_outputs
-
-    check_outputs([records], [variant_spec if os.path.exists(variant_spec) else None])
-    if os.path.isdir(records):
-        raise GoujiError(f"{records}: is a folder; give a file name for the records")
-    try:
-        with open(records, "rb") as fh:
-            head = fh.read(16)
-    except OSError:
-        return  # a new file (or one that cannot be read: the write will say why)
-    if head == b"SQLite format 3\x00":
-        raise GoujiError(f"{records}: is a database (an event file?); write the records to another file")
+    check_output_paths([records], [variant_spec if os.path.exists(variant_spec) else None])
 
 
 def _run_with_progress(

@@ -8,14 +8,17 @@ printed as they are; the others get an ``error:`` prefix.
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
+import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TypeVar
 
 import click
 
 from .errors import GoujiError
+from .outputs import OutputPathError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,6 +48,32 @@ def hands_option(default: int, help: str) -> Callable[[F], F]:
         type=click.IntRange(1, MAX_RUN_HANDS),
         help=f"{help} (at most {MAX_RUN_HANDS:,})",
     )
+
+
+def check_output_paths(outputs: Iterable[str | None], inputs: Iterable[str | None] = ()) -> None:
+    """Before any work: no output is an input or named twice (:func:`check_outputs`), and none is an
+    existing folder, FIFO or device (an atomic write would replace it) or a database (an event file)."""
+    from .outputs import check_outputs
+
+    outs = [p for p in outputs if p]
+    check_outputs(outs, inputs)
+    for p in outs:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue  # a new file; the write says why if it cannot be made
+        if not stat.S_ISREG(st.st_mode):
+            what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a FIFO or a device)"
+            raise OutputPathError(f"{p}: is {what}; give a file name to write to (or leave -o out for stdout)")
+        try:
+            with open(p, "rb") as fh:
+                head = fh.read(16)
+        except OSError:
+            continue
+        if head == b"SQLite format 3\x00":
+            raise OutputPathError(
+                f"{p}: is a database (an event file?); it is never overwritten, write to another file"
+            )
 
 
 def handles_errors(fn: F) -> F:

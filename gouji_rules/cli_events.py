@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .cli_common import SEED, handles_errors
+from .cli_common import SEED, check_output_paths, handles_errors
 from .tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -87,8 +87,8 @@ def event_group() -> None:
 @click.argument("file")
 @click.option("--name", required=True, help="the event's name")
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
-@click.option("--players", type=click.Path(dir_okay=False), help="players.csv (a 'name' column): individuals")
-@click.option("--teams", type=click.Path(dir_okay=False), help="teams.csv ('team,name', three players a team)")
+@click.option("--players", help="players.csv (a 'name' column): individuals")
+@click.option("--teams", help="teams.csv ('team,name', three players a team)")
 @click.option("--bots", multiple=True, help="NAME=random|greedy|cmd:COMMAND, comma-separated (may repeat)")
 @click.option("--format", "fmt", type=click.Choice(["round_robin", "swiss", "rotating"]), help="the schedule")
 @click.option(
@@ -191,7 +191,7 @@ def _record_options(fn: F) -> F:
         click.option("--chongdian", multiple=True, help="SEAT:ok|fail (冲点)"),
         click.option("--declare", multiple=True, help="KIND:SEAT, KIND xuandian, mingdian or yudian"),
         click.option("--waive", multiple=True, help="GIVER:RECEIVER (a partner's tribute waived)"),
-        click.option("--from", "from_csv", type=click.Path(dir_okay=False), help="results.csv instead of options"),
+        click.option("--from", "from_csv", help="results.csv instead of options"),
         click.option("--json", "as_json", is_flag=True, help="print the scored hands as JSON"),
         click.option("--encoding", help="the results CSV's encoding when it is not UTF-8 (e.g. gbk for Chinese Excel)"),
     ]
@@ -361,7 +361,7 @@ def status_cmd(file: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
 @click.option("--csv", "as_csv", is_flag=True)
 @click.option("--html", "as_html", is_flag=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="write to this file (atomically)")
+@click.option("-o", "--output", help="write to this file (atomically)")
 @handles_errors
 def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
@@ -371,9 +371,7 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
     if len(chosen) > 1:
         raise click.UsageError("choose one of --json, --csv and --html")
     fmt = chosen[0] if chosen else None
-    from .outputs import check_outputs
-
-    check_outputs([output], [file])
+    check_output_paths([output], [file])
     with _open(file) as e:
         lines = st.compute(e)
         if fmt == "json":
@@ -421,10 +419,10 @@ def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> Non
 
 @event_group.command("export")
 @click.argument("file")
-@click.option("--records", type=click.Path(dir_okay=False), help="every hand record, one JSON object a line")
-@click.option("--results", type=click.Path(dir_okay=False), help="club results in the results.csv format")
-@click.option("--faults", type=click.Path(dir_okay=False), help="bot faults as CSV")
-@click.option("--audit", type=click.Path(dir_okay=False), help="the audit trail of entries and corrections, JSONL")
+@click.option("--records", help="every hand record, one JSON object a line")
+@click.option("--results", help="club results in the results.csv format")
+@click.option("--faults", help="bot faults as CSV")
+@click.option("--audit", help="the audit trail of entries and corrections, JSONL")
 @handles_errors
 def export_cmd(file: str, records: str | None, results: str | None, faults: str | None, audit: str | None) -> None:
     """Write the event's hand records, results, faults or audit trail to files (each atomically)."""
@@ -435,9 +433,7 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
 
     if not any((records, results, faults, audit)):
         raise click.UsageError("give at least one of --records, --results, --faults, --audit")
-    from .outputs import check_outputs
-
-    check_outputs([records, results, faults, audit], [file])
+    check_output_paths([records, results, faults, audit], [file])
     with _open(file) as e:
         if records:
             rows = e.db.hands()
