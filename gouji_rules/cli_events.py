@@ -429,6 +429,7 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
     import csv
     import io
 
+    from .outputs import spreadsheet_cell
     from .tournament.club import results_csv
 
     if not any((records, results, faults, audit)):
@@ -446,7 +447,8 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
             w.writerow(["round", "table", "hand", "rotation", "decision", "seat", "bot", "kind", "detail"])
             for f in e.db.faults():
                 name = e.entrants[f.entrant].name
-                w.writerow([f.round, f.tbl, f.hand, f.rotation, f.decision, f.seat, name, f.kind, f.detail])
+                row = [f.round, f.tbl, f.hand, f.rotation, f.decision, f.seat, name, f.kind, f.detail]
+                w.writerow([spreadsheet_cell(c) for c in row])  # a reply such as =cmd|... stays text
             _write(out.getvalue(), faults)
         if audit:
             _write("".join(json.dumps(a, ensure_ascii=False) + "\n" for a in e.db.audit()), audit)

@@ -135,3 +135,23 @@ def test_absurd_numbers_are_refused_with_the_bound(tmp_path: Path) -> None:
         r = gouji(*args)
         assert r.exit_code == 2 and bound in r.output, (args, r.output)
     assert not Path(ev).exists()
+
+
+def test_standings_csv_is_safe_in_a_spreadsheet(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    p = tmp_path / "p.csv"
+    evil = ["=HYPERLINK(1)", "+SUM(A1)", "-2+3", "@cmd", "=cmd|x", "李四"]
+    p.write_text("name\n" + "\n".join(evil) + "\n", encoding="utf-8")
+    ev = tmp_path / "e.sqlite"
+    r = gouji("event", "new", str(ev), "--name", "e", "--players", str(p), "--variant", "dianshaomenla")
+    assert r.exit_code == 0, r.output
+    args = ["event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1", "--finish", "0 1 2 3 4 5"]
+    assert gouji(*args).exit_code == 0
+    out = tmp_path / "s.csv"
+    assert gouji("event", "standings", str(ev), "--csv", "-o", str(out)).exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert {r["name"] for r in rows} == {"'" + n for n in evil[:5]} | {"李四"}
+    assert all(not r["name"].startswith(("=", "+", "-", "@")) for r in rows)
+    assert sorted(int(r["hand_points"]) for r in rows) == [-1, -1, -1, 1, 1, 1]  # numbers stay numbers
