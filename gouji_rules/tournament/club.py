@@ -331,6 +331,7 @@ def record(
     replace: bool = False,
     correct: bool = False,
     file: str = "",
+    expect: dict[tuple[int, int, int], dict[str, Any]] | None = None,
 ) -> list[Scored]:
     """Check every entry, then store them all in one transaction (or none of them).
 
@@ -339,7 +340,9 @@ def record(
     transaction (``BEGIN IMMEDIATE``), so of two scorers entering one hand at once exactly
     one lands and the other gets :class:`AlreadyRecorded`.  An entry for a stored hand is
     refused unless ``replace`` (the whole hand) or ``correct`` (which also requires that
-    it exists); either way the old result goes to the audit table.
+    it exists); either way the old result goes to the audit table.  ``expect`` (from
+    :func:`correct`) holds the results a change was worked out from: a hand changed by another
+    command in between is refused rather than overwritten.
     """
     if event.mode == "bots":
         raise EventError("this is a bot event: its hands are played by 'gouji event run', not entered by hand")
@@ -374,6 +377,11 @@ def record(
                 )
             if old is None and correct:
                 raise InputError(f"{where} has no result to correct", file=file, line=line)
+            if expect is not None and old is not None and old.result != expect.get((en.round, en.table, en.hand)):
+                raise EventError(
+                    f"{where} was changed by another command while this correction was prepared; "
+                    "nothing was changed, run it again"
+                )
             if old is not None and old.result == sc.result:
                 continue  # nothing changes: no write, no audit entry
             row = HandRow(
@@ -466,7 +474,8 @@ def correct(
                 line=line,
             )
         plans.append((source, new, old.result))
-    scored = record(event, [(src, e) for src, e, _ in plans], correct=True, file=file)
+    expect = {(e.round, e.table, e.hand): before for _src, e, before in plans}
+    scored = record(event, [(src, e) for src, e, _ in plans], correct=True, file=file, expect=expect)
     return [
         Correction((sc.entry.round, sc.entry.table, sc.entry.hand), before, sc, before != sc.result)
         for (_src, _e, before), sc in zip(plans, scored, strict=True)

@@ -64,3 +64,31 @@ def test_a_busy_event_waits_a_bounded_time_then_says_so(tmp_path: Path, players_
         holder.execute("ROLLBACK")
         holder.close()
     assert gouji("event", "record", str(ev), *args[3:]).exit_code == 0
+
+
+def test_a_correction_worked_out_from_a_stale_result_is_refused(tmp_path: Path, players_csv: Path) -> None:
+    """Two scorers correct one hand at once: the second worked from the result before the first's
+    change, so storing it would undo that change without a word; it is refused instead."""
+    import pytest
+
+    from gouji_rules.tournament.club import Entry, record
+    from gouji_rules.tournament.errors import EventError
+    from gouji_rules.tournament.event import Tournament
+
+    ev = _event(tmp_path, players_csv)
+    key = ["--round", "1", "--table", "1", "--hand", "1"]
+    assert gouji("event", "record", str(ev), *key, "--finish", "0 1 2 3 4 5").exit_code == 0
+    with Tournament.open(ev) as e:
+        stale = e.db.hand(1, 1, 1)
+        assert stale is not None
+    assert gouji("event", "correct", str(ev), *key, "--finish", "1 0 2 3 4 5").exit_code == 0
+    with Tournament.open(ev) as e:
+        entry = Entry(1, 1, 1, ["0", "1", "2", "3", "4", "5"], men=["5:4"])
+        with pytest.raises(EventError, match="changed by another command"):
+            record(e, [("test", entry)], correct=True, expect={(1, 1, 1): stale.result})
+    assert len(_audit_rows(ev)) == 2
+
+
+def _audit_rows(ev: Path) -> list[tuple[str]]:
+    with sqlite3.connect(ev) as con:
+        return list(con.execute("SELECT action FROM audit"))
