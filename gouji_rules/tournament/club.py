@@ -180,32 +180,32 @@ def _seat(token: str, names: Sequence[str], what: str) -> int:
     if t.isdigit():
         s = int(t) if len(t) < 4 else 99
         if not 0 <= s <= 5:
-            raise ValueError(f"{what}: seat {t} is not 0 to 5")
+            raise InputError(f"{what}: seat {t} is not 0 to 5")
         return s
     if t in names:
         return list(names).index(t)
-    raise ValueError(f"{what}: {t!r} is neither a seat number 0-5 nor a player at this table ({' '.join(names)})")
+    raise InputError(f"{what}: {t!r} is neither a seat number 0-5 nor a player at this table ({' '.join(names)})")
 
 
 def _pair(text: str, names: Sequence[str], what: str) -> tuple[int, int]:
     a, colon, b = text.partition(":")
     if not colon:
-        raise ValueError(f"{what}: {text!r} should be SEAT:SEAT")
+        raise InputError(f"{what}: {text!r} should be SEAT:SEAT")
     return _seat(a, names, what), _seat(b, names, what)
 
 
 def seats_of(event: Tournament, rnd: int, tbl: int, hand: int) -> list[int]:
-    """The entrants at a table of a seated round; ValueError naming what does not exist."""
+    """The entrants at a table of a seated round; :class:`InputError` naming what does not exist."""
     if not 1 <= rnd <= event.rounds:
-        raise ValueError(f"round {rnd} is not in this event (1 to {event.rounds})")
+        raise InputError(f"round {rnd} is not in this event (1 to {event.rounds})")
     seating = event.db.seating(rnd)
     if not seating:
-        raise ValueError(f"round {rnd} is not seated yet (gouji event seat --round {rnd})")
+        raise InputError(f"round {rnd} is not seated yet (gouji event seat --round {rnd})")
     seats = seating.get((rnd, tbl))
     if seats is None:
-        raise ValueError(f"round {rnd} has no table {tbl} (tables {', '.join(str(t) for _, t in seating)})")
+        raise InputError(f"round {rnd} has no table {tbl} (tables {', '.join(str(t) for _, t in seating)})")
     if not 1 <= hand <= event.hands_per_match:
-        raise ValueError(f"hand {hand} is not in a match (hands 1 to {event.hands_per_match})")
+        raise InputError(f"hand {hand} is not in a match (hands 1 to {event.hands_per_match})")
     return seats
 
 
@@ -213,7 +213,7 @@ def outcome_of(entry: Entry, names: Sequence[str]) -> Outcome:
     """Seat numbers and player names turned into the hand's facts (shape only: the rules judge them later)."""
     finish = [_seat(t, names, "finish") for t in entry.finish]
     if len(finish) != 6 or len(set(finish)) != 6:
-        raise ValueError(f"finish names each of the six seats once, in finishing order; got {' '.join(entry.finish)!r}")
+        raise InputError(f"finish names each of the six seats once, in finishing order; got {' '.join(entry.finish)!r}")
     places = [0] * 6
     for i, s in enumerate(finish):
         places[s] = i + 1
@@ -221,13 +221,13 @@ def outcome_of(entry: Entry, names: Sequence[str]) -> Outcome:
     for c in entry.chongdian:
         who, colon, how = c.partition(":")
         if not colon or how not in ("ok", "fail"):
-            raise ValueError(f"chongdian: {c!r} should be SEAT:ok or SEAT:fail")
+            raise InputError(f"chongdian: {c!r} should be SEAT:ok or SEAT:fail")
         chong.append((_seat(who, names, "chongdian"), how == "ok"))
     declarations: list[tuple[str, int]] = []
     for d in entry.declare:
         kind, colon, who = d.partition(":")
         if not colon or kind not in DECLARATIONS:
-            raise ValueError(f"declare: {d!r} should be KIND:SEAT with KIND xuandian, mingdian or yudian")
+            raise InputError(f"declare: {d!r} should be KIND:SEAT with KIND xuandian, mingdian or yudian")
         declarations.append((kind, _seat(who, names, "declare")))
     return Outcome(
         places=places,
@@ -245,7 +245,7 @@ def outcome_of(entry: Entry, names: Sequence[str]) -> Outcome:
 def score_entry(event: Tournament, entry: Entry) -> Scored:
     """Check one entry against the event and the rules, and settle it.
 
-    Raises ValueError when the entry names something that does not exist (a round, a table,
+    Raises :class:`InputError` when the entry names something that does not exist (a round, a table,
     a seat) and :class:`~gouji_rules.errors.IllegalAction` (rule and clause) when the rules
     could not have produced it: the check is :func:`gouji_rules.outcome.verify_outcome`.
     """
@@ -315,7 +315,9 @@ def _check(event: Tournament, entry: Entry, file: str, line: int) -> Scored:
         raise InputError(
             f"{e.message} (rule {e.rule}{'; ' + e.clause if e.clause else ''})", file=file, line=line
         ) from None
-    except (ValueError, EventError) as e:
+    except InputError as e:
+        raise InputError(e.message, file=file, line=line) from None
+    except EventError as e:
         raise InputError(str(e), file=file, line=line) from None
 
 
