@@ -195,6 +195,12 @@ NUMBERS: dict[str, Case] = {
     "record_burn_huge": Case(
         ("event", "record", EVENT, "--round", "1", "--table", "1", "--hand", "2", *FINISH, "--burn", f"{HUGE}:1")
     ),
+    "record_seat_superscript": Case(
+        ("event", "record", EVENT, "--round", "1", "--table", "1", "--hand", "2", "--finish", "0 1 2 3 4 ²")
+    ),
+    "record_name_hidden": Case(
+        ("event", "record", EVENT, "--round", "1", "--table", "1", "--hand", "2", "--finish", "p0 p1 p2 p3 p4 p\u200b5")
+    ),
     "record_burn_negative": Case(
         ("event", "record", EVENT, "--round", "1", "--table", "1", "--hand", "2", *FINISH, "--burn", "-1:1")
     ),

@@ -177,7 +177,7 @@ def seating_sheet(event: Tournament, rnd: int) -> list[dict[str, Any]]:
 
 def _seat(token: str, names: Sequence[str], what: str) -> int:
     t = unicodedata.normalize("NFC", token.strip())
-    if t.isdigit():
+    if t.isdecimal():
         s = int(t) if len(t) < 4 else 99
         if not 0 <= s <= 5:
             raise InputError(f"{what}: seat {t} is not 0 to 5")
