@@ -309,8 +309,8 @@ def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any)
                 click.echo("")
             r, t, h = c.key
             click.echo(f"round {r}, table {t}, hand {h}")
-            click.echo(f"before: {facts_line(c.before)}")
-            click.echo(f"after:  {facts_line(c.after.result)}")
+            click.echo(f"before: {facts_line(c.before, e.variant.rules)}")
+            click.echo(f"after:  {facts_line(c.after.result, e.variant.rules)}")
             if not c.changed:
                 click.echo("nothing changes: the hand is left as it was")
                 continue

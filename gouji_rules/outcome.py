@@ -35,7 +35,8 @@ class Outcome:
     """One hand's facts, by seat number (0-5).
 
     ``opened`` are the seats that opened the point by play; a successful 冲点 opens its
-    player and a failed one its opposite, and :meth:`opened_seats` adds them.
+    player and a failed one its opposite, and :meth:`opened_seats` adds them
+    (:func:`opened_in_play` takes them out again).
     """
 
     places: Sequence[int]  # each seat's place, 1..6, after any choice of the last place
@@ -48,16 +49,17 @@ class Outcome:
     declarations: Sequence[tuple[str, int]] = ()  # (xuandian | mingdian | yudian, seat)
     waived: Sequence[tuple[int, int]] = field(default_factory=tuple)  # (giver, receiver)
 
-    def opened_seats(self) -> list[bool]:
+    def opened_seats(self, rules: Rules) -> list[bool]:
+        """Each seat's point at the end: opened in play, or by a 冲点."""
         out = [s in self.opened for s in range(6)]
         for s, ok in self.chongdian:
-            out[s if ok else (s + 3) % 6] = True
+            out[rules.chongdian_opens(s, ok)] = True
         return out
 
-    def hand_result(self) -> HandResult:
+    def hand_result(self, rules: Rules) -> HandResult:
         return HandResult(
             places=list(self.places),
-            opened=self.opened_seats(),
+            opened=self.opened_seats(rules),
             burns=list(self.burns),
             men=list(self.men),
             declarations=list(self.declarations),
@@ -90,7 +92,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     for s in o.opened:
         if s in o.geming:
             raise _illegal(f"opened {s}: a 革命 seat leaves the hand and cannot open", "geming_out", GEMING)
-    opened = o.opened_seats()
+    opened = o.opened_seats(rules)
     burners: set[int] = set()
     for burner, victim in o.burns:
         what = f"burn {burner}:{victim}"
@@ -220,6 +222,12 @@ def _verify_bottom(rules: Rules, o: Outcome) -> None:
     )
 
 
+def opened_in_play(rules: Rules, opened: Sequence[int], chongdian: Sequence[tuple[int, bool]]) -> list[int]:
+    """The seats of ``opened`` that a 冲点 did not decide: what a scorer enters as ``opened``."""
+    by_chong = {s for s, _ in chongdian} | {rules.chongdian_opens(s, ok) for s, ok in chongdian}
+    return [s for s in opened if s not in by_chong]
+
+
 def can_outcome(rules: Rules, o: Outcome) -> bool:
     try:
         verify_outcome(rules, o)
@@ -234,7 +242,7 @@ def settle_outcome(rules: Rules, o: Outcome) -> tuple[Settlement, list[Debt]]:
     Returns the settlement and the debts still owed.
     """
     verify_outcome(rules, o)
-    settlement = settle(rules.variant, o.hand_result())
+    settlement = settle(rules.variant, o.hand_result(rules))
     debts = list(settlement.debts)
     for giver, receiver in o.waived:
         hit = next(
@@ -256,4 +264,4 @@ def settle_outcome(rules: Rules, o: Outcome) -> tuple[Settlement, list[Debt]]:
     return settlement, debts
 
 
-__all__ = ["Outcome", "can_outcome", "settle_outcome", "verify_outcome"]
+__all__ = ["Outcome", "can_outcome", "opened_in_play", "settle_outcome", "verify_outcome"]

@@ -350,6 +350,11 @@ class Rules:
         c = self.variant.chongdian
         return (int(c.place),) if players == 1 else (int(c.place), int(c.second_place))
 
+    def chongdian_opens(self, seat: int, succeeded: bool) -> int:
+        """The seat a 冲点 opens: its player when it succeeds, the opposite when it fails (S0 十、冲点);
+        ``Match._chongdian`` inline."""
+        return seat if succeeded else (seat + 3) % 6
+
     def may_declare(self, kind: str) -> bool:
         """宣点 (S0 四、开点), 明点 / 预点 (S4 第二十二条(三)) as the variant has them."""
         d = self.variant.declare

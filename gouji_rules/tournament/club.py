@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAction
-from ..outcome import Outcome, settle_outcome
+from ..outcome import Outcome, opened_in_play, settle_outcome
+from ..rules import Rules
 from ..settle import Debt, Settlement
 from . import schedule, standings
 from .errors import AlreadyRecorded, EventError, InputError
@@ -136,9 +137,9 @@ def needs_pairing(event: Tournament, rnd: int) -> bool:
     return event.fmt == "swiss" and 1 <= rnd <= event.rounds and not event.db.seating(rnd)
 
 
-def facts_line(result: dict[str, Any]) -> str:
+def facts_line(result: dict[str, Any], rules: Rules) -> str:
     """A stored result in one line, as the options that enter it: for ``correct``'s before and after."""
-    e = entry_of((0, 0, 0), result)
+    e = entry_of((0, 0, 0), result, rules)
     parts = [f"finish {' '.join(e.finish)}"]
     for name, values in (
         ("burn", e.burns),
@@ -257,7 +258,7 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
         "finish": sorted(range(6), key=lambda s: o.places[s]),
         "burns": [list(x) for x in o.burns],
         "men": [list(x) for x in o.men],
-        "opened": [s for s, on in enumerate(o.opened_seats()) if on],
+        "opened": [s for s, on in enumerate(o.opened_seats(event.variant.rules)) if on],
         "geming": list(o.geming),
         "chongdian": [[s, "ok" if ok else "fail"] for s, ok in o.chongdian],
         "declarations": [list(x) for x in o.declarations],
@@ -268,7 +269,7 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
     return Scored(entry, seats, names, stored, settlement, debts, list(o.places))
 
 
-def entry_of(key: tuple[int, int, int], result: dict[str, Any]) -> Entry:
+def entry_of(key: tuple[int, int, int], result: dict[str, Any], rules: Rules) -> Entry:
     """A stored result back as the entry that would store it again (seat numbers)."""
     return Entry(
         key[0],
@@ -278,7 +279,7 @@ def entry_of(key: tuple[int, int, int], result: dict[str, Any]) -> Entry:
         burns=[f"{a}:{b}" for a, b in result.get("burns", [])],
         burn_fail=[str(s) for s in result.get("burn_fails", [])],
         men=[f"{a}:{b}" for a, b in result.get("men", [])],
-        opened=[str(s) for s in _opened_by_hand(result)],
+        opened=[str(s) for s in _opened_by_hand(result, rules)],
         geming=[str(s) for s in result.get("geming", [])],
         chongdian=[f"{a}:{b}" for a, b in result.get("chongdian", [])],
         declare=[f"{k}:{s}" for k, s in result.get("declarations", [])],
@@ -467,7 +468,7 @@ def correct(
             raise InputError(
                 f"round {key[0]} table {key[1]} hand {key[2]} has no result to correct", file=file, line=line
             )
-        new, dropped = merged(entry_of(key, old.result), entry, replace=replace)
+        new, dropped = merged(entry_of(key, old.result, event.variant.rules), entry, replace=replace)
         if dropped:
             raise InputError(
                 f"round {key[0]} table {key[1]} hand {key[2]}: this would drop what was recorded "
@@ -597,7 +598,9 @@ def results_csv(event: Tournament) -> str:
                 " ".join(f"{a}:{b}" for a, b in r["burns"]),
                 " ".join(map(str, r.get("burn_fails", []))),
                 " ".join(f"{a}:{b}" for a, b in r["men"]),
-                " ".join(map(str, r["opened"])) if not r["chongdian"] else " ".join(map(str, _opened_by_hand(r))),
+                " ".join(map(str, r["opened"]))
+                if not r["chongdian"]
+                else " ".join(map(str, _opened_by_hand(r, event.variant.rules))),
                 " ".join(map(str, r["geming"])),
                 " ".join(f"{a}:{b}" for a, b in r["chongdian"]),
                 " ".join(f"{k}:{s}" for k, s in r["declarations"]),
@@ -607,7 +610,7 @@ def results_csv(event: Tournament) -> str:
     return out.getvalue()
 
 
-def _opened_by_hand(r: dict[str, Any]) -> list[int]:
+def _opened_by_hand(r: dict[str, Any], rules: Rules) -> list[int]:
     """The seats entered as opened, without those that 冲点 decided (re-entering adds them again)."""
-    by_chong = {s for s, _ in r["chongdian"]} | {(s + 3) % 6 for s, how in r["chongdian"] if how == "fail"}
-    return [s for s in r["opened"] if s not in by_chong]
+    chong = [(int(s), how == "ok") for s, how in r.get("chongdian", [])]
+    return opened_in_play(rules, r["opened"], chong)

@@ -355,3 +355,20 @@ def test_s0_burn_fail_is_entered_and_ranks_last(tmp_path: Path, players_csv: Pat
     out = tmp_path / "res.csv"
     assert gouji("event", "export", str(ev), "--results", str(out)).exit_code == 0
     assert "burn_fail" in out.read_text().splitlines()[0] and ",5," in out.read_text().splitlines()[1]
+
+
+def test_s0_sec10_chongdian_survives_a_correction_and_the_results_export(tmp_path: Path, players_csv: Path) -> None:
+    """S0 十、冲点: a failed 冲点 gives the point to the opposite; correcting the finish keeps that."""
+    ev = new_event(tmp_path, players_csv, "dianshaomenla")
+    key = ["--round", "1", "--table", "1", "--hand", "1"]
+    r = gouji("event", "record", str(ev), *key, "--finish", "0 1 2 3 4 5", "--chongdian", "3:fail", "--opened", "1")
+    assert r.exit_code == 0, r.output
+    r = gouji("event", "correct", str(ev), *key, "--finish", "1 0 2 3 4 5", "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)["hands"][0]["result"]
+    assert res["chongdian"] == [[3, "fail"]] and res["opened"] == [0, 1]  # seat 0 opened by 3's failed 冲点
+    out = tmp_path / "res.csv"
+    assert gouji("event", "export", str(ev), "--results", str(out)).exit_code == 0
+    row = out.read_text().splitlines()[1].split(",")
+    header = out.read_text().splitlines()[0].split(",")
+    assert row[header.index("opened")] == "1" and row[header.index("chongdian")] == "3:fail"
