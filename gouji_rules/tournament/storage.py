@@ -175,6 +175,14 @@ def _read_only_medium(path: Path) -> bool:
         return False
 
 
+def _can_index(path: Path) -> bool:
+    """Can a WAL reader use or make the ``-shm`` index beside the file (a write-protected folder cannot)?"""
+    shm = Path(f"{path}-shm")
+    if shm.exists():
+        return os.access(shm, os.R_OK | os.W_OK)
+    return os.access(path.parent if str(path.parent) else Path("."), os.W_OK | os.X_OK)
+
+
 def check_event_file(path: Path) -> None:
     """Refuse, before SQLite touches it, anything that is not an SQLite file: a folder, a FIFO, a device,
     an empty file, a CSV.  Nothing is written to it (SQLite would turn an empty file into a database)."""
@@ -287,7 +295,8 @@ class EventDB:
         self.timeout = timeout
         check_event_file(self.path)
         params = {"mode": "rw"} if write else {"mode": "ro"}
-        if not write and _read_only_medium(self.path):
+        if not write and (_read_only_medium(self.path) or not _can_index(self.path)):
+            # nobody can write here, and SQLite could not make its WAL index: read the file as it is
             params["immutable"] = "1"
         try:
             self.con = sqlite3.connect(_uri(self.path, **params), uri=True, isolation_level=None, timeout=timeout)

@@ -233,3 +233,40 @@ def test_reads_work_on_a_read_only_medium(tmp_path: Path, players_csv: Path) -> 
     assert r.returncode == 0, r.stderr
     assert '"hands_recorded": 1' in r.stdout and "WRITE=1" in r.stdout
     assert "Traceback" not in r.stderr
+
+
+def test_reads_work_in_a_write_protected_folder(tmp_path: Path, players_csv: Path) -> None:
+    """Another user's folder that this user may read but not write: reads work, a write says why."""
+    import os
+    import shutil
+
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root to switch to an unprivileged user")
+    ev = tmp_path / "e.sqlite"
+    assert gouji("event", "new", str(ev), "--name", "e", "--players", str(players_csv)).exit_code == 0
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as top:  # under /tmp, which every user may enter
+        Path(top).chmod(0o755)
+        shut = Path(top) / "shut"
+        shut.mkdir()
+        shutil.copy(ev, shut / "e.sqlite")
+        shut.chmod(0o555)
+        (shut / "e.sqlite").chmod(0o444)
+        try:
+            _as_nobody(shut)
+        finally:
+            shut.chmod(0o755)
+
+
+def _as_nobody(shut: Path) -> None:
+    import os
+
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *module_argv()]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    r = subprocess.run([*nobody, "event", "status", str(shut / "e.sqlite")], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and "0 of " in r.stdout, r.stderr
+    args = ["event", "record", str(shut / "e.sqlite"), "--round", "1", "--table", "1", "--hand", "1"]
+    r = subprocess.run([*nobody, *args, "--finish", "0 1 2 3 4 5"], capture_output=True, text=True, env=env)
+    assert r.returncode == 1 and "cannot be" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert sorted(p.name for p in shut.iterdir()) == ["e.sqlite"]
