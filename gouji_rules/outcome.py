@@ -130,6 +130,12 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"{what}: a seat is 闷 once a hand", "men", MEN)
         if victim in o.burn_fails:
             raise _illegal(f"{what}: a failed burner left play before its last 3s", "men", MEN)
+        if victim in burners and rules.men_severity() is not None:
+            raise _illegal(
+                f"{what}: a seat placed at the bottom by 闷 / 清 takes no place by going out, so its burn cannot succeed",
+                "men_burn",
+                MEN,
+            )
         victims.add(victim)
     _verify_bottom(rules, o)
     declared: set[int] = set()

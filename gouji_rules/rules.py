@@ -258,6 +258,8 @@ class Rules:
 
     def team_scores(self, places: list[int]) -> tuple[int, int]:
         """Scores of team 0 (seats 0, 2, 4) and team 1 from each seat's place (1..6)."""
+        if not self.variant.scoring.enabled:
+            return 0, 0  # tribute without scoring (scoring.enabled, S4 第十四条 vs 第十九条)
         sweep_team = sweep_of(places)
         out = []
         for team in (0, 1):
@@ -310,9 +312,10 @@ class Rules:
         return bool(self.variant.men.enabled)
 
     def men_severity(self) -> int | None:
-        """How far down a 闷 victim is placed at once (S0), or None where 闷 only costs 清贡 (S4); ``Hand._men``."""
+        """How far down a 闷 victim is placed at once (S0; S4 先清为落, who plays on but keeps the place),
+        or None where 闷 only costs 清贡; ``Hand._men``."""
         men = self.variant.men
-        return int(men.severity) if men.penalty == "place_bottom" else None
+        return int(men.severity) if men.penalty in ("place_bottom", "bottom_plays_on") else None
 
     def no_three_places_last(self) -> bool:
         """A seat left without a 3 is placed last before play (S4 第九条); ``Match._check_threes_and_fours``."""
