@@ -101,6 +101,7 @@ def event_group() -> None:
 )
 @click.option("--seed", default=0, show_default=True, type=SEED, help="all randomness of the event comes from it")
 @click.option("--duplicate/--no-duplicate", default=None, help="bots: also play each deal with the cards swapped")
+@click.option("--tiebreaks", help="after match points, comma-separated: hand_points, head_to_head, buchholz, …")
 @_encoding_option
 @handles_errors
 def new_cmd(
@@ -115,6 +116,7 @@ def new_cmd(
     hands: int | None,
     seed: int,
     duplicate: bool | None,
+    tiebreaks: str | None,
     encoding: str | None,
 ) -> None:
     """Create the event FILE (never overwrites) with its entrants, rules copy and schedule."""
@@ -125,7 +127,11 @@ def new_cmd(
     if given != 1:
         raise click.UsageError("give exactly one of --players, --teams or --bots")
     check_outputs([file], [players, teams, variant_spec if os.path.exists(variant_spec) else None])
-    settings = ev.Settings(name, variant_spec, fmt, rounds, hands, seed, duplicate)
+    from .tournament.tiebreaks import parse
+
+    settings = ev.Settings(
+        name, variant_spec, fmt, rounds, hands, seed, duplicate, parse(tiebreaks) if tiebreaks else ()
+    )
     if players:
         db = ev.create(file, settings, players=ev.read_players(players, encoding))
     elif teams:
@@ -140,6 +146,10 @@ def new_cmd(
             f"{d['tables']} table(s), {d['hands_per_match']} hands a match"
             f"{' (duplicate)' if d['duplicate'] else ''}, variant {d['variant']}, {len(e.entrants)} entrants"
         )
+        if d["format"] == "rotating":
+            from .tournament.schedule import describe_repeats, seating_repeats
+
+            click.echo(f"schedule: {describe_repeats(seating_repeats(db.seating()))}")
 
 
 @event_group.command("seat")
@@ -437,8 +447,9 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
     check_output_paths([records, results, faults, audit], [file])
     with _open(file) as e:
         if records:
-            rows = e.db.hands()
-            _write("".join(json.dumps(r.record, ensure_ascii=False) + "\n" for r in rows), records)
+            from .tournament.records import export_lines
+
+            _write("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in export_lines(e)), records)
         if results:
             _write(results_csv(e), results)
         if faults:

@@ -231,10 +231,6 @@ NUMBERS: dict[str, Case] = {
 
 # Known failures in modules other engineers own: case id -> the module and what happens.
 DSL_READ = "gouji_rules/dsl/merge.py read_file: a FIFO blocks the open, /dev/zero is read whole (MemoryError)"
-RECORDS_READ = (
-    "gouji_rules/tournament/records.py read_records: a file that is not UTF-8 JSONL raises UnicodeDecodeError"
-)
-RECORDS_FIFO = "gouji_rules/tournament/records.py read_records: open() of a FIFO blocks"
 XFAIL: dict[str, str] = {
     **{
         f"{slot}-{bad}": DSL_READ
@@ -246,12 +242,6 @@ XFAIL: dict[str, str] = {
         for slot in ("simulate_variant", "bench_variant", "new_variant")
         for bad in ("fifo", "devzero")
     },
-    **{f"{slot}-{bad}": RECORDS_READ for slot in ("replay", "verify") for bad in ("otherdb", "garbage", "gbk")},
-    **{
-        f"verify_event-{bad}": RECORDS_READ for bad in ("otherdb", "garbage", "gbk", *(f"damaged_{d}" for d in DAMAGED))
-    },
-    "replay-fifo": RECORDS_FIFO,
-    "replay-devzero": "gouji_rules/tournament/records.py read_records: /dev/zero is read until memory runs out",
 }
 
 

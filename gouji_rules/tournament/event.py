@@ -21,7 +21,7 @@ from typing import Any
 from ..agents import AGENTS
 from ..inputs import MIB, InputFileError, read_text
 from ..variant import Variant
-from . import schedule
+from . import schedule, tiebreaks
 from .errors import EventError, InputError
 from .storage import BUSY_TIMEOUT, Entrant, EventDB, NewEvent
 from .variant_copy import rebuild, snapshot
@@ -49,6 +49,7 @@ class Settings:
     hands: int | None = None
     seed: int = 0
     duplicate: bool | None = None
+    tiebreaks: tuple[str, ...] = ()  # after match points; () is tiebreaks.DEFAULT
 
 
 NAME_MAX = 64
@@ -292,6 +293,7 @@ def create(
         "hands": hands,
         "seed": settings.seed,
         "duplicate": duplicate,
+        "tiebreaks": list(tiebreaks.parse(settings.tiebreaks) if settings.tiebreaks else tiebreaks.DEFAULT),
         "variant": copy,
     }
     return EventDB.create(path, new)
@@ -355,6 +357,11 @@ class Tournament:
     @property
     def seed(self) -> int:
         return int(self.meta["seed"])
+
+    @property
+    def tiebreaks(self) -> tuple[str, ...]:
+        """The order after match points (events made before tiebreaks could be chosen use the default)."""
+        return tuple(self.meta.get("tiebreaks") or tiebreaks.DEFAULT)
 
     @property
     def rotations(self) -> list[int]:
