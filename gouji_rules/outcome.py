@@ -105,7 +105,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"{what}: {rules.name} does not let a seat burn {whom}", "burn_who", BURN)
         if burner in burners:
             raise _illegal(f"{what}: a burn succeeds when the burner goes out, once a hand", "burn_once", BURN)
-        if rules.burn_needs_open_point() and not opened[burner]:
+        if rules.burn_needs_open_point and not opened[burner]:
             raise _illegal(f"{what}: only a seat that has opened (开点) may burn", "burn_open_point", BURN)
         burners.add(burner)
     for s in o.burn_fails:
@@ -130,7 +130,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"{what}: a seat is 闷 once a hand", "men", MEN)
         if victim in o.burn_fails:
             raise _illegal(f"{what}: a failed burner left play before its last 3s", "men", MEN)
-        if victim in burners and rules.men_severity() is not None:
+        if victim in burners and rules.men_bottom_severity() is not None:
             raise _illegal(
                 f"{what}: a seat placed at the bottom by 闷 / 清 takes no place by going out, so its burn cannot succeed",
                 "men_burn",
@@ -177,7 +177,7 @@ def _verify_placed_before_play(rules: Rules, o: Outcome) -> None:
             return
     want = []
     for s in o.geming:
-        want.append(f"革命 seat {s} at {rules.geming_place(False)} (or {rules.geming_place(True)})")
+        want.append(f"革命 seat {s} at {rules.geming_final_place(False)} (or {rules.geming_final_place(True)})")
     if chong:
         want.append(f"冲点 at {' and '.join(map(str, rules.chongdian_places(len(chong))))}")
     rule = "geming_place" if o.geming else "chongdian_place"
@@ -187,7 +187,7 @@ def _verify_placed_before_play(rules: Rules, o: Outcome) -> None:
 def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> bool:
     for s in o.geming:
         top = sorted(places[(s + k) % 6] for k in (2, 4)) == [1, 2]
-        if places[s] != rules.geming_place(top):
+        if places[s] != rules.geming_final_place(top):
             return False
     if o.chongdian:
         want = rules.chongdian_places(len(o.chongdian))
@@ -206,8 +206,8 @@ def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> boo
 def _verify_bottom(rules: Rules, o: Outcome) -> None:
     """Failed burners and (where 闷 places at once) 闷 victims leave play and are placed from the bottom,
     a higher severity lower (S0: 诈烧 below 被闷; S4 第六条: 再有其他失败者依次记为二落…)."""
-    removed = [(rules.burn_fail_severity(), s) for s in o.burn_fails]
-    men_sev = rules.men_severity()
+    removed = [(rules.burn_fail_severity, s) for s in o.burn_fails]
+    men_sev = rules.men_bottom_severity()
     if men_sev is not None:
         removed += [(men_sev, v) for v, _ in o.men]
     if not removed or rules.no_three_places_last():

@@ -700,7 +700,7 @@ class Rules:
 
     def has_burn(self) -> bool:
         """烧牌 is played at all (S4 第六条, S0 五、烧牌)."""
-        return bool(self.variant.burn.enabled)
+        return bool(self.burn)
 
     def may_burn(self, burner: int, victim: int) -> bool:
         """May ``burner`` burn a 够级 set of ``victim``: never one's own or the opposite's (who answers it
@@ -710,19 +710,11 @@ class Rules:
             return False
         return bool(self.variant.burn.teammate) or (burner - victim) % 2 == 1
 
-    def burn_needs_open_point(self) -> bool:
-        """Only a seat that has opened may burn (S4 第六条: 没有开点的，不能够烧牌); ``Hand._burners`` inline."""
-        return bool(self.variant.burn.needs_open_point)
-
-    def burn_fail_severity(self) -> int:
-        """How far down a failed burn (诈烧) is placed; higher goes below lower (``Hand._start_round`` inline)."""
-        return int(self.variant.burn.fail_severity)
-
     def has_men(self) -> bool:
         """闷 / 清 applies (S0 六、闷与被闷, S4 第十五条)."""
         return bool(self.variant.men.enabled)
 
-    def men_severity(self) -> int | None:
+    def men_bottom_severity(self) -> int | None:
         """How far down a 闷 victim is placed at once (S0; S4 先清为落, who plays on but keeps the place),
         or None where 闷 only costs 清贡; ``Hand._men``."""
         men = self.variant.men
@@ -744,12 +736,6 @@ class Rules:
         """This many 革命 at once void the hand (S4 第二十一条); ``Match._hand`` inline."""
         return declarers >= self.variant.geming.void_at
 
-    def geming_place(self, teammates_top: bool) -> int:
-        """A 革命 seat's place: 四科, or 三科 when its two teammates took 头科 and 二科 (S4 第二十一条);
-        ``Match._hand`` and ``Hand._geming_places`` inline."""
-        g = self.variant.geming
-        return int(g.place_if_team_top if teammates_top else g.place)
-
     def has_chongdian(self) -> bool:
         """冲点 may be declared (S0 十、冲点)."""
         return bool(self.variant.chongdian.enabled)
@@ -757,12 +743,6 @@ class Rules:
     def chongdian_redeals(self, players: int) -> bool:
         """This many 冲点 players cause a redeal (S0 十、冲点); ``Match._chongdian`` inline."""
         return players >= self.variant.chongdian.redeal_at
-
-    def chongdian_places(self, players: int) -> tuple[int, ...]:
-        """The places of the 冲点 players, the better one first (S0 十、冲点: 四客, of two the other 小拉);
-        ``Match._chongdian`` inline."""
-        c = self.variant.chongdian
-        return (int(c.place),) if players == 1 else (int(c.place), int(c.second_place))
 
     def chongdian_opens(self, seat: int, succeeded: bool) -> int:
         """The seat a 冲点 opens: its player when it succeeds, the opposite when it fails (S0 十、冲点);
@@ -777,11 +757,6 @@ class Rules:
     def declare_needs_both_in_play(self, kind: str) -> bool:
         """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one; ``Match._hand``."""
         return kind == "mingdian"
-
-    def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
-        """May a receiver waive this tribute: only a partner's, of a waivable kind (S4 第十四条(五), S0 八、进贡);
-        ``Match._tribute`` inline."""
-        return (giver - receiver) % 2 == 0 and giver != receiver and kind in self.variant.tribute.waivable
 
     def last_place_swaps(self, places: Sequence[int]) -> list[int]:
         """Seats the last place may have traded places with after the hand (谁为大落可以商定: S4 第十四条(六),
