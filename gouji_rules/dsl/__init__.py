@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from ..errors import VariantError
 from ..variant import Variant
@@ -43,16 +44,20 @@ def _stem(filename: str) -> str:
     return "custom" if name.startswith("<") else name
 
 
-def check_text(text: str, filename: str = "<string>", base: Path | None = None) -> Checked:
-    """Check a variant file's text; errors and warnings are in the result, never raised."""
+def check_text(
+    text: str, filename: str = "<string>", base: Path | None = None, *, schema: dict[str, Any] | None = None
+) -> Checked:
+    """Check a variant file's text; errors and warnings are in the result, never raised.
+
+    ``schema`` replaces the JSON Schema generated from the model (a test passes a tightened copy)."""
     try:
         chain = load_chain(text, filename, base)
     except VariantErrors as e:
         return Checked(None, list(e.errors))
-    return check_chain(chain, _stem(filename))
+    return check_chain(chain, _stem(filename), schema)
 
 
-def check_file(path: str | Path) -> Checked:
+def check_file(path: str | Path, *, schema: dict[str, Any] | None = None) -> Checked:
     """Check a variant file on disk (see :func:`check_text`)."""
     p = Path(path)
     try:
@@ -63,7 +68,7 @@ def check_file(path: str | Path) -> Checked:
         chain = load_chain(text, fname, p.resolve().parent, str(p.resolve()))
     except VariantErrors as e:
         return Checked(None, list(e.errors))
-    return check_chain(chain, _stem(fname))
+    return check_chain(chain, _stem(fname), schema)
 
 
 def load_text(text: str, filename: str = "<string>", base: Path | None = None) -> Variant:

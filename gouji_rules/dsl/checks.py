@@ -14,17 +14,11 @@ from collections.abc import Callable, Mapping
 from ..variant import SECTIONS, Variant
 from .errors import VariantFileError
 from .expr import CompiledHook
+from .overrides import decided
 from .yamlpos import Node
 
 Warn = Callable[[str, list[str], str], None]
 
-HOOK_REPLACES: dict[str, tuple[str, ...]] = {
-    "is_gouji": ("gouji.joker_sets", "gouji.twos_count"),
-    "may_answer": ("gouji.answer", "play.no_head"),
-    "team_score": ("scoring.positive_only",),
-    "sweep_multiplier": ("scoring.sweep_multiplier",),
-}
-"""Parameters whose only effect is the default of a hook: a hook written for it makes them dead."""
 
 
 def find(root: Node, path: str) -> Node | None:
@@ -106,10 +100,9 @@ def warnings(variant: Variant, root: Node, hooks: Mapping[str, CompiledHook]) ->
             ["hooks.team_score"],
             "for example: max(0, sum(points))",
         )
-    for hook, params in HOOK_REPLACES.items():
-        if hook in hooks:
-            for p in params:
-                warn(f"{p} has no effect: hooks.{hook} decides instead", [p, f"hooks.{hook}"])
+    for p, (hook, read) in decided(hooks).items():
+        if not read:
+            warn(f"{p} has no effect: hooks.{hook} decides instead", [p, f"hooks.{hook}"])
     for key, cls in SECTIONS:
         if "enabled" in getattr(cls, "__dataclass_fields__", {}) and not getattr(v, key).enabled:
             section = root.get(key)

@@ -32,7 +32,7 @@ FALLBACK: dict[str, dict[str, Words]] = {
     },
     "gouji.answer": {
         "opposite": ("只有对头能管（烧牌、无头除外）", "only the opposite (besides burns and 无头)"),
-        "anyone": ("谁都能管", "anyone"),
+        "anyone": ("谁都能管", "any player"),
     },
     "play.pass_reentry": {
         "never": ("过牌后本轮不能再出", "a player who passed may not play again in the round"),

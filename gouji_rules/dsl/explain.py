@@ -1,30 +1,43 @@
 """``gouji explain``: a printable house-rules sheet, generated from a Variant and the field metadata.
 
-Nothing here is written per rule: every line comes from the model (the
-section's docstring, each field's Chinese or English description, its value)
-and from ``rules.HOOKS`` for the expression hooks, so a new field appears on
-the sheet the moment it is added to ``variant.py``.
+Nothing here is written per rule: every line comes from the model (the section's
+docstring, each field's Chinese or English description, its value in words from
+:mod:`gouji_rules.dsl.choices`) and from ``rules.HOOKS`` for the expression hooks.  A rule
+that a hook decides is shown where the rule is, with the expression, and the parameters the
+hook overrides are never printed as if they held (:mod:`gouji_rules.dsl.overrides`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import typing
+from collections.abc import Mapping
 from typing import Any
 
 from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
+from .choices import Words, choice_words, field_choices
+from .overrides import OVERRIDES, decided
 
 RANK_ZH = {"T": "10", "SJ": "小王", "BJ": "大王", "Y": "鹰"}
 RANK_EN = {"T": "10", "SJ": "small joker", "BJ": "big joker", "Y": "eagle (鹰)"}
-NUMERALS = "一二三四五六七八九十"
+DIGITS = "零一二三四五六七八九"
+
+
+def zh_numeral(n: int) -> str:
+    """1 -> 一, 10 -> 十, 11 -> 十一, 20 -> 二十, 99 -> 九十九 (section numbers of the sheet)."""
+    if n < 10:
+        return DIGITS[n]
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else DIGITS[tens]) + "十" + (DIGITS[ones] if ones else "")
 
 
 def _rank(sym: str, lang: str) -> str:
     return (RANK_ZH if lang == "zh" else RANK_EN).get(sym, sym)
 
 
-def render_value(value: Any, lang: str = "zh", ranks: bool = False) -> str:
-    """A field's value in words: ranks named, lists joined, nothing as 无/none."""
+def render_value(value: Any, lang: str = "zh", ranks: bool = False, choices: Mapping[str, Words] | None = None) -> str:
+    """A field's value in words: ranks named, codes as their words, lists joined, nothing as 无/none."""
     zh = lang == "zh"
     sep = "、" if zh else ", "
     if value is None:
@@ -49,8 +62,10 @@ def render_value(value: Any, lang: str = "zh", ranks: bool = False) -> str:
             return "无" if zh else "none"
         if len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], int) and ranks:
             return f"{_rank(value[0], lang)}×{value[1]}"
-        return sep.join(render_value(v, lang, ranks) for v in value)
+        return sep.join(render_value(v, lang, ranks, choices) for v in value)
     if isinstance(value, str):
+        if choices and value in choices:
+            return choice_words(choices, value, lang)
         return _rank(value, lang) if ranks else value
     return str(value)
 
@@ -65,7 +80,9 @@ def _is_rank_field(value: Any) -> bool:
     return False
 
 
-def sentence(field: dataclasses.Field[Any], value: Any, lang: str) -> str:
+def sentence(
+    field: dataclasses.Field[Any], value: Any, lang: str, choices: Mapping[str, Words] | None = None
+) -> str:
     """One rule as a sentence."""
     zh = lang == "zh"
     label = str(field.metadata.get("zh" if zh else "en", field.name))
@@ -73,8 +90,37 @@ def sentence(field: dataclasses.Field[Any], value: Any, lang: str) -> str:
         if zh:
             return f"{label}。" if value else f"不采用：{label}。"
         return f"Yes: {label}." if value else f"No: {label}."
-    text = render_value(value, lang, _is_rank_field(value))
+    text = render_value(value, lang, _is_rank_field(value), choices)
     return f"{label}：{text}。" if zh else f"{label}: {text}."
+
+
+def _hook_source(hook: Any) -> str:
+    return str(getattr(hook, "source", None) or getattr(hook, "__qualname__", "(Python)"))
+
+
+def _decided_sentence(
+    field: dataclasses.Field[Any], value: Any, lang: str, hook: str, read: bool, number: int
+) -> str:
+    zh = lang == "zh"
+    label = str(field.metadata.get("zh" if zh else "en", field.name))
+    if read:
+        names = [n for n, f in OVERRIDES[hook].via.items() if f.endswith("." + field.name)]
+        text = render_value(value, lang, _is_rank_field(value))
+        if zh:
+            return f"{label}：由表达式决定（见第{number}条）；表达式中的 {', '.join(names)} 取此值：{text}。"
+        return f"{label}: decided by an expression (see {number}); its {', '.join(names)} reads this value: {text}."
+    if zh:
+        return f"{label}：由表达式决定（见第{number}条），此参数不起作用。"
+    return f"{label}: decided by an expression (see {number}); this parameter has no effect."
+
+
+def _hook_sentence(name: str, hook: Any, lang: str) -> str:
+    spec = HOOKS.get(name)
+    what = (spec.zh if lang == "zh" else spec.en) if spec else name
+    src = _hook_source(hook)
+    if lang == "zh":
+        return f"按表达式：{what}（hooks.{name}）：{src}"
+    return f"By expression: {what} (hooks.{name}): {src}"
 
 
 def explain(variant: Variant, lang: str = "zh") -> str:
@@ -86,21 +132,43 @@ def explain(variant: Variant, lang: str = "zh") -> str:
     if variant.source:
         lines.append(("出处：" if zh else "Source: ") + variant.source)
     lines.append("")
-    for i, (key, cls) in enumerate(SECTIONS):
+    overridden = decided(variant.hooks)
+    shown: set[str] = set()
+    number = 0
+    for key, cls in SECTIONS:
+        number += 1
         doc_lines = [x.strip() for x in (cls.__doc__ or key).strip().splitlines() if x.strip()]
         doc = doc_lines[0] if zh or len(doc_lines) < 2 else doc_lines[1]
-        num = NUMERALS[i] if i < len(NUMERALS) else str(i + 1)
-        lines.append(f"{num}、{doc}（{key}）" if zh else f"{i + 1}. {key}: {doc}")
+        lines.append(f"{zh_numeral(number)}、{doc}（{key}）" if zh else f"{number}. {key}: {doc}")
         section = getattr(variant, key)
-        for j, f in enumerate(dataclasses.fields(section), 1):
-            lines.append(f"  {j}. {sentence(f, getattr(section, f.name), lang)}")
+        hints = typing.get_type_hints(cls)
+        fields = dataclasses.fields(section)
+        here = sorted(
+            (n, h)
+            for n, h in variant.hooks.items()
+            if (OVERRIDES[n].section if n in OVERRIDES else None) == key
+            or (n not in OVERRIDES and any(f"{key}.{f.name}" == n for f in fields))
+        )
+        hook_number = {n: len(fields) + i for i, (n, _) in enumerate(here, 1)}
+        for j, f in enumerate(fields, 1):
+            value = getattr(section, f.name)
+            by = overridden.get(f"{key}.{f.name}")
+            if by is not None:
+                hook, read = by
+                text = _decided_sentence(f, value, lang, hook, read, hook_number.get(hook, 0))
+            else:
+                text = sentence(f, value, lang, field_choices(key, f, hints[f.name]))
+            lines.append(f"  {j}. {text}")
+        for n, h in here:
+            lines.append(f"  {hook_number[n]}. {_hook_sentence(n, h, lang)}")
+            shown.add(n)
         lines.append("")
-    if variant.hooks:
-        lines.append("用表达式写的规则（hooks）" if zh else "Rules written as expressions (hooks)")
-        for j, (name, hook) in enumerate(sorted(variant.hooks.items()), 1):
-            spec = HOOKS.get(name)
-            what = (spec.zh if zh else spec.en) if spec else name
-            src = getattr(hook, "source", "(Python)")
-            lines.append(f"  {j}. {what}（{name}）：{src}" if zh else f"  {j}. {what} ({name}): {src}")
+    rest = sorted((n, h) for n, h in variant.hooks.items() if n not in shown)
+    if rest:
+        number += 1
+        title = "用表达式写的其他规则（hooks）" if zh else "Other rules written as expressions (hooks)"
+        lines.append(f"{zh_numeral(number)}、{title}" if zh else f"{number}. {title}")
+        for j, (n, h) in enumerate(rest, 1):
+            lines.append(f"  {j}. {_hook_sentence(n, h, lang)}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
