@@ -20,7 +20,6 @@ from .yamlpos import Node
 Warn = Callable[[str, list[str], str], None]
 
 
-
 def find(root: Node, path: str) -> Node | None:
     """The key node at a dotted path (``burn.enabled``) in the merged tree, or None."""
     node: Node | None = root

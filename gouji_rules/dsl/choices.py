@@ -26,7 +26,10 @@ FALLBACK: dict[str, dict[str, Words]] = {
         "cw": ("顺时针出牌", "clockwise"),
     },
     "sets.beat": {
-        "cover": ("大花盖小花，核心点数更大（大纲）", "a bigger joker covers a smaller one, core rank strictly higher (S4)"),
+        "cover": (
+            "大花盖小花，核心点数更大（大纲）",
+            "a bigger joker covers a smaller one, core rank strictly higher (S4)",
+        ),
         "kill_table": ("按杀牌表：二杀一、三杀一", "by the kill table: two kill one, three kill one"),
         "card_by_card": ("逐张比大", "card by card, each card higher"),
     },
@@ -44,7 +47,10 @@ FALLBACK: dict[str, dict[str, Words]] = {
     },
     "free_for_all.starts": {
         "immediately": ("立即开始", "at once"),
-        "next_trick": ("二科的底牌这一轮打完后开始（大纲第九条）", "after the round of the set that triggered it (S4 第九条)"),
+        "next_trick": (
+            "二科的底牌这一轮打完后开始（大纲第九条）",
+            "after the round of the set that triggered it (S4 第九条)",
+        ),
     },
     "jiefeng.policy": {
         "next_seat": ("走的人的下家接风", "the next seat after the player who went out"),
@@ -99,7 +105,10 @@ FALLBACK: dict[str, dict[str, Words]] = {
         "place": ("照常进落贡", "the usual place tribute"),
     },
     "match.kaipai": {
-        "count": ("开牌人抽牌按点数数到首取牌人（大纲第二条）", "count from the 开牌人 by a drawn card's value (S4 第二条)"),
+        "count": (
+            "开牌人抽牌按点数数到首取牌人（大纲第二条）",
+            "count from the 开牌人 by a drawn card's value (S4 第二条)",
+        ),
         "random": ("随机", "at random"),
     },
     "match.first_leader": {
@@ -112,7 +121,10 @@ FALLBACK: dict[str, dict[str, Words]] = {
     },
     "match.choose_last": {
         "none": ("不能商定", "nobody may"),
-        "losing_pair": ("大落二落同一方时自行商定（大纲第十四条(六)）", "大落 and 二落 of one team agree (S4 第十四条(六))"),
+        "losing_pair": (
+            "大落二落同一方时自行商定（大纲第十四条(六)）",
+            "大落 and 二落 of one team agree (S4 第十四条(六))",
+        ),
         "swept_team": ("被串三户的一方决定谁是拉客（点烧闷拉）", "the swept team names its 拉客 (S0)"),
     },
 }
@@ -157,4 +169,3 @@ def choice_words(choices: Mapping[str, Words], value: str, lang: str) -> str:
     if words is None:
         return value
     return words[0] if lang == "zh" else words[1]
-

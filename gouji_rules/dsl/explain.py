@@ -80,9 +80,7 @@ def _is_rank_field(value: Any) -> bool:
     return False
 
 
-def sentence(
-    field: dataclasses.Field[Any], value: Any, lang: str, choices: Mapping[str, Words] | None = None
-) -> str:
+def sentence(field: dataclasses.Field[Any], value: Any, lang: str, choices: Mapping[str, Words] | None = None) -> str:
     """One rule as a sentence."""
     zh = lang == "zh"
     label = str(field.metadata.get("zh" if zh else "en", field.name))
@@ -98,9 +96,7 @@ def _hook_source(hook: Any) -> str:
     return str(getattr(hook, "source", None) or getattr(hook, "__qualname__", "(Python)"))
 
 
-def _decided_sentence(
-    field: dataclasses.Field[Any], value: Any, lang: str, hook: str, read: bool, number: int
-) -> str:
+def _decided_sentence(field: dataclasses.Field[Any], value: Any, lang: str, hook: str, read: bool, number: int) -> str:
     zh = lang == "zh"
     label = str(field.metadata.get("zh" if zh else "en", field.name))
     if read:

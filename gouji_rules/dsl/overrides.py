@@ -46,7 +46,7 @@ def decided(hooks: Mapping[str, object]) -> dict[str, tuple[str, bool]]:
         o = OVERRIDES.get(name)
         if o is None:
             continue
-        uses = getattr(hook, "uses", frozenset())
+        uses: frozenset[str] = getattr(hook, "uses", frozenset())
         read = {o.via[n] for n in uses if n in o.via}
         for f in o.fields:
             out[f] = (name, f in read)

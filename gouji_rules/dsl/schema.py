@@ -72,7 +72,13 @@ NAME_PATTERN = (
 (not first); no space, dot, slash, quote, punctuation (ASCII, CJK or full-width) or invisible mark."""
 
 RANK_NAMES_ZH = {"T": "10", "SJ": "小王", "BJ": "大王", "Y": "鹰", "10": "10（同 T）"}
-RANK_NAMES_EN = {"T": "10", "SJ": "small joker", "BJ": "big joker", "Y": "鹰 (eagle / top card)", "10": "10 (same as T)"}
+RANK_NAMES_EN = {
+    "T": "10",
+    "SJ": "small joker",
+    "BJ": "big joker",
+    "Y": "鹰 (eagle / top card)",
+    "10": "10 (same as T)",
+}
 
 TOP_LEVEL: dict[str, tuple[str, str]] = {
     "extends": (

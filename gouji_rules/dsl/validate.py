@@ -82,9 +82,7 @@ def _sub_item(sch: dict[str, Any] | None, i: int) -> dict[str, Any] | None:
     return sub if isinstance(sub, dict) else None
 
 
-def typed(
-    node: Node, sch: dict[str, Any] | None, path: JsonPath, index: Index, errors: list[VariantFileError]
-) -> Any:
+def typed(node: Node, sch: dict[str, Any] | None, path: JsonPath, index: Index, errors: list[VariantFileError]) -> Any:
     """The plain data of ``node``, each scalar typed strictly by what the schema allows at its place.
 
     Only plain ``true``/``false`` become booleans and only plain decimal numbers integers, and only
@@ -166,9 +164,7 @@ def validator_for(sch: dict[str, Any]) -> jsonschema.protocols.Validator:
     return cls(sch)
 
 
-def schema_errors(
-    data: Any, root: Node, index: Index, sch: dict[str, Any], errors: list[VariantFileError]
-) -> None:
+def schema_errors(data: Any, root: Node, index: Index, sch: dict[str, Any], errors: list[VariantFileError]) -> None:
     """Validate the typed tree with ``jsonschema``; report each failure at its place in the YAML."""
     best: dict[JsonPath, jsonschema.ValidationError] = {}
     extra_keys: list[jsonschema.ValidationError] = []
@@ -202,7 +198,7 @@ def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantF
         return slip
     sch = err.schema if isinstance(err.schema, dict) else {}
     kw = str(err.validator)
-    value = err.instance
+    value: Any = err.instance
     if kw == "type":
         return _type_message(node, sch, path)
     if kw == "enum":

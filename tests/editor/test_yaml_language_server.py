@@ -38,6 +38,8 @@ SETTINGS = {
         "format": {"enable": False},
     }
 }
+
+
 class LspClient:
     """Starts a language server, answers its requests with ``settings``, and collects published diagnostics."""
 
@@ -210,7 +212,9 @@ def test_server_shows_the_words_of_an_enumerated_value_on_completion(server: Lsp
     text += "extends: dagang\nmen:\n  penalty: \n"
     uri = server.open(path, text)
     server.wait_diagnostics([uri])
-    result = server.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 11}})
+    result = server.request(
+        "textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 11}}
+    )
     items = result["items"] if isinstance(result, dict) else result
     docs = {i["label"]: json.dumps(i.get("documentation", ""), ensure_ascii=False) for i in items}
     assert "place_bottom" in docs and "被闷当即判为最后" in docs["place_bottom"], docs
