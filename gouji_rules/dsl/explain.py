@@ -14,6 +14,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+from ..cards import JOKERS, SYMBOLS, rank_of
 from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import Words, choice_words, field_choices
@@ -96,9 +97,36 @@ def _hook_source(hook: Any) -> str:
     return str(getattr(hook, "source", None) or getattr(hook, "__qualname__", "(Python)"))
 
 
-def _decided_sentence(field: dataclasses.Field[Any], value: Any, lang: str, hook: str, read: bool, number: int) -> str:
+def effective_thresholds(variant: Variant, hook: Any) -> dict[str, int]:
+    """What an ``is_gouji`` expression makes of a plain set (no joker, no 2 attached): for each rank,
+    the fewest cards that are 够级 (ranks for which no count up to ``COUNT_CAP`` is are left out)."""
+    from .schema import COUNT_CAP
+
+    out: dict[str, int] = {}
+    for sym in SYMBOLS:
+        r = rank_of(sym)
+        if r in JOKERS:
+            continue
+        threshold = variant.gouji.thresholds.get(sym, 0)
+        for count in range(1, COUNT_CAP + 1):
+            ctx = {"rank": r, "count": count, "twos": 0, "sj": 0, "bj": 0, "top": 0, "size": count, "jokers": 0}
+            if hook({**ctx, "threshold": threshold}):
+                out[sym] = count
+                break
+    return out
+
+
+def _decided_sentence(
+    field: dataclasses.Field[Any], value: Any, lang: str, hook: str, read: bool, number: int, variant: Variant
+) -> str:
     zh = lang == "zh"
     label = str(field.metadata.get("zh" if zh else "en", field.name))
+    fn = variant.hooks.get(hook)
+    if hook == "is_gouji" and field.name == "thresholds" and fn is not None:
+        made = render_value(effective_thresholds(variant, fn), lang, True)
+        if zh:
+            return f"{label}：由表达式决定（见第{number}条），不挂不贴的牌按表达式为：{made}。"
+        return f"{label}: decided by an expression (see {number}); for a set with nothing attached it gives: {made}."
     if read:
         names = [n for n, f in OVERRIDES[hook].via.items() if f.endswith("." + field.name)]
         text = render_value(value, lang, _is_rank_field(value))
@@ -151,7 +179,7 @@ def explain(variant: Variant, lang: str = "zh") -> str:
             by = overridden.get(f"{key}.{f.name}")
             if by is not None:
                 hook, read = by
-                text = _decided_sentence(f, value, lang, hook, read, hook_number.get(hook, 0))
+                text = _decided_sentence(f, value, lang, hook, read, hook_number.get(hook, 0), variant)
             else:
                 text = sentence(f, value, lang, field_choices(key, f, hints[f.name]))
             lines.append(f"  {j}. {text}")

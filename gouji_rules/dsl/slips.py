@@ -132,7 +132,7 @@ def near_parse_error(src: Source, line: int) -> VariantFileError | None:
         code = _code_part(text)
         flow = any(c in code for c in "[{［｛")
         for i, ch in enumerate(code):
-            if ch in "［］｛｝" or (ch in "，、" and flow) or (ch in "“”‘’＂＇" and _starts_value(code, i)):
+            if ch in "［］｛｝" or (ch in "，、：" and flow) or (ch in "“”‘’＂＇" and _starts_value(code, i)):
                 return _slip(src, src.line_start(ln) + i, "where YAML stopped reading")
     return None
 

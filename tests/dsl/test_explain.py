@@ -1,0 +1,79 @@
+"""``gouji explain`` tells the truth about hooks, shows values as words and numbers its sections one way."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gouji_rules import dsl
+from gouji_rules.cli import main
+from gouji_rules.dsl.explain import explain, zh_numeral
+from gouji_rules.variant import SECTIONS
+
+TEN_NEEDS_SIX = (
+    "extends: dagang\nname: 青岛\n"
+    "hooks:\n  is_gouji: \"count >= 6 if rank == 'T' else count >= threshold and threshold > 0\"\n"
+)
+
+
+def _section(sheet: str, key: str) -> str:
+    start = sheet.index(f"（{key}）") if f"（{key}）" in sheet else sheet.index(f". {key}:")
+    return sheet[start : sheet.index("\n\n", start)]
+
+
+def test_a_rule_a_hook_decides_says_so_with_the_expression_and_not_the_overridden_parameter() -> None:
+    v = dsl.load_text(TEN_NEEDS_SIX)
+    gouji = _section(explain(v), "gouji")
+    assert "10×5" not in gouji
+    assert "10×6" in gouji and "J×4" in gouji and "由表达式决定" in gouji
+    assert "hooks.is_gouji" in gouji and "count >= 6 if rank == 'T'" in gouji
+    assert "挂王的牌也算够级牌：由表达式决定（见第6条），此参数不起作用" in gouji
+    en = _section(explain(v, "en"), "gouji")
+    assert "10×5" not in en and "10×6" in en and "decided by an expression" in en and "has no effect" in en
+
+
+def test_every_hook_is_shown_in_the_section_of_the_rule_it_decides() -> None:
+    text = (
+        "extends: dagang\nhooks:\n"
+        '  kang_self: "sj >= 3"\n'
+        '  team_score: "sum(points)"\n'
+        '  geming_eligible: "twos + sj + bj + top == 0 and aces <= 1"\n'
+    )
+    sheet = explain(dsl.load_text(text))
+    kang = _section(sheet, "kang")
+    assert "几个小王扛自己的贡（四小扛自己）：由表达式决定" in kang and "sj >= 3" in kang
+    small = next(line for line in kang.splitlines() if "几个小王" in line)
+    assert not small.endswith("：4。")
+    assert "只记正分，不记负分（大纲第十九条）：由表达式决定" in _section(sheet, "scoring")
+    assert "aces <= 1" in _section(sheet, "geming")
+    assert "用表达式写的其他规则" not in sheet
+
+
+def test_values_are_words_not_codes() -> None:
+    zh = explain(dsl.load_shipped("dianshaomenla"))
+    en = explain(dsl.load_shipped("dianshaomenla"), "en")
+    men = _section(zh, "men")
+    assert men.rstrip().endswith("。") and "：被闷当即判为最后（点烧闷拉）。" in men
+    assert not re.search(r"[：:] ?(place_bottom|never|cover|next_seat|tribute_only)。", zh)
+    assert "the player is ranked last at once (S0)." in _section(en, "men")
+    assert "：过牌后本轮不能再出。" in _section(zh, "play")
+
+
+def test_sections_are_numbered_in_chinese_numerals_throughout() -> None:
+    sheet = explain(dsl.load_text(TEN_NEEDS_SIX))
+    heads = [line.split("、", 1)[0] for line in sheet.splitlines() if re.match(r"^\S+、", line)]
+    assert heads == [zh_numeral(i) for i in range(1, len(SECTIONS) + 1)]
+    assert zh_numeral(11) == "十一" and zh_numeral(19) == "十九" and zh_numeral(20) == "二十"
+    assert not re.search(r"^\d+、", sheet, re.M)
+
+
+def test_cli_explain_prints_the_hook_truth_in_both_languages(tmp_path: Path) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text(TEN_NEEDS_SIX, encoding="utf-8")
+    zh = CliRunner().invoke(main, ["explain", str(club)])
+    en = CliRunner().invoke(main, ["explain", str(club), "--lang", "en"])
+    assert zh.exit_code == en.exit_code == 0
+    assert "10×6" in zh.stdout and "10×5" not in zh.stdout
+    assert "By expression" in en.stdout and "10×5" not in en.stdout
