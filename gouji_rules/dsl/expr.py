@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import operator
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -117,6 +118,9 @@ def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
             return ExprError(f"unexpected {ch!r}", pos, "write and, or, not")
         if ch in "'\"":
             return ExprError("unterminated quoted rank", pos)
+        ascii_ch = unicodedata.normalize("NFKC", ch) if ch not in "“”‘’" else ("'" if ch in "‘’" else '"')
+        if ascii_ch != ch and ascii_ch.isascii():
+            return ExprError(f"full-width {ch!r}", pos, f"write the ASCII {ascii_ch!r}")
         return ExprError(f"unexpected character {ch!r}", pos)
     if isinstance(e, UnexpectedEOF):
         return ExprError("the expression ends too early", len(text.rstrip()))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,10 @@ from .slips import fullwidth_slip
 from .yamlpos import Node, Source
 
 INT_RE = re.compile(r"[+-]?(0|[1-9][0-9]*)\Z")
+CHINESE_NUMBERS = {w: i for i, w in enumerate("零一二三四五六七八九十")} | {"两": 2}
+CHINESE_BOOLS = {w: "true" for w in ("是", "对", "真", "有", "可以", "能")} | {
+    w: "false" for w in ("否", "错", "假", "无", "没有", "不", "不可以", "不能")
+}
 YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
 
 
@@ -206,6 +211,7 @@ def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantF
         v = str(value)
         upper = {str(e).upper(): e for e in enum}
         hint = f"did you mean {upper[v.upper()]!r}?" if v.upper() in upper else did_you_mean(v, [str(e) for e in enum])
+        hint = hint or _word_hint(v, enum, sch)
         return node.error(f"{path}: {v!r} is not one of {', '.join(str(e) for e in enum)}", hint)
     if kw == "minimum":
         return node.error(f"{path} must be at least {sch['minimum']}, not {_show_number(value)}")
@@ -225,14 +231,31 @@ def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantF
     return node.error(f"{path or 'the file'}: {err.message}")  # pragma: no cover - keywords the generator emits
 
 
+def _word_hint(value: str, enum: list[Any], sch: dict[str, Any]) -> str:
+    """``did you mean 'cover'?`` for a value written as the words of a code (``大花盖小花``, ``大王``)."""
+    words = sch.get("enumDescriptions", [])
+    if value.isascii() or not value.strip() or len(words) != len(sch.get("enum", [])):
+        return ""
+    for code, text in zip(sch["enum"], words, strict=True):
+        if code in enum and any(value in part or part.endswith(" " + value) for part in str(text).split("\n")):
+            return f"did you mean {code!r}? (codes are written in English; {value} is {code})"
+    return ""
+
+
 def _type_message(node: Node, sch: dict[str, Any], path: str) -> VariantFileError:
     types = _types(sch) or []
     main = next((t for t in types if t != "null"), "null")
     where = path or "the file"
     if main == "object":
-        return node.error(f"{where} must be a mapping (key: value), not {node.describe()}")
+        hint = ""
+        glued = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*):(\S.*)", node.value) if node.kind == "scalar" else None
+        if glued:
+            hint = f"YAML needs a space after the colon: {glued.group(1)}: {glued.group(2)}"
+        return node.error(f"{where} must be a mapping (key: value), not {node.describe()}", hint)
     if main == "array":
         hint = "write a list: [a, b] or one '- item' per line" if node.kind == "scalar" else ""
+        if node.kind == "scalar" and re.match(r"-\S", node.value):
+            hint = f"YAML needs a space after '-': - {node.value[1:]}"
         return node.error(f"{where} must be a list, not {node.describe()}", hint)
     if node.kind != "scalar":
         return node.error(f"{where} must be {_expect(main, sch)}, not {node.describe()}")
@@ -252,6 +275,10 @@ def _type_message(node: Node, sch: dict[str, Any], path: str) -> VariantFileErro
             hint = "write a number"
         elif re.fullmatch(r"[+-]?[0-9._eE+-]+|0[xob][0-9a-fA-F_]+", v):
             hint = "write a plain decimal whole number such as 2"
+        elif INT_RE.match(unicodedata.normalize("NFKC", v)):
+            hint = f"write it in ASCII digits: {unicodedata.normalize('NFKC', v)}"
+        elif v in CHINESE_NUMBERS:
+            hint = f"write it in digits: {CHINESE_NUMBERS[v]}"
         return node.error(f"{where} must be a whole number, not {v!r}", hint)
     if main == "boolean":
         hint = ""
@@ -259,6 +286,8 @@ def _type_message(node: Node, sch: dict[str, Any], path: str) -> VariantFileErro
             hint = "remove the quotes"
         elif v.lower() in YAML11_BOOLS:
             hint = f"only true and false are booleans here (YAML 1.1 would read {v!r} as one)"
+        elif v in CHINESE_BOOLS:
+            hint = f"write {CHINESE_BOOLS[v]}"
         return node.error(f"{where} must be true or false, not {v!r}", hint)
     return node.error(f"{where} must be {_expect(main, sch)}, not {node.describe()}")
 
@@ -276,9 +305,17 @@ def _expect(main: str, sch: dict[str, Any]) -> str:
 
 
 def _key_hint(key: str, props: dict[str, Any], path: str, sch: dict[str, Any]) -> str:
+    upper = {str(p).upper(): p for p in props}
+    if key.upper() in upper:
+        return f"did you mean {upper[key.upper()]!r}?"
     hint = did_you_mean(key, props)
     if hint:
         return hint
+    if not key.isascii():
+        for name, sub in props.items():
+            zh = str(sub.get("description", "")).split("\n")[0] if isinstance(sub, dict) else ""
+            if key in zh:
+                return f"keys are written in English: {key} is {name}"
     top: dict[str, Any] = sch.get("properties", {})
     for section, sub in top.items():
         if isinstance(sub, dict) and key in sub.get("properties", {}) and section != path:

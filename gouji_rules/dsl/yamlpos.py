@@ -127,7 +127,10 @@ def _mark_error(src: Source, e: yaml.YAMLError) -> VariantFileError:
     from .slips import near_parse_error, tab_error
 
     line, col = mark.line + 1, mark.column + 1
-    return tab_error(src, line, col) or near_parse_error(src, line) or src.error(message, line, col)
+    hint = ""
+    if "mapping values are not allowed here" in message:
+        hint = "check the indentation: the keys of one mapping line up, and a value needs a space after ':'"
+    return tab_error(src, line, col) or near_parse_error(src, line) or src.error(message, line, col, hint)
 
 
 def decode(data: bytes, filename: str) -> str:

@@ -71,3 +71,42 @@ def test_expression_slips_get_the_right_suggestion(expr: str, hint: str) -> None
 def test_a_context_name_that_looks_like_a_rank_is_still_a_name() -> None:
     v = dsl.load_text('extends: dagang\nhooks:\n  is_gouji: "count >= threshold or sj + bj >= 2"\n')
     assert "is_gouji" in v.hooks
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "hint"),
+    [
+        ("extends: dagang\nburn:\n  teammate: 否\n", (3, 13), "write false"),
+        ("extends: dagang\n烧牌:\n  teammate: false\n", (2, 1), "keys are written in English: 烧牌 is burn"),
+        ("extends: dagang\nburn:\n  teammate:false\n", (3, 3), "YAML needs a space after the colon: teammate: false"),
+        ('extends: dagang\nsets:\n  bare:\n    -"3"\n', (4, 5), "YAML needs a space after '-': - \"3\""),
+        ("extends: dagang\ndeck:\n  packs: 四\n", (3, 10), "write it in digits: 4"),
+        ("extends: dagang\ndeck:\n  packs: ４\n", (3, 10), "write it in ASCII digits: 4"),
+        ("extends: dagang\nscoring:\n  points: [4, 2, 0, 0, －2, -4]\n", (3, 24), "write it in ASCII digits: -2"),
+        ('extends: dagang\ngouji:\n  thresholds: {"k": 3}\n', (3, 16), "did you mean 'K'?"),
+        (
+            'extends: dagang\nsets:\n  attach_jokers: ["大王"]\n',
+            (3, 19),
+            "did you mean 'BJ'? (codes are written in English; 大王 is BJ)",
+        ),
+        (
+            "extends: dagang\nsets:\n  beat: 大花盖小花\n",
+            (3, 9),
+            "did you mean 'cover'? (codes are written in English; 大花盖小花 is cover)",
+        ),
+        ("extends: dagang\nhooks:\n  team_score: max（0, sum(points)）\n", (3, 18), "write the ASCII '('"),
+        (
+            "extends: dagang\nburn:\n\u3000\u3000teammate: false\n",
+            (3, 1),
+            "switch the input method to half-width and indent with spaces",
+        ),
+    ],
+)
+def test_a_new_user_s_mistake_gets_a_hint_that_fixes_it(text: str, position: tuple[int, int], hint: str) -> None:
+    errors = dsl.check_text(text, "club.yaml").errors
+    assert [(e.line, e.column, e.hint) for e in errors][:1] == [(*position, hint)]
+
+
+def test_an_ascii_value_is_not_matched_against_the_words_of_a_code() -> None:
+    errors = dsl.check_text("extends: dagang\nsets:\n  beat: a\n", "club.yaml").errors
+    assert errors[0].hint == ""
