@@ -220,7 +220,8 @@ def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantF
     if kw in ("minItems", "maxItems", "additionalItems"):
         lo, hi = sch.get("minItems", 0), sch.get("maxItems")
         want = f"exactly {lo}" if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
-        return node.error(f"{path} must have {want} items, not {len(value)}")
+        zh, _, en = str(sch.get("description", "")).partition("\n")
+        return node.error(f"{path} must have {want} items, not {len(value)}", f"{en} ({zh})" if en else "")
     if kw == "pattern" and path == "name":
         return node.error(
             f"name: {value!r} may use only letters (of any script), digits, '_' and '-' (not first)",
