@@ -9,6 +9,7 @@ current version and 1.15, the oldest the project supports (still common in edito
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shutil
 import subprocess
@@ -152,10 +153,13 @@ def server(request: pytest.FixtureRequest) -> Iterator[LspClient]:
     script = SERVERS[request.param]
     node = shutil.which("node")
     if node is None or not script.exists():
-        pytest.fail(
+        why = (
             f"yaml-language-server {request.param} is not installed: run "
             "`npm ci --prefix tests/editor` (as .ci/run does); node must be on PATH"
         )
+        if os.environ.get("GOUJI_EDITOR_TESTS") == "required":  # .ci/run: never skipped there
+            pytest.fail(why)
+        pytest.skip(why)
     client = LspClient([node, str(script), "--stdio"], ROOT, SETTINGS)
     yield client
     client.close()
