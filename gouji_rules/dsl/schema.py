@@ -110,7 +110,7 @@ def enum_schema(choices: dict[str, Words], zh: str = "", en: str = "") -> dict[s
     """A string enum whose every value carries its Chinese and English words."""
     out: dict[str, Any] = {"type": "string", "enum": list(choices)}
     out["enumDescriptions"] = [_describe(*w) for w in choices.values()]
-    out["markdownEnumDescriptions"] = [f"`{v}`: {w[0]}  \n{w[1]}" for v, w in choices.items()]
+    out["markdownEnumDescriptions"] = [f"{w[0]}  \n{w[1]}" for w in choices.values()]
     if zh or en:
         out["description"] = _describe(zh, en)
     return out
@@ -231,6 +231,7 @@ def field_schema(section: str, f: dataclasses.Field[Any], tp: Any) -> dict[str, 
     for bound in ("minimum", "maximum"):
         if bound in f.metadata:
             out[bound] = f.metadata[bound]
+    out["title"] = f"{section}.{f.name}"
     out["description"] = _describe(zh, en)
     out["default"] = default
     return out
@@ -241,6 +242,7 @@ def section_schema(key: str, cls: type) -> dict[str, Any]:
     doc = (cls.__doc__ or key).strip()
     return {
         "type": "object",
+        "title": key,
         "description": _describe(doc, f"section {key}"),
         "properties": {f.name: field_schema(key, f, hints[f.name]) for f in dataclasses.fields(cls)},
         "additionalProperties": False,

@@ -223,3 +223,18 @@ def test_server_shows_the_words_of_an_enumerated_value_on_completion(server: Lsp
     docs = {i["label"]: json.dumps(i.get("documentation", ""), ensure_ascii=False) for i in items}
     assert "place_bottom" in docs and "被闷当即判为最后" in docs["place_bottom"], docs
     assert "ranked last" in docs["place_bottom"]
+
+
+def test_server_shows_the_key_and_the_words_of_every_value_on_hover(server: LspClient, tmp_path: Path) -> None:
+    path = tmp_path / "hover.yaml"
+    text = "# yaml-language-server: $schema=" + (ROOT / "gouji_rules" / "data" / "schema.json").as_uri() + "\n"
+    text += "extends: dagang\nmen:\n  penalty: place_bottom\n"
+    uri = server.open(path, text)
+    assert server.wait_diagnostics([uri]) == {uri: []}
+    hover = server.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 14}}
+    )
+    shown = hover["contents"]["value"].replace("\\.", ".")  # 1.15 escapes the dot of a title
+    assert "men.penalty" in shown
+    assert "`place_bottom`: 被闷当即判为最后（点烧闷拉）" in shown and "the player is ranked last at once" in shown
+    assert "`tribute_only`: 继续打，只进清贡" in shown
