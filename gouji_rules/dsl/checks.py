@@ -9,6 +9,7 @@ warnings, and the parent reports them when it is checked itself.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping
 
 from ..variant import SECTIONS, Variant
@@ -35,6 +36,15 @@ def find(root: Node, path: str) -> Node | None:
 def build_errors(variant: Variant, root: Node) -> list[VariantFileError]:
     """Errors that need more than one field to see (before the engine's tables are built)."""
     out: list[VariantFileError] = []
+    name = root.get("name")
+    odd = [c for c in variant.name if not (unicodedata.category(c)[0] in "LMN" or c in "_-")]
+    if name is not None and odd:  # what a portable schema pattern cannot say: symbols such as emoji
+        out.append(
+            name.error(
+                f"name: {variant.name!r} may use only letters (of any script), digits, '_' and '-' (not first)",
+                f"{odd[0]!r} (U+{ord(odd[0]):04X}) is not a letter or a digit",
+            )
+        )
     for sym in variant.deck.remove:
         if variant.deck.extra.get(sym):
             node = find(root, f"deck.extra.{sym}") or find(root, "deck.extra") or root

@@ -133,13 +133,13 @@ def test_huge_numbers_are_refused_by_the_schema_before_sqlite_or_memory_see_them
     assert e100[0].message == "scoring.points[0] must be a whole number, not '1e100'"
 
 
-@pytest.mark.parametrize("name", ["青岛", "qingdao-2", "潍坊_够级", "Zürich"])
+@pytest.mark.parametrize("name", ["青岛", "qingdao-2", "潍坊_够级", "Zürich", "नमस्ते", "Ελλάδα"])
 def test_s_name_in_any_script_is_accepted(name: str) -> None:
     v = dsl.load_text(f"extends: dagang\nname: {name}\n")
     assert v.name == name
 
 
-@pytest.mark.parametrize("name", ["my club", "a.b", "-x", "青岛，够级", "a/b", "x\u200by", "'..'"])
+@pytest.mark.parametrize("name", ["my club", "a.b", "-x", "青岛，够级", "a/b", "x\u200by", "'..'", "club😀", "♠A"])
 def test_a_name_unsafe_as_a_file_name_or_cli_word_is_refused_at_its_position(name: str) -> None:
     errors = dsl.check_text(f"extends: dagang\nname: {json.dumps(name)}\n").errors
     assert errors and (errors[0].line, errors[0].column) == (2, 7)
@@ -150,3 +150,25 @@ def test_shipped_schema_file_is_what_validation_uses_when_nothing_is_registered(
     shipped = json.loads(schema.shipped_path().read_text("utf-8"))
     assert shipped == schema.schema() == schema.generate()
     assert os.path.getsize(schema.shipped_path()) < 200_000
+
+
+def test_words_from_a_field_s_own_choices_win_over_the_fallback_table() -> None:
+    import dataclasses
+    from typing import Literal
+
+    from gouji_rules.dsl.choices import field_choices
+    from gouji_rules.variant import MenRules
+
+    kinds = Literal["place_bottom", "tribute_only"]
+
+    @dataclasses.dataclass
+    class Registered:
+        penalty: kinds = dataclasses.field(
+            default="place_bottom",
+            metadata={"choices": lambda: {"place_bottom": ("判最后", "last"), "tribute_only": ("进贡", "tribute")}},
+        )
+
+    (registered,) = dataclasses.fields(Registered)
+    assert field_choices("men", registered, kinds)["place_bottom"] == ("判最后", "last")
+    builtin = next(f for f in dataclasses.fields(MenRules) if f.name == "penalty")
+    assert field_choices("men", builtin, kinds)["place_bottom"] == FALLBACK["men.penalty"]["place_bottom"]
