@@ -10,6 +10,7 @@ hook overrides are never printed as if they held (:mod:`gouji_rules.dsl.override
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
 from collections.abc import Mapping
 from typing import Any
@@ -81,10 +82,33 @@ def _is_rank_field(value: Any) -> bool:
     return False
 
 
+SHORT_LABELS: dict[str, Words] = {
+    "jiefeng.policy": ("接风（有人走后没人管时谁出牌）", "接风: who leads after a player goes out and nobody answers"),
+    "men.penalty": ("被闷（清）的处罚", "the penalty for 闷 / 清"),
+}
+"""Labels for enumerated fields whose description lists the codes with no lead-in to keep."""
+
+
+def label_for(field: dataclasses.Field[Any], lang: str, choices: Mapping[str, Words] | None = None) -> str:
+    """A field's description as the label of its line; when it spells out the codes (``cover 大花盖小花；
+    kill_table …``), only the lead-in before the colon, since the value itself is printed in words."""
+    zh = lang == "zh"
+    label = str(field.metadata.get("zh" if zh else "en", field.name))
+    if not choices or not any(re.search(rf"\b{re.escape(c)}\b", label) for c in choices):
+        return label
+    head, colon, _ = label.partition("：" if zh else ": ")
+    if colon and not any(re.search(rf"\b{re.escape(c)}\b", head) for c in choices):
+        return head
+    for key, words in SHORT_LABELS.items():
+        if key.endswith("." + field.name):
+            return words[0] if zh else words[1]
+    return label
+
+
 def sentence(field: dataclasses.Field[Any], value: Any, lang: str, choices: Mapping[str, Words] | None = None) -> str:
     """One rule as a sentence."""
     zh = lang == "zh"
-    label = str(field.metadata.get("zh" if zh else "en", field.name))
+    label = label_for(field, lang, choices)
     if isinstance(value, bool):
         if zh:
             return f"{label}。" if value else f"不采用：{label}。"

@@ -77,3 +77,11 @@ def test_cli_explain_prints_the_hook_truth_in_both_languages(tmp_path: Path) -> 
     assert zh.exit_code == en.exit_code == 0
     assert "10×6" in zh.stdout and "10×5" not in zh.stdout
     assert "By expression" in en.stdout and "10×5" not in en.stdout
+
+
+def test_a_line_does_not_spell_out_the_codes_its_value_is_printed_in_words() -> None:
+    zh = explain(dsl.load_shipped("dianshaomenla"))
+    assert "  4. 管牌方式：大花盖小花，核心点数更大（大纲）。" in zh
+    assert "接风（有人走后没人管时谁出牌）：走的人的下家接风。" in zh
+    en = explain(dsl.load_shipped("dianshaomenla"), "en")
+    assert "  4. beat relation: a bigger joker covers a smaller one, core rank strictly higher (S4)." in en
