@@ -19,7 +19,7 @@ from ..cards import JOKERS, SYMBOLS, rank_of
 from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import Words, choice_words, field_choices
-from .overrides import OVERRIDES, decided
+from .overrides import OVERRIDES, decided, partly
 
 RANK_ZH = {"T": "10", "SJ": "小王", "BJ": "大王", "Y": "鹰"}
 RANK_EN = {"T": "10", "SJ": "small joker", "BJ": "big joker", "Y": "eagle (鹰)"}
@@ -152,11 +152,13 @@ def _decided_sentence(
             return f"{label}：由表达式决定（见第{number}条），不挂不贴的牌按表达式为：{made}。"
         return f"{label}: decided by an expression (see {number}); for a set with nothing attached it gives: {made}."
     if read:
-        names = [n for n, f in OVERRIDES[hook].via.items() if f.endswith("." + field.name)]
+        names = " / ".join(n for n, f in OVERRIDES[hook].via.items() if f.endswith("." + field.name))
         text = render_value(value, lang, _is_rank_field(value))
         if zh:
-            return f"{label}：由表达式决定（见第{number}条）；表达式中的 {', '.join(names)} 取此值：{text}。"
-        return f"{label}: decided by an expression (see {number}); its {', '.join(names)} reads this value: {text}."
+            return f"{label}：由表达式决定（见第{number}条）；此参数仍经由表达式中的 {names} 起作用：{text}。"
+        return (
+            f"{label}: decided by an expression (see {number}); it still acts through the expression's {names}: {text}."
+        )
     if zh:
         return f"{label}：由表达式决定（见第{number}条），此参数不起作用。"
     return f"{label}: decided by an expression (see {number}); this parameter has no effect."
@@ -181,6 +183,7 @@ def explain(variant: Variant, lang: str = "zh") -> str:
         lines.append(("出处：" if zh else "Source: ") + variant.source)
     lines.append("")
     overridden = decided(variant.hooks)
+    in_part = partly(variant.hooks)
     shown: set[str] = set()
     number = 0
     for key, cls in SECTIONS:
@@ -201,7 +204,18 @@ def explain(variant: Variant, lang: str = "zh") -> str:
         for j, f in enumerate(fields, 1):
             value = getattr(section, f.name)
             by = overridden.get(f"{key}.{f.name}")
-            if by is not None:
+            part = in_part.get(f"{key}.{f.name}")
+            if part is not None:
+                words = part[1][0] if zh else part[1][1]
+                value_text = render_value(value, lang, _is_rank_field(value))
+                see = hook_number.get(part[0], 0)
+                label = label_for(f, lang)
+                text = (
+                    f"{label}：{value_text}（{words}，见第{see}条）。"
+                    if zh
+                    else f"{label}: {value_text} ({words}; see {see})."
+                )
+            elif by is not None:
                 hook, read = by
                 text = _decided_sentence(f, value, lang, hook, read, hook_number.get(hook, 0), variant)
             else:

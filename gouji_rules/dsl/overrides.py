@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Override:
     """``section``: where the rule sheet shows the hook; ``fields``: the ``section.field`` parameters it
-    decides; ``via``: context names through which a parameter's value reaches the expression."""
+    decides; ``via``: context names through which a parameter's value reaches the expression;
+    ``partly``: parameters the hook decides in part, with (zh, en) words for what they still do."""
 
     section: str
     fields: tuple[str, ...] = ()
     via: Mapping[str, str] = field(default_factory=dict)
+    partly: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 OVERRIDES: dict[str, Override] = {
@@ -28,15 +30,39 @@ OVERRIDES: dict[str, Override] = {
         "gouji", ("gouji.thresholds", "gouji.joker_sets", "gouji.twos_count"), {"threshold": "gouji.thresholds"}
     ),
     "is_pure_gouji": Override("gouji", ("gouji.pure_twos",)),
-    "may_answer": Override("gouji", ("gouji.answer", "play.no_head")),
+    "may_answer": Override(
+        "gouji", ("gouji.answer", "play.no_head"), {"no_head": "play.no_head", "owner_no_head": "play.no_head"}
+    ),
     "team_score": Override("scoring", ("scoring.positive_only",)),
     "sweep_multiplier": Override("scoring", ("scoring.sweep_multiplier",)),
-    "kang_self": Override("kang", ("kang.small",)),
+    "kang_self": Override(
+        "kang",
+        partly={
+            "kang.small": (
+                "小王扛不扛由表达式决定；这么多张大王仍扛自己的贡",
+                "the expression decides for 小王; this many 大王 still exempt the holder",
+            )
+        },
+    ),
     "kang_team": Override("kang", ("kang.big",)),
-    "tribute_card": Override("tribute", ("tribute.cards",)),
+    "tribute_card": Override("tribute", ("tribute.cards", "tribute.kept_excluded")),
     "geming_eligible": Override("geming"),
-    "chongdian_eligible": Override("chongdian", ("chongdian.max_rank", "chongdian.sets")),
+    "chongdian_eligible": Override(
+        "chongdian",
+        ("chongdian.max_rank",),
+        partly={
+            "chongdian.sets": (
+                "谁能冲点由表达式决定；冲点者仍要打出这么多套",
+                "the expression decides who may; a 冲点 player still plays this many sets",
+            )
+        },
+    ),
 }
+
+
+def partly(hooks: Mapping[str, object]) -> dict[str, tuple[str, tuple[str, str]]]:
+    """``section.field`` -> (the hook deciding it in part, words for what the parameter still does)."""
+    return {f: (name, words) for name in hooks if name in OVERRIDES for f, words in OVERRIDES[name].partly.items()}
 
 
 def decided(hooks: Mapping[str, object]) -> dict[str, tuple[str, bool]]:

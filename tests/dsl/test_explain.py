@@ -38,14 +38,16 @@ def test_every_hook_is_shown_in_the_section_of_the_rule_it_decides() -> None:
     text = (
         "extends: dagang\nhooks:\n"
         '  kang_self: "sj >= 3"\n'
+        '  kang_team: "bj >= 3"\n'
         '  team_score: "sum(points)"\n'
         '  geming_eligible: "twos + sj + bj + top == 0 and aces <= 1"\n'
     )
     sheet = explain(dsl.load_text(text))
     kang = _section(sheet, "kang")
-    assert "几个小王扛自己的贡（四小扛自己）：由表达式决定" in kang and "sj >= 3" in kang
-    small = next(line for line in kang.splitlines() if "几个小王" in line)
-    assert not small.endswith("：4。")
+    assert "几个小王扛自己的贡（四小扛自己）：4（小王扛不扛由表达式决定；这么多张大王仍扛自己的贡，见第4条）" in kang
+    assert "4. 按表达式：能不能扛自己的贡（四小扛自己）（hooks.kang_self）：sj >= 3" in kang
+    big = next(line for line in kang.splitlines() if "几个大王" in line)
+    assert big.endswith("由表达式决定（见第5条），此参数不起作用。")
     assert "只记正分，不记负分（大纲第十九条）：由表达式决定" in _section(sheet, "scoring")
     assert "aces <= 1" in _section(sheet, "geming")
     assert "用表达式写的其他规则" not in sheet
