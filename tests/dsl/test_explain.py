@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from gouji_rules import dsl
 from gouji_rules.cli import main
+from gouji_rules.dsl.choices import field_choices
 from gouji_rules.dsl.explain import explain, zh_numeral
 from gouji_rules.variant import SECTIONS
 
@@ -53,14 +54,24 @@ def test_every_hook_is_shown_in_the_section_of_the_rule_it_decides() -> None:
     assert "用表达式写的其他规则" not in sheet
 
 
+def _words(section: str, name: str, value: str) -> tuple[str, str]:
+    """The words the model gives a coded value (a field's own choices, else the fallback table)."""
+    import dataclasses
+    import typing
+
+    cls = dict(SECTIONS)[section]
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    return field_choices(section, f, typing.get_type_hints(cls)[name])[value]
+
+
 def test_values_are_words_not_codes() -> None:
     zh = explain(dsl.load_shipped("dianshaomenla"))
     en = explain(dsl.load_shipped("dianshaomenla"), "en")
     men = _section(zh, "men")
-    assert men.rstrip().endswith("。") and "：被闷当即判为最后（点烧闷拉）。" in men
-    assert not re.search(r"[：:] ?(place_bottom|never|cover|next_seat|tribute_only)。", zh)
-    assert "the player is ranked last at once (S0)." in _section(en, "men")
-    assert "：过牌后本轮不能再出。" in _section(zh, "play")
+    penalty = _words("men", "penalty", "place_bottom")
+    assert f"：{penalty[0]}。" in men and f": {penalty[1]}." in _section(en, "men")
+    assert not re.search(r"[：:] ?(place_bottom|never|cover|next_seat|tribute_only)[。.]", zh + en)
+    assert f"：{_words('play', 'pass_reentry', 'never')[0]}。" in _section(zh, "play")
 
 
 def test_sections_are_numbered_in_chinese_numerals_throughout() -> None:
@@ -82,8 +93,10 @@ def test_cli_explain_prints_the_hook_truth_in_both_languages(tmp_path: Path) -> 
 
 
 def test_a_line_does_not_spell_out_the_codes_its_value_is_printed_in_words() -> None:
-    zh = explain(dsl.load_shipped("dianshaomenla"))
-    assert "  4. 管牌方式：大花盖小花，核心点数更大（大纲）。" in zh
-    assert "接风（有人走后没人管时谁出牌）：走的人的下家接风。" in zh
-    en = explain(dsl.load_shipped("dianshaomenla"), "en")
-    assert "  4. beat relation: a bigger joker covers a smaller one, core rank strictly higher (S4)." in en
+    v = dsl.load_text("extends: dagang\nsets:\n  beat: card_by_card\n")
+    zh, en = _section(explain(v), "sets"), _section(explain(v, "en"), "sets")
+    beat = _words("sets", "beat", "card_by_card")
+    line = next(x for x in zh.splitlines() if x.endswith(f"：{beat[0]}。"))
+    assert "cover" not in line and "kill_table" not in line
+    line = next(x for x in en.splitlines() if x.endswith(f": {beat[1]}."))
+    assert "kill_table" not in line
