@@ -64,7 +64,7 @@ def test_every_enum_value_has_chinese_and_english_words() -> None:
         for value, words in zip(values, node["enumDescriptions"], strict=True):
             zh, en = words.split("\n")
             assert zh and en, (path, value)
-            assert zh != str(value) and en != str(value), f"{path}: {value} has no words"
+            assert zh != str(value), f"{path}: {value} has no Chinese words"  # English may be the code itself
 
 
 def test_fallback_words_cover_every_enumerated_field_of_the_model() -> None:
@@ -157,7 +157,6 @@ def test_words_from_a_field_s_own_choices_win_over_the_fallback_table() -> None:
     from typing import Literal
 
     from gouji_rules.dsl.choices import field_choices
-    from gouji_rules.variant import MenRules
 
     kinds = Literal["place_bottom", "tribute_only"]
 
@@ -170,5 +169,10 @@ def test_words_from_a_field_s_own_choices_win_over_the_fallback_table() -> None:
 
     (registered,) = dataclasses.fields(Registered)
     assert field_choices("men", registered, kinds)["place_bottom"] == ("判最后", "last")
-    builtin = next(f for f in dataclasses.fields(MenRules) if f.name == "penalty")
-    assert field_choices("men", builtin, kinds)["place_bottom"] == FALLBACK["men.penalty"]["place_bottom"]
+
+    @dataclasses.dataclass
+    class Plain:
+        penalty: kinds = "place_bottom"
+
+    (plain,) = dataclasses.fields(Plain)
+    assert field_choices("men", plain, kinds)["place_bottom"] == FALLBACK["men.penalty"]["place_bottom"]
