@@ -68,7 +68,14 @@ FALLBACK: dict[str, dict[str, Words]] = {
     },
     "men.penalty": {
         "place_bottom": ("被闷当即判为最后（点烧闷拉）", "the player is ranked last at once (S0)"),
-        "tribute_only": ("继续打，只进清贡（大纲第十五条）", "play goes on; the player owes 清贡 (S4 第十五条)"),
+        "tribute_only": (
+            "继续打，只进清贡，不影响名次",
+            "play goes on; the player only owes 清贡, his place is unaffected",
+        ),
+        "bottom_plays_on": (
+            "先清为落：从最后排名，但继续出牌（大纲第十五条）",
+            "placed from the bottom (先清为落) but plays on (S4 第十五条)",
+        ),
     },
     "buy.four": {
         "optional": ("没有4的人可以选择买一张", "a player without a 4 may buy one"),
