@@ -118,7 +118,8 @@ def sentence(field: dataclasses.Field[Any], value: Any, lang: str, choices: Mapp
 
 
 def _hook_source(hook: Any) -> str:
-    return str(getattr(hook, "source", None) or getattr(hook, "__qualname__", "(Python)"))
+    source = getattr(hook, "source", None)
+    return str(source) if source is not None else f"(Python: {getattr(hook, '__qualname__', type(hook).__name__)})"
 
 
 def effective_thresholds(variant: Variant, hook: Any) -> dict[str, int]:
@@ -141,7 +142,7 @@ def effective_thresholds(variant: Variant, hook: Any) -> dict[str, int]:
 
 
 def _decided_sentence(
-    field: dataclasses.Field[Any], value: Any, lang: str, hook: str, read: bool, number: int, variant: Variant
+    field: dataclasses.Field[Any], value: Any, lang: str, hook: str, read: bool, see: str, variant: Variant
 ) -> str:
     zh = lang == "zh"
     label = str(field.metadata.get("zh" if zh else "en", field.name))
@@ -149,19 +150,17 @@ def _decided_sentence(
     if hook == "is_gouji" and field.name == "thresholds" and fn is not None:
         made = render_value(effective_thresholds(variant, fn), lang, True)
         if zh:
-            return f"{label}：由表达式决定（见第{number}条），不挂不贴的牌按表达式为：{made}。"
-        return f"{label}: decided by an expression (see {number}); for a set with nothing attached it gives: {made}."
+            return f"{label}：由表达式决定（见{see}），不挂不贴的牌按表达式为：{made}。"
+        return f"{label}: decided by an expression (see {see}); for a set with nothing attached it gives: {made}."
     if read:
         names = " / ".join(n for n, f in OVERRIDES[hook].via.items() if f.endswith("." + field.name))
         text = render_value(value, lang, _is_rank_field(value))
         if zh:
-            return f"{label}：由表达式决定（见第{number}条）；此参数仍经由表达式中的 {names} 起作用：{text}。"
-        return (
-            f"{label}: decided by an expression (see {number}); it still acts through the expression's {names}: {text}."
-        )
+            return f"{label}：由表达式决定（见{see}）；此参数仍经由表达式中的 {names} 起作用：{text}。"
+        return f"{label}: decided by an expression (see {see}); it still acts through the expression's {names}: {text}."
     if zh:
-        return f"{label}：由表达式决定（见第{number}条），此参数不起作用。"
-    return f"{label}: decided by an expression (see {number}); this parameter has no effect."
+        return f"{label}：由表达式决定（见{see}），此参数不起作用。"
+    return f"{label}: decided by an expression (see {see}); this parameter has no effect."
 
 
 def _hook_sentence(name: str, hook: Any, lang: str) -> str:
@@ -171,6 +170,17 @@ def _hook_sentence(name: str, hook: Any, lang: str) -> str:
     if lang == "zh":
         return f"按表达式：{what}（hooks.{name}）：{src}"
     return f"By expression: {what} (hooks.{name}): {src}"
+
+
+def _hooks_by_section(variant: Variant) -> dict[str, list[tuple[str, Any]]]:
+    """The hooks each section shows after its fields (the section of the rule a hook decides)."""
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for name, hook in sorted(variant.hooks.items()):
+        o = OVERRIDES.get(name)
+        section = o.section if o is not None else name.split(".")[0]
+        if section in dict(SECTIONS):
+            out.setdefault(section, []).append((name, hook))
+    return out
 
 
 def explain(variant: Variant, lang: str = "zh") -> str:
@@ -184,7 +194,19 @@ def explain(variant: Variant, lang: str = "zh") -> str:
     lines.append("")
     overridden = decided(variant.hooks)
     in_part = partly(variant.hooks)
-    shown: set[str] = set()
+    by_section = _hooks_by_section(variant)
+    where: dict[str, tuple[int, int]] = {}  # hook -> (section number, item number) where the sheet shows it
+    for number, (key, cls) in enumerate(SECTIONS, 1):
+        count = len(dataclasses.fields(cls))
+        for i, (name, _) in enumerate(by_section.get(key, []), 1):
+            where[name] = (number, count + i)
+
+    def see(hook: str, here: int) -> str:
+        sec, item = where.get(hook, (0, 0))
+        if zh:
+            return f"第{item}条" if sec == here else f"{zh_numeral(sec)}、第{item}条"
+        return f"{item}" if sec == here else f"{sec}.{item}"
+
     number = 0
     for key, cls in SECTIONS:
         number += 1
@@ -193,39 +215,30 @@ def explain(variant: Variant, lang: str = "zh") -> str:
         lines.append(f"{zh_numeral(number)}、{doc}（{key}）" if zh else f"{number}. {key}: {doc}")
         section = getattr(variant, key)
         hints = typing.get_type_hints(cls)
-        fields = dataclasses.fields(section)
-        here = sorted(
-            (n, h)
-            for n, h in variant.hooks.items()
-            if (OVERRIDES[n].section if n in OVERRIDES else None) == key
-            or (n not in OVERRIDES and any(f"{key}.{f.name}" == n for f in fields))
-        )
-        hook_number = {n: len(fields) + i for i, (n, _) in enumerate(here, 1)}
-        for j, f in enumerate(fields, 1):
+        for j, f in enumerate(dataclasses.fields(section), 1):
             value = getattr(section, f.name)
             by = overridden.get(f"{key}.{f.name}")
             part = in_part.get(f"{key}.{f.name}")
             if part is not None:
                 words = part[1][0] if zh else part[1][1]
                 value_text = render_value(value, lang, _is_rank_field(value))
-                see = hook_number.get(part[0], 0)
                 label = label_for(f, lang)
+                ref = see(part[0], number)
                 text = (
-                    f"{label}：{value_text}（{words}，见第{see}条）。"
+                    f"{label}：{value_text}（{words}，见{ref}）。"
                     if zh
-                    else f"{label}: {value_text} ({words}; see {see})."
+                    else f"{label}: {value_text} ({words}; see {ref})."
                 )
             elif by is not None:
                 hook, read = by
-                text = _decided_sentence(f, value, lang, hook, read, hook_number.get(hook, 0), variant)
+                text = _decided_sentence(f, value, lang, hook, read, see(hook, number), variant)
             else:
                 text = sentence(f, value, lang, field_choices(key, f, hints[f.name]))
             lines.append(f"  {j}. {text}")
-        for n, h in here:
-            lines.append(f"  {hook_number[n]}. {_hook_sentence(n, h, lang)}")
-            shown.add(n)
+        for name, hook in by_section.get(key, []):
+            lines.append(f"  {where[name][1]}. {_hook_sentence(name, hook, lang)}")
         lines.append("")
-    rest = sorted((n, h) for n, h in variant.hooks.items() if n not in shown)
+    rest = sorted((n, h) for n, h in variant.hooks.items() if n not in where)
     if rest:
         number += 1
         title = "用表达式写的其他规则（hooks）" if zh else "Other rules written as expressions (hooks)"

@@ -72,7 +72,8 @@ def decided(hooks: Mapping[str, object]) -> dict[str, tuple[str, bool]]:
         o = OVERRIDES.get(name)
         if o is None:
             continue
-        uses: frozenset[str] = getattr(hook, "uses", frozenset())
+        # a hook written in Python does not say what it reads: assume it reads everything it is given
+        uses: frozenset[str] = getattr(hook, "uses", frozenset(o.via))
         read = {o.via[n] for n in uses if n in o.via}
         for f in o.fields:
             out[f] = (name, f in read)

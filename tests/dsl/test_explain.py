@@ -100,3 +100,22 @@ def test_a_line_does_not_spell_out_the_codes_its_value_is_printed_in_words() -> 
     assert "cover" not in line and "kill_table" not in line
     line = next(x for x in en.splitlines() if x.endswith(f": {beat[1]}."))
     assert "kill_table" not in line
+
+
+def test_a_parameter_in_another_section_points_to_the_hook_by_section_and_item() -> None:
+    v = dsl.load_text('extends: dagang\nhooks:\n  may_answer: "is_opposite or free_for_all"\n')
+    zh, en = explain(v), explain(v, "en")
+    assert "对头走了就是无头：不受够级约束，谁的牌都能管：由表达式决定（见四、第6条），此参数不起作用。" in zh
+    assert "  6. 按表达式：" in _section(zh, "gouji") and "is_opposite or free_for_all" in _section(zh, "gouji")
+    assert "decided by an expression (see 4.6); this parameter has no effect." in _section(en, "play")
+
+
+def test_a_hook_written_in_python_is_named_and_its_parameters_are_not_called_dead() -> None:
+    from gouji_rules.variant import dagang
+
+    def ten_needs_six(ctx: dict[str, int]) -> bool:
+        return ctx["count"] >= (6 if ctx["rank"] == 7 else max(ctx["threshold"], 2))
+
+    sheet = explain(dagang().replace(hooks={"is_gouji": ten_needs_six}))
+    gouji = _section(sheet, "gouji")
+    assert "(Python: test_a_hook_written_in_python_is_named" in gouji and "10×6" in gouji and "10×5" not in gouji
