@@ -89,6 +89,19 @@ SHORT_LABELS: dict[str, Words] = {
 """Labels for enumerated fields whose description lists the codes with no lead-in to keep."""
 
 
+def _lead_in(label: str, colon: str) -> str:
+    """The text before the first ``colon`` outside brackets, or "" when there is none."""
+    depth = 0
+    for i, ch in enumerate(label):
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)":
+            depth -= 1
+        elif depth == 0 and label.startswith(colon, i):
+            return label[:i]
+    return ""
+
+
 def label_for(field: dataclasses.Field[Any], lang: str, choices: Mapping[str, Words] | None = None) -> str:
     """A field's description as the label of its line; when it spells out the codes (``cover 大花盖小花；
     kill_table …``), only the lead-in before the colon, since the value itself is printed in words."""
@@ -96,8 +109,8 @@ def label_for(field: dataclasses.Field[Any], lang: str, choices: Mapping[str, Wo
     label = str(field.metadata.get("zh" if zh else "en", field.name))
     if not choices or not any(re.search(rf"\b{re.escape(c)}\b", label) for c in choices):
         return label
-    head, colon, _ = label.partition("：" if zh else ": ")
-    if colon and not any(re.search(rf"\b{re.escape(c)}\b", head) for c in choices):
+    head = _lead_in(label, "：" if zh else ": ")
+    if head and not any(re.search(rf"\b{re.escape(c)}\b", head) for c in choices):
         return head
     for key, words in SHORT_LABELS.items():
         if key.endswith("." + field.name):
