@@ -20,6 +20,7 @@ from ..errors import VariantError
 from ..variant import Variant
 from .errors import VariantErrors, VariantFileError
 from .merge import display_path, load_chain, read_file, shipped_dir, shipped_names, shipped_text
+from .schema import safe_name
 from .validate import Checked, check_chain, raise_if_errors
 
 __all__ = [
@@ -37,11 +38,13 @@ __all__ = [
 
 
 def _stem(filename: str) -> str:
+    """The default name of a file's variant: its file name without ``.yaml``, made a safe name
+    (``qingdao.2024.yaml`` gives ``qingdao_2024``), so that it can be written back as ``name:``."""
     name = Path(filename).name
     for suffix in (".yaml", ".yml"):
         if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return "custom" if name.startswith("<") else name
+            return safe_name(name[: -len(suffix)])
+    return "custom" if name.startswith("<") else safe_name(name)
 
 
 def check_text(

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types
 import typing
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +72,18 @@ NAME_PATTERN = (
 )
 """A variant name is safe as a file name and a CLI word: letters of any script, digits, '_' and '-'
 (not first); no space, dot, slash, quote, punctuation (ASCII, CJK or full-width) or invisible mark."""
+
+
+def safe_name(text: str) -> str:
+    """``text`` as a name the schema accepts: each character it refuses becomes ``_`` (``custom`` if empty)."""
+    pattern = re.compile(NAME_PATTERN)
+    out = "".join(
+        c if (unicodedata.category(c)[0] in "LMN" or c in "_-") and pattern.fullmatch("a" + c) else "_" for c in text
+    )[:64]
+    if out.startswith("-"):
+        out = "_" + out[1:]
+    return out or "custom"
+
 
 RANK_NAMES_ZH = {"T": "10", "SJ": "小王", "BJ": "大王", "Y": "鹰", "10": "10（同 T）"}
 RANK_NAMES_EN = {

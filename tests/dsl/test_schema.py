@@ -176,3 +176,12 @@ def test_words_from_a_field_s_own_choices_win_over_the_fallback_table() -> None:
 
     (plain,) = dataclasses.fields(Plain)
     assert field_choices("men", plain, kinds)["place_bottom"] == FALLBACK["men.penalty"]["place_bottom"]
+
+
+def test_a_file_name_unsafe_as_a_name_gives_a_safe_default_name_that_round_trips(tmp_path: Path) -> None:
+    club = tmp_path / "qingdao.2024 春.yaml"
+    club.write_text("extends: dagang\nburn:\n  teammate: false\n", encoding="utf-8")
+    v = dsl.load_file(club)
+    assert v.name == "qingdao_2024_春"
+    again = dsl.load_text(f"extends: dagang\nname: {v.name}\nburn:\n  teammate: false\n")
+    assert again.fingerprint() == v.fingerprint()
