@@ -47,13 +47,16 @@ MAX_FIELDS = 200
 MAX_VALUE = 64
 REFRESH_SECONDS = 30
 CSRF_COOKIE = "gouji_csrf"
+# on a phone what decides the ranking comes first; the rest scrolls sideways
+PHONE_COLUMNS = ("rank", "name", "match_points", "hand_points", "played", "won", "drawn", "lost",
+                 "head_to_head", "lasts", "firsts", "hands")  # fmt: skip
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
         "frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
@@ -143,8 +146,9 @@ async def standings_page(request: Request) -> Response:
     ev = _state(request).event
     lang = _lang(request)
     lines = standings.compute(ev)
-    cols = standings.headers(lang, by_team=ev.by_team)
-    rows = [[str(getattr(line, c)) for c in standings.column_ids()] for line in lines]
+    label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
+    cols = [label[c] for c in PHONE_COLUMNS]
+    rows = [[str(getattr(line, c)) for c in PHONE_COLUMNS] for line in lines]
     members = [" ".join(line.members) if ev.by_team else "" for line in lines]
     return page(
         request,
@@ -493,7 +497,7 @@ def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, off
     seats = [str(s) for s in range(6)]
 
     def pick(key: str, allowed: set[str]) -> list[str]:
-        values = form.get(key, [])
+        values = [v for v in form.get(key, []) if v]
         bad = [v for v in values if v not in allowed]
         if bad:
             raise fail(400, f"{key}: {bad[0][:20]!r} is not one of the choices offered")
