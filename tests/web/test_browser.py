@@ -38,7 +38,7 @@ def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) ->
     assert d.find_element(By.TAG_NAME, "h1").text == "排名"
     assert "已录入 0 / 12 局" in d.page_source
     headers = [th.text for th in d.find_elements(By.CSS_SELECTOR, "table.standings th")]
-    assert headers[:3] == ["名次", "选手", "场"] and "赛分" in headers and "局分" in headers
+    assert headers[:4] == ["名次", "选手", "赛分", "局分"] and "头科" in headers and "大落" in headers
     before = _standings(d)
     shot(d, "01-standings-empty")
 
