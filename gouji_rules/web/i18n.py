@@ -52,6 +52,8 @@ WORDS: dict[str, dict[str, str]] = {
     "mingdian": {"zh": "明点", "en": "mingdian"},
     "yudian": {"zh": "预点", "en": "yudian"},
     "waive": {"zh": "免贡（进贡者 → 同伴）", "en": "Waived tribute (giver → partner)"},
+    "burn_short": {"zh": "烧", "en": "burn"},
+    "men_short": {"zh": "闷", "en": "men"},
     "none": {"zh": "无", "en": "none"},
     "entered_wait": {
         "zh": "已提交。请对方用他们的链接确认；确认前本局不计分。",

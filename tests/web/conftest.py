@@ -8,6 +8,7 @@ Screenshots go to test-artifacts/web/ (ignored by git, kept by CI).
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import socket
@@ -20,6 +21,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,7 +123,7 @@ def served(tmp_path: Path) -> Iterator[Server]:
 
 
 @pytest.fixture
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Any]:
     """Headless Chromium at a phone's size (390×844), with a new empty profile."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -143,12 +145,15 @@ def browser() -> Iterator[object]:
         "--disable-component-update",
         "--disable-sync",
         "--disable-dev-shm-usage",
-        "--window-size=390,844",
-        "--force-device-scale-factor=1",
+        "--window-size=500,900",
         f"--user-data-dir={profile}",
         "--lang=zh-CN",
     ):
         opts.add_argument(arg)
+    # a phone's screen: 390×844 CSS pixels, touch, the viewport meta honoured (a desktop window cannot be that narrow)
+    opts.add_experimental_option(
+        "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0, "touch": True}}
+    )
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(30)
     try:
@@ -157,13 +162,18 @@ def browser() -> Iterator[object]:
         driver.quit()
 
 
-def shot(driver: object, name: str) -> Path:
-    """A full-page screenshot at phone width, written to test-artifacts/web/NAME.png."""
+def shot(driver: Any, name: str, top: float = 0, height: float = 8000) -> Path:
+    """A screenshot at phone width (the whole page, or ``height`` pixels from ``top``) in test-artifacts/web/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    d = driver  # selenium's WebDriver; typed loosely so the tests import selenium only through the fixture
-    height = d.execute_script("return Math.max(document.body.scrollHeight, 844)")  # type: ignore[attr-defined]
-    d.set_window_size(390, min(int(height) + 100, 6000))  # type: ignore[attr-defined]
-    d.save_screenshot(str(path))  # type: ignore[attr-defined]
-    d.set_window_size(390, 844)  # type: ignore[attr-defined]
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    png = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": top, "width": 390, "height": min(float(size["height"]) - top, height), "scale": 1},
+        },
+    )["data"]
+    path.write_bytes(base64.b64decode(png))
     return path
