@@ -174,11 +174,11 @@ def interval_chart(
         return _num(label_w + pad + (width - label_w - 2 * pad) * (v - lo_all) / span)
 
     plot_bottom = 3 + row_h * len(items)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}">']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}">'
+    ]
     if zero:
-        parts.append(
-            f'<line x1="{x(0)}" x2="{x(0)}" y1="0" y2="{plot_bottom}" stroke="#999" stroke-dasharray="2,2"/>'
-        )
+        parts.append(f'<line x1="{x(0)}" x2="{x(0)}" y1="0" y2="{plot_bottom}" stroke="#999" stroke-dasharray="2,2"/>')
     for i, (m, lo, hi, color, strong) in enumerate(items):
         y = 3 + row_h * i + row_h / 2
         if i < len(labels):
@@ -198,13 +198,9 @@ def interval_chart(
     )
     for t in _ticks(lo_all, lo_all + span):
         parts.append(f'<line x1="{x(t)}" x2="{x(t)}" y1="{plot_bottom + 1}" y2="{plot_bottom + 4}" stroke="#333"/>')
-        parts.append(
-            f'<text x="{x(t)}" y="{plot_bottom + 13}" text-anchor="middle">{_tick_label(t)}</text>'
-        )
+        parts.append(f'<text x="{x(t)}" y="{plot_bottom + 13}" text-anchor="middle">{_tick_label(t)}</text>')
     if unit:
-        parts.append(
-            f'<text class="axis" x="{width - pad}" y="{height - 2}" text-anchor="end">{escape(unit)}</text>'
-        )
+        parts.append(f'<text class="axis" x="{width - pad}" y="{height - 2}" text-anchor="end">{escape(unit)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -273,7 +269,7 @@ def render_html(doc: dict[str, Any]) -> str:
         for d in doc["rule_differences"]:
             shown = [_show(v) for v in d["values"]]
             cells = "".join(
-                f'<td{" class=changed" if i and s != shown[0] else ""}>{escape(s)}</td>' for i, s in enumerate(shown)
+                f"<td{' class=changed' if i and s != shown[0] else ''}>{escape(s)}</td>" for i, s in enumerate(shown)
             )
             rows.append(f"<tr><td>{escape(d['zh'])}</td><td><code>{escape(d['path'])}</code></td>{cells}</tr>")
         rows.append("</table>")
@@ -286,9 +282,7 @@ def render_html(doc: dict[str, Any]) -> str:
         out.append(f"<h2>整场比分差分布 Score difference per match of {doc['match_hands']} hands</h2>")
         out.append(_wrap(score_chart(doc["match_score_distribution"], unit="场")))
     out.append("<h2>指标 Metrics per hand (mean ±95% half-interval)</h2>")
-    out.append(
-        '<p class="note">图中圆点为平均值，横线为 95% 区间。Dots: means; lines: 95% intervals.</p>'
-    )
+    out.append('<p class="note">图中圆点为平均值，横线为 95% 区间。Dots: means; lines: 95% intervals.</p>')
     out.append(_wrap(_metrics_table(doc, names)))
     if doc["differences"]:
         out.append(f"<h2>差值 Paired differences to {escape(base)}</h2>")
@@ -299,7 +293,9 @@ def render_html(doc: dict[str, Any]) -> str:
         out.append(_wrap(_differences_table(doc, names)))
     zero = [m["id"] for m in doc["metrics"] if is_zero(doc, m["id"])]
     if zero:
-        out.append(f'<p class="note">各规则下都为 0（未列出） 0 in every variant (not shown): {escape(", ".join(zero))}</p>')
+        out.append(
+            f'<p class="note">各规则下都为 0（未列出） 0 in every variant (not shown): {escape(", ".join(zero))}</p>'
+        )
     out.append("</body></html>\n")
     return "\n".join(out)
 
@@ -310,7 +306,9 @@ def _differs(doc: dict[str, Any], metric: str) -> bool:
 
 def _metrics_table(doc: dict[str, Any], names: list[str]) -> str:
     rows = [
-        "<table><tr><th>指标</th><th>metric</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "<th>图 chart</th></tr>"
+        "<table><tr><th>指标</th><th>metric</th>"
+        + "".join(f"<th>{escape(n)}</th>" for n in names)
+        + "<th>图 chart</th></tr>"
     ]
     for m in doc["metrics"]:
         if is_zero(doc, m["id"]):

@@ -284,8 +284,9 @@ async def hand_form(request: Request) -> Response:
     base = f"/t/{request.path_params['token']}"
     ctx = _form_ctx(st, seat.round, seat.table, hand, None)
     wait = tables.pending(st.event, seat.round, seat.table, hand)
-    return page(request, "hand.html", base=base, action=f"{base}/hand/{hand}", admin=False, wait=wait,
-                side=seat.side, **ctx)
+    return page(
+        request, "hand.html", base=base, action=f"{base}/hand/{hand}", admin=False, wait=wait, side=seat.side, **ctx
+    )
 
 
 async def hand_enter(request: Request) -> Response:
@@ -300,8 +301,17 @@ async def hand_enter(request: Request) -> Response:
     except ValueError as e:
         ctx = _form_ctx(st, seat.round, seat.table, hand, entry)
         ctx["error"] = str(e)
-        return page(request, "hand.html", 422, base=base, action=f"{base}/hand/{hand}", admin=False, wait=None,
-                    side=seat.side, **ctx)
+        return page(
+            request,
+            "hand.html",
+            422,
+            base=base,
+            action=f"{base}/hand/{hand}",
+            admin=False,
+            wait=None,
+            side=seat.side,
+            **ctx,
+        )
     except tables.HandConflict as e:
         raise fail(409, str(e)) from None
     st.config.log(f"table {seat.table} side {'AB'[seat.side]} entered round {seat.round} hand {hand}")
@@ -408,8 +418,9 @@ async def print_page(request: Request) -> Response:
             qrs.append({"side": "AB"[side], "url": link, "svg": qr_svg(link)})
         sheets.append({**t, "qrs": qrs})
     places = WORDS["place_names"][_lang(request)].split(",")
-    return page(request, "print.html", rnd=rnd, sheets=sheets, places=places,
-                hands=range(1, st.event.hands_per_match + 1))
+    return page(
+        request, "print.html", rnd=rnd, sheets=sheets, places=places, hands=range(1, st.event.hands_per_match + 1)
+    )
 
 
 def _admin_target(request: Request) -> tuple[int, int, int]:
@@ -548,8 +559,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 async def server_error(request: Request, exc: Exception) -> Response:
     _state(request).config.log(f"error: {type(exc).__name__}: {exc} ({request.method} {request.url.path})")
-    return page(request, "message.html", 500, title=word("error", _lang(request)),
-                message="the server could not answer this request; the organiser sees the reason in its log")
+    return page(
+        request,
+        "message.html",
+        500,
+        title=word("error", _lang(request)),
+        message="the server could not answer this request; the organiser sees the reason in its log",
+    )
 
 
 Endpoint = Callable[[Request], Coroutine[Any, Any, Response]]

@@ -17,6 +17,7 @@ same hand at once exactly one lands and the other is told.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime
 import json
@@ -82,9 +83,11 @@ def offer(event: Tournament, rnd: int, tbl: int) -> Offer:
     v = event.variant
     base = Entry(rnd, tbl, 1, [str(s) for s in range(6)])
 
-    def accepted(**facts: list[str]) -> bool:
+    def accepted(fact: str, *values: str) -> bool:
+        entry = copy.deepcopy(base)
+        setattr(entry, fact, list(values))
         try:
-            club.score_entry(event, dataclasses.replace(base, **facts))
+            club.score_entry(event, entry)
         except ValueError:
             return False
         return True
@@ -92,13 +95,13 @@ def offer(event: Tournament, rnd: int, tbl: int) -> Offer:
     pairs = [(a, b) for a in range(6) for b in range(6) if a != b]
     out = Offer()
     if v.burn.enabled:
-        out.burns = [(a, b) for a, b in pairs if accepted(burns=[f"{a}:{b}"])]
+        out.burns = [(a, b) for a, b in pairs if accepted("burns", f"{a}:{b}")]
     if v.men.enabled:
-        out.men = [(a, b) for a, b in pairs if accepted(men=[f"{a}:{b}"])]
-    out.opened = v.open_point.enabled and accepted(opened=["0"])
-    out.geming = accepted(geming=["0"])
-    out.chongdian = accepted(chongdian=["0:ok"])
-    out.declare = [k for k in ("xuandian", "mingdian", "yudian") if accepted(declare=[f"{k}:0"])]
+        out.men = [(a, b) for a, b in pairs if accepted("men", f"{a}:{b}")]
+    out.opened = v.open_point.enabled and accepted("opened", "0")
+    out.geming = accepted("geming", "0")
+    out.chongdian = accepted("chongdian", "0:ok")
+    out.declare = [k for k in ("xuandian", "mingdian", "yudian") if accepted("declare", f"{k}:0")]
     if v.tribute.enabled and v.tribute.waivable:
         out.waive = [(a, b) for a, b in pairs if (a - b) % 2 == 0]
     return out

@@ -167,7 +167,7 @@ def test_the_engine_refuses_an_impossible_result_with_its_reason(club: Club) -> 
     r = club.enter(1, 0, p2="0")  # seat 0 finishes twice
     assert r.status_code == 422
     assert "finish names each of the six seats once" in r.text
-    assert 'selected>0 · ' in r.text  # the form keeps what was typed
+    assert "selected>0 · " in r.text  # the form keeps what was typed
     assert club.stored() == 0
 
 
@@ -246,7 +246,9 @@ def test_two_phones_submit_the_same_hand_at_once_one_lands(served: Server) -> No
         jobs = []
         for link in (served.link(1, 1, "A"), served.link(1, 1, "B"), served.link(1, 1, "A")):
             data = {"csrf": cookie, **FINISH}
-            jobs.append(threading.Thread(target=lambda u=f"{link}/hand/{trial}", d=data: codes.append(_post(u, d, cookie))))
+            jobs.append(
+                threading.Thread(target=lambda u=f"{link}/hand/{trial}", d=data: codes.append(_post(u, d, cookie)))
+            )
         for j in jobs:
             j.start()
         for j in jobs:

@@ -50,9 +50,11 @@ def test_the_html_report_opens_with_a_chinese_summary_and_fits_a_phone(
 def test_rows_that_differ_are_highlighted_and_every_chart_has_axes_units_and_a_legend(doc: dict[str, Any]) -> None:
     text = render_html(doc)
     clear = {m for d in doc["differences"] for m, e in d["metrics"].items() if e["clear"]}
-    highlighted = set(re.findall(r'<tr class="differs"><td>[^<]*</td><td title="[^"]*"><code>([a-z_0-9]+)</code>', text))
+    highlighted = set(
+        re.findall(r'<tr class="differs"><td>[^<]*</td><td title="[^"]*"><code>([a-z_0-9]+)</code>', text)
+    )
     assert clear and highlighted == clear
-    assert 'class=changed' in text  # rule values that differ from the baseline
+    assert "class=changed" in text  # rule values that differ from the baseline
     charts = re.findall(r"<svg.*?</svg>", text, flags=re.S)
     assert len(charts) > 10
     for svg in charts:
