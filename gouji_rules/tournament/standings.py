@@ -230,7 +230,7 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
 def to_text(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
     done, scheduled = len(event.db.hands()), event.scheduled_hands()
     if lang == "zh":
-        head = f"{event.name}：已录入 {done} / {scheduled} 局\n"
+        head = f"{event.name}：已录入 {done} / {scheduled} 局 ({done} of {scheduled} hands recorded)\n"
         foot = "排名依次比较：" + "，".join(tiebreak_names("zh")) + "\n"
     else:
         head = f"{event.name}: {done} of {scheduled} hands recorded\n"
