@@ -19,7 +19,7 @@ import hmac
 import secrets
 import sys
 import urllib.parse
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,10 +29,12 @@ import jinja2
 import segno
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..tournament import club, standings
 from ..tournament.club import Entry
@@ -557,18 +559,42 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return page(request, "message.html", exc.status_code, title=word("error", _lang(request)), message=exc.detail)
 
 
-async def server_error(request: Request, exc: Exception) -> Response:
-    _state(request).config.log(f"error: {type(exc).__name__}: {exc} ({request.method} {request.url.path})")
-    return page(
-        request,
-        "message.html",
-        500,
-        title=word("error", _lang(request)),
-        message="the server could not answer this request; the organiser sees the reason in its log",
-    )
+class OneLineErrors:
+    """An unexpected error becomes a 500 page for the reader and one line in the organiser's log.
 
+    Starlette's own error middleware would log a traceback after its handler; this one sits
+    inside it and answers before the error gets there.
+    """
 
-Endpoint = Callable[[Request], Coroutine[Any, Any, Response]]
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:
+            if started:
+                raise
+            request = Request(scope)
+            _state(request).config.log(f"error: {type(exc).__name__}: {exc} ({request.method} {request.url.path})")
+            response = page(
+                request,
+                "message.html",
+                500,
+                title=word("error", _lang(request)),
+                message="the server could not answer this request; the organiser sees the reason in its log",
+            )
+            await response(scope, receive, send)
 
 
 def create_app(config: Config, state: State | None = None) -> Starlette:
@@ -602,6 +628,7 @@ def create_app(config: Config, state: State | None = None) -> Starlette:
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={HTTPException: http_error, Exception: server_error},
+        exception_handlers={HTTPException: http_error},
+        middleware=[Middleware(OneLineErrors)],
         max_body_size=MAX_BODY,
     )

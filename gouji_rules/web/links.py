@@ -66,7 +66,7 @@ class Links:
 
     def seat_of(self, token: str) -> Seat | None:
         """The table side a token opens, or None.  Every seated table is tried (a club has a few dozen)."""
-        if len(token) != TOKEN_CHARS:
+        if len(token) != TOKEN_CHARS or not token.isascii():  # compare_digest refuses non-ASCII text
             return None
         found = None
         for rnd, tbl in self.event.db.seating():

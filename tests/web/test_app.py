@@ -256,3 +256,34 @@ def test_two_phones_submit_the_same_hand_at_once_one_lands(served: Server) -> No
     assert sorted(codes) == [303, 303, 409, 409, 409, 409]
     with Tournament.open(served.event) as ev:
         assert [a["action"] for a in ev.db.audit()] == ["enter", "enter"]
+
+
+def test_an_unexpected_error_is_a_500_page_and_one_log_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gouji_rules.tournament import standings
+
+    def broken(event: Any) -> Any:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(standings, "compute", broken)
+    log: list[str] = []
+    app = create_app(Config(event_path=make_event(tmp_path / "e.sqlite"), log=log.append))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        r = client.get("/")
+    assert r.status_code == 500 and "Traceback" not in r.text and "disk on fire" not in r.text
+    assert log == ["error: RuntimeError: disk on fire (GET /)"]
+
+
+def test_methods_and_paths_that_do_not_exist_get_pages(club: Club) -> None:
+    codes = [
+        club.c.put("/").status_code,
+        club.c.delete(club.link(1, 1, 0)).status_code,
+        club.c.get("/rounds/99").status_code,
+        club.c.get("/rounds/-1").status_code,
+        club.c.get("/static/../app.py").status_code,
+        club.c.get("/static/style.css?lang=<script>").status_code,
+        club.c.get("/nowhere").status_code,
+        club.c.get("/?lang=<script>").status_code,
+        club.c.get("/t/" + "é" * 32).status_code,
+    ]
+    assert codes == [405, 405, 404, 404, 404, 200, 404, 200, 403]
+    assert "<script>" not in club.c.get("/?lang=<script>").text
