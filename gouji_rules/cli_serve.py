@@ -25,6 +25,24 @@ def _lan_address() -> str:
         return "127.0.0.1"
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, opened before anything is served, so a busy port is one clear error."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[
+            0
+        ]
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(addr)
+        except OSError:
+            sock.close()
+            raise
+    except (OSError, UnicodeError) as e:
+        fail(f"cannot listen on {host} port {port}: {getattr(e, 'strerror', None) or e}")
+    return sock
+
+
 @click.command("serve")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0: every one)")
@@ -50,6 +68,7 @@ def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links
         raise click.UsageError("--public-url starts with http:// or https://")
     config = Config(event_path=Path(file), public_url=public_url, new_links=new_links)
     state = State(config)
+    sock = _listen(host, port)
     shown = public_url or f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
     shown = shown.rstrip("/")
     say = config.log
@@ -62,7 +81,8 @@ def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links
     if host not in ("127.0.0.1", "localhost", "::1"):
         say("anyone on this network can read the standings; only table and organiser links change results")
     app = create_app(config, state)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
+    server.run(sockets=[sock])
 
 
 def register(group: click.Group) -> None:
