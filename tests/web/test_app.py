@@ -287,3 +287,33 @@ def test_methods_and_paths_that_do_not_exist_get_pages(club: Club) -> None:
     ]
     assert codes == [405, 405, 404, 404, 404, 200, 404, 200, 403]
     assert "<script>" not in club.c.get("/?lang=<script>").text
+
+
+def test_the_organiser_pairs_the_next_swiss_round_once_the_last_is_complete(tmp_path: Path) -> None:
+    teams = tmp_path / "teams.csv"
+    teams.write_text(
+        "team,name\n" + "".join(f"队{t},p{t}{i}\n" for t in range(1, 5) for i in range(3)), encoding="utf-8"
+    )
+    event = tmp_path / "sw.sqlite"
+    from click.testing import CliRunner
+
+    from gouji_rules.cli import main as gouji
+
+    r = CliRunner().invoke(
+        gouji,
+        ["event", "new", str(event), "--name", "sw", "--teams", str(teams), "--format", "swiss", "--hands", "1"],
+    )
+    assert r.exit_code == 0, r.output
+    with TestClient(create_app(Config(event_path=event, log=lambda m: None))) as client:
+        club = Club(client, event)
+        admin = club.c.get(club.admin).text
+        assert f"{club.admin}/seat/2" in admin and "队1" in club.c.get("/").text
+        csrf = club.csrf()
+        early = club.post(f"{club.admin}/seat/2", {"csrf": csrf})
+        assert early.status_code == 409 and "still misses hands" in early.text
+        for tbl in (1, 2):
+            path = f"{club.admin}/r/1/t/{tbl}/hand/1"
+            assert club.post(path, {"csrf": csrf, **FINISH}).status_code == 303
+        assert club.post(f"{club.admin}/seat/2", {"csrf": csrf}).status_code == 303
+        assert club.c.get("/rounds/2").status_code == 200
+        assert club.c.get(club.link(2, 1, 0)).status_code == 200  # the new round's links work at once
