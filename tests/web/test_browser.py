@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from .conftest import Server, shot
+from .conftest import ARTIFACTS, Server, shot
 
 
 def _standings(driver: Any) -> dict[str, list[str]]:
@@ -122,3 +123,10 @@ def test_the_organiser_prints_sheets_with_qr_codes(served: Server, browser: Any)
     assert served.link(1, 1, "A") in d.page_source and served.link(1, 2, "B") in d.page_source
     assert "&lt;b&gt;褚四&lt;/b&gt;" in d.page_source or "<b>褚四</b>" not in d.page_source
     shot(d, "12-print-sheets")
+    # printed: no page header, each table on its own page
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    assert not d.find_element(By.CSS_SELECTOR, "header.top").is_displayed()
+    assert sheets[0].value_of_css_property("break-after") == "page"
+    pdf = base64.b64decode(d.print_page())
+    assert pdf.startswith(b"%PDF")
+    (ARTIFACTS / "13-print-round1.pdf").write_bytes(pdf)
