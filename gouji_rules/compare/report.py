@@ -280,7 +280,7 @@ def render_text(doc: dict[str, Any]) -> str:
         out.append("  (none: the variants have the same rules)")
     out.append("")
     out += wrap(f"指标 metrics, per hand, mean ±95% half-interval; differences paired by deal ({CLEAR_NOTE})")
-    header = ["指标", "metric", *names, *(f"{n} − {base}" for n in names[1:])]
+    header = ["指标", "metric", *(shorten(n, 16) for n in names), *(shorten(f"{n} − {base}", 24) for n in names[1:])]
     rows: list[list[str]] = [header]
     zero: list[str] = []
     for m in doc["metrics"]:
@@ -309,7 +309,7 @@ def render_text(doc: dict[str, Any]) -> str:
 def distribution_rows(dist: Sequence[dict[str, Any]], names: Sequence[str]) -> list[list[str]]:
     """A header and one row per score difference: the share of hands (or matches) per variant."""
     values = sorted({int(k) for d in dist for k in d["counts"]})
-    rows = [["分差 diff", *names]]
+    rows = [["分差 diff", *(shorten(n, 16) for n in names)]]
     for v in values:
         cells = []
         for d in dist:

@@ -90,3 +90,22 @@ def test_compare_csv_cells_are_safe_in_spreadsheets(doc: dict[str, Any]) -> None
     assert "'=HYPERLINK(1)" in cells and "'@SUM(A1)" in cells
     assert not any(c.startswith(("=", "+", "@")) for c in cells)
     assert [c for c in cells if c.startswith("-") and c[1:2].isdigit()]  # negative numbers stay numbers
+
+
+def test_the_text_report_fits_100_columns_with_many_long_named_variants(doc: dict[str, Any]) -> None:
+    import copy
+
+    many = copy.deepcopy(doc)
+    long_names = [f"club_{i}_" + "x" * 40 for i in range(6)]
+    many["variants"] = [dict(doc["variants"][i % 3], label=n) for i, n in enumerate(long_names)]
+    many["results"] = [dict(doc["results"][i % 3], variant=n) for i, n in enumerate(long_names)]
+    many["differences"] = [
+        dict(doc["differences"][i % 2], variant=n, baseline=long_names[0]) for i, n in enumerate(long_names[1:])
+    ]
+    for d in many["rule_differences"]:
+        d["values"] = [d["values"][i % 3] for i in range(6)]
+    many["score_distribution"] = [dict(doc["score_distribution"][i % 3], variant=n) for i, n in enumerate(long_names)]
+    many["baseline"] = long_names[0]
+    text = render_text(many)
+    assert max(width(line) for line in text.splitlines()) <= 100
+    assert text.count("每局决策数") >= 2  # the metrics table was split, each part labelled
