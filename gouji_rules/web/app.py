@@ -137,8 +137,27 @@ def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTML
     return resp
 
 
-def fail(status: int, message: str) -> HTTPException:
-    return HTTPException(status_code=status, detail=message)
+class PageError(HTTPException):
+    """A 4xx answer: the reason in English (``detail``) and, where it helps a player, in Chinese."""
+
+    def __init__(self, status: int, message: str, zh: str = "") -> None:
+        super().__init__(status_code=status, detail=message)
+        self.zh = zh or HEADLINES_ZH.get(status, "")
+
+
+HEADLINES_ZH = {
+    400: "表单有误，请返回重新填写。",
+    403: "不允许这样做。",
+    404: "找不到这个页面。",
+    405: "不能这样访问这个页面。",
+    409: "这一局刚刚有了变化（别人已经录入、确认或退回），请返回本桌页面看最新情况。",
+    413: "表单内容太多。",
+    415: "表单格式不对。",
+}
+
+
+def fail(status: int, message: str, zh: str = "") -> PageError:
+    return PageError(status, message, zh)
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -226,7 +245,11 @@ async def round_page(request: Request) -> Response:
 def _seat(request: Request) -> Seat:
     seat = _state(request).links.seat_of(str(request.path_params["token"]))
     if seat is None:
-        raise fail(403, "this link does not open any table: ask the organiser for your table's QR code")
+        raise fail(
+            403,
+            "this link does not open any table: ask the organiser for your table's QR code",
+            "这个链接打不开任何一桌：请向组织者要本桌的二维码。",
+        )
     return seat
 
 
@@ -276,6 +299,7 @@ def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None) -> 
         "entry": entry,
         "is_correction": st.event.db.hand(rnd, tbl, hand) is not None,
         "error": "",
+        "error_zh": "",
     }
 
 
@@ -303,6 +327,7 @@ async def hand_enter(request: Request) -> Response:
     except ValueError as e:
         ctx = _form_ctx(st, seat.round, seat.table, hand, entry)
         ctx["error"] = str(e)
+        ctx["error_zh"] = word("refused", _lang(request))
         return page(
             request,
             "hand.html",
@@ -342,7 +367,7 @@ async def _decide(request: Request, *, confirm: bool) -> Response:
         else:
             tables.reject(st.event, seat.side, seat.round, seat.table, hand, int(audit))
     except tables.NotAllowed as e:
-        raise fail(403, str(e)) from None
+        raise fail(403, str(e), "录入的一方不能自己确认，请另一方确认。") from None
     except EventError as e:
         raise fail(409, str(e)) from None
     what = "confirmed" if confirm else "sent back"
@@ -356,7 +381,7 @@ async def _decide(request: Request, *, confirm: bool) -> Response:
 def _admin(request: Request) -> str:
     token = str(request.path_params["token"])
     if not _state(request).links.is_admin(token):
-        raise fail(403, "this is not the organiser's link")
+        raise fail(403, "this is not the organiser's link", "这不是组织者的链接。")
     return f"/admin/{token}"
 
 
@@ -453,6 +478,7 @@ async def admin_hand_save(request: Request) -> Response:
     except EventError as e:
         ctx = _form_ctx(st, rnd, tbl, hand, entry)
         ctx["error"] = str(e)
+        ctx["error_zh"] = word("refused", _lang(request))
         action = f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"
         return page(request, "hand.html", 422, base=base, action=action, admin=True, wait=None, side=-1, **ctx)
     st.config.log(f"organiser saved round {rnd} table {tbl} hand {hand}")
@@ -466,12 +492,12 @@ async def read_form(request: Request) -> dict[str, list[str]]:
     """A small url-encoded form from this site, or a 4xx: the body is capped, the origin and CSRF token checked."""
     site = request.headers.get("sec-fetch-site")
     if site is not None and site not in ("same-origin", "none"):
-        raise fail(403, "a form from another site is refused")
+        raise fail(403, "a form from another site is refused", "拒绝来自其他网站的表单。")
     origin = request.headers.get("origin")
     if origin is not None:
         own = f"{request.url.scheme}://{request.headers.get('host', '')}"
         if origin != own:
-            raise fail(403, "a form from another site is refused")
+            raise fail(403, "a form from another site is refused", "拒绝来自其他网站的表单。")
     ctype = request.headers.get("content-type", "").split(";")[0].strip()
     if ctype != "application/x-www-form-urlencoded":
         raise fail(415, "send the form as application/x-www-form-urlencoded")
@@ -494,7 +520,11 @@ async def read_form(request: Request) -> dict[str, list[str]]:
     cookie = request.cookies.get(CSRF_COOKIE, "")
     sent = _one(form, "csrf")
     if not cookie or not hmac.compare_digest(cookie.encode(), sent.encode()):
-        raise fail(403, "the form's security token does not match: reload the page and try again")
+        raise fail(
+            403,
+            "the form's security token does not match: reload the page and try again",
+            "页面已过期：请重新打开页面再提交。",
+        )
     return form
 
 
@@ -556,7 +586,10 @@ def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, off
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return page(request, "message.html", exc.status_code, title=word("error", _lang(request)), message=exc.detail)
+    zh = exc.zh if isinstance(exc, PageError) else HEADLINES_ZH.get(exc.status_code, "")
+    lang = _lang(request)
+    headline, detail = (zh, exc.detail) if lang == "zh" and zh else (exc.detail, "")
+    return page(request, "message.html", exc.status_code, title=word("error", lang), message=headline, detail=detail)
 
 
 class OneLineErrors:
@@ -592,7 +625,8 @@ class OneLineErrors:
                 "message.html",
                 500,
                 title=word("error", _lang(request)),
-                message="the server could not answer this request; the organiser sees the reason in its log",
+                message=word("server_error", _lang(request)),
+                detail="",
             )
             await response(scope, receive, send)
 

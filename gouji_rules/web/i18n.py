@@ -54,6 +54,12 @@ WORDS: dict[str, dict[str, str]] = {
     "waive": {"zh": "免贡（进贡者 → 同伴）", "en": "Waived tribute (giver → partner)"},
     "burn_short": {"zh": "烧", "en": "burn"},
     "men_short": {"zh": "闷", "en": "men"},
+    "server_error": {
+        "zh": "服务器没能回答这个请求；组织者可以在日志里看到原因。",
+        "en": "the server could not answer this request; the organiser sees the reason in its log",
+    },
+    "refused": {"zh": "规则不接受这个结果：", "en": "The rules refuse this result:"},
+    "detail": {"zh": "详情", "en": "detail"},
     "none": {"zh": "无", "en": "none"},
     "entered_wait": {
         "zh": "已提交。请对方用他们的链接确认；确认前本局不计分。",
