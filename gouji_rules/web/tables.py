@@ -8,7 +8,8 @@ only the two-step handshake, kept in the event's audit trail:
 
 * ``enter``: one side's entry, waiting for the other side (pending: not counted);
 * ``reject``: the other side disputes it, or the entering side withdraws it;
-* ``record`` / ``correct``: written by ``club.record`` once the other side confirms.
+* ``record`` / ``correct``: written by ``club.record`` once the other side confirms
+  (``confirm`` when the confirmed result was already stored, so nothing changed).
 
 A hand is pending while its newest audit entry is an ``enter``.  Each step is
 decided inside one ``BEGIN IMMEDIATE`` transaction, so of two phones entering the
@@ -24,6 +25,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import IllegalAction
 from ..tournament import club
 from ..tournament.club import Entry
 from ..tournament.errors import EventError
@@ -69,6 +71,14 @@ class Offer:
     waive: list[tuple[int, int]] = field(default_factory=list)
 
 
+def check(event: Tournament, entry: Entry) -> club.Scored:
+    """``club.score_entry``, with a rules refusal (IllegalAction: rule and clause) as a ValueError like the others."""
+    try:
+        return club.score_entry(event, entry)
+    except IllegalAction as e:
+        raise ValueError(f"{e.message} (rule {e.rule}{'; ' + e.clause if e.clause else ''})") from None
+
+
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
@@ -87,7 +97,7 @@ def offer(event: Tournament, rnd: int, tbl: int) -> Offer:
         entry = copy.deepcopy(base)
         setattr(entry, fact, list(values))
         try:
-            club.score_entry(event, entry)
+            check(event, entry)
         except ValueError:
             return False
         return True
@@ -148,7 +158,7 @@ def enter(event: Tournament, side: int, entry: Entry) -> Pending:
     A hand already recorded is entered as a correction.  Raises HandConflict when
     the hand already has an entry waiting.
     """
-    sc = club.score_entry(event, entry)
+    sc = check(event, entry)
     key = (entry.round, entry.table, entry.hand)
     at = _now()
     with event.db.transaction() as con:
@@ -159,6 +169,8 @@ def enter(event: Tournament, side: int, entry: Entry) -> Pending:
                 f"{_side_name(waiting.side)} at {waiting.at} and waits for the other side"
             )
         old = event.db.hand(*key)
+        if old is not None and old.result == sc.result:
+            raise ValueError("this is the result recorded already: there is nothing to correct")
         new = {
             "entry": _entry_json(entry),
             "side": side,
@@ -191,7 +203,14 @@ def confirm(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_i
         f"web: table {tbl} side {_side_name(waiting.side)} entered (audit {audit_id}), "
         f"side {_side_name(side)} confirmed"
     )
-    return club.record(event, [(source, waiting.entry)], correct=waiting.correct)
+    scored = club.record(event, [(source, waiting.entry)], correct=waiting.correct)
+    still = pending(event, rnd, tbl, hand)
+    if still is not None and still.audit_id == audit_id:
+        # the stored result already said the same (typed again at the CLI meanwhile): nothing was written,
+        # so the confirmation itself closes the entry
+        with event.db.transaction() as con:
+            EventDB.put_audit(con, "confirm", (rnd, tbl, hand, 0), None, None, source + "; nothing changed", _now())
+    return scored
 
 
 def reject(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_id: int) -> None:

@@ -317,3 +317,13 @@ def test_the_organiser_pairs_the_next_swiss_round_once_the_last_is_complete(tmp_
         assert club.post(f"{club.admin}/seat/2", {"csrf": csrf}).status_code == 303
         assert club.c.get("/rounds/2").status_code == 200
         assert club.c.get(club.link(2, 1, 0)).status_code == 200  # the new round's links work at once
+
+
+def test_a_correction_that_changes_nothing_is_refused_at_entry(club: Club) -> None:
+    assert club.enter(1, 0).status_code == 303
+    csrf = club.csrf()
+    club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": csrf, "audit": club.pending_audit(1, 1)})
+    same = club.enter(1, 1)
+    assert same.status_code == 422 and "nothing to correct" in same.text
+    with Tournament.open(club.event) as ev:
+        assert [a["action"] for a in ev.db.audit()] == ["enter", "record"]
