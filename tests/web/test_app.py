@@ -150,7 +150,7 @@ def test_huge_and_forged_form_values_get_4xx(club: Club) -> None:
     long_value = club.post(f"{base}/hand/1", {"csrf": csrf, **FINISH, "burn": "0:1" * 40})
     assert long_value.status_code == 413
     forged = [
-        club.post(f"{base}/hand/1", {"csrf": csrf, **FINISH, "burn": "0:2"}),  # a partner: never offered
+        club.post(f"{base}/hand/1", {"csrf": csrf, **FINISH, "burn": "0:3"}),  # the opposite: never offered
         club.post(f"{base}/hand/1", {"csrf": csrf, **FINISH, "p1": "7"}),
         club.post(f"{base}/hand/1", {"csrf": csrf, **FINISH, "declare0": "nonsense"}),
         club.post(f"{base}/hand/1", {"csrf": csrf, **FINISH, "chong0": "ok"}),  # dagang has no 冲点

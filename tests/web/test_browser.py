@@ -49,12 +49,13 @@ def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) ->
     assert len(names) == 6
     shot(d, "02-round-seating")
 
-    # side A of table 1 enters hand 1: seat 0 first, then 2, 4 (串三户 for side A), with a burn 0→1
+    # side A of table 1 enters hand 1: seat 0 first, then 2, 4 (串三户 for side A), seat 0 opened and burned 1
     d.get(served.link(1, 1, "A"))
     assert "你是A方" in d.page_source
     shot(d, "03-table-side-a")
     _click_and_wait(d, "#hand1 a.button")
     _enter_hand(d, [0, 2, 4, 1, 3, 5])
+    d.find_element(By.CSS_SELECTOR, "input[name=opened][value='0']").click()  # a burner has opened (开点)
     d.find_element(By.CSS_SELECTOR, "input[name=burn][value='0:1']").click()
     shot(d, "04-entry-form")
     _click_and_wait(d, "form.entry button[type=submit]")
