@@ -76,7 +76,6 @@ WORDS: dict[str, dict[str, str]] = {
     "score_sheet": {"zh": "记分表", "en": "Score sheet"},
     "scan": {"zh": "{s}方扫码录入/确认", "en": "Side {s}: scan to enter or confirm"},
     "error": {"zh": "出错了", "en": "Something went wrong"},
-    "other_side": {"zh": "请另一方确认", "en": "the other side confirms"},
     "pending_list": {"zh": "待确认", "en": "Waiting for confirmation"},
     "no_pending": {"zh": "没有待确认的局", "en": "nothing waiting"},
     "signature": {"zh": "双方签字", "en": "Signatures"},

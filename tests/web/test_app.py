@@ -327,3 +327,10 @@ def test_a_correction_that_changes_nothing_is_refused_at_entry(club: Club) -> No
     assert same.status_code == 422 and "nothing to correct" in same.text
     with Tournament.open(club.event) as ev:
         assert [a["action"] for a in ev.db.audit()] == ["enter", "record"]
+
+
+def test_the_organiser_sees_what_waits_for_confirmation(club: Club) -> None:
+    assert "没有待确认的局" in club.c.get(club.admin).text
+    assert club.enter(2, 1, hand=2).status_code == 303
+    page = club.c.get(club.admin).text
+    assert "第1轮 · 第2桌 · 第2局" in page and "B方已录入，待对方确认" in page
