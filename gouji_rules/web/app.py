@@ -49,9 +49,8 @@ MAX_FIELDS = 200
 MAX_VALUE = 64
 REFRESH_SECONDS = 30
 CSRF_COOKIE = "gouji_csrf"
-# on a phone what decides the ranking comes first; the rest scrolls sideways
-PHONE_COLUMNS = ("rank", "name", "match_points", "hand_points", "played", "won", "drawn", "lost",
-                 "head_to_head", "lasts", "firsts", "hands")  # fmt: skip
+# on a phone what decides the ranking comes first; the other columns follow and scroll sideways
+PHONE_FIRST = ("rank", "name", "match_points", "hand_points")
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
@@ -168,8 +167,9 @@ async def standings_page(request: Request) -> Response:
     lang = _lang(request)
     lines = standings.compute(ev)
     label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
-    cols = [label[c] for c in PHONE_COLUMNS]
-    rows = [[str(getattr(line, c)) for c in PHONE_COLUMNS] for line in lines]
+    order = [*PHONE_FIRST, *(c for c in label if c not in PHONE_FIRST)]
+    cols = [label[c] for c in order]
+    rows = [[str(getattr(line, c)) for c in order] for line in lines]
     members = [" ".join(line.members) if ev.by_team else "" for line in lines]
     return page(
         request,
