@@ -26,9 +26,11 @@ import html
 import io
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from . import tiebreaks
 from .event import Tournament
 
 SCHEMA_VERSION = 1
@@ -50,6 +52,7 @@ class Line:
     firsts: int = 0
     lasts: int = 0
     hands: int = 0
+    buchholz: int = 0
     rank: int = 0
     # (match points won, the opponents' keys) per finished match
     results: list[tuple[int, frozenset[str]]] = field(default_factory=list)
@@ -109,19 +112,7 @@ def compute(event: Tournament) -> list[Line]:
         if team in lines and rnd in under_way:  # a bye scores once its round has begun
             lines[team].byes += 1
             lines[team].match_points += WIN
-    groups: dict[tuple[int, int], list[Line]] = {}
-    for line in lines.values():
-        groups.setdefault((line.match_points, line.hand_points), []).append(line)
-    for group in groups.values():
-        if len(group) < 2:
-            continue
-        tied = {x.name for x in group}
-        for line in group:
-            line.head_to_head = sum(mp for mp, opp in line.results if (opp & tied) - {line.name})
-    ordered = sorted(lines.values(), key=lambda x: (x.key(), x.name))
-    for i, line in enumerate(ordered):
-        line.rank = ordered[i - 1].rank if i and ordered[i - 1].key() == line.key() else i + 1
-    return ordered
+    return tiebreaks.rank(list(lines.values()), event.tiebreaks)  # the event's own order (tiebreaks.py)
 
 
 COLUMNS = [
@@ -134,6 +125,7 @@ COLUMNS = [
     ("match_points", "MP"),
     ("hand_points", "pts"),
     ("head_to_head", "h2h"),
+    ("buchholz", "Bhz"),
     ("lasts", "last"),
     ("firsts", "1st"),
     ("hands", "hands"),
@@ -149,18 +141,12 @@ HEADERS_ZH = {
     "match_points": "赛分",
     "hand_points": "局分",
     "head_to_head": "相互",
+    "buchholz": "对手分",
     "lasts": "大落",
     "firsts": "头科",
     "hands": "局数",
 }
 TEAM_NAME = {"zh": "队", "en": "team"}
-TIEBREAK_NAMES = {
-    "match_points": ("赛分（胜2 平1 负0）", "match points (win 2, draw 1, loss 0)"),
-    "hand_points": ("局分", "hand points"),
-    "head_to_head": ("相互战绩", "head-to-head"),
-    "fewest_lasts": ("大落少者", "fewest last places"),
-    "most_firsts": ("头科多者", "most first places"),
-}
 
 
 def column_ids() -> list[str]:
@@ -175,9 +161,9 @@ def headers(lang: str = "zh", *, by_team: bool = False) -> list[str]:
     return out
 
 
-def tiebreak_names(lang: str = "zh") -> list[str]:
-    """The ranking order, named for readers: match points first, then each tiebreak."""
-    return [zh if lang == "zh" else en for zh, en in TIEBREAK_NAMES.values()]
+def tiebreak_names(lang: str = "zh", order: Sequence[str] = tiebreaks.DEFAULT) -> list[str]:
+    """The ranking order, named for readers: match points first, then each of the event's tiebreaks."""
+    return tiebreaks.names(order, lang)
 
 
 def to_json(event: Tournament, lines: list[Line]) -> str:
@@ -192,7 +178,7 @@ def to_json(event: Tournament, lines: list[Line]) -> str:
         "event": event.describe(),
         "hands_recorded": stored,
         "hands_scheduled": event.scheduled_hands(),
-        "tiebreaks": ["match_points", "hand_points", "head_to_head", "fewest_lasts", "most_firsts"],
+        "tiebreaks": ["match_points", *event.tiebreaks],
         "standings": rows,
     }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
@@ -231,10 +217,13 @@ def to_text(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
     done, scheduled = len(event.db.hands()), event.scheduled_hands()
     if lang == "zh":
         head = f"{event.name}：已录入 {done} / {scheduled} 局 ({done} of {scheduled} hands recorded)\n"
-        foot = "排名依次比较：" + "，".join(tiebreak_names("zh")) + "\n"
+        foot = (
+            "排名依次比较：" + "，".join(tiebreak_names("zh", event.tiebreaks))
+            + f" (ranked by {tiebreaks.describe(event.tiebreaks)})\n"
+        )  # fmt: skip
     else:
         head = f"{event.name}: {done} of {scheduled} hands recorded\n"
-        foot = "Ranked by " + ", ".join(tiebreak_names("en")) + "\n"
+        foot = "Ranked by " + ", ".join(tiebreak_names("en", event.tiebreaks)) + "\n"
     rows = [[str(getattr(line, c)) for c, _ in COLUMNS] for line in lines]
     numeric = {i for i, (c, _) in enumerate(COLUMNS) if c != "name"}
     return head + table(headers(lang, by_team=event.by_team), rows, numeric) + foot
@@ -248,9 +237,9 @@ def to_html(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
     )
     done, scheduled = len(event.db.hands()), event.scheduled_hands()
     if lang == "zh":
-        note = f"已录入 {done} / {scheduled} 局。排名依次比较：{'，'.join(tiebreak_names('zh'))}。"
+        note = f"已录入 {done} / {scheduled} 局。排名依次比较：{'，'.join(tiebreak_names('zh', event.tiebreaks))}。"
     else:
-        note = f"{done} of {scheduled} hands recorded. Ranked by {', '.join(tiebreak_names('en'))}."
+        note = f"{done} of {scheduled} hands recorded. Ranked by {', '.join(tiebreak_names('en', event.tiebreaks))}."
     return (
         f'<!DOCTYPE html>\n<html lang="{"zh-CN" if lang == "zh" else "en"}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -179,7 +179,7 @@ async def standings_page(request: Request) -> Response:
         members=members,
         done=len(ev.db.hands()),
         total=ev.scheduled_hands(),
-        tiebreaks=standings.tiebreak_names(lang),
+        tiebreaks=standings.tiebreak_names(lang, ev.tiebreaks),
         rounds=list(range(1, ev.rounds + 1)),
         seated=ev.db.rounds_seated(),
         refresh=REFRESH_SECONDS,

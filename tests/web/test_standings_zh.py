@@ -36,4 +36,5 @@ def test_standings_speak_chinese_first(tmp_path: Path) -> None:
 def test_a_team_event_names_the_team_column() -> None:
     assert standings.headers("zh", by_team=True)[1] == "队"
     assert standings.headers("en", by_team=True)[1] == "team"
-    assert len(standings.tiebreak_names("zh")) == len(standings.TIEBREAK_NAMES) == 5
+    assert standings.tiebreak_names("zh") == ["赛分（胜2 平1 负0）", "局分", "相互战绩", "大落少者", "头科多者"]
+    assert standings.tiebreak_names("en", ("buchholz",)) == ["match points", "Buchholz"]
