@@ -9,7 +9,7 @@ class EventError(GoujiError):
     """An event command that cannot be carried out (unknown round, hand already recorded, …)."""
 
 
-class InputError(EventError):
+class InputError(EventError, ValueError):
     """Bad input from a file or an option, reported as ``FILE:LINE: error: MESSAGE``.
 
     ``line`` is 0 when the input has no lines (a command-line option); the CLI then
