@@ -1,0 +1,276 @@
+"""A search agent: determinised Monte Carlo rollouts over worlds sampled from one seat's view.
+
+Why determinised rollouts: 够级 hides five hands of up to 36 cards, so the agent
+cannot search the real position; it samples *worlds*, full deals that agree with
+everything its Observation shows (its own hand, every card played so far, each
+seat's cards left, the events of the hand), rebuilds each world by replaying the
+hand's events, and scores a few candidate actions by playing the world out with
+greedy players.  The action with the best mean team score wins (PIMC, "perfect
+information Monte Carlo"; the flat form of information-set MCTS).
+
+It never reads a hand it may not see: its only inputs are ``act(obs, legal)``,
+like every agent, and the worlds are drawn from the cards nobody has shown.
+
+Budget: ``worlds`` sampled worlds per decision (the default, deterministic), and
+``candidates`` actions tried in each; ``seconds`` caps the time per decision
+instead (then results depend on the machine).  Decisions outside the play of a
+hand (declarations, tribute, 冲点) and worlds that cannot be rebuilt are left to
+the greedy agent, whose choice is always one of the candidates.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Consent, Play
+from .agents import GreedyAgent, _cost
+from .cards import NRANKS, CardSet
+from .engine import MODE_NAMES, Hand, Observation
+from .errors import IllegalAction
+from .legal import Legal
+from .rng import SplitMix64, derive
+
+PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
+PLAYED = frozenset({"play", "burn", "counter_burn"})
+ACTION_EVENTS = frozenset({"play", "burn", "counter_burn", "pass", "yield", "kou", "jiefeng_request", "consent"})
+MAX_TRIES = 4  # rebuild attempts per world before the world is given up
+
+
+def copy_hand(hand: Hand) -> Hand:
+    """A copy of a hand that shares nothing mutable with it.
+
+    Uses ``Hand.copy()`` where the engine has one; otherwise copies the state's lists
+    and dicts one level deep (the engine's state is plain lists of ints and immutable
+    values).  To be replaced by ``Hand.copy()`` once the engine offers it.
+    """
+    engine_copy = getattr(hand, "copy", None)
+    if callable(engine_copy):
+        out = engine_copy()
+        assert isinstance(out, Hand)
+        return out
+    c = Hand.__new__(Hand)
+    state = c.__dict__
+    for k, v in hand.__dict__.items():
+        if isinstance(v, list):
+            v = [x[:] if isinstance(x, list) else x for x in v]
+        elif isinstance(v, dict):
+            v = dict(v)
+        state[k] = v
+    return c
+
+
+def _event_action(e: object) -> Action | None:
+    t = getattr(e, "type", "")
+    cards = getattr(e, "cards", None)
+    if t == "play" and cards is not None:
+        return Play(cards)
+    if t in ("burn", "counter_burn") and cards is not None:
+        return Burn(cards)
+    if t == "pass":
+        return PASS
+    if t == "yield":
+        return YIELD
+    if t == "kou":
+        return KOU
+    if t == "jiefeng_request":
+        return JIEFENG
+    if t == "consent":
+        return AGREE if getattr(e, "value", 0) == 1 else REFUSE
+    return None
+
+
+def unseen_cards(obs: Observation) -> tuple[list[int], list[list[int]]]:
+    """The cards this seat has not seen (by rank), and the cards each seat has played this hand."""
+    deck = [0] * NRANKS
+    for c in obs.rules.deck:
+        deck[c >> 2] += 1
+    played = [[0] * NRANKS for _ in range(6)]
+    for e in obs.events:
+        if e.type in PLAYED and e.cards is not None and 0 <= e.seat < 6:
+            for r, n in e.cards.card_counts().items():
+                played[e.seat][r] += n
+    pool = list(deck)
+    for r in range(NRANKS):
+        pool[r] -= obs.hand[r] + sum(p[r] for p in played)
+    return pool, played
+
+
+def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> list[int]:
+    """How many unseen cards each seat holds: the observation's count where it gives one,
+    else the deal size less what the seat has played (then adjusted to the pool)."""
+    me = obs.seat
+    left = getattr(obs, "cards_left", None)
+    leader = next((e.seat for e in obs.events if e.type == "deal"), 0)
+    sizes = obs.rules.hand_sizes
+    out = [0] * 6
+    for s in range(6):
+        if s == me or not obs.active[s]:
+            continue
+        if left is not None and s < len(left) and left[s] is not None and left[s] >= 0:
+            out[s] = int(left[s])
+        else:
+            out[s] = max(0, sizes[(s - leader) % 6] - sum(played[s]))
+    # a count that does not add up (cards moved by tribute) is evened out on the largest hands
+    diff = pool_size - sum(out)
+    while diff:
+        live = [s for s in range(6) if s != me and obs.active[s] and (out[s] > 0 or diff > 0)]
+        if not live:
+            break
+        s = max(live, key=lambda x: out[x]) if diff < 0 else min(live, key=lambda x: out[x])
+        step = 1 if diff > 0 else -1
+        out[s] += step
+        diff -= step
+    return out
+
+
+def sample_world(obs: Observation, rng: SplitMix64) -> list[list[int]] | None:
+    """One deal (the hands as they were dealt) consistent with ``obs``, or None if the counts cannot be met."""
+    pool, played = unseen_cards(obs)
+    if min(pool) < 0:
+        return None
+    cards = [r for r in range(NRANKS) for _ in range(pool[r])]
+    rng.shuffle(cards)
+    need = hidden_counts(obs, len(cards), played)
+    if sum(need) != len(cards):
+        return None
+    hands = [list(p) for p in played]
+    at = 0
+    for s in range(6):
+        if s == obs.seat:
+            for r in range(NRANKS):
+                hands[s][r] += obs.hand[r]
+            continue
+        for r in cards[at : at + need[s]]:
+            hands[s][r] += 1
+        at += need[s]
+    return hands
+
+
+def rebuild(obs: Observation, deal: Sequence[Sequence[int]]) -> Hand | None:
+    """Replay the hand's public events on a sampled deal; None if the world cannot reach ``obs``.
+
+    Burn offers depend on hidden cards (a seat is asked only if it can burn), so a world
+    may ask a seat the real table did not (it declines) or not ask one the real table did
+    (that decline is skipped).
+    """
+    events = list(obs.events)
+    if not events or events[0].type != "deal" or any(e.type == "huiwu" for e in events):
+        return None
+    hand = Hand(obs.rules.variant, deal, events[0].seat)
+    try:
+        for e in events:
+            a = _event_action(e) if e.type in ACTION_EVENTS else None
+            if a is None:
+                continue
+            burning_now = e.type in ("burn", "counter_burn") or (e.type == "pass" and e.value == 1)
+            # seats this world asks to burn but the real table did not: they decline
+            while _burn_offer(hand) and not (burning_now and hand.turn == e.seat):
+                hand.apply(PASS)
+            if burning_now and not (_burn_offer(hand) and hand.turn == e.seat):
+                if e.type == "pass":
+                    continue  # the real table asked this seat, this world does not: nothing to decline
+                return None
+            hand.apply(a, e.seat)
+        while _burn_offer(hand) and not (obs.mode == "burn" and hand.turn == obs.seat):
+            hand.apply(PASS)
+    except IllegalAction:
+        return None
+    if hand.is_over or hand.turn != obs.seat or MODE_NAMES[hand.mode] != obs.mode or hand.table != obs.table:
+        return None
+    return hand
+
+
+def _burn_offer(hand: Hand) -> bool:
+    return not hand.is_over and MODE_NAMES[hand.mode] == "burn"
+
+
+def rollout(hand: Hand, players: Sequence[GreedyAgent]) -> None:
+    """Play the hand to its end with the given players (one per seat)."""
+    while not hand.is_over:
+        s = hand.turn
+        hand.apply(players[s].act(hand.observation(s), hand.legal_actions()))
+
+
+class SearchAgent:
+    """Determinised rollouts from worlds consistent with the agent's own observation.
+
+    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.sim import play_hand
+    >>> from gouji_rules.agents import GreedyAgent
+    >>> hand = play_hand(dagang(), 5, [SearchAgent(worlds=2)] + [GreedyAgent() for _ in range(5)])
+    >>> hand.is_over
+    True
+    """
+
+    name = "ismcts"
+
+    def __init__(self, worlds: int = 8, candidates: int = 6, seconds: float | None = None) -> None:
+        if worlds < 1 or candidates < 1:
+            raise ValueError("worlds and candidates must be at least 1")
+        self.worlds = worlds
+        self.candidates = candidates
+        self.seconds = seconds
+        self.greedy = GreedyAgent()
+        self.players = [GreedyAgent() for _ in range(6)]
+        self.rng = SplitMix64(0)
+        self.seat = 0
+        self.searched = 0  # decisions decided by search (the rest went to greedy)
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        self.rng = SplitMix64(derive(seed, 3000 + seat))
+        self.seat = seat
+        self.greedy.start_hand(seed, seat)
+        for s, p in enumerate(self.players):
+            p.start_hand(seed, s)
+
+    def candidate_actions(self, obs: Observation, legal: Legal, first: Action) -> list[Action]:
+        """The greedy choice first, then the cheapest other options, at most ``candidates``."""
+        out: list[Action] = [first]
+        seen = {first}
+        h = obs.hand
+        if obs.mode == "lead":
+            sets = [CardSet(r, h[r]) for r in range(NRANKS) if h[r]]
+            more: list[Action] = [Play(cs) for cs in sorted(sets, key=lambda cs: _cost(cs, h))]
+        else:
+            wrap = Burn if legal.burn else Play
+            more = list(legal.extras) + [wrap(cs) for cs in sorted(legal.sets, key=lambda cs: _cost(cs, h))]
+        for a in more:
+            if len(out) >= self.candidates:
+                break
+            if a not in seen and a in legal:
+                out.append(a)
+                seen.add(a)
+        return out
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        first = self.greedy.act(obs, legal)
+        if obs.mode not in PLAY_MODES or len(legal) == 1:
+            return first
+        cands = self.candidate_actions(obs, legal, first)
+        if len(cands) == 1:
+            return first
+        team = obs.seat % 2
+        totals = [0.0] * len(cands)
+        done = 0
+        start = time.perf_counter()
+        for _ in range(self.worlds * MAX_TRIES):
+            if done >= self.worlds or (self.seconds is not None and time.perf_counter() - start > self.seconds):
+                break
+            deal = sample_world(obs, self.rng)
+            world = rebuild(obs, deal) if deal is not None else None
+            if world is None:
+                continue
+            done += 1
+            for i, a in enumerate(cands):
+                sim = copy_hand(world)
+                sim.apply(a)
+                rollout(sim, self.players)
+                sc = sim.scores()
+                totals[i] += sc[team] - sc[1 - team]
+        if not done:
+            return first
+        self.searched += 1
+        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        return cands[best]
+
