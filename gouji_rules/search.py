@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Consent, Play
+from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Play
 from .agents import GreedyAgent, _cost
 from .cards import NRANKS, CardSet
 from .engine import MODE_NAMES, Hand, Observation
@@ -247,6 +247,9 @@ class SearchAgent:
         first = self.greedy.act(obs, legal)
         if obs.mode not in PLAY_MODES or len(legal) == 1:
             return first
+        owner = obs.table_owner
+        if obs.mode == "follow" and owner >= 0 and owner != obs.seat and (owner - obs.seat) % 2 == 0:
+            return first  # a teammate's set: letting it stand is what search finds too, at a high cost
         cands = self.candidate_actions(obs, legal, first)
         if len(cands) == 1:
             return first
@@ -259,8 +262,8 @@ class SearchAgent:
                 break
             deal = sample_world(obs, self.rng)
             world = rebuild(obs, deal) if deal is not None else None
-            if world is None:
-                continue
+            if world is None or world.legal_actions().extras != legal.extras:
+                continue  # a world whose choices differ from the real ones cannot judge them
             done += 1
             for i, a in enumerate(cands):
                 sim = copy_hand(world)
@@ -273,4 +276,3 @@ class SearchAgent:
         self.searched += 1
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
-

@@ -198,12 +198,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
 
     def encode(self, obs: Observation, legal: Legal) -> ObsDict:
         """The observation dict of one seat from its engine Observation and legal actions."""
-        idx = self.encoding.legal_indices(legal)
-        out: ObsDict = {
-            "observation": self.encoder.encode(obs),
-            "legal_actions": idx,
-            "action_features": self.encoding.action_features(legal),
-        }
+        idx, feats = self.encoding.encode_legal(legal)
+        out: ObsDict = {"observation": self.encoder.encode(obs), "legal_actions": idx, "action_features": feats}
         if self.dense_mask:
             out["action_mask"] = self.encoding.dense_mask(idx)
         return out

@@ -45,7 +45,7 @@ from ..actions import (
     Play,
 )
 from ..cards import BJ, NRANKS, SJ, TOP, TWO, CardSet
-from ..legal import Legal
+from ..legal import Box, Legal
 from ..rules import Rules
 
 WORDS: tuple[Action, ...] = (
@@ -74,6 +74,7 @@ WORDS: tuple[Action, ...] = (
 # feature columns of one action: the cards it spends by rank, play/burn/word, then the word one-hot
 KIND_PLAY, KIND_BURN, KIND_WORD = NRANKS, NRANKS + 1, NRANKS + 2
 FEATURES = NRANKS + 3 + len(WORDS)
+BOX_CACHE = 4096  # distinct lead boxes kept with their indices and features
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
@@ -118,6 +119,8 @@ class ActionEncoding:
         self._starts = list(self.offsets)
         self._radix_arr = np.asarray(self.radix, dtype=np.int64)
         self._offsets_arr = np.asarray(self.offsets, dtype=np.int64)
+        self._boxes: dict[Box, tuple[IntArray, FloatArray]] = {}
+        self._last: tuple[Legal, IntArray, FloatArray] | None = None
 
     # -- one action ----------------------------------------------------------------------------
 
@@ -160,10 +163,31 @@ class ActionEncoding:
 
     # -- all legal actions of a decision, vectorised --------------------------------------------
 
-    def _columns(self, legal: Legal) -> IntArray:
-        """Every legal set as a row (rank, count, twos, sj, bj, top), in the order of ``legal``."""
-        parts: list[IntArray] = []
-        for b in legal.boxes:
+    def _set_rows(self, c: IntArray, burn: bool) -> tuple[IntArray, FloatArray]:
+        """Indices and feature rows of sets given as rows (rank, count, twos, sj, bj, top)."""
+        r = c[:, 0]
+        rad, off = self._radix_arr[r], self._offsets_arr[r]
+        idx = off + (((((c[:, 1] - 1) * rad[:, 1] + c[:, 2]) * rad[:, 2] + c[:, 3]) * rad[:, 3] + c[:, 4]) * rad[:, 4])
+        idx += c[:, 5]
+        n = len(c)
+        f = np.zeros((n, FEATURES), dtype=np.float32)
+        rows = np.arange(n)
+        f[rows, r] = c[:, 1]
+        f[rows, TWO] += c[:, 2]
+        f[rows, SJ] += c[:, 3]
+        f[rows, BJ] += c[:, 4]
+        f[rows, TOP] += c[:, 5]
+        if burn:
+            idx += self.n_sets
+            f[:, KIND_BURN] = 1.0
+        else:
+            f[:, KIND_PLAY] = 1.0
+        return idx, f
+
+    def _box(self, b: Box) -> tuple[IntArray, FloatArray]:
+        """A lead box's play indices and features, computed once per distinct box."""
+        hit = self._boxes.get(b)
+        if hit is None:
             grids = np.meshgrid(
                 np.arange(b[1], b[2] + 1),
                 np.arange(0, b[3] + 1),
@@ -173,47 +197,58 @@ class ActionEncoding:
                 indexing="ij",
             )
             cols = [np.full(grids[0].size, b[0], dtype=np.int64)] + [g.ravel().astype(np.int64) for g in grids]
-            parts.append(np.stack(cols, axis=1))
+            hit = self._set_rows(np.stack(cols, axis=1), burn=False)
+            for arr in hit:
+                arr.flags.writeable = False  # shared by every observation with this box
+            if len(self._boxes) >= BOX_CACHE:
+                self._boxes.clear()
+            self._boxes[b] = hit
+        return hit
+
+    def encode_legal(self, legal: Legal) -> tuple[IntArray, FloatArray]:
+        """The index and the feature row of every legal action, in the order of ``legal``
+        (``legal[i]`` is ``decode(indices[i])``).  Feature columns: the cards the action
+        spends by rank (16), then play / burn / word flags, then a one-hot over WORDS."""
+        last = self._last
+        if last is not None and last[0] is legal:
+            return last[1].copy(), last[2].copy()  # callers keep what they get: never hand out a shared array
+        idx: list[IntArray] = []
+        feats: list[FloatArray] = []
+        for b in legal.boxes:
+            i, f = self._box(b)
+            if legal.burn:  # the engine leads with boxes only; kept general all the same
+                i, f = i + self.n_sets, f.copy()
+                f[:, KIND_PLAY], f[:, KIND_BURN] = 0.0, 1.0
+            idx.append(i)
+            feats.append(f)
         if legal.sets:
-            parts.append(np.asarray(legal.sets, dtype=np.int64).reshape(-1, 6))
-        if not parts:
-            return np.zeros((0, 6), dtype=np.int64)
-        return np.concatenate(parts)
+            i, f = self._set_rows(np.asarray(legal.sets, dtype=np.int64).reshape(-1, 6), legal.burn)
+            idx.append(i)
+            feats.append(f)
+        if legal.extras:
+            n = len(legal.extras)
+            idx.append(np.fromiter((self.encode(x) for x in legal.extras), dtype=np.int64, count=n))
+            f = np.zeros((n, FEATURES), dtype=np.float32)
+            f[:, KIND_WORD] = 1.0
+            for k, x in enumerate(legal.extras):
+                f[k, KIND_WORD + 1 + self.word_index[x]] = 1.0
+            feats.append(f)
+        if not idx:
+            out = (np.zeros(0, dtype=np.int64), np.zeros((0, FEATURES), dtype=np.float32))
+        elif len(idx) == 1:
+            out = (idx[0].copy(), feats[0].copy())
+        else:
+            out = (np.concatenate(idx), np.concatenate(feats))
+        self._last = (legal, out[0], out[1])
+        return out[0].copy(), out[1].copy()
 
     def legal_indices(self, legal: Legal) -> IntArray:
-        """The index of every legal action, in the order of ``legal`` (``legal[i]`` is ``decode(out[i])``)."""
-        c = self._columns(legal)
-        r = c[:, 0]
-        rad, off = self._radix_arr[r], self._offsets_arr[r]
-        idx = off + (((((c[:, 1] - 1) * rad[:, 1] + c[:, 2]) * rad[:, 2] + c[:, 3]) * rad[:, 3] + c[:, 4]) * rad[:, 4])
-        idx += c[:, 5]
-        if legal.burn:
-            idx += self.n_sets
-        if not legal.extras:
-            return idx
-        words = np.fromiter((self.encode(x) for x in legal.extras), dtype=np.int64, count=len(legal.extras))
-        return np.concatenate([idx, words])
+        """The index of every legal action, in the order of ``legal``."""
+        return self.encode_legal(legal)[0]
 
     def action_features(self, legal: Legal) -> FloatArray:
-        """One row of FEATURES numbers per legal action, in the order of ``legal``.
-
-        Columns: the cards the action spends by rank (16), then play / burn / word flags,
-        then a one-hot over WORDS.
-        """
-        c = self._columns(legal)
-        n = len(c)
-        f = np.zeros((n + len(legal.extras), FEATURES), dtype=np.float32)
-        rows = np.arange(n)
-        f[rows, c[:, 0]] = c[:, 1]
-        f[rows, TWO] += c[:, 2]
-        f[rows, SJ] += c[:, 3]
-        f[rows, BJ] += c[:, 4]
-        f[rows, TOP] += c[:, 5]
-        f[rows, KIND_BURN if legal.burn else KIND_PLAY] = 1.0
-        for i, x in enumerate(legal.extras):
-            f[n + i, KIND_WORD] = 1.0
-            f[n + i, KIND_WORD + 1 + self.word_index[x]] = 1.0
-        return f
+        """One row of FEATURES numbers per legal action, in the order of ``legal``."""
+        return self.encode_legal(legal)[1]
 
     def dense_mask(self, indices: Sequence[int] | IntArray) -> npt.NDArray[np.int8]:
         """A 0/1 mask over the whole space (only for APIs that insist on one)."""
