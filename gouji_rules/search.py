@@ -13,9 +13,11 @@ like every agent, and the worlds are drawn from the cards nobody has shown.
 
 Budget: ``worlds`` sampled worlds per decision (the default, deterministic), and
 ``candidates`` actions tried in each; ``seconds`` caps the time per decision
-instead (then results depend on the machine).  Decisions outside the play of a
-hand (declarations, tribute, 冲点) and worlds that cannot be rebuilt are left to
-the greedy agent, whose choice is always one of the candidates.
+instead (then results depend on the machine).  It searches every lead and burn
+decision and the answers to an opponent's 够级 set (``search_all``: every answer
+to an opponent).  Other decisions (a teammate's set, declarations, tribute, 冲点)
+and worlds that cannot be rebuilt are left to the greedy agent, whose choice is
+always one of the candidates.
 """
 
 from __future__ import annotations
@@ -205,12 +207,15 @@ class SearchAgent:
 
     name = "ismcts"
 
-    def __init__(self, worlds: int = 8, candidates: int = 6, seconds: float | None = None) -> None:
+    def __init__(
+        self, worlds: int = 8, candidates: int = 6, seconds: float | None = None, search_all: bool = False
+    ) -> None:
         if worlds < 1 or candidates < 1:
             raise ValueError("worlds and candidates must be at least 1")
         self.worlds = worlds
         self.candidates = candidates
         self.seconds = seconds
+        self.search_all = search_all
         self.greedy = GreedyAgent()
         self.players = [GreedyAgent() for _ in range(6)]
         self.rng = SplitMix64(0)
@@ -243,13 +248,23 @@ class SearchAgent:
                 seen.add(a)
         return out
 
+    def _contested(self, obs: Observation) -> bool:
+        """A follow worth searching: an opponent's 够级 set (a fight), or any set with ``search_all``.
+
+        A teammate's set is let stand (search finds the same at a high cost); small sets of an
+        opponent go to greedy unless the budget says otherwise.
+        """
+        owner = obs.table_owner
+        if owner < 0 or owner == obs.seat or (owner - obs.seat) % 2 == 0:
+            return False
+        return self.search_all or (obs.table is not None and obs.rules.is_gouji(obs.table))
+
     def act(self, obs: Observation, legal: Legal) -> Action:
         first = self.greedy.act(obs, legal)
         if obs.mode not in PLAY_MODES or len(legal) == 1:
             return first
-        owner = obs.table_owner
-        if obs.mode == "follow" and owner >= 0 and owner != obs.seat and (owner - obs.seat) % 2 == 0:
-            return first  # a teammate's set: letting it stand is what search finds too, at a high cost
+        if obs.mode == "follow" and not self._contested(obs):
+            return first
         cands = self.candidate_actions(obs, legal, first)
         if len(cands) == 1:
             return first
