@@ -37,6 +37,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--worlds", type=int, default=8)
     ap.add_argument("--candidates", type=int, default=6)
+    ap.add_argument("--margin", type=float, default=1.0)
     ap.add_argument("--seats", default="0,2,4", help="seats of team 0 played by the search agent")
     args = ap.parse_args()
     seats = {int(x) for x in args.seats.split(",")}
@@ -50,7 +51,8 @@ def main() -> None:
         pair = 0.0
         for rotate in (0, 1):
             agents: list[Agent] = [
-                SearchAgent(args.worlds, args.candidates) if s in seats else GreedyAgent() for s in range(6)
+                SearchAgent(args.worlds, args.candidates, margin=args.margin) if s in seats else GreedyAgent()
+                for s in range(6)
             ]
             sc = play(args.variant, seed, rotate, agents)
             pair += (sc[0] - sc[1]) / 2
@@ -73,6 +75,7 @@ def main() -> None:
                 "search_seats": sorted(seats),
                 "worlds": args.worlds,
                 "candidates": args.candidates,
+                "margin": args.margin,
                 "mean_score_difference_per_hand": round(mean, 4),
                 "ci95": [round(mean - half, 4), round(mean + half, 4)],
                 "searched_decisions": searched,

@@ -12,7 +12,9 @@ It never reads a hand it may not see: its only inputs are ``act(obs, legal)``,
 like every agent, and the worlds are drawn from the cards nobody has shown.
 
 Budget: ``worlds`` sampled worlds per decision (the default, deterministic), and
-``candidates`` actions tried in each; ``seconds`` caps the time per decision
+``candidates`` actions tried in each; another action replaces greedy's only when
+its mean team score over the worlds is at least ``margin`` points better (a few
+worlds are noisy, and the noise alone would pull the agent off a sound choice); ``seconds`` caps the time per decision
 instead (then results depend on the machine).  It searches every lead and burn
 decision and the answers to an opponent's 够级 set (``search_all``: every answer
 to an opponent).  Other decisions (a teammate's set, declarations, tribute, 冲点)
@@ -208,7 +210,12 @@ class SearchAgent:
     name = "ismcts"
 
     def __init__(
-        self, worlds: int = 8, candidates: int = 6, seconds: float | None = None, search_all: bool = False
+        self,
+        worlds: int = 8,
+        candidates: int = 6,
+        seconds: float | None = None,
+        search_all: bool = False,
+        margin: float = 1.0,
     ) -> None:
         if worlds < 1 or candidates < 1:
             raise ValueError("worlds and candidates must be at least 1")
@@ -216,6 +223,7 @@ class SearchAgent:
         self.candidates = candidates
         self.seconds = seconds
         self.search_all = search_all
+        self.margin = margin
         self.greedy = GreedyAgent()
         self.players = [GreedyAgent() for _ in range(6)]
         self.rng = SplitMix64(0)
@@ -290,4 +298,7 @@ class SearchAgent:
             return first
         self.searched += 1
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        # a few worlds are noisy: leave greedy's choice only for a clearly better one
+        if (totals[best] - totals[0]) / done < self.margin:
+            return first
         return cands[best]
