@@ -5,7 +5,8 @@ agents are ``seat_0`` … ``seat_5``; team 0 is seats 0, 2, 4.  Rewards come whe
 hand ends: each seat gets its team's score for that hand minus the other team's
 (under ``match=True``, the change of the match scores, which includes 宣点 and the
 like).  Actions are indices of the variant's ActionEncoding; an index that is not
-legal raises ``IllegalAction`` (the engine's own error, naming the rule).
+legal now raises ``IllegalAction`` (the engine's own error, naming the rule), one
+outside the space ``ValueError``.
 
 Each observation is a dict:
 
@@ -32,6 +33,7 @@ from pettingzoo import AECEnv
 from .. import catalog
 from ..actions import Action
 from ..engine import Hand, Observation
+from ..errors import GoujiError, IllegalAction
 from ..legal import Legal
 from ..match import Match
 from ..rng import derive
@@ -131,6 +133,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if hands is not None and hands < 1:
+            raise ValueError(f"hands must be at least 1, got {hands}")
         self.variant = resolve_variant(variant)
         self.rules = self.variant.rules
         self.match = match
@@ -187,9 +191,10 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self.agent_selection = AGENT_NAMES[self.table.turn]
 
     def observe(self, agent: str) -> ObsDict:
-        assert self.table is not None, "call reset() first"
-        seat = AGENT_NAMES.index(agent)
         t = self.table
+        if t is None:
+            raise GoujiError("call reset() before observe()")
+        seat = AGENT_NAMES.index(agent)
         return self.observe_table(t, seat, not t.is_over and t.turn == seat)
 
     def observe_table(self, t: Table, seat: int, acting: bool) -> ObsDict:
@@ -205,12 +210,15 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         return out
 
     def step(self, action: int | np.integer[Any] | None) -> None:
+        t = self.table
+        if t is None:
+            raise GoujiError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.table is not None and action is not None
-        t = self.table
+        if action is None:
+            raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
         d0, d1 = t.apply(self.encoding.decode(int(action)))
         self._cumulative_rewards[agent] = 0.0
         for s, a in enumerate(AGENT_NAMES):

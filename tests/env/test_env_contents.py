@@ -140,3 +140,22 @@ def test_same_seed_same_deals_and_a_new_episode_gets_a_new_deal() -> None:
     first = a.table.game.initial  # type: ignore[union-attr]
     a.reset()
     assert a.table.game.initial != first  # type: ignore[union-attr]
+
+
+def test_misuse_gets_a_typed_error_with_a_reason() -> None:
+    from gouji_rules.errors import GoujiError, UnknownVariant
+
+    with pytest.raises(UnknownVariant, match="did you mean"):
+        GoujiEnv("dagng")
+    with pytest.raises(GoujiError, match="reset"):
+        GoujiEnv("dagang").step(3)
+    env = GoujiEnv("dagang")
+    env.reset(seed=1)
+    with pytest.raises(IllegalAction, match="must act"):
+        env.step(None)
+    with pytest.raises(ValueError, match="outside"):
+        env.step(-1)
+    with pytest.raises(ValueError, match="at least 1"):
+        GoujiEnv("dagang", match=True, hands=0)
+    with pytest.raises(ValueError, match="5 agents"):
+        SeatEnv("dagang", others=[])
