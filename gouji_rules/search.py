@@ -211,8 +211,8 @@ class SearchAgent:
 
     def __init__(
         self,
-        worlds: int = 8,
-        candidates: int = 6,
+        worlds: int = 6,
+        candidates: int = 4,
         seconds: float | None = None,
         search_all: bool = False,
         margin: float = 1.0,
