@@ -37,7 +37,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--worlds", type=int, default=8)
     ap.add_argument("--candidates", type=int, default=6)
-    ap.add_argument("--margin", type=float, default=1.0)
+    ap.add_argument("--margin", type=float, default=None, help="default: a quarter of the largest place score")
     ap.add_argument("--seats", default="0,2,4", help="seats of team 0 played by the search agent")
     args = ap.parse_args()
     seats = {int(x) for x in args.seats.split(",")}

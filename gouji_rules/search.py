@@ -13,7 +13,8 @@ like every agent, and the worlds are drawn from the cards nobody has shown.
 
 Budget: ``worlds`` sampled worlds per decision (the default, deterministic), and
 ``candidates`` actions tried in each; another action replaces greedy's only when
-its mean team score over the worlds is at least ``margin`` points better (a few
+its mean team score over the worlds is at least ``margin`` points better (by default
+a quarter of the variant's largest place score) (a few
 worlds are noisy, and the noise alone would pull the agent off a sound choice); ``seconds`` caps the time per decision
 instead (then results depend on the machine).  It searches every lead and burn
 decision and the answers to an opponent's 够级 set (``search_all``: every answer
@@ -215,7 +216,7 @@ class SearchAgent:
         candidates: int = 4,
         seconds: float | None = None,
         search_all: bool = False,
-        margin: float = 1.0,
+        margin: float | None = None,
     ) -> None:
         if worlds < 1 or candidates < 1:
             raise ValueError("worlds and candidates must be at least 1")
@@ -299,6 +300,9 @@ class SearchAgent:
         self.searched += 1
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         # a few worlds are noisy: leave greedy's choice only for a clearly better one
-        if (totals[best] - totals[0]) / done < self.margin:
+        margin = self.margin
+        if margin is None:  # a quarter of the largest place score: 1 under dagang's 4/2/0, ½ under 2/1/0
+            margin = max(abs(obs.rules.place_points(p)) for p in range(1, 7)) / 4
+        if (totals[best] - totals[0]) / done < margin:
             return first
         return cands[best]
