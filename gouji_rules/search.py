@@ -30,8 +30,8 @@ from collections.abc import Sequence
 
 from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Play
 from .agents import GreedyAgent, _cost
-from .cards import NRANKS, CardSet
-from .engine import MODE_NAMES, Hand, Observation
+from .cards import NRANKS, THREE, CardSet
+from .engine import BURN, MODE_NAMES, Hand, Observation
 from .errors import IllegalAction
 from .legal import Legal
 from .rng import SplitMix64, derive
@@ -103,14 +103,15 @@ def unseen_cards(obs: Observation) -> tuple[list[int], list[list[int]]]:
 
 def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> list[int]:
     """How many unseen cards each seat holds: the observation's count where it gives one,
-    else the deal size less what the seat has played (then adjusted to the pool)."""
+    else the deal size less what the seat has played (then adjusted to the pool).  A seat out
+    of play may still hold cards (a 闷 seat keeps its 3s)."""
     me = obs.seat
     left = getattr(obs, "cards_left", None)
     leader = next((e.seat for e in obs.events if e.type == "deal"), 0)
     sizes = obs.rules.hand_sizes
     out = [0] * 6
     for s in range(6):
-        if s == me or not obs.active[s]:
+        if s == me:
             continue
         if left is not None and s < len(left) and left[s] is not None and left[s] >= 0:
             out[s] = int(left[s])
@@ -119,7 +120,7 @@ def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> 
     # a count that does not add up (cards moved by tribute) is evened out on the largest hands
     diff = pool_size - sum(out)
     while diff:
-        live = [s for s in range(6) if s != me and obs.active[s] and (out[s] > 0 or diff > 0)]
+        live = [s for s in range(6) if s != me and (out[s] > 0 or diff > 0)]
         if not live:
             break
         s = max(live, key=lambda x: out[x]) if diff < 0 else min(live, key=lambda x: out[x])
@@ -134,17 +135,23 @@ def sample_world(obs: Observation, rng: SplitMix64) -> list[list[int]] | None:
     pool, played = unseen_cards(obs)
     if min(pool) < 0:
         return None
-    cards = [r for r in range(NRANKS) for _ in range(pool[r])]
-    rng.shuffle(cards)
-    need = hidden_counts(obs, len(cards), played)
-    if sum(need) != len(cards):
+    need = hidden_counts(obs, sum(pool), played)
+    if sum(need) != sum(pool):
         return None
     hands = [list(p) for p in played]
+    for r in range(NRANKS):
+        hands[obs.seat][r] += obs.hand[r]
+    # a 闷 seat was beaten on the set before its last 3s: what it holds now is 3s
+    for s in {e.seat for e in obs.events if e.type == "men" and 0 <= e.seat < 6 and e.seat != obs.seat}:
+        k = min(need[s], pool[THREE])
+        hands[s][THREE] += k
+        pool[THREE] -= k
+        need[s] -= k
+    cards = [r for r in range(NRANKS) for _ in range(pool[r])]
+    rng.shuffle(cards)
     at = 0
     for s in range(6):
         if s == obs.seat:
-            for r in range(NRANKS):
-                hands[s][r] += obs.hand[r]
             continue
         for r in cards[at : at + need[s]]:
             hands[s][r] += 1
@@ -169,13 +176,14 @@ def rebuild(obs: Observation, deal: Sequence[Sequence[int]]) -> Hand | None:
             if a is None:
                 continue
             burning_now = e.type in ("burn", "counter_burn") or (e.type == "pass" and e.value == 1)
-            # seats this world asks to burn but the real table did not: they decline
-            while _burn_offer(hand) and not (burning_now and hand.turn == e.seat):
-                hand.apply(PASS)
-            if burning_now and not (_burn_offer(hand) and hand.turn == e.seat):
+            if burning_now and not _offered(hand, e.seat):
                 if e.type == "pass":
                     continue  # the real table asked this seat, this world does not: nothing to decline
                 return None
+            # seats this world asks to burn before the event's seat (or at all, for any other event)
+            # but the real table did not: they decline
+            while _burn_offer(hand) and not (burning_now and hand.turn == e.seat):
+                hand.apply(PASS)
             hand.apply(a, e.seat)
         while _burn_offer(hand) and not (obs.mode == "burn" and hand.turn == obs.seat):
             hand.apply(PASS)
@@ -187,7 +195,14 @@ def rebuild(obs: Observation, deal: Sequence[Sequence[int]]) -> Hand | None:
 
 
 def _burn_offer(hand: Hand) -> bool:
-    return not hand.is_over and MODE_NAMES[hand.mode] == "burn"
+    return not hand.is_over and hand.mode == BURN
+
+
+def _offered(hand: Hand, seat: int) -> bool:
+    """Is ``seat`` asked to burn now, or later in this world's queue of burn offers?"""
+    if not _burn_offer(hand):
+        return False
+    return hand.turn == seat or any(s == seat and m == BURN for s, m in hand.queue)
 
 
 def rollout(hand: Hand, players: Sequence[GreedyAgent]) -> None:
