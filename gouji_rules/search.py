@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Play
 from .agents import GreedyAgent, _cost
-from .cards import NRANKS, THREE, CardSet
+from .cards import NRANKS, SJ, THREE, CardSet
 from .engine import BURN, MODE_NAMES, Hand, Observation
 from .errors import IllegalAction
 from .legal import Legal
@@ -149,13 +149,22 @@ def sample_world(obs: Observation, rng: SplitMix64) -> list[list[int]] | None:
         need[s] -= k
     cards = [r for r in range(NRANKS) for _ in range(pool[r])]
     rng.shuffle(cards)
-    at = 0
-    for s in range(6):
-        if s == obs.seat:
-            continue
-        for r in cards[at : at + need[s]]:
+    # a burner who could not lead with a joker (burn_fail) has none left: deal it plain cards first
+    plain_only = {e.seat for e in obs.events if e.type == "burn_fail" and 0 <= e.seat < 6 and e.seat != obs.seat}
+    order = sorted(plain_only) + [s for s in range(6) if s not in plain_only and s != obs.seat]
+    for s in order:
+        take: list[int] = []
+        rest: list[int] = []
+        for r in cards:
+            if len(take) < need[s] and (s not in plain_only or r < SJ):
+                take.append(r)
+            else:
+                rest.append(r)
+        if len(take) < need[s]:
+            return None
+        for r in take:
             hands[s][r] += 1
-        at += need[s]
+        cards = rest
     return hands
 
 

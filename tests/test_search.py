@@ -101,3 +101,28 @@ def test_search_agent_repeats_a_hand_exactly_under_its_seed() -> None:
 def test_ismcts_is_an_agent_name() -> None:
     agent = make_agent("ismcts")
     assert isinstance(agent, SearchAgent) and agent.name == "ismcts"
+
+
+def test_every_sampled_world_rebuilds_when_burns_are_declined_out_of_seat_order() -> None:
+    """S0's burn priority is the order of play: offers come 2, 3, 5, 0 after seat 1's set, so a
+    world that does not offer seat 2 must still keep seat 0's offer (and a 闷 seat keeps its 3s)."""
+    from gouji_rules.rng import derive
+
+    seed = derive(77, 0)
+    hand = Hand.deal(dianshaomenla(), seed)
+    players = [SearchAgent(worlds=2, candidates=3)] + [GreedyAgent() for _ in range(5)]
+    for s, p in enumerate(players):
+        p.start_hand(seed, s)
+    rng = SplitMix64(3)
+    tried = rebuilt = declines = 0
+    while not hand.is_over:
+        s = hand.turn
+        obs = hand.observation(s)
+        declines += sum(1 for e in obs.events[-1:] if e.type == "pass" and e.value == 1)
+        if obs.mode in ("lead", "follow", "burn"):
+            tried += 1
+            deal = sample_world(obs, rng)
+            rebuilt += deal is not None and rebuild(obs, deal) is not None
+        hand.apply(players[s].act(obs, hand.legal_actions()))
+    assert declines > 0
+    assert rebuilt == tried
