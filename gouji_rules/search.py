@@ -11,11 +11,11 @@ information Monte Carlo"; the flat form of information-set MCTS).
 It never reads a hand it may not see: its only inputs are ``act(obs, legal)``,
 like every agent, and the worlds are drawn from the cards nobody has shown.
 
-Budget: ``worlds`` sampled worlds per decision (the default, deterministic), and
-``candidates`` actions tried in each; another action replaces greedy's only when
+Budget: ``worlds`` sampled worlds per decision (deterministic under the hand's seed)
+and ``candidates`` actions tried in each.  Another action replaces greedy's only when
 its mean team score over the worlds is at least ``margin`` points better (by default
-a quarter of the variant's largest place score) (a few
-worlds are noisy, and the noise alone would pull the agent off a sound choice); ``seconds`` caps the time per decision
+a quarter of the variant's largest place score): with a few worlds the noise alone
+would pull the agent off a sound choice.  ``seconds`` caps the time per decision
 instead (then results depend on the machine).  It searches every lead and burn
 decision and the answers to an opponent's 够级 set (``search_all``: every answer
 to an opponent).  Other decisions (a teammate's set, declarations, tribute, 冲点)
