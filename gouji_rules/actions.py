@@ -6,6 +6,7 @@ Text notation (used in hand records and by external bots)::
     pass           过牌 (or decline a burn)
     yield          让牌                  kou            扣牌 a dead set
     jiefeng        ask to lead (接风)    agree / refuse answer a 接风 request
+    wrong_play     a turn lost to a wrong play (错牌不出; only under play.wrong_play: lose_turn)
 """
 
 from __future__ import annotations
@@ -115,7 +116,19 @@ class Give:
         return "give " + SYMBOLS[self.rank]
 
 
-Action = Play | Burn | Pass | Yield | Kou | Jiefeng | Consent | Declare | Choose | Head | Give
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """错牌不出 (S4 第四条(一)): the seat to act loses its turn after a wrong play (``play.wrong_play:
+    lose_turn``).  Never among the legal actions; ``Hand.forfeit`` / ``Match.forfeit`` make it, and a
+    record replays it from its text ``wrong_play``.  ``reason`` (what was wrong) is not part of the text."""
+
+    reason: str = ""
+
+    def __str__(self) -> str:
+        return "wrong_play"
+
+
+Action = Play | Burn | Pass | Yield | Kou | Jiefeng | Consent | Declare | Choose | Head | Give | Forfeit
 
 PASS = Pass()
 YIELD = Yield()
@@ -131,6 +144,7 @@ _WORDS: dict[str, Action] = {
     "jiefeng": JIEFENG,
     "agree": AGREE,
     "refuse": REFUSE,
+    "wrong_play": Forfeit(),
 }
 
 

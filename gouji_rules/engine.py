@@ -40,6 +40,7 @@ from .actions import (
     Action,
     Burn,
     Consent,
+    Forfeit,
     Jiefeng,
     Kou,
     Pass,
@@ -103,6 +104,8 @@ class Observation:
     free_for_all: bool
     events: Sequence[Event]
     rules: Rules
+    shown: tuple[tuple[int, ...], ...] = ()
+    """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
 
 
 def deal_cards(variant: Variant, seed: int, leader: int | None = None, rotate: int = 0) -> tuple[list[list[int]], int]:
@@ -169,6 +172,8 @@ class Hand:
         self.no_head = [False] * 6
         self.men_watch = [False] * 6
         self.men_seats: list[tuple[int, int]] = []  # (seat, by)
+        self.shown: set[int] = set()  # 亮牌 (S4 第十五条): seats whose hands every seat sees
+        self.fallen: set[int] = set()  # 先清为落 (men.penalty bottom_plays_on): placed from the bottom, still playing
         self.burns: list[tuple[int, int]] = []  # successful burns: (burner, victim)
         self.burning = -1
         self.burn_victim = -1
@@ -177,6 +182,7 @@ class Hand:
         self.events: list[Event] = []
         self.actions: list[tuple[int, Action]] = []
         self.decisions = 0
+        self.wrong_plays: list[tuple[int, str]] = []  # 错牌不出: (seat, reason) of each lost turn
         self.table: CardSet | None = None
         self.owner = -1
         self.turn = leader
@@ -313,14 +319,18 @@ class Hand:
         return (seat + 3) % 6
 
     def observation(self, seat: int | None = None) -> Observation:
+        """What seat ``s`` may know (gouji_rules/observe.py): other hand sizes only where announced."""
+        from .observe import hand_observation
+
         s = self.turn if seat is None else seat
+        left, shown = hand_observation(self, s)
         return Observation(
             seat=s,
             mode=MODE_NAMES[self.mode],
             hand=tuple(self.hands[s]),
             table=self.table,
             table_owner=self.owner,
-            cards_left=tuple(self.cards_left()),
+            cards_left=left,
             active=tuple(self.active),
             finish=tuple(self.finish),
             point=tuple(POINT_NAMES[p] for p in self.point),
@@ -329,6 +339,7 @@ class Hand:
             free_for_all=self.ffa,
             events=self.events,
             rules=self.rules,
+            shown=shown,
         )
 
     def bound(self, owner: int, cs: CardSet) -> bool:
@@ -449,6 +460,9 @@ class Hand:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Make the decision of the seat to act.  Illegal actions raise and change nothing."""
+        if isinstance(action, Forfeit):
+            self.forfeit(seat, action.reason)
+            return
         self.verify(action, seat)
         s = self.turn
         self.actions.append((s, action))
@@ -472,6 +486,50 @@ class Hand:
             self._request_jiefeng(s)
         elif isinstance(action, Consent):
             self._consent(s, action.agree)
+
+    # -- 错牌不出 (S4 第四条(一)) -------------------------------------------------------------
+
+    def verify_forfeit(self, seat: int | None = None) -> None:
+        """Raise IllegalAction unless the seat to act may lose its turn to a wrong play now."""
+        if self.mode == OVER:
+            raise IllegalAction("the hand is over", rule="hand_over")
+        if seat is not None and seat != self.turn:
+            raise IllegalAction(
+                f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)"
+            )
+        if self.rules.variant.play.wrong_play != "lose_turn":
+            raise IllegalAction(
+                f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
+                rule="wrong_play",
+                clause="S4 第四条(一) 错牌不出",
+            )
+
+    def forfeit(self, seat: int | None = None, reason: str = "") -> None:
+        """错牌不出: the seat to act loses its turn (「其顺牌权自动取消，由其下家行使顺牌权」).
+
+        Facing a set it counts as a 过牌 for this round; a burn offer is declined; asked to lead,
+        the next active seat leads a new round; 扣牌 (the only choice) is made; a 接风 request is
+        agreed to.  Event ``wrong_play``; the action list records ``wrong_play``, so a record replays it.
+        """
+        self.verify_forfeit(seat)
+        s, mode = self.turn, self.mode
+        self.actions.append((s, Forfeit(reason)))
+        self.wrong_plays.append((s, reason))
+        self.decisions += 1
+        self._legal = None
+        self.events.append(Event("wrong_play", s, value=mode + 1))
+        if mode == FOLLOW:
+            self.passed[s] = True
+            self._advance()
+        elif mode == BURN:
+            self._advance()
+        elif mode == LEAD:
+            self._start_round(self._next_active(s))
+        elif mode == KOU_MODE:
+            self.events.append(Event("kou", s, self.table, self.owner))
+            self._end_round()
+        elif mode == CONSENT:
+            self._consent(s, True)
 
     # -- the moves -------------------------------------------------------------------------
 
@@ -515,6 +573,10 @@ class Hand:
         elif cs.rank == FOUR and self.point[s] == POINT_NONE and rules.variant.open_point.enabled:
             self.point[s] = POINT_CLOSED
             ev.append(Event("point_closed", s))
+        elif cs.rank == FOUR and self.point[s] == POINT_PENDING and rules.variant.open_point.four_when == "any_time":
+            # S4 第八条 开点方可发4: 4s played as an answer also open a seat whose pure set stood
+            self.point[s] = POINT_OPEN
+            ev.append(Event("open_point", s, cs))
         self.table, self.owner = cs, s
         # a 闷 and the beater going out happen in the same play: settle both before the hand may end
         self._defer_end = True
@@ -551,8 +613,8 @@ class Hand:
                 else:
                     self.point[s] = POINT_CLOSED
                     self.events.append(Event("point_closed", s))
-        elif p == POINT_PENDING:
-            self.point[s] = POINT_NONE
+        elif p == POINT_PENDING and op.four_when == "next_lead":
+            self.point[s] = POINT_NONE  # S0 四、开点: 下一张打出4则为开点 (open_point.four_when)
 
     def _has_pure(self, s: int, led: CardSet) -> bool:
         """Could seat ``s`` (before leading ``led``) form a pure 够级 set?"""
@@ -572,10 +634,22 @@ class Hand:
         self.men_seats.append((victim, by))
         self.events.append(Event("men", victim, other=by))
         men = self.rules.variant.men
+        if men.show_hand and self.active[victim]:
+            self.shown.add(victim)  # 应当时亮牌
         if men.penalty == "place_bottom" and self.active[victim]:
             self._remove(victim, men.severity)
+        elif men.penalty == "bottom_plays_on" and self.active[victim] and victim not in self.fallen:
+            # 先清为落 (S4 第十五条): placed from the bottom now; he plays on, but going out will not lift him
+            self.fallen.add(victim)
+            self.bottom.append((men.severity, len(self.bottom), victim))
 
     def _go_out(self, s: int) -> None:
+        if s in self.fallen:
+            # 即使后来接风走脱，也算 (S4 第十五条): his place stays at the bottom; he takes no 科
+            self.active[s] = False
+            self.men_watch[s] = False
+            self._left_play(s)
+            return
         self.active[s] = False
         self.finish.append(s)
         self.men_watch[s] = False
@@ -587,8 +661,9 @@ class Hand:
             self.burning = -1
         v = self.rules.variant
         if v.open_point.dadian and place == 1:
+            # 打点 (S4 第二十二条(一) 其够级牌一次未活): a seat whose pure set stood (pending) has not “never lived”
             for x in (s, (s + 3) % 6):
-                if self.point[x] in (POINT_NONE, POINT_PENDING):
+                if self.point[x] == POINT_NONE:
                     self.point[x] = POINT_CLOSED
                     self.events.append(Event("point_closed", x))
         self._left_play(s)
@@ -824,9 +899,9 @@ class Hand:
 
     def _end_hand(self) -> None:
         fixed = dict(self.setup.placed)
-        order = [s for s in self.finish if s not in fixed]
-        order += [s for s in range(6) if self.active[s] and s not in order and s not in fixed]
         bottom = [s for _, _, s in sorted(self.bottom, key=lambda b: (b[0], -b[1]))]
+        order = [s for s in self.finish if s not in fixed]
+        order += [s for s in range(6) if self.active[s] and s not in order and s not in fixed and s not in bottom]
         order += [s for s in range(6) if s not in order and s not in fixed and s not in bottom]
         order += bottom
         free = [p for p in range(1, 7) if p not in fixed.values()]

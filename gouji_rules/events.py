@@ -6,7 +6,8 @@ by request), ``point_closed`` (a seat can no longer open), ``with_head`` (有头
 ``waive`` (a teammate's tribute waived), ``redeal`` (value 1: two 革命, 2: three 冲点, 3: three
 sweeps in a row), ``huiwu`` (S0 会五), ``choose_last`` (someone else named last place),
 ``first_leader`` (上班), ``kaipai`` (开牌 by a drawn card), ``no_three`` (S4: no 3 after buying,
-placed last), ``point_call`` (S0: a 点贡 payer shows a 大王 and takes a card).  docs/events.md has them all.
+placed last), ``point_call`` (S0: a 点贡 payer shows a 大王 and takes a card), ``wrong_play``
+(错牌不出: a seat lost its turn, S4 第四条(一)).  docs/events.md has them all.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ EVENT_IDS = (
     "finish",
     "sweep",
     "hand_end",
+    "wrong_play",
 )
 
 

@@ -23,7 +23,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Declare, Give, Head, Pass, Play
+from .actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Declare, Forfeit, Give, Head, Pass, Play
 from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet, card_rank, card_suit, format_hand, rank_of
 from .engine import Hand, HandSetup, Observation, counts_of_cards, deal_cards
 from .errors import GoujiError, IllegalAction
@@ -117,6 +117,9 @@ class Match:
         d = self._decision
         if d is None:
             raise IllegalAction("the match is over", rule="match_over")
+        if isinstance(action, Forfeit):
+            self.forfeit(seat, action.reason)
+            return
         if d.kind == "play":
             assert self.hand is not None
             self.hand.verify(action, seat)
@@ -128,26 +131,59 @@ class Match:
         self.decisions += 1
         self._step(action)
 
+    def forfeit(self, seat: int | None = None, reason: str = "") -> None:
+        """错牌不出 (S4 第四条(一), ``play.wrong_play: lose_turn``): the seat to decide loses its turn.
+
+        In play see ``Hand.forfeit``.  Between hands the default choice is taken (PASS where it is
+        offered, else the first choice listed) and the event ``wrong_play`` is emitted.  Under
+        ``refuse`` this raises IllegalAction naming the rule, and nothing changes.
+        """
+        d = self._decision
+        if d is None:
+            raise IllegalAction("the match is over", rule="match_over")
+        if d.kind == "play":
+            assert self.hand is not None
+            self.hand.verify_forfeit(seat)
+            self.decisions += 1
+            self._step(Forfeit(reason))
+            return
+        if seat is not None and seat != d.seat:
+            raise IllegalAction(f"it is seat {d.seat}'s decision, not seat {seat}'s", rule="turn_order")
+        if self.variant.play.wrong_play != "lose_turn":
+            raise IllegalAction(
+                f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
+                rule="wrong_play",
+                clause="S4 第四条(一) 错牌不出",
+            )
+        legal = d.legal
+        default = PASS if PASS in legal else legal[0]
+        self._event(Event("wrong_play", d.seat))
+        self.decisions += 1
+        self._step(default)
+
     def observation(self, seat: int | None = None) -> Observation:
         d = self._decision
         if d is not None and d.kind == "play" and self.hand is not None:
             return self.hand.observation(seat)
+        from .observe import cards_left, redact
+
         s = d.seat if (d is not None and seat is None) else (seat or 0)
         hand = self.hands_now[s]
+        nobody = [False] * 6
         return Observation(
             seat=s,
             mode=d.kind if d else "over",
             hand=tuple(hand),
             table=d.table if d else None,
             table_owner=-1,
-            cards_left=tuple(sum(h) for h in self.hands_now),
+            cards_left=cards_left(self.rules, s, [sum(h) for h in self.hands_now], nobody, False),
             active=tuple(True for _ in range(6)),
             finish=(),
             point=tuple("none" for _ in range(6)),
             no_head=tuple(False for _ in range(6)),
             burning=-1,
             free_for_all=False,
-            events=self.events,
+            events=redact(self.rules, s, self.events),
             rules=self.rules,
         )
 
@@ -190,8 +226,10 @@ class Match:
             self.scores[1] += settlement.scores[1]
             debts = settlement.debts
             last_places = summary.tribute_places
+            # S4 第十四条(七) 连续三次串三户: how a streak is counted is the variant's (tribute.sweep_streak)
+            new_team = v.tribute.sweep_streak == "same_team" and settlement.sweep != last_sweep
+            sweeps = (1 if new_team else sweeps + 1) if settlement.sweep is not None else 0
             last_sweep = settlement.sweep
-            sweeps = sweeps + 1 if settlement.sweep is not None else 0
             leader = settlement.next_leader
             if settlement.sweep is not None and v.match.reopen_after_sweep:
                 leader = None  # 大纲第二条(二): 出现串三户…应重新开牌, and 上班 again
@@ -281,7 +319,7 @@ class Match:
             rev = []
             for k in range(6):
                 s = (lead + k) % 6
-                if self._geming_eligible(s):
+                if self._geming_eligible(s) or self._cannot_pay(s, debts):
                     a = yield self._ask(s, "geming", (Choose("geming"), PASS))
                     if isinstance(a, Choose):
                         rev.append(s)
@@ -488,6 +526,14 @@ class Match:
             ctx = {"twos": h[TWO], "sj": h[SJ], "bj": h[BJ], "top": h[TOP], "aces": h[11], "cards": sum(h)}
             return bool(hook(ctx))
         return h[TWO] + h[SJ] + h[BJ] + h[TOP] == 0
+
+    def _cannot_pay(self, s: int, debts: list[Debt]) -> bool:
+        """进贡不起 (S4 第十四条(二)): seat ``s`` owes more tribute cards than it holds (geming.cannot_pay)."""
+        if not self.variant.geming.cannot_pay:
+            return False
+        owed = sum(d.count for d in debts if d.giver == s)
+        h = self.hands_now[s]
+        return owed > sum(h[rank_of(x)] for x in self.variant.tribute.cards)
 
     def _discard(self, s: int) -> None:
         h = self.hands_now[s]

@@ -258,6 +258,8 @@ class Rules:
 
     def team_scores(self, places: list[int]) -> tuple[int, int]:
         """Scores of team 0 (seats 0, 2, 4) and team 1 from each seat's place (1..6)."""
+        if not self.variant.scoring.enabled:
+            return 0, 0  # tribute without scoring (scoring.enabled, S4 第十四条 vs 第十九条)
         sweep_team = sweep_of(places)
         out = []
         for team in (0, 1):

@@ -163,6 +163,27 @@ class PlayRules:
         "不按上班时第一局谁先出（上班见 match.first_leader）",
         "who leads the first hand when no 上班 rule applies",
     )
+    wrong_play: Literal["refuse", "lose_turn"] = _f(
+        "lose_turn",
+        "错牌不出（大纲第四条(一)：如顺牌有误，其顺牌权自动取消，由其下家行使顺牌权）：refuse 错牌被拒绝、"
+        "照旧由他出（模拟器）；lose_turn 错牌者失去这次出牌权（算过牌；该他首发时由下家首发）",
+        "a wrong play: refused and the seat acts again (a simulator), or the seat loses its turn (S4 第四条(一))",
+        choices={
+            "refuse": ("错牌被拒绝，重新出（IllegalAction）", "the wrong play is refused (IllegalAction)"),
+            "lose_turn": ("错牌不出：失去这次出牌权", "错牌不出: the seat loses its turn"),
+        },
+    )
+    announce: Literal["never", "free_for_all", "always"] = _f(
+        "never",
+        "报牌（别人手里还有几张）：never 不报（点烧闷拉：不能上报或者询问任何人的手牌数；大纲第二十三条：憋3打法不报牌）；"
+        "free_for_all 四人乱缠中报牌（大纲第十一条：按规定报牌和扣牌）；always 随时可见（网上平台）",
+        "when other seats' hand sizes are announced (报牌): never (S0; S4 第二十三条), in 四人乱缠 (S4 第十一条), always",
+        choices={
+            "never": ("不报牌", "never"),
+            "free_for_all": ("四人乱缠中报牌", "during 四人乱缠"),
+            "always": ("随时报牌（手牌数人人可见）", "always (every hand size is visible)"),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -206,7 +227,11 @@ class BurnRules:
     enabled: bool = _f(True, "可以烧牌", "burning is allowed")
     needs_open_point: bool = _f(True, "没有开点的不能烧牌（大纲第六条）", "only a player who has opened may burn")
     teammate: bool = _f(True, "可以烧队友", "a teammate's 够级 set may be burned")
-    after_pass: bool = _f(True, "本轮过牌后还能烧牌", "a player who passed in this round may still burn")
+    after_pass: bool = _f(
+        False,
+        "本轮过牌后还能烧牌（大纲第五条、第十二条：过牌者除对头牌外这一轮再无权发牌；点烧闷拉：过牌之后则不能烧牌）",
+        "a player who passed in this round may still burn (both texts: no)",
+    )
     priority: Literal["own_team_first", "play_order"] = _f(
         "own_team_first",
         "几人同时烧：own_team_first 发够级牌者的联邦优先；play_order 按出牌顺序",
@@ -246,6 +271,16 @@ class OpenPointRules:
         "打点：头科产生前没开点的，头科及其对头算不开点（大纲第二十二条）",
         "打点: 头科 and 头科's opposite must open before 头科 goes out",
     )
+    four_when: Literal["next_lead", "any_time"] = _f(
+        "any_time",
+        "纯够级牌站住后什么时候发4算开点：next_lead 必须是下一手（点烧闷拉：下一张打出4则为开点）；"
+        "any_time 之后任何时候发4（大纲第八条：纯够级牌开点。开点方可发4，不发4者，视为没有开点）",
+        "when the 4s that open must come after the pure 够级 set stood: the very next lead (S0), or any later play (S4)",
+        choices={
+            "next_lead": ("下一手就发4（点烧闷拉第四节）", "the seat's very next lead (S0 四、开点)"),
+            "any_time": ("之后任何时候发4（大纲第八条）", "any later play of 4s by the seat (S4 第八条)"),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -256,12 +291,19 @@ class MenRules:
     """
 
     enabled: bool = _f(True, "有闷（清）", "闷 / 清 applies")
-    penalty: Literal["place_bottom", "tribute_only"] = _f(
-        "tribute_only",
-        "place_bottom 被闷当即判为最后（点烧闷拉）；tribute_only 继续打，只进清贡（大纲第十五条）",
-        "place_bottom ranks the player last at once (S0); tribute_only keeps him in play, owing 清贡 (S4)",
+    penalty: Literal["place_bottom", "tribute_only", "bottom_plays_on"] = _f(
+        "bottom_plays_on",
+        "place_bottom 被闷当即判为最后、不再出牌（点烧闷拉）；bottom_plays_on 先清为落：从最后排名，"
+        "但继续出牌，即使后来接风走脱也算落（大纲第十五条）；tribute_only 继续打，只进清贡、不影响名次",
+        "place_bottom: placed from the bottom and out of play at once (S0); bottom_plays_on: placed from the "
+        "bottom (先清为落) but plays on, even if he later goes out (S4 第十五条); tribute_only: only owes 清贡",
     )
     severity: int = _f(1, "被闷排名的轻重", "how far down a 闷 player is placed", minimum=0)
+    show_hand: bool = _f(
+        True,
+        "被清者当时亮牌，此后手牌人人可见（大纲第十五条：如持牌者被清，应当时亮牌）",
+        "a 清 player shows his hand at once, and it stays visible to every seat (S4 第十五条 亮牌)",
+    )
 
 
 @dataclass(frozen=True)
@@ -286,6 +328,11 @@ class ScoringRules:
     points: list[int] = _f([4, 2, 0, 0, -2, -4], "各名次得分", "points for places 1 to 6")
     positive_only: bool = _f(True, "只记正分，不记负分（大纲第十九条）", "a team's negative sum counts as 0")
     sweep_multiplier: int = _f(2, "串三户得分倍数", "score multiplier when one team takes places 1-3", minimum=1)
+    enabled: bool = _f(
+        True,
+        "计分（大纲第十九条积分制）；false 只进贡不计分（大纲第十四条：采取积分制一般不再进贡，见 tribute.enabled）",
+        "hands are scored (S4 第十九条); false: tribute without scoring (S4 第十四条, see tribute.enabled)",
+    )
 
 
 @dataclass(frozen=True)
@@ -370,7 +417,9 @@ class TributeRules:
         ["2", "SJ", "BJ", "Y"], "能进贡的牌（钱、花），取大者", "ranks that may be paid as tribute, largest first"
     )
     kept_excluded: bool = _f(
-        True, "吃了不吐：买来的、吃来的贡不能再进贡", "cards gained by buying or tribute cannot be paid on"
+        False,
+        "吃了不吐：买来的、吃来的贡不能再进贡（点烧闷拉第七、八节；大纲没有，按牌点大小取大者进贡）",
+        "cards gained by buying or tribute cannot be paid on (S0 吃了不吐; S4 pays the largest card, whatever its origin)",
     )
     place: list[list[int]] = _f(
         [[6, 1, 2], [5, 2, 1]],
@@ -410,6 +459,20 @@ class TributeRules:
         "this many sweeps in a row: no tribute, 开牌 anew (0: never)",
         minimum=0,
     )
+    shown: bool = _f(
+        False,
+        "进贡、还贡的牌全桌明置（点烧闷拉第八节：所有进贡的牌全部明置）；false 只有进贡双方看到",
+        "tribute and returned cards are shown to the whole table (S0 八 明置); false: only giver and receiver see them",
+    )
+    sweep_streak: Literal["either_team", "same_team"] = _f(
+        "either_team",
+        "“连续三次串三户”怎么数（大纲第十四条(七)）：either_team 哪一方串都算；same_team 同一方连续串才算",
+        "how sweeps in a row are counted (S4 第十四条(七)): sweeps by either team, or by the same team only",
+        choices={
+            "either_team": ("哪一方串三户都算连续", "a sweep by either team continues the streak"),
+            "same_team": ("同一方连续串三户才算", "only sweeps by the same team continue the streak"),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -436,6 +499,11 @@ class GemingRules:
         "对头得到几次够死级的权力（放弃即无头）",
         "够死级 sets the opposite may play unanswered (declining = 无头)",
         minimum=0,
+    )
+    cannot_pay: bool = _f(
+        True,
+        "进贡不起也可以革命：欠的贡多于手里的法定贡牌（大纲第十四条(二)：若没有摸到法定贡牌，或进贡不起，可以革命）",
+        "a player who owes more tribute than the tribute cards he holds may also declare 革命 (S4 第十四条(二))",
     )
 
 
@@ -622,17 +690,21 @@ def dianshaomenla() -> Variant:
         deck=DeckRules(remove={"3": 10, "4": 10}),
         sets=SetsRules(bare=["3"], kou=False),
         gouji=GoujiRules(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}, pure_twos=False),
-        play=PlayRules(pass_reentry="never"),
+        play=PlayRules(pass_reentry="never", wrong_play="refuse"),
         free_for_all=FreeForAllRules(starts="immediately"),
         jiefeng=JiefengRules(policy="next_seat"),
-        burn=BurnRules(needs_open_point=False, after_pass=False, priority="play_order"),
-        open_point=OpenPointRules(deadline_out=2, last_set_exception=False, natural_point=False, dadian=False),
-        men=MenRules(penalty="place_bottom"),
+        burn=BurnRules(needs_open_point=False, priority="play_order"),
+        open_point=OpenPointRules(
+            deadline_out=2, last_set_exception=False, natural_point=False, dadian=False, four_when="next_lead"
+        ),
+        men=MenRules(penalty="place_bottom", show_hand=False),
         places=PlacesRules(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
         scoring=ScoringRules(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
         declare=DeclareRules(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
         buy=BuyRules(no_three="none", no_four_closes_point=False),
         tribute=TributeRules(
+            kept_excluded=True,
+            shown=True,
             point_call=True,
             point_when_neither="none",
             returned=[],

@@ -46,7 +46,40 @@ def hand2(m: Match) -> bool:
     return len(m.summaries) == 1 and m.phase == "play"
 
 
+def test_s4_art4_1_wrong_choice_between_hands_takes_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第四条(一) 错牌不出, between hands: the seat asked loses its choice; PASS (the default) is taken and a
+    ``wrong_play`` event recorded.  Under ``refuse`` the forfeit raises and the decision stays."""
+    from gouji_rules.errors import IllegalAction
+
+    rig_deal(monkeypatch, [FILL] * 6)
+    m = Match(S4, 1, 1)
+    assert m.phase == "yudian"
+    seat = m.turn
+    m.forfeit(seat, "answered out of turn")
+    assert ("wrong_play", seat, None, -1, 0) in ev(m, "wrong_play")
+    assert m.phase == "yudian" and m.turn == (seat + 1) % 6 and ev(m, "yudian") == []
+    refuse = Match(S4.replace(play={"wrong_play": "refuse"}), 1, 1)
+    with pytest.raises(IllegalAction) as info:
+        refuse.forfeit()
+    assert info.value.rule == "wrong_play" and refuse.phase == "yudian" and refuse.decisions == 0
+
+
 # -- 第十九条 计分 -------------------------------------------------------------------------------
+
+
+def test_s4_art14_scored_game_usually_pays_no_tribute() -> None:
+    """第十四条 “采取积分制一般不再进贡” against 第十九条 “采取积分制计分法”.  dagang plays both (the default:
+    “一般”, and 第二十二条 “点贡只进贡，不计分” has both at one table); the shipped ``dagang_jifen`` scores without
+    tribute; ``scoring.enabled: false`` pays tribute without scoring."""
+    from gouji_rules import dsl
+
+    both = settle(S4, result(ORDER, NONE_OPEN))
+    assert both.scores == (2, 0) and [d.kind for d in both.debts] == ["point"] * 6 + ["place", "place"]
+    jifen = dsl.load_shipped("dagang_jifen")
+    scored = settle(jifen, result(ORDER, NONE_OPEN))
+    assert scored.scores == (2, 0) and scored.debts == []
+    unscored = settle(S4.replace(scoring={"enabled": False}), result(ORDER, NONE_OPEN))
+    assert unscored.scores == (0, 0) and unscored.winner is None and unscored.debts == both.debts
 
 
 def test_s4_art19_points_4_2_0_0_minus2_minus4() -> None:
@@ -445,6 +478,32 @@ def test_s4_art14_2_nothing_to_pay_may_geming(monkeypatch: pytest.MonkeyPatch) -
     assert ev(m, "tribute") == []
 
 
+def test_s4_art14_2_cannot_pay_what_is_owed_may_geming(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第十四条(二) “若没有摸到法定贡牌，或进贡不起，可以革命。” 进贡不起: seat 1 owes 2 落贡 and holds one 2; seat 5
+    owes 1 点贡 and holds one 2 (he can pay).  Only seat 1 is offered 革命; without ``geming.cannot_pay`` nobody."""
+    owed = [Debt("place", 1, 4, 2, True), Debt("point", 5, 2, 1)]
+    hands = ["3 4 2", "3 4 A 2", "3 4 2", "3 4 2", "3 4 2", "3 4 K 2"]
+    for variant, want in ((R4, [("geming", 1)]), (R4.replace(geming={"cannot_pay": False}), [])):
+        rig_debts(monkeypatch, owed)
+        rig_deal(monkeypatch, [FILL] * 6, hands, first=[0, 0])
+        m = Match(variant, 1, 2)
+        drive(m, until=lambda m: len(m.summaries) == 1)
+        asked = drive(m, until=hand2)
+        assert [a for a in asked if a[0] == "geming"] == want
+
+
+def test_s4_art14_1_largest_card_paid_even_if_just_bought_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第十四条(一) “按牌点大小取大者进贡”: S4 has no 吃了不吐 (S0 七), so seat 3 pays as 烧贡 the 2 that seat 0
+    paid it for a 3 (``tribute.kept_excluded: false``); with S0's rule that 2 could not be paid."""
+    for variant, paid in ((R4, [("tribute", 3, "2", 1, 2)]), (R4.replace(tribute={"kept_excluded": True}), [])):
+        rig_debts(monkeypatch, [Debt("burn", 3, 1, 1)])
+        rig_deal(monkeypatch, [FILL] * 6, ["4 5 2", FILL, FILL, "33 4 5", FILL, FILL], first=[0, 0])
+        m = Match(variant, 1, 2)
+        drive(m, until=hand2)
+        assert ev(m, "buy3") == [("buy3", 0, "3", 3, TWO + 1)]
+        assert ev(m, "tribute") == paid
+
+
 def test_s4_art14_4_return_tribute_same_count_receivers_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """第十四条(四) “头科、二科吃贡后，须向大落、二落返还同等数量的牌，称“还贡””"""
     rig_debts(monkeypatch, [Debt("place", 5, 0, 2, True)])
@@ -553,6 +612,38 @@ def test_s4_art14_7_three_sweeps_in_a_row_no_tribute_reopen(monkeypatch: pytest.
         paid.append(sum(1 for e in m.summaries[-1].record["pre_play"] if e["type"] == "tribute"))
     assert paid == [0, 1, 1, 0]  # hands 2 and 3 pay the 串三户 tribute, hand 4 does not
     assert [e.value for e in m.all_events if e.type == "redeal"] == [3]
+
+
+def _alternating_sweeps(monkeypatch: pytest.MonkeyPatch, variant: Variant) -> list[int]:
+    """Hands 1-3 end in sweeps by team 1, team 0, team 1; returns the redeal events' values."""
+    real = match_mod.settle
+    n: list[int] = []
+
+    def swept(v: Any, res: Any) -> Any:
+        n.append(1)
+        s = real(v, res)
+        if len(n) <= 3:
+            import dataclasses
+
+            return dataclasses.replace(s, sweep=len(n) % 2, debts=[])
+        return s
+
+    monkeypatch.setattr(match_mod, "settle", swept)
+    rig_deal(monkeypatch, ["3 4 2 5"] * 6)
+    m = Match(variant, 1, 4)
+    drive(m)
+    return [e.value for e in m.all_events if e.type == "redeal"]
+
+
+def test_s4_art14_7_three_sweeps_in_a_row_by_either_team(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第十四条(七) “连续三次串三户一般不进贡，应重新开牌。” The text counts 串三户 hands in a row and names no
+    team: sweeps by team 1, team 0, team 1 are three in a row (``tribute.sweep_streak: either_team``)."""
+    assert _alternating_sweeps(monkeypatch, R4) == [3]
+
+
+def test_s4_art14_7_same_team_streak_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other count (``same_team``): alternating sweeps never make three in a row."""
+    assert _alternating_sweeps(monkeypatch, R4.replace(tribute={"sweep_streak": "same_team"})) == []
 
 
 # -- 第二十一条 革命 --------------------------------------------------------------------------------

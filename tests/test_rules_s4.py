@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gouji_rules.actions import Play
-from gouji_rules.cards import parse_set
+from gouji_rules.cards import counts_of, parse_set
 from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD, Hand
 
 from .conftest import S4, act, events, illegal, legal, pass_until_lead, pos, types
@@ -176,7 +176,94 @@ def test_s4_art5_pass_reentry_only_on_opposite_set() -> None:
     assert seen == [5, 0, 1]  # seat 1 comes back for his opposite's set; 2 and 3 do not
 
 
+# -- 第四条(一) 错牌不出 ------------------------------------------------------------------------------
+
+
+def test_s4_art4_1_wrong_play_loses_the_turn_to_the_next_seat() -> None:
+    """第四条(一) “如顺牌有误，按照“错牌不出”的原则，其顺牌权自动取消，由其下家行使顺牌权。” Seat 1 answers 55
+    wrongly: it loses the turn (a 过牌 for this round), seat 2 answers next, and seat 1 stays out of the round."""
+    h = pos(S4, ["55JJ", "7799", "66", LOW, LOW, LOW])
+    act(h, "55")
+    assert (h.turn, h.mode) == (1, FOLLOW)
+    h.forfeit(1, "played 5 on 55")
+    assert events(h, "wrong_play")[-1] == ("wrong_play", 1, None, -1, FOLLOW + 1)
+    assert (h.turn, h.mode) == (2, FOLLOW)
+    act(h, "66")
+    seen = []
+    while h.mode == FOLLOW:
+        seen.append(h.turn)
+        act(h, "pass")
+    assert 1 not in seen  # 过牌者…这一轮再无权发牌
+    assert h.wrong_plays == [(1, "played 5 on 55")] and "1:wrong_play" in h.record()["actions"]
+
+
+def test_s4_art4_1_wrong_lead_passes_the_lead_to_the_next_seat() -> None:
+    """“由其下家行使顺牌权”: a seat that leads wrongly loses the lead; the next seat in play leads."""
+    h = pos(S4, ["55JJ", "7799", "66", LOW, LOW, LOW])
+    h.forfeit(0)
+    assert (h.turn, h.mode) == (1, LEAD) and h.table is None
+
+
+def test_s4_art4_1_lost_turn_replays_from_the_record() -> None:
+    """A lost turn is in the record's actions (``1:wrong_play``), so ``from_record`` + ``replay`` reproduce it."""
+    import random
+
+    rng = random.Random(4)
+    for seed in range(20):
+        h = Hand.deal(S4, seed=seed)
+        h.forfeit()
+        while not h.is_over:
+            if rng.random() < 0.05:
+                h.forfeit(reason="wrong")
+            else:
+                legal = h.legal_actions()
+                h.apply(legal[rng.randrange(len(legal))])
+        rec = h.record()
+        assert any(a.endswith(":wrong_play") for a in rec["actions"])
+        again = Hand.from_record(S4, rec)
+        again.replay(rec["actions"])
+        assert again.record() == rec
+
+
+def test_s4_art4_1_refuse_reading_raises_naming_the_rule() -> None:
+    """``play.wrong_play: refuse`` (dianshaomenla, simulators): ``forfeit`` raises IllegalAction naming the rule."""
+    from gouji_rules.errors import IllegalAction
+
+    from .conftest import S0, snapshot
+
+    h = pos(S0, ["55JJ", "7799", "66", LOW, LOW, LOW])
+    before = snapshot(h)
+    with pytest.raises(IllegalAction) as info:
+        h.forfeit()
+    assert info.value.rule == "wrong_play" and "第四条" in (info.value.clause or "")
+    assert snapshot(h) == before
+    with pytest.raises(IllegalAction) as info:
+        pos(S4, ["55", LOW, LOW, LOW, LOW, LOW]).forfeit(3)
+    assert info.value.rule == "turn_order"
+
+
 # -- 第六条 烧牌 ----------------------------------------------------------------------------------
+
+
+def test_s4_art5_passed_seat_may_not_burn() -> None:
+    """第五条 (过牌) “过牌者除“对头牌”外，这一轮再无权发牌，直至新一轮重新发牌”; 第十二条 “如果不是对头的牌，
+    是不允许再"上牌"的”.  A burn is a play: seat 1 passed on 555 and is not offered the burn of QQQ."""
+    hands = ["555JJ", "KKK66", "QQQ7", LOW, "KKK", LOW]
+    h = pos(S4, hands, point=ALL_OPEN)
+    act(h, "555", "pass", "QQQ")
+    asked = []
+    while h.mode == BURN:
+        asked.append(h.turn)
+        act(h, "pass")
+    assert asked == [4]
+    # the option keeps the other reading for clubs that allow it
+    h = pos(S4.replace(burn={"after_pass": True}), hands, point=ALL_OPEN)
+    act(h, "555", "pass", "QQQ")
+    asked = []
+    while h.mode == BURN:
+        asked.append(h.turn)
+        act(h, "pass")
+    assert asked == [4, 1]
 
 
 def test_s4_art6_burn_needs_open_point() -> None:
@@ -339,6 +426,30 @@ def test_s4_art8_pure_gouji_then_4_opens() -> None:
     assert h.observation(0).point[0] == "open"
 
 
+def test_s4_art8_fours_after_pure_set_stood_need_not_be_the_next_lead() -> None:
+    """第八条 “纯够级牌开点。开点方可发4，不发4者，视为没有开点。” The text names no order: KK stands, then 55
+    stands, then 44 opens (``open_point.four_when: any_time``).  Under S0's “下一张打出4” (``next_lead``) the 55
+    lead spoils it: the 44 closes the point while AA is held, and opens only as 自然点 once it is not."""
+    for hand, want in (("KK5544AA3", "open_point"), ("KK55443", "open_point")):
+        h = pos(S4, [hand, "6", "6", "6", "6", "6"])
+        act(h, "KK")
+        pass_until_lead(h)
+        act(h, "55")
+        pass_until_lead(h)
+        act(h, "44")
+        assert [e.type for e in events(h, "open_point", "natural_point", "point_closed")] == [want]
+        assert h.point[0] == 2  # open
+    s0_order = S4.replace(open_point={"four_when": "next_lead"})
+    for hand, want in (("KK5544AA3", "point_closed"), ("KK55443", "natural_point")):
+        h = pos(s0_order, [hand, "6", "6", "6", "6", "6"])
+        act(h, "KK")
+        pass_until_lead(h)
+        act(h, "55")
+        pass_until_lead(h)
+        act(h, "44")
+        assert [e.type for e in events(h, "open_point", "natural_point", "point_closed")] == [want]
+
+
 @pytest.mark.parametrize("gouji", ["QQQ+SJ", "QQ2"])
 def test_s4_art8_joker_or_two_set_does_not_open(gouji: str) -> None:
     """“以下够级牌不能算是开点：（一）有大、小花的牌不开点；…（三）贴2的够级牌不开点。”"""
@@ -438,6 +549,20 @@ def test_s4_art22_dadian_opposite_of_touke_not_opened() -> None:
     h = pos(S4, ["K", "55", "66", "77", "88", "99"], point={0: "open", 3: "open"})
     act(h, "K")
     assert not events(h, "point_closed")
+
+
+def test_s4_art22_dadian_spares_a_seat_whose_pure_set_stood() -> None:
+    """第二十二条(一) “头科产生前，其够级牌一次未活，即未用够级方式取得过发牌权，则头科的对头称为“不开点”” with
+    第八条 “纯够级牌开点。开点方可发4”: seat 3's pure KK stood (``pending``) before seat 0 goes out 头科; its 够级
+    lived, so 打点 closes only seat 0, and seat 3 may still open with its 4s."""
+    h = pos(S4, ["K", "55", "66", "KK447", "88", "99"], leader=3)
+    act(h, "KK")
+    pass_until_lead(h)
+    assert (h.turn, h.point[3]) == (3, 1)  # pending
+    h = pos(S4, ["K", "55", "66", "447", "88", "99"], point={3: "pending"})
+    act(h, "K")
+    assert {e.seat for e in events(h, "point_closed")} == {0}
+    assert h.point[3] == 1
 
 
 # -- 第九条 憋3, 底牌; 第十条 无头; 第十一条 四人乱缠 ---------------------------------------------------
@@ -551,8 +676,8 @@ def test_s4_art13_jiefeng_only_by_the_next_player() -> None:
 
 
 def test_s4_art15_qing_keeps_the_player_in_play() -> None:
-    """第十五条 清贡 “最后走3之前的一手牌被人打过（即使后来接风走脱，也算），称为清贡（又称闷贡）” — S4 charges
-    清贡 but does not rank the player at once: event ``men`` only."""
+    """第十五条 清贡 “最后走3之前的一手牌被人打过（即使后来接风走脱，也算），称为清贡（又称闷贡）” — the 清 player
+    stays in play (he may still 接风 and go out): event ``men``, and he is still asked in the round."""
     h = pos(S4, ["553", "66J", "7", "8", "9", "T"])
     act(h, "55", "66")
     e = events(h, "men")[-1]
@@ -560,6 +685,43 @@ def test_s4_art15_qing_keeps_the_player_in_play() -> None:
     assert h.active[0]
     act(h, "pass", "pass", "pass", "pass")
     assert (h.turn, h.mode) == (0, FOLLOW)  # still asked in the round
+
+
+def _qing_then_jiefeng_out(variant: object) -> Hand:
+    """Seat 0 is 清 (55 beaten by 66), plays on, and goes out last of all through 接风 on seat 5's T."""
+    h = pos(variant, ["553", "66", "7", "8", "9J", "T"])  # type: ignore[arg-type]
+    act(h, "55", "66", "pass", "pass", "pass", "pass", "pass")
+    act(h, "7", "pass", "pass", "pass", "pass", "8", "pass", "pass", "pass", "9", "T", "jiefeng", "agree", "3")
+    assert h.is_over
+    return h
+
+
+def test_s4_art15_qing_is_placed_last_even_if_he_goes_out_later() -> None:
+    """第十五条 “最后走3之前的一手牌被人打过（即使后来接风走脱，也算）…如持牌者被清，应当时亮牌（俗称为先清为落）”.
+    先清为落: seat 0 is 清, plays on, goes out through 接风 after seat 5, and is still 大落
+    (``men.penalty: bottom_plays_on``); he takes no 科 (no ``finish`` event).  Under ``tribute_only`` (the earlier
+    reading) the same play makes him 二落."""
+    h = _qing_then_jiefeng_out(S4)
+    assert h.places == [6, 1, 2, 3, 5, 4]
+    assert 0 not in [e.seat for e in events(h, "finish")] and h.men_seats == [(0, 1)]
+    old = _qing_then_jiefeng_out(S4.replace(men={"penalty": "tribute_only"}))
+    assert old.places[0] == 5
+
+
+def test_s4_art15_qing_shows_his_hand_to_every_seat() -> None:
+    """第十五条 “如持牌者被清，应当时亮牌”: from the 清 on, every seat's observation holds seat 0's hand (and so
+    its size); before it, nobody else sees either."""
+    h = pos(S4, ["553", "66J", "7", "8", "9", "T"])
+    act(h, "55")
+    assert all(h.observation(k).shown[0] == () and h.observation(k).cards_left[0] == -1 for k in range(1, 6))
+    act(h, "66")
+    for k in range(6):
+        obs = h.observation(k)
+        assert obs.shown[0] == tuple(counts_of("3")) and obs.cards_left[0] == 1
+    assert h.observation(2).shown[1] == () and h.observation(2).cards_left[1] == -1
+    no_show = pos(S4.replace(men={"show_hand": False}), ["553", "66J", "7", "8", "9", "T"])
+    act(no_show, "55", "66")
+    assert no_show.observation(2).shown[0] == ()
 
 
 def test_s4_art13_refused_jiefeng_blocks_only_that_last_set() -> None:
