@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Play
+from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
 from .agents import GreedyAgent, _cost
 from .cards import NRANKS, SJ, THREE, CardSet
 from .engine import BURN, MODE_NAMES, Hand, Observation
@@ -38,7 +38,9 @@ from .rng import SplitMix64, derive
 
 PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
 PLAYED = frozenset({"play", "burn", "counter_burn"})
-ACTION_EVENTS = frozenset({"play", "burn", "counter_burn", "pass", "yield", "kou", "jiefeng_request", "consent"})
+ACTION_EVENTS = frozenset(
+    {"play", "burn", "counter_burn", "pass", "yield", "kou", "jiefeng_request", "consent", "wrong_play"}
+)
 MAX_TRIES = 4  # rebuild attempts per world before the world is given up
 
 
@@ -82,6 +84,8 @@ def _event_action(e: object) -> Action | None:
         return JIEFENG
     if t == "consent":
         return AGREE if getattr(e, "value", 0) == 1 else REFUSE
+    if t == "wrong_play":
+        return Forfeit()
     return None
 
 
@@ -96,9 +100,15 @@ def unseen_cards(obs: Observation) -> tuple[list[int], list[list[int]]]:
             for r, n in e.cards.card_counts().items():
                 played[e.seat][r] += n
     pool = list(deck)
+    shown = _shown(obs)
     for r in range(NRANKS):
-        pool[r] -= obs.hand[r] + sum(p[r] for p in played)
+        pool[r] -= obs.hand[r] + sum(p[r] for p in played) + sum(h[r] for s, h in shown.items() if s != obs.seat)
     return pool, played
+
+
+def _shown(obs: Observation) -> dict[int, tuple[int, ...]]:
+    """The hands shown to the table (亮牌), by seat."""
+    return {s: tuple(h) for s, h in enumerate(getattr(obs, "shown", ()) or ()) if h}
 
 
 def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> list[int]:
@@ -135,12 +145,17 @@ def sample_world(obs: Observation, rng: SplitMix64) -> list[list[int]] | None:
     pool, played = unseen_cards(obs)
     if min(pool) < 0:
         return None
-    need = hidden_counts(obs, sum(pool), played)
-    if sum(need) != sum(pool):
-        return None
+    shown = {s: h for s, h in _shown(obs).items() if s != obs.seat}
+    need = hidden_counts(obs, sum(pool) + sum(sum(h) for h in shown.values()), played)
     hands = [list(p) for p in played]
     for r in range(NRANKS):
         hands[obs.seat][r] += obs.hand[r]
+    for s, h in shown.items():  # a shown hand (亮牌) is known card for card
+        for r in range(NRANKS):
+            hands[s][r] += h[r]
+        need[s] = 0
+    if sum(need) != sum(pool):
+        return None
     # a 闷 seat was beaten on the set before its last 3s: what it holds now is 3s
     for s in {e.seat for e in obs.events if e.type == "men" and 0 <= e.seat < 6 and e.seat != obs.seat}:
         k = min(need[s], pool[THREE])
@@ -184,9 +199,10 @@ def rebuild(obs: Observation, deal: Sequence[Sequence[int]]) -> Hand | None:
             a = _event_action(e) if e.type in ACTION_EVENTS else None
             if a is None:
                 continue
-            burning_now = e.type in ("burn", "counter_burn") or (e.type == "pass" and e.value == 1)
+            declined = (e.type == "pass" and e.value == 1) or (e.type == "wrong_play" and e.value == BURN + 1)
+            burning_now = declined or e.type in ("burn", "counter_burn")
             if burning_now and not _offered(hand, e.seat):
-                if e.type == "pass":
+                if declined:
                     continue  # the real table asked this seat, this world does not: nothing to decline
                 return None
             # seats this world asks to burn before the event's seat (or at all, for any other event)

@@ -74,7 +74,7 @@ def test_sampled_worlds_agree_with_the_seats_observation() -> None:
                 assert deal is not None
                 assert [deal[obs.seat][r] - played[obs.seat][r] for r in range(16)] == list(obs.hand)
                 for s in range(6):
-                    assert sum(deal[s]) - sum(played[s]) == obs.cards_left[s]
+                    assert sum(deal[s]) - sum(played[s]) == hand.cards_left()[s]
                 world = rebuild(obs, deal)
                 if world is None:
                     continue

@@ -11,7 +11,7 @@ play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
     mode                 len(MODES) + 1, one-hot (last: a mode this list does not know)
     table                16 + 1   cards of the set on the table by rank, and "a set is on the table"
     table owner          6    one-hot, relative
-    cards left           6 + 6    count per seat, and 1 where the observation gives it
+    cards left           6 + 6    count per seat, and 1 where the observation gives it (-1: unknown)
     active               6
     finish               6    place in the finish order so far / 6, 0 while playing
     point                24   开点 state one-hot (none, pending, open, closed) per seat
@@ -19,6 +19,7 @@ play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
     burning              6    one-hot, relative
     free for all         1
     played               96   cards each seat has played this hand, by rank (from the events)
+    shown                96   each seat's hand where it is shown to the table (亮牌), by rank
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ NOHEAD_AT = POINT_AT + 24
 BURNING_AT = NOHEAD_AT + 6
 FFA_AT = BURNING_AT + 6
 PLAYED_AT = FFA_AT + 1
-OBS_SIZE = PLAYED_AT + 6 * NRANKS
+SHOWN_AT = PLAYED_AT + 6 * NRANKS
+OBS_SIZE = SHOWN_AT + 6 * NRANKS
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -122,6 +124,7 @@ class ObservationEncoder:
         left = getattr(obs, "cards_left", None)
         finish = list(obs.finish)
         played = self.played(obs)
+        shown = getattr(obs, "shown", ()) or ()
         for k, s in enumerate(rel):
             if left is not None and s < len(left) and left[s] is not None and left[s] >= 0:
                 v[LEFT_AT + k] = left[s]
@@ -134,6 +137,8 @@ class ObservationEncoder:
                 v[POINT_AT + 4 * k + POINT_STATES.index(p)] = 1.0
             v[NOHEAD_AT + k] = float(obs.no_head[s])
             v[PLAYED_AT + NRANKS * k : PLAYED_AT + NRANKS * (k + 1)] = played[s]
+            if s < len(shown) and shown[s]:
+                v[SHOWN_AT + NRANKS * k : SHOWN_AT + NRANKS * (k + 1)] = shown[s][:NRANKS]
         if 0 <= obs.burning < 6:
             v[BURNING_AT + (obs.burning - me) % 6] = 1.0
         v[FFA_AT] = float(obs.free_for_all)
