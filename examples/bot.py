@@ -2,13 +2,14 @@
 """An example 够级 bot for `gouji event run`: plain Python, standard library only.
 
 Copy it and make it smarter.  The protocol (docs/bot-protocol.md): read one JSON
-object per line on stdin; for each request with "type": "act", print one line
-{"action": "..."} with one of the strings in "legal" and flush.  Other messages
+object per line on stdin.  Answer "hello" with {"type": "hello", "id": ID, "protocol": 2}
+at once; for each request with "type": "act", print one line {"id": ID, "action": "..."}
+with the request's id and one of the strings in "legal", and flush.  Other messages
 ("start_hand") need no reply.  Exit when stdin ends.
 
 Use it in an event:
 
-    gouji event new cup.sqlite --name cup --bots "me=cmd:python examples/bot.py,b=greedy,c=random,d=greedy,e=random,f=greedy"
+    gouji event new cup.sqlite --name cup --bots "me=cmd:python3 examples/bot.py,b=greedy,c=random,d=greedy,e=random,f=greedy"
     gouji event run cup.sqlite
 
 Its play: pass on a partner's set, otherwise play the smallest legal set (the
@@ -60,9 +61,10 @@ def main() -> None:
         if not line.strip():
             continue
         req = json.loads(line)
-        if req.get("type") != "act":
-            continue
-        print(json.dumps({"action": choose(req)}), flush=True)
+        if req.get("type") == "hello":
+            print(json.dumps({"type": "hello", "id": req["id"], "protocol": 2}), flush=True)
+        elif req.get("type") == "act":
+            print(json.dumps({"id": req["id"], "action": choose(req)}), flush=True)
 
 
 if __name__ == "__main__":

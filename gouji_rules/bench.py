@@ -11,8 +11,11 @@ from . import catalog
 from .sim import simulate
 
 
-def run_bench(variant_spec: str, hands: int, seed: int, dsl: bool = True) -> dict[str, Any]:
-    """Engine speed with random agents; with ``dsl``, also variant loading and expression hooks."""
+def run_bench(
+    variant_spec: str, hands: int, seed: int, dsl: bool = True, schedule_players: int | None = None
+) -> dict[str, Any]:
+    """Engine speed with random agents; with ``dsl``, also variant loading and expression hooks;
+    with ``schedule_players``, also how long the event schedules take (tournament/schedule.py)."""
     variant = catalog.resolve(variant_spec)
     variant.rules  # compile outside the timed part  # noqa: B018
     out = simulate(variant, hands, seed, "random")
@@ -30,6 +33,10 @@ def run_bench(variant_spec: str, hands: int, seed: int, dsl: bool = True) -> dic
             "hooks_vs_parameters_ratio": hooks.get("ratio_hooks_to_parameters"),
             "hooks_same_game": hooks.get("same_game"),
         }
+    if schedule_players is not None:
+        from .tournament.schedule import bench
+
+        extra.update(bench(schedule_players, 3, seed))
     return {
         "schema_version": 1,
         "variant": variant.name,

@@ -119,12 +119,17 @@ def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--engine-only", is_flag=True, help="skip the variant-loading and expression-hook measurements")
+@click.option("--schedule", "schedule_players", type=click.IntRange(6, 6000), help="also time scheduling N players")
 @handles_errors
-def bench_cmd(variant_spec: str, hands: int, seed: int, as_json: bool, engine_only: bool) -> None:
+def bench_cmd(
+    variant_spec: str, hands: int, seed: int, as_json: bool, engine_only: bool, schedule_players: int | None
+) -> None:
     """Engine speed on one core (random agents), variant loading, and expression hooks vs parameters."""
     from .bench import run_bench
 
-    out = run_bench(variant_spec, hands, seed, dsl=not engine_only)
+    if schedule_players is not None and schedule_players % 6:
+        raise click.BadParameter(f"{schedule_players} is not a multiple of 6 (six sit at a table)")
+    out = run_bench(variant_spec, hands, seed, dsl=not engine_only, schedule_players=schedule_players)
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return

@@ -67,6 +67,7 @@ def event_group() -> None:
 @click.option("--hands", type=click.IntRange(1), help="hands per match (default: the variant's match.hands)")
 @click.option("--seed", default=0, show_default=True, type=int, help="all randomness of the event comes from it")
 @click.option("--duplicate/--no-duplicate", default=None, help="bots: also play each deal with the cards swapped")
+@click.option("--tiebreaks", help="after match points, comma-separated: hand_points, head_to_head, buchholz, …")
 @handles_errors
 def new_cmd(
     file: str,
@@ -80,6 +81,7 @@ def new_cmd(
     hands: int | None,
     seed: int,
     duplicate: bool | None,
+    tiebreaks: str | None,
 ) -> None:
     """Create the event FILE (never overwrites) with its entrants, rules copy and schedule."""
     from .tournament import event as ev
@@ -87,7 +89,11 @@ def new_cmd(
     given = sum(x is not None and x != () for x in (players, teams, bots))
     if given != 1:
         raise click.UsageError("give exactly one of --players, --teams or --bots")
-    settings = ev.Settings(name, variant_spec, fmt, rounds, hands, seed, duplicate)
+    from .tournament.tiebreaks import parse
+
+    settings = ev.Settings(
+        name, variant_spec, fmt, rounds, hands, seed, duplicate, parse(tiebreaks) if tiebreaks else ()
+    )
     if players:
         db = ev.create(file, settings, players=ev.read_players(players))
     elif teams:
@@ -102,6 +108,10 @@ def new_cmd(
             f"{d['tables']} table(s), {d['hands_per_match']} hands a match"
             f"{' (duplicate)' if d['duplicate'] else ''}, variant {d['variant']}, {len(e.entrants)} entrants"
         )
+        if d["format"] == "rotating":
+            from .tournament.schedule import describe_repeats, seating_repeats
+
+            click.echo(f"schedule: {describe_repeats(seating_repeats(db.seating()))}")
 
 
 @event_group.command("seat")
@@ -305,8 +315,9 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
         raise click.UsageError("give at least one of --records, --results, --faults, --audit")
     with _open(file) as e:
         if records:
-            rows = e.db.hands()
-            _write("".join(json.dumps(r.record, ensure_ascii=False) + "\n" for r in rows), records)
+            from .tournament.records import export_lines
+
+            _write("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in export_lines(e)), records)
         if results:
             _write(results_csv(e), results)
         if faults:

@@ -15,18 +15,17 @@ from .cli_common import handles_errors
 
 @click.command("replay")
 @click.argument("record_file", type=click.Path(dir_okay=False))
-@click.option("--hand", default=1, show_default=True, type=click.IntRange(1), help="which record of the file")
-@click.option("--variant", "variant_spec", help="variant file or name (default: the record's)")
+@click.option("--hand", default=1, show_default=True, type=click.IntRange(1), help="which hand record of the file")
+@click.option("--variant", "variant_spec", help="variant file or name (default: the rules the record carries)")
 @click.option("--no-pause", is_flag=True, help="print every step without waiting")
 @handles_errors
 def replay_cmd(record_file: str, hand: int, variant_spec: str | None, no_pause: bool) -> None:
     """Step through a hand record: Enter for the next action, q to quit."""
     from . import catalog
-    from .tournament.records import Variants, pick, replay
+    from .tournament.records import pick, replay
 
-    rec = pick(record_file, hand)
     override = catalog.resolve(variant_spec) if variant_spec else None
-    variant = Variants(override).get(rec)
+    variant, rec = pick(record_file, hand, override)
     stdin = sys.stdin
     pause = not no_pause
 
@@ -46,27 +45,35 @@ def replay_cmd(record_file: str, hand: int, variant_spec: str | None, no_pause: 
 
 
 @click.command("verify")
-@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("records", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--variant", "variant_spec", help="verify every record under this variant file or name")
 @click.option("--quiet", "-q", is_flag=True, help="no summary line")
+@click.option("--schema", "print_schema", is_flag=True, help="print the JSON Schema of a record and exit")
 @handles_errors
-def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool) -> None:
-    """Replay hand records (JSONL) under their variant; report the first illegal action of each.
+def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool, print_schema: bool) -> None:
+    """Check hand records (JSONL files, or EVENT.sqlite) against the rules they were played under.
 
-    Exit 0 when every record verifies, 1 when any does not.
+    Each record must match the record format (--schema), carry its rules' fingerprint,
+    deal the variant's deck (and the deal its seed makes), and replay to the recorded
+    end; the first illegal action is reported with its rule.  Exit 0 when every record
+    verifies, 1 when any does not.
     """
+    from .tournament.records import schema_text, verify_files
+
+    if print_schema:
+        click.echo(schema_text(), nl=False)
+        return
+    if not records:
+        raise click.UsageError("give the records files (or event files) to verify")
     from . import catalog
-    from .tournament.records import verify_files
 
     override = catalog.resolve(variant_spec) if variant_spec else None
     count, problems = verify_files(list(records), override)
     for p in problems:
         click.echo(str(p))
     if not quiet:
-        bad = len({(p.file, p.line) for p in problems})
-        click.echo(
-            f"{count} record(s) read, {count - bad if count >= bad else 0} verified, {bad} with problems", err=True
-        )
+        bad = len({(p.file, p.line, p.at) for p in problems if p.hand or p.at})
+        click.echo(f"{count} record(s) read, {max(count - bad, 0)} verified, {len(problems)} problem(s)", err=True)
     if count == 0 and not problems:
         click.echo("error: no hand records to verify", err=True)
     sys.exit(1 if problems or count == 0 else 0)

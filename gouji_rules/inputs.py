@@ -13,6 +13,7 @@ import codecs
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import GoujiError
 
@@ -42,12 +43,12 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_bytes(path: str | Path, *, limit: int = DEFAULT_LIMIT) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes.
+def open_regular(path: str | Path) -> BinaryIO:
+    """A regular file opened for reading in binary; anything else is refused by its type.
 
     The file is opened without blocking (a FIFO cannot hang the open) and its type is
     checked on the open descriptor, so a file swapped for a FIFO between check and open
-    is still refused.
+    is still refused.  For readers that stream a file (records) with their own bounds.
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -63,23 +64,25 @@ def read_bytes(path: str | Path, *, limit: int = DEFAULT_LIMIT) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise InputFileError(path, f"is {_kind(st.st_mode)}, not a regular file")
-        if st.st_size > limit:
-            raise InputFileError(path, f"is {st.st_size:,} bytes; files of at most {limit:,} bytes are read")
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:  # grew while being read
-                raise InputFileError(path, f"is larger than {limit:,} bytes, the most that is read")
-        return b"".join(chunks)
-    except OSError as e:
-        raise InputFileError(path, e.strerror or "cannot be read") from None
-    finally:
+        return os.fdopen(fd, "rb")
+    except BaseException:
         os.close(fd)
+        raise
+
+
+def read_bytes(path: str | Path, *, limit: int = DEFAULT_LIMIT) -> bytes:
+    """The bytes of a regular file (:func:`open_regular`) of at most ``limit`` bytes."""
+    with open_regular(path) as fh:
+        try:
+            size = os.fstat(fh.fileno()).st_size
+            if size > limit:
+                raise InputFileError(path, f"is {size:,} bytes; files of at most {limit:,} bytes are read")
+            data = fh.read(limit + 1)
+        except OSError as e:
+            raise InputFileError(path, e.strerror or "cannot be read") from None
+    if len(data) > limit:  # grew while being read
+        raise InputFileError(path, f"is larger than {limit:,} bytes, the most that is read")
+    return data
 
 
 def _guess(data: bytes) -> str:
@@ -119,4 +122,4 @@ def read_text(path: str | Path, *, limit: int = DEFAULT_LIMIT, encoding: str | N
     return decode(read_bytes(path, limit=limit), path, encoding=encoding)
 
 
-__all__ = ["DEFAULT_LIMIT", "MIB", "InputFileError", "decode", "read_bytes", "read_text"]
+__all__ = ["DEFAULT_LIMIT", "MIB", "InputFileError", "decode", "open_regular", "read_bytes", "read_text"]

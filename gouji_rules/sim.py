@@ -60,6 +60,14 @@ class Stats:
         self.team_points[1] += scores[1]
 
 
+def write_rules_line(variant: Variant, records: IO[str] | None) -> None:
+    """A records file begins with the rules its hands were played under (docs/records.md)."""
+    if records is not None:
+        from .tournament.records import rules_line
+
+        records.write(json.dumps(rules_line(variant), ensure_ascii=False) + "\n")
+
+
 def hand_seeds(seed: int, hands: int) -> Iterable[int]:
     return (derive(seed, i) for i in range(hands))
 
@@ -76,6 +84,7 @@ def simulate(
     agents = [make_agent(agent_name) for _ in range(6)]
     stats = Stats()
     start = time.perf_counter()
+    write_rules_line(variant, records)
     for i, hseed in enumerate(hand_seeds(seed, hands)):
         hand = play_hand(variant, hseed, agents)
         stats.add(hand)
@@ -104,6 +113,7 @@ def simulate_matches(
     stats = Stats()
     match_wins = [0, 0, 0]
     start = time.perf_counter()
+    write_rules_line(variant, records)
     done = 0
     index = 0
     while done < hands:

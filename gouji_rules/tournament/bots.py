@@ -1,27 +1,38 @@
 """Seats played by bots: the built-in agents, and external programs speaking JSON lines.
 
-The protocol is in docs/bot-protocol.md.  A bot gets one request per decision
-and must answer within the time limit with one line ``{"action": "..."}``.
+The protocol is in docs/bot-protocol.md.  A bot answers a ``hello`` when it starts
+(the handshake), then gets one request per decision and must answer within the
+time limit with one line ``{"id": ID, "action": "..."}``.  Every message carries
+an ``id``; a line that does not answer the request being waited for is skipped
+and noted (a stray line), so one stray line never puts a bot out of step.
+
 Everything that can go wrong with a program someone else wrote is caught here
 and reported as a :class:`BotFault` (``crash``, ``timeout``, ``invalid_reply``,
-``illegal``, ``error``); the runner then lets a fallback agent decide and logs
-the fault.  A process that crashed or hung is killed and reaped at once (no
-zombies) and started again for its next decision.
+``illegal``, ``error``): any reply, however long, deep or malformed, becomes a
+fault whose detail is clipped (:func:`clip`), never an exception.  The runner then
+lets a fallback agent decide (or, under ``play.wrong_play: lose_turn``, the seat
+loses its turn) and logs the fault.
 
-Replies are read with ``select`` on the pipe and ``os.read`` into our own
-buffer, so a bot that prints half a line and stops cannot block the event.
+Each bot runs in its own process group (a new session), so the whole group, the
+bot's own children included, is killed when the bot crashes, hangs or the event
+ends.  Replies and stderr are read with ``select`` and ``os.read`` into bounded
+buffers: a bot that prints half a line and stops cannot block the event, and one
+that floods stderr keeps only its first :data:`STDERR_KEEP` bytes (the size is
+noted).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
 import shlex
+import signal
 import subprocess
-import tempfile
 import time
-from typing import IO, Any, Protocol
+from collections import deque
+from typing import Any, Protocol
 
 from ..actions import Action, parse_action
 from ..agents import make_agent
@@ -30,9 +41,14 @@ from ..engine import Observation
 from ..errors import GoujiError
 from ..legal import Legal
 
-PROTOCOL_VERSION = 1
-MAX_LINE = 1 << 20  # a reply longer than this is garbage
+PROTOCOL_VERSION = 2
+MAX_LINE = 64 * 1024  # a reply line longer than this is garbage: the bot is stopped and started again
 MAX_RESTARTS = 20  # per match: after this many restarts the seat is played by the fallback only
+HANDSHAKE_LIMIT = 10.0  # seconds a bot has to start and answer hello
+DETAIL_KEEP = 200  # characters of a bot's output kept in a fault's detail
+STDERR_KEEP = 4096  # bytes of a bot's stderr kept (per process); the rest is counted, not stored
+CLOSE_GRACE = 1.0  # seconds a bot has to exit once its stdin is closed
+EXIT_POLL = 0.1  # seconds between checks that a bot still runs while its reply is awaited
 
 
 class BotFault(GoujiError):
@@ -42,6 +58,15 @@ class BotFault(GoujiError):
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+
+
+def clip(data: bytes | str, keep: int = DETAIL_KEEP) -> str:
+    """At most ``keep`` characters of a bot's output, with the full size noted when cut."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    if len(text) <= keep:
+        return repr(text)
+    size = f"{len(data):,} bytes" if isinstance(data, bytes) else f"{len(text):,} characters"
+    return f"{text[:keep]!r}… ({size})"
 
 
 def observation_json(obs: Observation, legal: Legal) -> dict[str, Any]:
@@ -74,12 +99,16 @@ class Player(Protocol):
 
     def decide(self, obs: Observation, legal: Legal) -> Action: ...
 
+    def notes(self) -> list[tuple[str, str]]:
+        """Faults noted during the last decision that did not stop it (stray lines): (kind, detail)."""
+        return []
+
     def end_match(self) -> None:
         """Called after each match; external bots keep their process across matches."""
         return None
 
     def close(self) -> None:
-        """Release what the player holds (an external bot's process)."""
+        """Release what the player holds (an external bot's process group)."""
         return None
 
 
@@ -98,11 +127,48 @@ class BuiltinPlayer(Player):
         try:
             return self.agent.act(obs, legal)
         except Exception as e:  # a bug in an agent must not stop the event
-            raise BotFault("error", f"{type(e).__name__}: {e}") from None
+            raise BotFault("error", f"{type(e).__name__}: {clip(str(e))}") from None
+
+
+class _Stderr:
+    """A bot's stderr, drained as it comes: the first STDERR_KEEP bytes and the total size."""
+
+    def __init__(self) -> None:
+        self.head = b""
+        self.size = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if len(self.head) < STDERR_KEEP:
+            self.head += chunk[: STDERR_KEEP - len(self.head)]
+
+    def summary(self) -> str:
+        if not self.size:
+            return ""
+        lines = self.head.decode("utf-8", "replace").strip().splitlines()
+        last = lines[-1] if lines else ""
+        more = f", first {STDERR_KEEP:,} kept" if self.size > STDERR_KEEP else ""
+        return f"stderr ({self.size:,} bytes{more}): {clip(last)}"
+
+
+def _reply_of(line: bytes) -> dict[str, Any] | None:
+    """A reply line as a JSON object, or None for anything else (never an exception of json's own).
+
+    Lines that cannot be a reply (not starting with ``{``, no ``"id"``) are turned away before
+    parsing, so a bot printing thousands of lines costs little.
+    """
+    text = line.strip()
+    if not text.startswith(b"{") or b'"id"' not in text:
+        return None
+    try:
+        reply = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, RecursionError, ValueError):  # ValueError: bad JSON, or 4300+ digit numbers
+        return None
+    return reply if isinstance(reply, dict) else None
 
 
 class ExternalPlayer(Player):
-    """An external program: one process, JSON lines on stdin/stdout, a time limit per decision."""
+    """An external program: one process group, JSON lines with ids on stdin/stdout, a time limit per decision."""
 
     def __init__(self, name: str, command: str, time_limit: float, cwd: str | None = None) -> None:
         self.name = name
@@ -110,119 +176,197 @@ class ExternalPlayer(Player):
         self.time_limit = time_limit
         self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
-        self.stderr: IO[bytes] | None = None
-        self.buffer = b""
+        self.stderr = _Stderr()
+        self.lines: deque[bytes] = deque()  # complete lines read and not yet taken
+        self.partial = b""  # the start of a line still being written
+        self.next_id = 0
+        self.hello_id = -1
         self.hand_start: dict[str, Any] | None = None
         self.start_sent = False
         self.spawned = False
         self.restarts = 0
         self.retired = False
+        self.stray: list[bytes] = []
+        self.stray_count = 0
 
     # -- the process ------------------------------------------------------------------------
 
     def _spawn(self) -> subprocess.Popen[bytes]:
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process; closed in _kill
         try:
             proc = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.stderr,
+                stderr=subprocess.PIPE,
                 cwd=self.cwd,
                 bufsize=0,
+                start_new_session=True,  # its own process group: ended as a whole
             )
-        except OSError as e:
-            raise BotFault("crash", f"cannot start {' '.join(self.argv)!r}: {e.strerror or e}") from None
-        self.buffer = b""
+        except (OSError, ValueError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            raise BotFault("crash", f"cannot start {clip(' '.join(self.argv))}: {reason}") from None
+        self.lines.clear()
+        self.partial = b""
+        self.stderr = _Stderr()
         self.proc = proc
+        self.spawned = True
+        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name})
+        self.hello_id = self.next_id - 1
         return proc
 
-    def _stderr_tail(self) -> str:
-        if self.stderr is None:
-            return ""
-        try:
-            self.stderr.seek(0, os.SEEK_END)
-            size = self.stderr.tell()
-            self.stderr.seek(max(0, size - 400))
-            tail = self.stderr.read().decode("utf-8", "replace").strip()
-        except OSError:
-            return ""
-        return tail.splitlines()[-1] if tail else ""
-
     def _kill(self) -> None:
-        """Stop the process now and reap it."""
+        """End the bot's whole process group now and reap the bot."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        for fh in (proc.stdin, proc.stdout):
+        for fh in (proc.stdin, proc.stdout, proc.stderr):
             try:
                 if fh is not None:
                     fh.close()
             except OSError:
                 pass
-        if proc.poll() is None:
-            proc.kill()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        if self.stderr is not None:
-            self.stderr.close()
-            self.stderr = None
 
     def close(self) -> None:
-        """End of the event: close stdin (the bot should exit on EOF), wait a moment, then kill."""
+        """End of the event: close stdin (the bot should exit on EOF), wait a moment, then end the group."""
         proc = self.proc
         if proc is None:
             return
         try:
             if proc.stdin is not None:
                 proc.stdin.close()
-            proc.wait(timeout=1.0)
+            proc.wait(timeout=CLOSE_GRACE)
         except (OSError, subprocess.TimeoutExpired):
             pass
-        self._kill()
+        self._kill()  # children the bot left behind go with the group
 
     def end_match(self) -> None:
         self.restarts = 0
         self.retired = False
 
     def _fault(self, kind: str, detail: str) -> BotFault:
-        """Kill the process after a crash or a hang; it is started again for the next decision."""
-        tail = self._stderr_tail()
+        """Stop the process group after a crash or a hang; the bot is started again for the next decision."""
+        self._drain_stderr()
+        err = self.stderr.summary()
         self._kill()
-        return BotFault(kind, f"{detail}; stderr: {tail}" if tail else detail)
+        return BotFault(kind, f"{detail}; {err}" if err else detail)
 
-    def _send(self, msg: dict[str, Any]) -> None:
+    def _drain_stderr(self) -> None:
+        proc = self.proc
+        if proc is None or proc.stderr is None:
+            return
+        fd = proc.stderr.fileno()
+        for _ in range(64):
+            ready, _, _ = select.select([fd], [], [], 0)
+            if not ready:
+                return
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.stderr.add(chunk)
+
+    def _send(self, msg: dict[str, Any]) -> int:
         proc = self.proc
         assert proc is not None and proc.stdin is not None
-        data = (json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8")
+        mid = self.next_id
+        self.next_id += 1
+        data = (json.dumps({**msg, "id": mid}, ensure_ascii=False) + "\n").encode("utf-8")
         try:
             proc.stdin.write(data)
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
             code = proc.poll()
             raise self._fault("crash", f"the bot exited (code {code})") from None
+        return mid
 
-    def _read_line(self, deadline: float) -> bytes:
+    def _read_line(self, deadline: float, limit: float) -> bytes:
+        """The next complete line from the bot; stderr is drained meanwhile.  Raises BotFault."""
         proc = self.proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
-        while b"\n" not in self.buffer:
+        assert proc is not None and proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.fileno(), proc.stderr.fileno()
+        watch = [out, err]
+        while not self.lines:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise self._fault("timeout", f"no reply within {self.time_limit:g} s")
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
+                skipped = f" ({self.stray_count:,} stray line(s) skipped)" if self.stray_count else ""
+                raise self._fault("timeout", f"no reply within {limit:g} s{skipped}")
+            ready, _, _ = select.select(watch, [], [], min(left, EXIT_POLL))
+            if err in ready:
+                chunk = os.read(err, 65536)
+                if chunk:
+                    self.stderr.add(chunk)
+                else:
+                    watch = [out]
+            if out not in ready:
+                if not ready and proc.poll() is not None:
+                    # exited, though something it started may still hold its stdout open
+                    raise self._fault("crash", f"the bot exited (code {proc.returncode})")
                 continue
-            chunk = os.read(fd, 65536)
+            chunk = os.read(out, 65536)
             if not chunk:
-                code = proc.wait()
-                raise self._fault("crash", f"the bot exited (code {code})")
-            self.buffer += chunk
-            if len(self.buffer) > MAX_LINE:
-                raise self._fault("invalid_reply", f"a reply line longer than {MAX_LINE} bytes")
-        line, _, self.buffer = self.buffer.partition(b"\n")
+                try:
+                    code = proc.wait(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
+                except subprocess.TimeoutExpired:
+                    code = None
+                raise self._fault("crash", f"the bot closed its stdout (exit code {code})")
+            parts = (self.partial + chunk).split(b"\n")
+            self.partial = parts.pop()
+            self.lines.extend(parts)
+            if len(self.partial) > MAX_LINE:
+                raise self._fault("invalid_reply", f"a reply line longer than {MAX_LINE:,} bytes")
+        line = self.lines.popleft()
+        if len(line) > MAX_LINE:
+            raise self._fault("invalid_reply", f"a reply line of {len(line):,} bytes (at most {MAX_LINE:,})")
         return line
 
+    def _await(self, mid: int, deadline: float, limit: float) -> dict[str, Any]:
+        """The reply carrying id ``mid``; other lines are skipped and noted, not taken as the answer."""
+        while True:
+            line = self._read_line(deadline, limit)
+            if not line.strip():
+                continue
+            reply = _reply_of(line)
+            rid = reply.get("id") if reply is not None else None
+            if reply is not None and rid == mid and isinstance(rid, int) and not isinstance(rid, bool):
+                return reply
+            if rid == self.hello_id and isinstance(rid, int) and mid != self.hello_id:
+                continue  # a restarted bot's answer to its hello
+            self.stray_count += 1
+            if len(self.stray) < 1:
+                self.stray.append(line[: DETAIL_KEEP * 4])
+
+    def handshake(self) -> None:
+        """Start the bot and wait for its answer to hello; a BotFault says why it cannot play."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._kill()
+            self._spawn()
+        deadline = time.monotonic() + max(HANDSHAKE_LIMIT, self.time_limit)
+        reply = self._await(self.hello_id, deadline, max(HANDSHAKE_LIMIT, self.time_limit))
+        if reply.get("type") != "hello":
+            raise self._fault(
+                "invalid_reply", f'the answer to hello should be {{"type": "hello", "id": {self.hello_id}}}'
+            )
+        protocol = reply.get("protocol", PROTOCOL_VERSION)
+        if protocol != PROTOCOL_VERSION:
+            raise self._fault("invalid_reply", f"the bot speaks protocol {clip(str(protocol))}, not {PROTOCOL_VERSION}")
+        self.stray.clear()
+        self.stray_count = 0
+
     # -- the player -------------------------------------------------------------------------
+
+    def notes(self) -> list[tuple[str, str]]:
+        if not self.stray_count:
+            return []
+        first = clip(self.stray[0]) if self.stray else "''"
+        n = self.stray_count
+        self.stray.clear()
+        self.stray_count = 0
+        return [("stray", f"{n:,} line{'s' if n != 1 else ''} that answered no request skipped; the first: {first}")]
 
     def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None:
         self.hand_start = {"type": "start_hand", "protocol": PROTOCOL_VERSION, "seed": seed, "seat": seat, **info}
@@ -244,28 +388,23 @@ class ExternalPlayer(Player):
                 raise BotFault("retired", f"restarted {MAX_RESTARTS} times in this match; the fallback plays on")
             if self.spawned:
                 self.restarts += 1
-            self.spawned = True
             self._spawn()
             self.start_sent = False
         if self.hand_start is not None and not self.start_sent:
             self._send(self.hand_start)  # a bot started mid-hand still learns the hand it is in
             self.start_sent = True
         deadline = time.monotonic() + self.time_limit
-        self._send(observation_json(obs, legal))
-        line = self._read_line(deadline)
-        try:
-            reply = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BotFault("invalid_reply", f"not JSON: {line[:80]!r}") from None
-        if not isinstance(reply, dict) or not isinstance(reply.get("action"), str):
-            raise BotFault("invalid_reply", f'expected {{"action": "..."}}, got {line[:80]!r}')
-        text = reply["action"]
+        mid = self._send(observation_json(obs, legal))
+        reply = self._await(mid, deadline, self.time_limit)
+        text = reply.get("action")
+        if not isinstance(text, str):
+            raise BotFault("invalid_reply", f'expected {{"id": {mid}, "action": "..."}}, got {clip(json.dumps(reply))}')
         try:
             action = parse_action(text)
         except GoujiError as e:
-            raise BotFault("invalid_reply", f"cannot parse action {text!r}: {e}") from None
+            raise BotFault("invalid_reply", f"cannot parse action {clip(text)}: {clip(str(e))}") from None
         if action not in legal:
-            raise BotFault("illegal", f"{text!r} is not legal now (mode {obs.mode})")
+            raise BotFault("illegal", f"{clip(text)} is not legal now (mode {obs.mode})")
         return action
 
 

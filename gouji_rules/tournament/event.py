@@ -18,7 +18,7 @@ from typing import Any
 
 from ..agents import AGENTS
 from ..variant import Variant
-from . import schedule
+from . import schedule, tiebreaks
 from .errors import EventError, InputError
 from .storage import Entrant, EventDB, NewEvent
 from .variant_copy import rebuild, snapshot
@@ -38,6 +38,7 @@ class Settings:
     hands: int | None = None
     seed: int = 0
     duplicate: bool | None = None
+    tiebreaks: tuple[str, ...] = ()  # after match points; () is tiebreaks.DEFAULT
 
 
 def check_name(name: str, file: str = "", line: int = 0) -> str:
@@ -243,6 +244,7 @@ def create(
         "hands": hands,
         "seed": settings.seed,
         "duplicate": duplicate,
+        "tiebreaks": list(tiebreaks.parse(settings.tiebreaks) if settings.tiebreaks else tiebreaks.DEFAULT),
         "variant": copy,
     }
     return EventDB.create(path, new)
@@ -305,6 +307,11 @@ class Tournament:
     @property
     def seed(self) -> int:
         return int(self.meta["seed"])
+
+    @property
+    def tiebreaks(self) -> tuple[str, ...]:
+        """The order after match points (events made before tiebreaks could be chosen use the default)."""
+        return tuple(self.meta.get("tiebreaks") or tiebreaks.DEFAULT)
 
     @property
     def rotations(self) -> list[int]:

@@ -1,29 +1,250 @@
-"""Hand records: step through one in the terminal, and verify files of them against the rules.
+"""Hand records: read them safely, check them against the rules they carry, step through one.
 
-A record (docs/records.md) holds the cards as dealt for play, the setup the
-phases before play left behind, and every action.  Verifying replays the
-actions with :meth:`Hand.from_record` under the record's variant; the first
-action the rules refuse is reported with the rule and the seed clause it
-breaks, and a replay that ends differently from the record (other places or
-scores) is reported too.  Records of hands entered from real tables (``"kind":
-"result"``) carry no actions; they are verified by scoring their result again.
+A record (docs/records.md, the format is ``gouji_rules/data/record.schema.json``)
+holds the cards as dealt, the setup the phases before play left behind, and every
+action.  It stands on its own: it names its rules by their fingerprint
+(``variant_hash``) and carries them, inline (``rules``) or on a ``"kind": "rules"``
+line that heads the file (``event export`` and ``simulate --records`` write one).
+Nothing in a record is ever opened as a path; a shipped variant is found by name
+only when its fingerprint is the record's.
+
+Checking a record, in order: the file is read in bounded lines (a huge line, deep
+nesting or a 500,000-digit number is one clear problem, never a traceback); the
+record must match the schema; its rules are found and their fingerprint must be
+the record's; the deal must be the variant's deck (every card, no more, no fewer)
+and, when a seed is given, the deal that seed makes; then the actions are replayed
+with :meth:`Hand.from_record` and the first one the rules refuse is reported with
+its rule and clause, and a replay that ends differently (places, scores) is
+reported too.  Results entered at real tables (``"kind": "result"``) carry no
+actions; they are checked by scoring them again.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from .. import catalog
 from ..actions import parse_action
-from ..engine import Hand
+from ..cards import NRANKS, SYMBOLS, card_rank, format_hand, parse_hand
+from ..engine import Hand, counts_of_cards, deal_cards
 from ..errors import GoujiError, IllegalAction
+from ..inputs import MIB, InputFileError, open_regular
 from ..settle import HandResult, settle
-from ..variant import Variant
-from .errors import InputError
+from ..variant import BUILTIN, Variant
+from .errors import EventError, InputError
+from .storage import HandRow
+from .variant_copy import rules_data, variant_from_rules
+
+if TYPE_CHECKING:
+    from .event import Tournament
+
+MAX_LINE = 8 * MIB
+"""The longest line read from a records file; a longer one is a problem, not a record."""
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+# -- the format ---------------------------------------------------------------------------------
+
+
+@functools.cache
+def schema_text() -> str:
+    """The published JSON Schema of a records file's lines (``gouji verify --schema`` prints it)."""
+    return resources.files("gouji_rules.data").joinpath("record.schema.json").read_text(encoding="utf-8")
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every local ``$ref`` replaced by its definition (the record schema has no cycles).
+
+    jsonschema resolves a ``$ref`` on every visit; inlined, checking a record of a few hundred
+    actions and events takes milliseconds instead of a tenth of a second.
+    """
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) <= 2:
+            extra = {k: v for k, v in node.items() if k != "$ref"}
+            return {**_inline(defs[ref.removeprefix("#/$defs/")], defs), **extra}
+        return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    schema = json.loads(schema_text())
+    return Draft202012Validator(_inline(schema, schema["$defs"]))
+
+
+def schema_problem(record: dict[str, Any]) -> str | None:
+    """None when ``record`` matches the schema; otherwise where and how it does not."""
+    err = best_match(_validator().iter_errors(record))
+    if err is None:
+        return None
+    where = "/".join(str(p) for p in err.absolute_path) or "the record"
+    message = err.message if len(err.message) <= 160 else err.message[:150] + f"… ({len(err.message):,} characters)"
+    return f"not a valid record (docs/records.md) at {where}: {message}"
+
+
+def rules_line(variant: Variant, **extra: Any) -> dict[str, Any]:
+    """The ``"kind": "rules"`` line that heads a records file: every rule the records below were played under."""
+    return {
+        "kind": "rules",
+        "schema_version": 1,
+        "variant": variant.name,
+        "variant_hash": variant.rules.fingerprint,
+        **extra,
+        "rules": rules_data(variant),
+    }
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
+    """A line's JSON object, or why it is not one (never an exception)."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        return None, f"not UTF-8 text (byte {e.start + 1} of the line); records are written in UTF-8"
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as e:
+        return None, f"not JSON: {e.msg} (column {e.colno})"
+    except RecursionError:
+        return None, "not a record: the JSON is nested too deeply"
+    except ValueError:  # Python refuses to convert an integer of more than 4300 digits
+        return None, "not a record: a number with too many digits"
+    if not isinstance(rec, dict):
+        return None, "a hand record is a JSON object"
+    return rec, ""
+
+
+def read_records(path: str) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
+    """(line number, record or None, why not) for each non-blank line of a JSONL file.
+
+    The file must be a regular file (a FIFO or a device is refused by its type) and is
+    streamed: a line longer than :data:`MAX_LINE` is reported and skipped, never held.
+    A file holding one pretty-printed JSON object (not JSONL) is read as one record on line 1.
+    """
+    with open_regular(path) as fh:
+        try:
+            head = fh.read(MAX_LINE + 1)
+            if len(head) <= MAX_LINE and head.strip().startswith(b"{") and b"\n" in head.strip():
+                whole, _ = _parse(head)
+                if whole is not None:
+                    yield 1, whole, ""
+                    return
+            fh.seek(0)
+            n = 0
+            while True:
+                raw = fh.readline(MAX_LINE + 1)
+                if not raw:
+                    return
+                n += 1
+                if len(raw) > MAX_LINE:
+                    size = len(raw)
+                    while not raw.endswith(b"\n"):
+                        raw = fh.readline(MIB)
+                        if not raw:
+                            break
+                        size += len(raw)
+                    yield n, None, f"a line of {size:,} bytes; a record is at most {MAX_LINE:,} bytes"
+                    continue
+                if not raw.strip():
+                    continue
+                rec, err = _parse(raw)
+                yield n, rec, err
+        except OSError as e:
+            raise InputFileError(path, e.strerror or "cannot be read") from None
+
+
+def is_event_file(path: str) -> bool:
+    """True when ``path`` is an SQLite file (an event), judged by its first bytes."""
+    with open_regular(path) as fh:
+        try:
+            return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        except OSError as e:
+            raise InputFileError(path, e.strerror or "cannot be read") from None
+
+
+# -- the rules of a record ----------------------------------------------------------------------
+
+
+class RulesBook:
+    """Where a record's rules come from: ``--variant``, the rules lines and inline rules seen, shipped variants.
+
+    A record is matched to its rules by fingerprint (``variant_hash``).  Its ``variant``
+    name is looked up only among the shipped variants, and only used when that
+    variant's fingerprint is the record's: a name is never opened as a path.
+    """
+
+    def __init__(self, override: Variant | None = None) -> None:
+        self.override = override
+        self.by_hash: dict[str, Variant] = {}
+        self.shipped: dict[str, list[Variant]] = {}
+        if override is not None:
+            self.by_hash[override.rules.fingerprint] = override
+
+    def learn(self, record: dict[str, Any]) -> Variant:
+        """Rules carried by a record or a rules line; their fingerprint must be the one the record gives."""
+        variant = variant_from_rules(record["rules"])
+        got = variant.rules.fingerprint
+        given = record.get("variant_hash")
+        if given is not None and given != got:
+            raise EventError(f"the rules carried have the fingerprint {got}, but the record says variant_hash {given}")
+        self.by_hash.setdefault(got, variant)
+        return variant
+
+    def _shipped(self, name: str, fingerprint: str) -> Variant | None:
+        """The shipped variant (file or built in) of that name whose fingerprint is the record's."""
+        if name not in catalog.names():
+            return None
+        if name not in self.shipped:
+            found = [catalog.resolve(name)]  # a shipped name: catalog.names() holds no paths
+            if name in BUILTIN:
+                found.append(BUILTIN[name]())
+            self.shipped[name] = found
+        return next((v for v in self.shipped[name] if v.rules.fingerprint == fingerprint), None)
+
+    def for_record(self, record: dict[str, Any]) -> Variant:
+        """The rules ``record`` was played under; raises EventError saying what to give when unknown."""
+        fingerprint = record.get("variant_hash")
+        if self.override is not None:
+            if fingerprint and fingerprint != self.override.rules.fingerprint:
+                raise EventError(
+                    f"the record was played under other rules (variant_hash {fingerprint}, "
+                    f"{self.override.name} is {self.override.rules.fingerprint}); give the right file with --variant"
+                )
+            return self.override
+        if not fingerprint:
+            raise EventError(
+                "the record has no rules fingerprint (variant_hash), so the rules it was played under are "
+                "unknown; give them with --variant FILE"
+            )
+        if "rules" in record:
+            return self.learn(record)
+        known = self.by_hash.get(fingerprint) or self._shipped(str(record.get("variant", "")), fingerprint)
+        if known is None:
+            raise EventError(
+                f"the rules of this record (variant {str(record.get('variant', ''))[:60]!r}, variant_hash "
+                f"{fingerprint}) are not in the file: it has no rules line with them and no shipped variant has "
+                "them; give the rules with --variant FILE"
+            )
+        return known
+
+
+# -- checks -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -32,79 +253,117 @@ class Problem:
     line: int
     hand: int
     message: str
+    at: str = ""  # where in an event file (round, table, hand) when there is no line
 
     def __str__(self) -> str:
+        if self.at:
+            return f"{self.file}: {self.at}: {self.message}"
         if not self.hand:
-            return f"{self.file}:{self.line}: {self.message}"
+            return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
         sep = " " if self.message.startswith("action ") else ": "
         return f"{self.file}:{self.line}: hand {self.hand}{sep}{self.message}"
 
 
-def read_records(path: str) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
-    """(line number, record or None, the JSON error) for each non-blank line of a JSONL file.
-
-    A file holding one pretty-printed JSON object (not JSONL) is read as one record on line 1.
-    """
+def _counts(text: str, what: str) -> list[int]:
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as e:
-        raise InputError(e.strerror or "cannot read the file", file=path) from None
-    stripped = text.strip()
-    if stripped.startswith("{") and "\n" in stripped:
-        try:
-            whole = json.loads(stripped)
-        except json.JSONDecodeError:
-            whole = None
-        if isinstance(whole, dict):
-            yield 1, whole, ""
-            return
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            yield n, None, f"not JSON: {e.msg} (column {e.colno})"
-            continue
-        if not isinstance(rec, dict):
-            yield n, None, "a hand record is a JSON object"
-            continue
-        yield n, rec, ""
+        return list(parse_hand(text))
+    except GoujiError as e:
+        raise ValueError(f"{what}: bad card notation: {e}") from None
 
 
-class Variants:
-    """Variants by name, resolved once; ``override`` (a --variant FILE) wins over every record's name."""
+def _symbol(rank: int) -> str:
+    return SYMBOLS[rank] if rank < len(SYMBOLS) else str(rank)
 
-    def __init__(self, override: Variant | None = None) -> None:
-        self.override = override
-        self.cache: dict[str, Variant] = {}
 
-    def get(self, record: dict[str, Any]) -> Variant:
-        if self.override is not None:
-            return self.override
-        name = str(record.get("variant") or "")
-        if name not in self.cache:
-            self.cache[name] = catalog.resolve(name)
-        return self.cache[name]
+def deck_problem(variant: Variant, record: dict[str, Any]) -> str | None:
+    """The cards dealt must be the variant's deck: every card, no more, no fewer, in the right hand sizes.
+
+    A match hand records both the cards the seed dealt (``dealt``) and the cards each
+    seat held when play began (``deal``, after tribute and buying); the cards in play and
+    the discards must then be the cards dealt.  A single hand's ``deal`` is what was dealt.
+    """
+    rules = variant.rules
+    deck = [0] * NRANKS
+    for c in rules.deck:
+        deck[card_rank(c)] += 1
+    key = "dealt" if "dealt" in record else "deal"
+    try:
+        hands = [_counts(h, f"{key} seat {s}") for s, h in enumerate(record[key])]
+        total = [sum(h[r] for h in hands) for r in range(NRANKS)]
+        for s, h in enumerate(hands):
+            for r in range(NRANKS):
+                if h[r] > deck[r]:
+                    return f"{key} gives seat {s} {h[r]} × {_symbol(r)}, but the deck of {variant.name} has {deck[r]}"
+        for r in range(NRANKS):
+            if total[r] > deck[r]:
+                return f"{key} holds {total[r]} × {_symbol(r)}, but the deck of {variant.name} has {deck[r]}"
+        if sum(rules.hand_sizes) == len(rules.deck):  # every card is dealt
+            for r in range(NRANKS):
+                if total[r] < deck[r]:
+                    return (
+                        f"{key} holds {total[r]} × {_symbol(r)}, but the deck of {variant.name} has {deck[r]} "
+                        "and every card is dealt"
+                    )
+        sizes = [sum(h) for h in hands]
+        if sorted(sizes) != sorted(rules.hand_sizes):
+            return f"{key} gives the seats {sizes} cards, but {variant.name} deals {sorted(rules.hand_sizes)}"
+        if key == "dealt":
+            play = [_counts(h, f"deal seat {s}") for s, h in enumerate(record["deal"])]
+            out = _counts(str(record.get("discards", "")), "discards")
+            in_play = [sum(h[r] for h in play) + out[r] for r in range(NRANKS)]
+            if in_play != total:
+                diff = [r for r in range(NRANKS) if in_play[r] != total[r]]
+                r = diff[0]
+                return (
+                    f"the cards in play (deal and discards) are not the cards dealt: {in_play[r]} × "
+                    f"{_symbol(r)} in play, {total[r]} dealt"
+                )
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def seed_problem(variant: Variant, record: dict[str, Any]) -> str | None:
+    """When a seed is given, the cards dealt must be the ones that seed deals (docs/rng.md).
+
+    A single hand is dealt by ``Hand.deal(variant, seed)``.  A match hand's first drawer
+    depends on the hand before, so any of the six is accepted; the shuffle is the seed's.
+    """
+    seed = record.get("seed")
+    if seed is None:
+        return None
+    key = "dealt" if "dealt" in record else "deal"
+    try:
+        want = [_counts(h, f"{key} seat {s}") for s, h in enumerate(record[key])]
+    except ValueError as e:
+        return str(e)
+    if key == "dealt":
+        for drawer in range(6):
+            cards, _ = deal_cards(variant, int(seed), drawer)
+            if [counts_of_cards(c) for c in cards] == want:
+                return None
+        return f"the cards dealt are not the ones seed {seed} deals under {variant.name}"
+    cards, leader = deal_cards(variant, int(seed))
+    if [counts_of_cards(c) for c in cards] != want:
+        return f"the deal is not the one seed {seed} deals under {variant.name}"
+    if "pre_play" not in record and int(record["leader"]) != leader:
+        return f"seat {record['leader']} leads, but seed {seed} makes seat {leader} lead"
+    return None
 
 
 def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
-    """None when the record replays to the same end under ``variant``; otherwise what is wrong."""
+    """None when the record replays to the same end under ``variant``; otherwise what is wrong.
+
+    The record is assumed to match the schema (:func:`schema_problem`).
+    """
     if record.get("kind") == "result":
         return _verify_result(variant, record)
-    for key in ("deal", "leader", "actions"):
-        if key not in record:
-            return f"not a hand record: no {key!r}"
-    recorded = record.get("variant_hash")
-    if recorded and recorded != variant.rules.fingerprint:
-        return (
-            f"the record was played under other rules (variant_hash {recorded}, "
-            f"{variant.name} is {variant.rules.fingerprint}); give the right file with --variant"
-        )
+    problem = deck_problem(variant, record) or seed_problem(variant, record)
+    if problem:
+        return problem
     try:
         hand = Hand.from_record(variant, record)
-    except (GoujiError, ValueError, KeyError, TypeError) as e:
+    except (GoujiError, ValueError, KeyError, TypeError, IndexError) as e:
         return f"cannot set up the hand: {e}"
     actions = record["actions"]
     for k, text in enumerate(actions, start=1):
@@ -125,11 +384,32 @@ def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
         except IllegalAction as e:
             clause = f" [{e.clause}]" if e.clause else ""
             return f"{where}: illegal: {e.message} (rule {e.rule}){clause}"
+        except (GoujiError, ValueError, IndexError) as e:
+            return f"{where}: cannot be applied: {e}"
     if not hand.is_over:
         return f"the actions end after action {len(actions)} but the hand is not over (seat {hand.turn} to act)"
-    for key, got in (("places", list(hand.places)), ("scores", list(hand.scores()))):
-        if key in record and list(record[key]) != got:
-            return f"replay does not reproduce the record: {key} {got} != recorded {record[key]}"
+    return _same_end(hand, record)
+
+
+def _same_end(hand: Hand, record: dict[str, Any]) -> str | None:
+    """Every outcome the record states (places, scores, finish, 开点 states, cards left, events) is the replay's."""
+    got = hand.record()
+    for key in ("places", "scores", "finish", "opened"):
+        if key in record and list(record[key]) != list(got[key]):
+            return f"replay does not reproduce the record: {key} {got[key]} != recorded {record[key]}"
+    if "end" in record:
+        try:
+            end = [_counts(h, f"end seat {s}") for s, h in enumerate(record["end"])]
+        except ValueError as e:
+            return str(e)
+        if end != [list(parse_hand(h)) for h in got["end"]]:
+            return f"replay does not reproduce the record: cards left {got['end']} != recorded {record['end']}"
+    if "events" in record and record["events"] != got["events"]:
+        mine, theirs = got["events"], record["events"]
+        k = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b), min(len(mine), len(theirs)))
+        a = json.dumps(mine[k], ensure_ascii=False) if k < len(mine) else "no event"
+        b = json.dumps(theirs[k], ensure_ascii=False) if k < len(theirs) else "no event"
+        return f"replay does not reproduce the record: event {k + 1} is {a}, the record has {b}"
     return None
 
 
@@ -171,52 +451,179 @@ def _verify_result(variant: Variant, record: dict[str, Any]) -> str | None:
     return None
 
 
+def check(book: RulesBook, record: dict[str, Any]) -> tuple[Variant | None, str | None]:
+    """Schema, rules and the replay of one record: (its variant, None) or (maybe None, the problem)."""
+    problem = schema_problem(record)
+    if problem:
+        return None, problem
+    try:
+        variant = book.for_record(record)
+    except GoujiError as e:
+        return None, f"error: {e}"
+    return variant, verify_record(variant, record)
+
+
 def verify_files(paths: list[str], override: Variant | None = None) -> tuple[int, list[Problem]]:
-    """Verify every record of every file; returns how many records were read and the problems."""
-    variants = Variants(override)
+    """Verify every record of every file (or every stored hand of an event file).
+
+    Returns how many records were read and the problems found.
+    """
+    book = RulesBook(override)
     count = 0
     problems: list[Problem] = []
     for path in paths:
-        hand_no = 0
-        if not Path(path).is_file():
-            problems.append(Problem(path, 0, 0, "error: no such file"))
-            continue
-        for line, rec, err in read_records(path):
-            hand_no += 1
-            if rec is None:
-                problems.append(Problem(path, line, 0, f"error: {err}"))
+        try:
+            if is_event_file(path):
+                n, found = verify_event(path, override)
+                count += n
+                problems += found
                 continue
-            count += 1
-            try:
-                variant = variants.get(rec)
-            except GoujiError as e:
-                problems.append(Problem(path, line, hand_no, f"error: {e}"))
-                continue
-            msg = verify_record(variant, rec)
-            if msg is not None:
-                problems.append(Problem(path, line, hand_no, msg))
+            hand_no = 0
+            for line, rec, err in read_records(path):
+                if rec is None:
+                    hand_no += 1  # numbered as replay --hand numbers it
+                    problems.append(Problem(path, line, 0, f"error: {err}"))
+                    continue
+                if rec.get("kind") == "rules":
+                    problem = schema_problem(rec)
+                    if problem is None:
+                        try:
+                            book.learn(rec)
+                        except GoujiError as e:
+                            problem = f"error: {e}"
+                    if problem:
+                        problems.append(Problem(path, line, 0, problem))
+                    continue
+                hand_no += 1
+                count += 1
+                _, msg = check(book, rec)
+                if msg is not None:
+                    problems.append(Problem(path, line, hand_no, msg))
+        except InputFileError as e:
+            problems.append(Problem(path, 0, 0, f"error: {e.message}"))
     return count, problems
 
 
-def pick(path: str, hand: int) -> dict[str, Any]:
-    """The ``hand``-th record (1-based) of a file."""
+def _not_an_event(path: str) -> str:
+    """Why an SQLite file is not an event, judged read-only ("" when it has an event's tables).
+
+    Checked before the event is opened, so another program's database is never touched.
+    """
+    try:
+        con = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error as e:
+        return str(e)
+    try:
+        names = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as e:
+        return str(e)
+    finally:
+        con.close()
+    lacking = sorted({"meta", "hands", "schema_version"} - names)
+    return f"it has no {', '.join(lacking)} table" if lacking else ""
+
+
+def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[Problem]]:
+    """Check every hand stored in an event file under the event's own copy of the rules."""
+    from .event import Tournament
+
+    problems: list[Problem] = []
+    missing = _not_an_event(path)
+    if missing:
+        return 0, [Problem(path, 0, 0, f"error: not an event file ({missing}); nothing was changed")]
+    try:
+        event = Tournament.open(path)
+    except GoujiError as e:
+        return 0, [Problem(path, 0, 0, f"error: {e}")]
+    with event:
+        try:
+            variant = override or event.variant
+        except GoujiError as e:
+            return 0, [Problem(path, 0, 0, f"error: {e}")]
+        book = RulesBook(variant)
+        try:
+            rows = _stored_rows(event)
+        except EventError as e:
+            return 0, [Problem(path, 0, 0, f"error: {e}")]
+        for row in rows:
+            at = f"round {row.round} table {row.tbl} hand {row.hand}" + (
+                f" rotation {row.rotation}" if row.rotation else ""
+            )
+            if not isinstance(row.record, dict):
+                problems.append(Problem(path, 0, 0, "the stored record is not a JSON object", at=at))
+                continue
+            rec = dict(row.record)
+            rec.setdefault("variant_hash", variant.rules.fingerprint)
+            _, msg = check(book, rec)
+            if msg is None and (
+                list(rec.get("places", [])) != list(row.places) or list(rec.get("scores", [])) != list(row.scores)
+            ):
+                msg = f"the stored places {row.places} and points {list(row.scores)} are not the record's"
+            if msg is not None:
+                problems.append(Problem(path, 0, 0, msg, at=at))
+    return len(rows), problems
+
+
+def _stored_rows(event: Tournament) -> list[HandRow]:
+    """An event's stored hands, or an EventError when the hands table is damaged (never json's own error)."""
+    try:
+        return event.db.hands()
+    except (sqlite3.Error, ValueError, TypeError, RecursionError) as e:
+        raise EventError(f"the stored hands cannot be read: {str(e)[:200]}") from None
+
+
+def export_lines(event: Tournament) -> list[dict[str, Any]]:
+    """``event export --records``: the rules line, then every stored hand's record with the event's fingerprint."""
+    head = rules_line(event.variant, event=event.name)
+    out = [head]
+    for row in _stored_rows(event):
+        if not isinstance(row.record, dict):
+            raise EventError(f"round {row.round} table {row.tbl} hand {row.hand}: the stored record is not an object")
+        out.append({"variant_hash": head["variant_hash"], **row.record})
+    return out
+
+
+# -- replay -------------------------------------------------------------------------------------
+
+
+def pick(path: str, hand: int, override: Variant | None = None) -> tuple[Variant, dict[str, Any]]:
+    """The ``hand``-th hand record (1-based) of a file, checked, with the rules it was played under."""
+    book = RulesBook(override)
     n = 0
     for line, rec, err in read_records(path):
+        if rec is not None and rec.get("kind") == "rules":
+            problem = schema_problem(rec)
+            if problem:
+                raise InputError(problem, file=path, line=line)
+            book.learn(rec)
+            continue
         n += 1
         if n == hand:
             if rec is None:
                 raise InputError(err, file=path, line=line)
-            return rec
-    raise InputError(f"the file has {n} record{'s' if n != 1 else ''}, not {hand}", file=path)
+            problem = schema_problem(rec)
+            if problem:
+                raise InputError(problem, file=path, line=line)
+            try:
+                variant = book.for_record(rec)
+            except GoujiError as e:
+                raise InputError(str(e), file=path, line=line) from None
+            if rec.get("kind") != "result":
+                problem = deck_problem(variant, rec) or seed_problem(variant, rec)
+                if problem:
+                    raise InputError(problem, file=path, line=line)
+            return variant, rec
+    raise InputError(f"the file has {n} hand record{'s' if n != 1 else ''}, not {hand}", file=path)
 
 
 def replay_steps(variant: Variant, record: dict[str, Any]) -> Iterator[str]:
     """The hand as text, one block per step: the deal first, then each action and what it caused."""
-    from ..cards import format_hand
-
     if "actions" not in record:
         raise InputError("this record has no actions to step through (a result entered at a table)")
-    hand = Hand.from_record(variant, record)
+    try:
+        hand = Hand.from_record(variant, record)
+    except (GoujiError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise InputError(f"cannot set up the hand: {e}") from None
     head = [f"{variant.name}, seed {record.get('seed')}, seat {record['leader']} leads"]
     for s in range(6):
         who = ""
@@ -230,7 +637,7 @@ def replay_steps(variant: Variant, record: dict[str, Any]) -> Iterator[str]:
         seat_text, _, act = str(text).partition(":")
         try:
             hand.apply(parse_action(act), int(seat_text))
-        except IllegalAction as e:
+        except (GoujiError, ValueError) as e:
             yield f"{k:>4}. seat {seat_text}: {act}   ILLEGAL: {e}"
             return
         new = [e for e in hand.events[seen:] if e.type not in ("play", "pass")]
@@ -268,3 +675,24 @@ def replay(
         if "   ILLEGAL: " in step:
             return False
     return True
+
+
+__all__ = [
+    "MAX_LINE",
+    "Problem",
+    "RulesBook",
+    "check",
+    "deck_problem",
+    "is_event_file",
+    "pick",
+    "read_records",
+    "replay",
+    "replay_steps",
+    "rules_line",
+    "schema_problem",
+    "schema_text",
+    "seed_problem",
+    "verify_event",
+    "verify_files",
+    "verify_record",
+]

@@ -27,6 +27,7 @@ from .event import Tournament
 from .storage import EventDB, Fault, HandRow
 
 DEFAULT_TIME_LIMIT = 2.0
+DETAIL_MAX = 1000  # characters of a fault's detail stored, whatever the bot sent
 
 
 @dataclass
@@ -63,6 +64,21 @@ class _Pool:
                 self.external[eid] = p
             return self.external[eid]
         return make_player(e.name, spec, self.time_limit)
+
+    def handshake(self, eids: set[int]) -> None:
+        """Start every external bot the run needs and wait for its hello, before any hand is played."""
+        for eid in sorted(eids):
+            p = self.player(eid)
+            if not isinstance(p, ExternalPlayer):
+                continue
+            try:
+                p.handshake()
+            except BotFault as f:
+                command = self.event.entrants[eid].bot or ""
+                raise EventError(
+                    f"bot {p.name!r} ({command}) cannot play: {f.detail}; no hand was played "
+                    "(docs/bot-protocol.md: a bot answers hello when it starts)"
+                ) from None
 
     def close(self) -> None:
         for p in self.external.values():
@@ -101,17 +117,32 @@ def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int)
         seat = m.turn
         legal = m.legal_actions()
         obs = m.observation(seat)
+        decision = m.decisions
         try:
-            m.apply(players[seat].decide(obs, legal), seat)
+            action = players[seat].decide(obs, legal)
+            for kind, detail in players[seat].notes():
+                faults.append(
+                    Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], kind, detail[:DETAIL_MAX])
+                )
+            m.apply(action, seat)
             continue
         except BotFault as f:
             kind, detail = f.kind, f.detail
         except IllegalAction as e:
             kind, detail = "illegal", str(e)
+        for k, d in players[seat].notes():
+            faults.append(Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], k, d[:DETAIL_MAX]))
         if not (kind == "retired" and seat in retired):
-            faults.append(Fault(rnd, tbl, index + 1, rotation, m.decisions, seat, seats[seat], kind, detail))
+            faults.append(Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], kind, detail[:DETAIL_MAX]))
         if kind == "retired":
             retired.add(seat)
+        if kind == "illegal" and variant.play.wrong_play == "lose_turn":
+            # 错牌不出 (S4 第四条(一)): the wrong play loses the turn, and the record shows it
+            try:
+                m.forfeit(seat, detail[:200])
+                continue
+            except IllegalAction:
+                pass  # a decision that cannot be forfeited: the fallback makes it
         m.apply(fallback[seat].act(obs, legal), seat)
     for p in players:
         p.end_match()
@@ -147,6 +178,8 @@ def run_event(
     done = event.db.stored_units()
     pool = _Pool(event, time_limit)
     try:
+        needed = {eid for unit in todo if unit not in done for eid in event.db.seating(unit[0])[unit[:2]]}
+        pool.handshake(needed)
         for unit in todo:
             if unit in done:
                 report.skipped += 1

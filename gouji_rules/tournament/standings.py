@@ -29,6 +29,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from . import tiebreaks
 from .event import Tournament
 
 SCHEMA_VERSION = 1
@@ -50,6 +51,7 @@ class Line:
     firsts: int = 0
     lasts: int = 0
     hands: int = 0
+    buchholz: int = 0
     rank: int = 0
     # (match points won, the opponents' keys) per finished match
     results: list[tuple[int, frozenset[str]]] = field(default_factory=list)
@@ -109,19 +111,7 @@ def compute(event: Tournament) -> list[Line]:
         if team in lines and rnd in under_way:  # a bye scores once its round has begun
             lines[team].byes += 1
             lines[team].match_points += WIN
-    groups: dict[tuple[int, int], list[Line]] = {}
-    for line in lines.values():
-        groups.setdefault((line.match_points, line.hand_points), []).append(line)
-    for group in groups.values():
-        if len(group) < 2:
-            continue
-        tied = {x.name for x in group}
-        for line in group:
-            line.head_to_head = sum(mp for mp, opp in line.results if (opp & tied) - {line.name})
-    ordered = sorted(lines.values(), key=lambda x: (x.key(), x.name))
-    for i, line in enumerate(ordered):
-        line.rank = ordered[i - 1].rank if i and ordered[i - 1].key() == line.key() else i + 1
-    return ordered
+    return tiebreaks.rank(list(lines.values()), event.tiebreaks)  # the event's own order (tiebreaks.py)
 
 
 COLUMNS = [
@@ -134,6 +124,7 @@ COLUMNS = [
     ("match_points", "MP"),
     ("hand_points", "pts"),
     ("head_to_head", "h2h"),
+    ("buchholz", "Bhz"),
     ("lasts", "last"),
     ("firsts", "1st"),
     ("hands", "hands"),
@@ -152,7 +143,7 @@ def to_json(event: Tournament, lines: list[Line]) -> str:
         "event": event.describe(),
         "hands_recorded": stored,
         "hands_scheduled": event.scheduled_hands(),
-        "tiebreaks": ["match_points", "hand_points", "head_to_head", "fewest_lasts", "most_firsts"],
+        "tiebreaks": ["match_points", *event.tiebreaks],
         "standings": rows,
     }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
@@ -189,6 +180,7 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
 
 def to_text(event: Tournament, lines: list[Line]) -> str:
     head = f"{event.name}: {len(event.db.hands())} of {event.scheduled_hands()} hands recorded\n"
+    head += f"ranked by {tiebreaks.describe(event.tiebreaks)}\n"
     rows = [[str(getattr(line, c)) for c, _ in COLUMNS] for line in lines]
     numeric = {i for i, (c, _) in enumerate(COLUMNS) if c != "name"}
     return head + table([h for _, h in COLUMNS], rows, numeric)
@@ -207,6 +199,6 @@ def to_html(event: Tournament, lines: list[Line]) -> str:
         "td,th{border:1px solid #999;padding:2px 8px;text-align:right}td:nth-child(2){text-align:left}</style>"
         f"</head><body>\n<h1>{e(event.name)}</h1>\n"
         f"<p>{len(event.db.hands())} of {event.scheduled_hands()} hands recorded. "
-        "Ranked by match points, hand points, head-to-head, fewest last places, most first places.</p>\n"
+        f"Ranked by {e(tiebreaks.describe(event.tiebreaks))}.</p>\n"
         f"<table>\n<tr>{head}</tr>\n{body}\n</table>\n</body></html>\n"
     )

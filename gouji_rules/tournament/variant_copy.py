@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import catalog, dsl
-from ..variant import BUILTIN, Variant
+from ..errors import GoujiError
+from ..variant import BUILTIN, SECTIONS, Variant, _hook_text
 from .errors import EventError
 
 
@@ -44,7 +45,14 @@ def snapshot(spec: str) -> tuple[Variant, dict[str, Any]]:
 
 def rebuild(copy: dict[str, Any]) -> Variant:
     """The Variant an event was created with, from its stored copy."""
+    keys = {"shipped": ("name", "rules"), "file": ("name", "filename", "base", "text", "rules")}
+    if not isinstance(copy, dict) or copy.get("kind") not in keys or any(k not in copy for k in keys[copy["kind"]]):
+        raise EventError("the event's copy of its rules is damaged (the variant entry of its meta table)")
     if copy["kind"] == "shipped":
+        if copy["name"] not in catalog.names():
+            raise EventError(
+                f"the event was made under the shipped variant {str(copy['name'])[:60]!r}, not shipped here"
+            )
         variant = catalog.resolve(str(copy["name"]))
     else:
         variant = dsl.load_text(str(copy["text"]), str(copy["filename"]), Path(str(copy["base"])))
@@ -55,3 +63,40 @@ def rebuild(copy: dict[str, Any]) -> Variant:
             "scores would change, so the event stops here"
         )
     return variant
+
+
+# -- the rules a hand record carries ---------------------------------------------------------
+
+RULES_KEYS = frozenset({"name", "title", "source", "hooks", *(key for key, _ in SECTIONS)})
+"""The only keys a record's ``rules`` may hold: no ``extends``, so nothing in a record names a file."""
+
+
+def rules_data(variant: Variant) -> dict[str, Any]:
+    """Every rule of ``variant`` as plain data in a variant file's shape, hooks as their expression text.
+
+    This is what a hand record (or the first line of a records file) carries, so the
+    record can be checked without the club's file: :func:`variant_from_rules` turns it
+    back into the same rules (the same :meth:`Variant.fingerprint`).
+    """
+    data: dict[str, Any] = json.loads(_canon(variant))
+    hooks = {k: _hook_text(f) for k, f in sorted(variant.hooks.items())}
+    if hooks:
+        data["hooks"] = hooks
+    return data
+
+
+def variant_from_rules(data: dict[str, Any], where: str = "<record>") -> Variant:
+    """The Variant that :func:`rules_data` wrote, through the same checks as a variant file.
+
+    The data goes through the variant file's loader (schema, bounds, the expression
+    grammar), never through a path: a key outside :data:`RULES_KEYS` (``extends``
+    above all) is refused before anything is loaded.
+    """
+    extra = sorted(str(k) for k in data if k not in RULES_KEYS)
+    if extra:
+        raise EventError(f"{where}: the rules hold {extra[0]!r}, which a record's rules may not hold")
+    try:
+        return dsl.load_text(json.dumps(data, ensure_ascii=False), where, None)
+    except GoujiError as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise EventError(f"the rules the record carries are not valid: {first}") from None

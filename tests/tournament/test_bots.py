@@ -23,6 +23,8 @@ BOT = textwrap.dedent(
     n = 0
     for line in sys.stdin:
         req = json.loads(line)
+        if req["type"] == "hello":
+            print(json.dumps({"type": "hello", "id": req["id"]}), flush=True)
         if req.get("type") != "act":
             continue
         n += 1
@@ -34,12 +36,12 @@ BOT = textwrap.dedent(
             if FAULT == "hang":
                 time.sleep(30)
         if FAULT == "garbage" and n % 5 == 0:
-            print("this is not json", flush=True)
+            print(json.dumps({"id": req["id"], "action": "not an action"}), flush=True)
             continue
         if FAULT == "illegal" and req["mode"] == "lead":
-            print(json.dumps({"action": "kou"}), flush=True)
+            print(json.dumps({"id": req["id"], "action": "kou"}), flush=True)
             continue
-        print(json.dumps({"action": req["legal"][0]}), flush=True)
+        print(json.dumps({"id": req["id"], "action": req["legal"][0]}), flush=True)
     """
 )
 
@@ -134,8 +136,10 @@ def test_observation_request_shape(tmp_path: Path) -> None:
                 for line in sys.stdin:
                     out.write(line)
                     req = json.loads(line)
+                    if req["type"] == "hello":
+                        print(json.dumps({{"type": "hello", "id": req["id"]}}), flush=True)
                     if req["type"] == "act":
-                        print(json.dumps({{"action": req["legal"][0]}}), flush=True)
+                        print(json.dumps({{"id": req["id"], "action": req["legal"][0]}}), flush=True)
             """
         ),
         encoding="utf-8",
@@ -147,7 +151,8 @@ def test_observation_request_shape(tmp_path: Path) -> None:
     )  # fmt: skip
     assert gouji("event", "run", str(ev), "--quiet").exit_code == 0
     msgs = [json.loads(x) for x in log.read_text().splitlines()]
-    assert msgs[0]["type"] == "start_hand" and {"seed", "seat", "variant", "protocol"} <= set(msgs[0])
+    assert msgs[0]["type"] == "hello" and msgs[0]["protocol"] == 2 and msgs[0]["id"] == 0
+    assert msgs[1]["type"] == "start_hand" and {"seed", "seat", "variant", "protocol", "id"} <= set(msgs[1])
     act = next(m for m in msgs if m["type"] == "act")
-    for key in ("seat", "mode", "hand", "table", "cards_left", "legal", "events", "point", "finish"):
+    for key in ("id", "seat", "mode", "hand", "table", "cards_left", "legal", "events", "point", "finish"):
         assert key in act

@@ -45,7 +45,7 @@ def test_verify_rejects_places_that_are_not_1_to_6_or_disagree_with_finish(tmp_p
     assert gouji("event", "record", str(ev), "--from", str(write_results(tmp_path / "r.csv", rows))).exit_code == 0
     out = tmp_path / "r.jsonl"
     assert gouji("event", "export", str(ev), "--records", str(out)).exit_code == 0
-    rec = json.loads(out.read_text().splitlines()[0])
+    rec = json.loads(out.read_text().splitlines()[-1])  # after the rules line
     assert gouji("verify", str(out)).exit_code == 0
     for bad in ({"places": [1, 1, 2, 6, 3, 5]}, {"finish": list(reversed(rec["finish"]))}):
         path = tmp_path / "bad.jsonl"

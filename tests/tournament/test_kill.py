@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -79,3 +81,46 @@ def test_sigkill_and_resume_gives_the_uninterrupted_event(tmp_path: Path) -> Non
     # a further run replays nothing
     r = run_gouji("event", "run", str(killed))
     assert r.returncode == 0 and "0 match(es) played, 12 already stored" in r.stdout
+
+
+def bot_processes(marker: str) -> list[int]:
+    """Live (not zombie) processes whose command line holds ``marker``."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in cmd and state != "Z":
+            out.append(int(pid))
+    return out
+
+
+def test_sigkill_with_external_bots_leaves_no_bot_and_loses_nothing(tmp_path: Path) -> None:
+    bot = tmp_path / "mybot.py"
+    bot.write_bytes((Path(__file__).resolve().parents[2] / "examples" / "bot.py").read_bytes())
+    bots = f"x=cmd:{sys.executable} {bot},y=cmd:{sys.executable} {bot},c=random,d=greedy,e=random,f=greedy"
+    clean, killed = tmp_path / "clean.sqlite", tmp_path / "killed.sqlite"
+    for p in (clean, killed):
+        r = gouji("event", "new", str(p), "--name", "k", "--bots", bots, "--rounds", "3", "--hands", "2", "--seed", "4")
+        assert r.exit_code == 0, r.output
+    assert run_gouji("event", "run", str(clean), "--quiet").returncode == 0
+    rng = random.Random(7)
+    for _ in range(4):
+        proc = subprocess.Popen([*module_argv(), "event", "run", str(killed), "--quiet"], stdout=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.3, 1.5))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while bot_processes(str(bot)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert bot_processes(str(bot)) == []  # each bot saw its stdin close and ended
+        assert stored(killed) % 2 == 0
+    assert run_gouji("event", "run", str(killed), "--quiet").returncode == 0
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    gouji("event", "export", str(clean), "--records", str(a))
+    gouji("event", "export", str(killed), "--records", str(b))
+    assert a.read_text() == b.read_text()

@@ -8,16 +8,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gouji_rules import catalog
 from gouji_rules.actions import parse_action
 from gouji_rules.agents import make_agent
 from gouji_rules.cards import THREE, CardSet, format_set
 from gouji_rules.engine import Hand, Observation
 from gouji_rules.sim import play_hand
-from gouji_rules.variant import dagang
 
 from .conftest import gouji
 
-V = dagang()
+V = catalog.resolve("dagang")  # the shipped file, as `--variant dagang` and a record's name find it
 
 # A finder looks at one decision of a real hand and returns the illegal action to plant there, or None.
 Finder = Callable[[Observation, str], str | None]
@@ -114,7 +114,8 @@ def test_verify_reports_bad_lines_and_mismatches(tmp_path: Path) -> None:
     assert out[0].startswith(f"{path}:1: error: not JSON")
     assert out[1].startswith(f"{path}:2: hand 2: replay does not reproduce the record: scores")
     assert out[2].startswith(f"{path}:3: hand 3: the actions end after action")
-    assert out[3].startswith(f"{path}:4: hand 4: error: unknown variant 'nope'")
+    assert out[3].startswith(f"{path}:4: hand 4: error: the rules of this record (variant 'nope'")
+    assert "give the rules with --variant FILE" in out[3]
     # --variant overrides the record's name
     one = tmp_path / "one.jsonl"
     one.write_text(json.dumps(dict(rec, variant="nope")) + "\n")
@@ -133,7 +134,7 @@ def test_replay_steps_and_quits(tmp_path: Path) -> None:
     assert r.exit_code == 0
     assert "   2. seat" in r.stdout and "   3. seat" not in r.stdout
     r = gouji("replay", str(path), "--hand", "2")
-    assert r.exit_code == 1 and "has 1 record" in r.stderr
+    assert r.exit_code == 1 and "has 1 hand record" in r.stderr
 
 
 def test_event_records_export_and_verify(tmp_path: Path) -> None:
@@ -144,7 +145,10 @@ def test_event_records_export_and_verify(tmp_path: Path) -> None:
     assert gouji("event", "run", str(ev), "--quiet").exit_code == 0
     out = tmp_path / "r.jsonl"
     assert gouji("event", "export", str(ev), "--records", str(out)).exit_code == 0
-    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    head, *recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert head["kind"] == "rules" and head["variant_hash"] == V.fingerprint() and head["event"] == "b"
     assert len(recs) == 6 and {r_["rotation"] for r_ in recs} == {0, 1}
     # the duplicate deal: the same cards, each side holding what the other held
     assert gouji("verify", str(out)).exit_code == 0
+    r = gouji("verify", str(ev))
+    assert r.exit_code == 0 and "6 record(s) read, 6 verified" in r.stderr
