@@ -15,10 +15,13 @@ from dataclasses import dataclass
 
 from .cards import CardSet, format_set, parse_set
 from .errors import NotationError
+from .registry import DECLARATIONS
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    """出牌: put down a set."""
+
     cards: CardSet
 
     def __str__(self) -> str:
@@ -37,6 +40,8 @@ class Burn:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
+    """过牌: decline (also: decline a burn, a choice)."""
+
     def __str__(self) -> str:
         return "pass"
 
@@ -67,6 +72,8 @@ class Jiefeng:
 
 @dataclass(frozen=True, slots=True)
 class Consent:
+    """Answer to a 接风 request or an offered 还贡 card: agree or refuse."""
+
     agree: bool
 
     def __str__(self) -> str:
@@ -75,7 +82,7 @@ class Consent:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """宣点 / 和点 / 明点 / 预点: ``kind`` is ``xuandian``, ``hedian``, ``mingdian`` or ``yudian``."""
+    """宣点 / 和点 / 明点 / 预点: ``kind`` names a registered declaration (:mod:`gouji_rules.declarations`)."""
 
     kind: str
 
@@ -159,7 +166,7 @@ def parse_action(text: str) -> Action:
     if word is not None:
         return word
     low = t.lower()
-    if low in ("xuandian", "hedian", "mingdian", "yudian"):
+    if low in DECLARATIONS:
         return Declare(low)
     if low in ("buy4", "geming", "chongdian", "waive", "call") or (low.startswith("last") and low[4:].isdigit()):
         return Choose(low)
@@ -177,4 +184,5 @@ def parse_action(text: str) -> Action:
 
 
 def format_action(a: Action) -> str:
+    """The text notation of an action (its ``str``)."""
     return str(a)

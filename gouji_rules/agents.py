@@ -19,11 +19,17 @@ from .rules import NEVER
 
 
 class Agent(Protocol):
+    """Who decides for a seat: told each hand's seed, then asked for one legal action at a time."""
+
     name: str
 
-    def start_hand(self, seed: int, seat: int) -> None: ...
+    def start_hand(self, seed: int, seat: int) -> None:
+        """A new hand begins: ``seed`` makes the agent's choices repeatable."""
+        ...
 
-    def act(self, obs: Observation, legal: Legal) -> Action: ...
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        """One of ``legal``, chosen from what the seat may see."""
+        ...
 
 
 class RandomAgent:
@@ -35,9 +41,11 @@ class RandomAgent:
         self.rng = SplitMix64(0)
 
     def start_hand(self, seed: int, seat: int) -> None:
+        """A new hand begins: ``seed`` makes the agent's choices repeatable."""
         self.rng = SplitMix64(derive(seed, 1000 + seat))
 
     def act(self, obs: Observation, legal: Legal) -> Action:
+        """One of ``legal``, chosen from what the seat may see."""
         return legal[self.rng.below(len(legal))]
 
 
@@ -63,10 +71,12 @@ class GreedyAgent:
         self.seat = 0
 
     def start_hand(self, seed: int, seat: int) -> None:
+        """A new hand begins: ``seed`` makes the agent's choices repeatable."""
         self.rng = SplitMix64(derive(seed, 2000 + seat))
         self.seat = seat
 
     def act(self, obs: Observation, legal: Legal) -> Action:
+        """One of ``legal``, chosen from what the seat may see."""
         mode = obs.mode
         if mode == "lead":
             return Play(self._lead(obs, legal))
@@ -221,6 +231,7 @@ AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": Greed
 
 
 def make_agent(name: str) -> Agent:
+    """A new agent by name (``random``, ``greedy``); unknown names raise ValueError."""
     try:
         return AGENTS[name]()
     except KeyError:

@@ -1,6 +1,7 @@
 """Beat relations: when does set B beat set T (管住), and which sets in a hand do.
 
-Three named strategies, chosen by ``sets.beat`` in the variant:
+Three strategies are registered (:data:`~gouji_rules.registry.BEAT_STRATEGIES`); ``sets.beat``
+in the variant names one, and a club or a test may register more (docs/extending.md):
 
 ``cover`` (S0 挂 examples, S4 第四条(三))
     Same number of cards; B's core rank strictly higher; every joker of T
@@ -24,13 +25,16 @@ subsets.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, rank_of
+from .registry import BEAT_STRATEGIES
 
 if TYPE_CHECKING:
     from .rules import Rules
-    from .variant import Variant
+    from .variant import SetsRules
+
+T = TypeVar("T", bound=Any)
 
 Jokers = tuple[int, int, int]
 
@@ -53,63 +57,109 @@ def plain_count(cs: CardSet) -> int:
 
 
 class BeatStrategy(Protocol):
+    """What a beat strategy does once compiled for a variant.
+
+    A strategy class is registered in :data:`~gouji_rules.registry.BEAT_STRATEGIES` with
+    :func:`register_beat`; it has ``name`` (the value of ``sets.beat``), ``zh`` / ``en`` (what the
+    rule sheet and the schema say), ``reads`` (the fields of ``sets`` it uses, so a variant that
+    sets one its strategy ignores gets a warning), and is built as ``cls(rules, sets)``.
+    """
+
     name: str
 
-    def beats(self, b: CardSet, t: CardSet) -> bool: ...
-
-    def dead(self, t: CardSet) -> bool: ...
-
-    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]: ...
-
-
-class _Base:
-    name = ""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.attach_twos = rules.attach_twos
-        self.attachable = rules.attachable
-        self.bare = rules.bare
-
-    def _attach_ranges(self, hand: Sequence[int], rb: int) -> tuple[int, int, int, int]:
-        """Most 2s, 小王, 大王 and top cards that may be attached to core ``rb`` from ``hand``."""
-        if self.bare[rb]:
-            return 0, 0, 0, 0
-        a = hand[TWO] if (self.attach_twos and rb < TWO) else 0
-        s = hand[SJ] if (self.attachable[SJ] and rb < SJ) else 0
-        b = hand[BJ] if (self.attachable[BJ] and rb < BJ) else 0
-        y = hand[TOP] if (self.attachable[TOP] and rb < TOP) else 0
-        return a, s, b, y
-
-    def _same_size(self, hand: Sequence[int], t: CardSet, beats: Callable[[CardSet, CardSet], bool]) -> list[CardSet]:
-        n = t.size
-        out: list[CardSet] = []
-        for rb in range(t.rank + 1, NRANKS):
-            hb = hand[rb]
-            if not hb:
-                continue
-            ma, ms, mb, my = self._attach_ranges(hand, rb)
-            for y in range(min(my, n - 1) + 1):
-                for b in range(min(mb, n - 1 - y) + 1):
-                    for s in range(min(ms, n - 1 - y - b) + 1):
-                        rest = n - y - b - s
-                        for a in range(min(ma, rest - 1) + 1):
-                            k = rest - a
-                            if k <= hb:
-                                cs = CardSet(rb, k, a, s, b, y)
-                                if beats(cs, t):
-                                    out.append(cs)
-        return out
-
-
-class Cover(_Base):
-    name = "cover"
-
-    def __init__(self, rules: Rules, dead_ranks: Sequence[str]) -> None:
-        super().__init__(rules)
-        self.dead_ranks = frozenset(rank_of(r) for r in dead_ranks)
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does set ``b`` beat the table set ``t``?"""
+        ...
 
     def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌)?"""
+        ...
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
+        ...
+
+
+def register_beat(cls: type[T]) -> type[T]:
+    """Class decorator: make ``cls`` a value of ``sets.beat`` (see docs/extending.md)."""
+    BEAT_STRATEGIES.register(cls)
+    return cls
+
+
+def make_strategy(rules: Rules, sets: SetsRules) -> BeatStrategy:
+    """The strategy ``sets.beat`` names, compiled for ``rules``."""
+    cls = BEAT_STRATEGIES.find(sets.beat)
+    strategy: BeatStrategy = cls(rules, sets)
+    return strategy
+
+
+def unused_sets_fields(name: str) -> list[tuple[str, list[str]]]:
+    """Fields of ``sets`` that other registered strategies read and strategy ``name`` does not,
+    each with the strategies that read it (a variant file setting one gets a warning)."""
+    mine = set(getattr(BEAT_STRATEGIES[name], "reads", ())) if name in BEAT_STRATEGIES else set()
+    users: dict[str, list[str]] = {}
+    for other in BEAT_STRATEGIES:
+        for f in getattr(BEAT_STRATEGIES[other], "reads", ()):
+            if f not in mine:
+                users.setdefault(f, []).append(other)
+    return list(users.items())
+
+
+def attach_ranges(rules: Rules, hand: Sequence[int], rb: int) -> tuple[int, int, int, int]:
+    """Most 2s, 小王, 大王 and top cards that may be attached to core ``rb`` from ``hand``."""
+    if rules.bare[rb]:
+        return 0, 0, 0, 0
+    attachable = rules.attachable
+    a = hand[TWO] if (rules.attach_twos and rb < TWO) else 0
+    s = hand[SJ] if (attachable[SJ] and rb < SJ) else 0
+    b = hand[BJ] if (attachable[BJ] and rb < BJ) else 0
+    y = hand[TOP] if (attachable[TOP] and rb < TOP) else 0
+    return a, s, b, y
+
+
+def same_size_followers(
+    rules: Rules, hand: Sequence[int], t: CardSet, beats: Callable[[CardSet, CardSet], bool]
+) -> list[CardSet]:
+    """Every set of ``t``'s size in ``hand`` with a core above ``t``'s that ``beats`` accepts.
+
+    For strategies where a beating set has as many cards as the table set (cover, card by
+    card): each core rank and each choice of attachments fixes the core count.
+    """
+    n = t.size
+    out: list[CardSet] = []
+    for rb in range(t.rank + 1, NRANKS):
+        hb = hand[rb]
+        if not hb:
+            continue
+        ma, ms, mb, my = attach_ranges(rules, hand, rb)
+        for y in range(min(my, n - 1) + 1):
+            for b in range(min(mb, n - 1 - y) + 1):
+                for s in range(min(ms, n - 1 - y - b) + 1):
+                    rest = n - y - b - s
+                    for a in range(min(ma, rest - 1) + 1):
+                        k = rest - a
+                        if k <= hb:
+                            cs = CardSet(rb, k, a, s, b, y)
+                            if beats(cs, t):
+                                out.append(cs)
+    return out
+
+
+@register_beat
+class Cover:
+    """cover: same size, core strictly higher, each joker covered by a higher one; ``sets.dead`` ranks make a set dead."""
+
+    name = "cover"
+    zh = "大花盖小花：张数相同、核心点数更大，挂的王要用更大的王盖住；挂了死牌点数（sets.dead）的谁也管不住"
+    en = "cover: same size, core rank strictly higher, each joker covered by a higher one; sets.dead ranks make a set dead"
+    reads: tuple[str, ...] = ("dead",)
+
+    def __init__(self, rules: Rules, sets: SetsRules) -> None:
+        self.rules = rules
+        self.dead_ranks = frozenset(rank_of(r) for r in sets.dead)
+
+    def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌)?"""
         d = self.dead_ranks
         if not d:
             return False
@@ -118,6 +168,7 @@ class Cover(_Base):
         return bool((t.sj and SJ in d) or (t.bj and BJ in d) or (t.top and TOP in d) or (t.twos and TWO in d))
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
         if b.size != t.size or b.rank <= t.rank or self.dead(t):
             return False
         ts, tb, ty = joker_counts(t)
@@ -127,42 +178,24 @@ class Cover(_Base):
         return ty == 0 and by >= tb and bb + by >= ts + tb
 
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
         if self.dead(t):
             return []
-        return self._same_size(hand, t, self.beats)
+        return same_size_followers(self.rules, hand, t, self.beats)
 
 
-class CardByCard(_Base):
-    name = "card_by_card"
+@register_beat
+class KillTable:
+    """kill_table (二杀一 / 三杀一): each joker killed in one of the ways ``sets.kill`` lists."""
 
-    def __init__(self, rules: Rules) -> None:
-        super().__init__(rules)
-        self.top_rank = max((r for r in range(NRANKS) if rules.ranks_present[r]), default=BJ)
-
-    @staticmethod
-    def _sorted(cs: CardSet) -> list[int]:
-        core = [cs.rank] * (cs.count + cs.twos)
-        return sorted(core + [SJ] * cs.sj + [BJ] * cs.bj + [TOP] * cs.top)
-
-    def dead(self, t: CardSet) -> bool:
-        return self._sorted(t)[-1] >= self.top_rank
-
-    def beats(self, b: CardSet, t: CardSet) -> bool:
-        if b.size != t.size:
-            return False
-        return all(x > y for x, y in zip(self._sorted(b), self._sorted(t), strict=True))
-
-    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
-        if self.dead(t):
-            return []
-        return self._same_size(hand, t, self.beats)
-
-
-class KillTable(_Base):
     name = "kill_table"
+    zh = "二杀一/三杀一：每张王按 sets.kill 列的办法杀掉，其余的牌用更大的牌盖住"
+    en = "二杀一 / 三杀一: each joker killed by a way sets.kill lists, the other cards covered by higher ones"
+    reads: tuple[str, ...] = ("kill",)
 
-    def __init__(self, rules: Rules, table: dict[str, list[list[object]]]) -> None:
-        super().__init__(rules)
+    def __init__(self, rules: Rules, sets: SetsRules) -> None:
+        self.rules = rules
+        table = sets.kill
         self.ways: dict[int, list[tuple[int, int]]] = {SJ: [], BJ: [], TOP: []}
         for sym, options in table.items():
             r = rank_of(sym)
@@ -198,10 +231,12 @@ class KillTable(_Base):
         return out
 
     def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌)?"""
         ts, tb, ty = joker_counts(t)
         return bool((ts and not self.ways[SJ]) or (tb and not self.ways[BJ]) or (ty and not self.ways[TOP]))
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
         ct, pb = plain_count(t), plain_count(b)
         if pb and (ct == 0 or b.rank <= t.rank):
             return False
@@ -211,6 +246,7 @@ class KillTable(_Base):
         return any(sum(left) == need for left in self.leftovers(joker_counts(t), joker_counts(b)))
 
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
         ct = plain_count(t)
         tj = joker_counts(t)
         out: list[CardSet] = []
@@ -237,7 +273,7 @@ class KillTable(_Base):
                             have = hand[rb]
                             if not have:
                                 continue
-                            ma, ms, mb, my = self._attach_ranges(hand, rb)
+                            ma, ms, mb, my = attach_ranges(self.rules, hand, rb)
                             if s > ms or b > mb or y > my:
                                 continue
                             for a in range(min(ma, pb - 1) + 1):
@@ -247,18 +283,44 @@ class KillTable(_Base):
         return out
 
 
+@register_beat
+class CardByCard:
+    """card_by_card: both sets sorted, each card of the beater strictly higher than its counterpart."""
+
+    name = "card_by_card"
+    zh = "逐张比大：张数相同，两套牌从小到大排好，每张都比对应的那张大"
+    en = "card by card: same size; sorted, each card strictly higher than the card in the same position"
+    reads: tuple[str, ...] = ()
+
+    def __init__(self, rules: Rules, sets: SetsRules) -> None:
+        self.rules = rules
+        self.top_rank = max((r for r in range(NRANKS) if rules.ranks_present[r]), default=BJ)
+
+    @staticmethod
+    def _sorted(cs: CardSet) -> list[int]:
+        core = [cs.rank] * (cs.count + cs.twos)
+        return sorted(core + [SJ] * cs.sj + [BJ] * cs.bj + [TOP] * cs.top)
+
+    def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌)?"""
+        return self._sorted(t)[-1] >= self.top_rank
+
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
+        if b.size != t.size:
+            return False
+        return all(x > y for x, y in zip(self._sorted(b), self._sorted(t), strict=True))
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
+        if self.dead(t):
+            return []
+        return same_size_followers(self.rules, hand, t, self.beats)
+
+
 def _joker_set(s: int, b: int, y: int) -> CardSet:
     if s:
         return CardSet(SJ, s, 0, 0, b, y)
     if b:
         return CardSet(BJ, b, 0, 0, 0, y)
     return CardSet(TOP, y)
-
-
-def make_strategy(v: Variant, rules: Rules) -> BeatStrategy:
-    name = v.sets.beat
-    if name == "cover":
-        return Cover(rules, v.sets.dead)
-    if name == "card_by_card":
-        return CardByCard(rules)
-    return KillTable(rules, v.sets.kill)

@@ -5,10 +5,33 @@ from __future__ import annotations
 import os
 import platform
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import catalog
 from .sim import simulate
+
+if TYPE_CHECKING:
+    from .variant import Variant
+
+
+def copies_per_second(variant: Variant, seed: int, seconds: float = 0.3) -> float:
+    """How many ``Hand.copy()`` a second of a mid-hand position (random play to half the decisions)."""
+    from .agents import RandomAgent
+    from .engine import Hand
+
+    agents = [RandomAgent() for _ in range(6)]
+    hand = Hand.deal(variant, seed)
+    for s, a in enumerate(agents):
+        a.start_hand(seed, s)
+    while not hand.is_over and sum(hand.cards_left()) > len(variant.rules.deck) // 2:
+        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    n = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        for _ in range(200):
+            hand.copy()
+        n += 200
+    return n / elapsed
 
 
 def run_bench(
@@ -19,6 +42,7 @@ def run_bench(
     variant = catalog.resolve(variant_spec)
     variant.rules  # compile outside the timed part  # noqa: B018
     out = simulate(variant, hands, seed, "random")
+    copies = copies_per_second(variant, seed)
     extra: dict[str, Any] = {}
     if dsl:
         from .dsl.bench import bench_hooks, bench_load
@@ -47,6 +71,7 @@ def run_bench(
         "seconds": out["seconds"],
         "hands_per_second": out["hands_per_second"],
         "decisions_per_second": out["decisions_per_second"],
+        "hand_copies_per_second": round(copies, 1),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),

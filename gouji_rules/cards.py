@@ -50,6 +50,7 @@ class Rank(IntEnum):
 
     @property
     def symbol(self) -> str:
+        """The rank's notation (``T``, ``SJ`` …)."""
         return SYMBOLS[self]
 
 
@@ -96,6 +97,8 @@ BJ = int(Rank.BJ)
 TOP = int(Rank.TOP)
 THREE = int(Rank.THREE)
 FOUR = int(Rank.FOUR)
+FIVE = int(Rank.FIVE)
+ACE = int(Rank.ACE)
 JOKERS = (SJ, BJ, TOP)
 
 _TOKENS: dict[str, int] = {s: i for i, s in enumerate(SYMBOLS)}
@@ -134,6 +137,7 @@ class CardSet(NamedTuple):
 
     @property
     def size(self) -> int:
+        """Cards in the set, attachments included."""
         return self.count + self.twos + self.sj + self.bj + self.top
 
     @property
@@ -144,6 +148,7 @@ class CardSet(NamedTuple):
 
     @property
     def attached(self) -> int:
+        """Does the set carry 2s or jokers?"""
         return self.twos + self.sj + self.bj + self.top
 
     def card_counts(self) -> dict[int, int]:
@@ -186,6 +191,7 @@ def tokenize(text: str) -> list[tuple[int, int]]:
 
 
 def counts_of(text: str) -> list[int]:
+    """Rank counts of a hand in notation."""
     counts = [0] * NRANKS
     for r, _ in tokenize(text):
         counts[r] += 1
@@ -221,6 +227,7 @@ def parse_set(text: str) -> CardSet:
 
 
 def format_set(cs: CardSet) -> str:
+    """A set in notation (``KKK2+SJ``)."""
     core = SYMBOLS[cs.rank] * cs.count + "2" * cs.twos
     jokers = "SJ" * cs.sj + "BJ" * cs.bj + "Y" * cs.top
     return core + "+" + jokers if jokers else core
@@ -232,6 +239,7 @@ def parse_hand(text: str) -> tuple[int, ...]:
 
 
 def format_hand(counts: Sequence[int]) -> str:
+    """Rank counts in notation (``33TTJ2SJ``)."""
     return "".join(SYMBOLS[r] * counts[r] for r in range(NRANKS))
 
 
@@ -244,19 +252,23 @@ def card(rank: int, suit: int) -> int:
 
 
 def card_rank(c: int) -> int:
+    """The rank of a card id."""
     return c >> 2
 
 
 def card_suit(c: int) -> int:
+    """The suit (0-3) of a card id."""
     return c & 3
 
 
 def format_card(c: int) -> str:
+    """One card in notation."""
     r = c >> 2
     return SYMBOLS[r] if r >= SJ else SYMBOLS[r] + SUITS[c & 3]
 
 
 def parse_card(text: str) -> int:
+    """One card from notation."""
     t = text.strip()
     if t.upper() in ("SJ", "BJ", "Y"):
         return card(_TOKENS[t.upper()], 0)

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
 
 from .actions import (
     AGREE,
@@ -47,20 +48,52 @@ from .actions import (
     Play,
     Yield,
 )
-from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet, card_rank, format_hand
-from .errors import IllegalAction
+from .beat import attach_ranges
+from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
+from .errors import IllegalAction, PositionError
 from .events import Event
 from .legal import Box, Legal
+from .observe import hand_observation
 from .rng import SplitMix64
-from .rules import Rules
-from .variant import Variant
+from .rules import Rules, as_rules, sweep_of
 
-# what the seat to act is being asked
-LEAD, FOLLOW, BURN, KOU_MODE, CONSENT, OVER = range(6)
+if TYPE_CHECKING:
+    from .variant import Variant
+
+
+class Mode(IntEnum):
+    """What the seat to act is being asked (``Observation.mode`` is its lower-case name)."""
+
+    LEAD = 0
+    FOLLOW = 1
+    BURN = 2
+    KOU = 3
+    CONSENT = 4
+    OVER = 5
+
+    @property
+    def label(self) -> str:
+        """The name agents and records see: ``lead``, ``follow``, ``burn``, ``kou``, ``consent``, ``over``."""
+        return MODE_NAMES[self]
+
+
+class Point(IntEnum):
+    """A seat's 开点 state: not yet, pending (its pure 够级 set stood; its next lead decides), opened, closed."""
+
+    NONE = 0
+    PENDING = 1
+    OPEN = 2
+    CLOSED = 3
+
+    @property
+    def label(self) -> str:
+        """``none``, ``pending``, ``open`` or ``closed`` (as in observations and records)."""
+        return POINT_NAMES[self]
+
+
+LEAD, FOLLOW, BURN, KOU_MODE, CONSENT, OVER = Mode
 MODE_NAMES = ("lead", "follow", "burn", "kou", "consent", "over")
-
-# 开点 state of a seat
-POINT_NONE, POINT_PENDING, POINT_OPEN, POINT_CLOSED = range(4)
+POINT_NONE, POINT_PENDING, POINT_OPEN, POINT_CLOSED = Point
 POINT_NAMES = ("none", "pending", "open", "closed")
 
 
@@ -108,12 +141,14 @@ class Observation:
     """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
 
 
-def deal_cards(variant: Variant, seed: int, leader: int | None = None, rotate: int = 0) -> tuple[list[list[int]], int]:
+def deal_cards(
+    rules: Rules | Variant, seed: int, leader: int | None = None, rotate: int = 0
+) -> tuple[list[list[int]], int]:
     """The dealt cards of each seat and the first drawer (docs/rng.md)."""
-    rules = variant.rules
+    rules = as_rules(rules)
     rng = SplitMix64(seed)
     if leader is None:
-        leader = rng.below(6) if variant.play.first_leader == "random" else 0
+        leader = rng.below(6) if rules.random_first_drawer else 0
     deck = list(rules.deck)
     rng.shuffle(deck)
     cards: list[list[int]] = [[] for _ in range(6)]
@@ -131,7 +166,58 @@ def deal_cards(variant: Variant, seed: int, leader: int | None = None, rotate: i
     return cards, leader
 
 
+def check_start(
+    rules: Rules, hands: Sequence[Sequence[int]], leader: int, setup: HandSetup | None, *, dealt: bool = False
+) -> None:
+    """Raise PositionError unless six hands (rank counts), a leader and a setup could start a hand.
+
+    A position for analysis may hold cards no deal gives (more 3s than S0's deck); with ``dealt``
+    the hands must also fit in the deck (a match's chosen deal)."""
+    if len(hands) != 6:
+        raise PositionError(f"a hand is dealt to 6 seats, not {len(hands)}")
+    if not 0 <= leader < 6:
+        raise PositionError(f"the leader must be a seat 0-5, not {leader}")
+    total = [0] * NRANKS
+    for s, h in enumerate(hands):
+        if len(h) > NRANKS or any(n < 0 for n in h):
+            raise PositionError(f"seat {s}: a hand is {NRANKS} non-negative rank counts")
+        for r, n in enumerate(h):
+            total[r] += n
+    over = [SYMBOLS[r] for r in range(NRANKS) if total[r] > rules.deck_counts[r]]
+    if dealt and over:
+        raise PositionError(f"more cards of {', '.join(over)} than the {rules.name} deck holds")
+    if setup is not None:
+        seats = [*setup.placed, *setup.geming, *setup.opened, *setup.closed, *setup.no_head, *setup.head_rights]
+        if any(not 0 <= x < 6 for x in seats):
+            raise PositionError("setup names a seat outside 0-5")
+        if any(not 1 <= p <= 6 for p in setup.placed.values()) or len(set(setup.placed.values())) < len(setup.placed):
+            raise PositionError("setup.placed gives each placed seat its own place 1-6")
+
+
+_LIST_STATE = (
+    "active",
+    "finish",
+    "bottom",
+    "places",
+    "point",
+    "no_head",
+    "men_watch",
+    "men_seats",
+    "burns",
+    "events",
+    "actions",
+    "queue",
+    "passed",
+    "yielded",
+    "saved_queue",
+    "wrong_plays",
+)
+"""The Hand's list attributes that change during play (``Hand.copy`` copies them; the rest are
+values or are replaced whole)."""
+
+
 def counts_of_cards(cards: Sequence[int]) -> list[int]:
+    """Rank counts of dealt cards."""
     h = [0] * NRANKS
     for c in cards:
         h[card_rank(c)] += 1
@@ -149,7 +235,7 @@ class Hand:
 
     def __init__(
         self,
-        variant: Variant,
+        variant: Rules | Variant,
         hands: Sequence[Sequence[int]],
         leader: int,
         *,
@@ -157,9 +243,9 @@ class Hand:
         deal: list[list[int]] | None = None,
         setup: HandSetup | None = None,
     ) -> None:
-        self.variant = variant
         self.setup = setup = setup or HandSetup()
-        self.rules: Rules = variant.rules
+        self.rules: Rules = as_rules(variant)
+        check_start(self.rules, hands, leader, setup)
         self.seed = seed
         self.deal_cards = deal
         self.hands: list[list[int]] = [list(h) + [0] * (NRANKS - len(h)) for h in hands]
@@ -186,14 +272,14 @@ class Hand:
         self.table: CardSet | None = None
         self.owner = -1
         self.turn = leader
-        self.mode = LEAD
-        self.queue: list[tuple[int, int]] = []
+        self.mode: Mode = LEAD
+        self.queue: list[tuple[int, Mode]] = []
         self.passed = [False] * 6
         self.yielded = [False] * 6
         self.trick_out = 0
         self.requester = -1
         self._defer_end = False
-        self.saved_queue: list[tuple[int, int]] = []
+        self.saved_queue: list[tuple[int, Mode]] = []
         self._legal: Legal | None = None
         self._follow: dict[int, list[CardSet]] = {}
         self.head_rights = dict(setup.head_rights)
@@ -220,9 +306,7 @@ class Hand:
 
     def _huiwu(self, team: int, leader: int) -> bool:
         """会五 (S0): the swept side's 5s go out together; the other side may answer them."""
-        from .cards import Rank
-
-        five = int(Rank.FIVE)
+        five = FIVE
         seats = [s for s in range(6) if s % 2 == team and self.active[s]]
         total = sum(self.hands[s][five] for s in seats)
         if not total:
@@ -244,7 +328,7 @@ class Hand:
     # -- construction ------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, variant: Variant, seed: int, leader: int | None = None, rotate: int = 0) -> Hand:
+    def deal(cls, variant: Rules | Variant, seed: int, leader: int | None = None, rotate: int = 0) -> Hand:
         """Shuffle with the seeded PRNG and deal one card at a time from the first drawer.
 
         ``rotate`` moves every dealt hand (and the first leader) ``rotate`` seats on, so the same
@@ -256,7 +340,7 @@ class Hand:
     @classmethod
     def position(
         cls,
-        variant: Variant,
+        variant: Rules | Variant,
         hands: Sequence[str],
         leader: int = 0,
         *,
@@ -267,28 +351,35 @@ class Hand:
         out: Sequence[int] = (),
         burning: int = -1,
         burn_victim: int = -1,
+        setup: HandSetup | None = None,
     ) -> Hand:
         """A position for tests and perft files: hands in notation, optionally a set on the table.
 
         ``table`` is a set already played by ``owner`` (its cards are not in any hand); the
         seat to act is then the first one the rules ask about that set.  Seats in ``out``
-        have gone out, in that order; ``passed`` seats have passed in this round.
+        have gone out, in that order; ``passed`` seats have passed in this round.  ``setup``
+        is what the match phases decided (placed seats, 革命, head rights, 无头 …).
+
+        >>> from gouji_rules.variant import dagang
+        >>> h = Hand.position(dagang(), ["KK 4", "AA 5", "", "", "", ""], table="QQ", owner=0)
+        >>> h.turn, h.mode.label
+        (1, 'follow')
         """
         from .cards import parse_hand, parse_set
 
+        rules = as_rules(variant)
         parsed = [list(parse_hand(h)) for h in hands]
-        hand = cls(variant, parsed, leader)
+        hand = cls(rules, parsed, leader, setup=setup)
         for p, name in (point or {}).items():
-            hand.point[p] = POINT_NAMES.index(name)
+            hand.point[p] = Point(POINT_NAMES.index(name))
         for s in out:
             hand.active[s] = False
         hand.finish = list(out) + [s for s in hand.finish if s not in out]
         for s in out:
             o = (s + 3) % 6
-            if hand.active[o] and variant.play.no_head:
+            if hand.active[o] and rules.no_head:
                 hand.no_head[o] = True
-        ffa = variant.free_for_all
-        if ffa.enabled and len(hand.finish) >= ffa.after_out:
+        if rules.ffa_starts(len(hand.finish)):
             hand.ffa = True
         hand.burning, hand.burn_victim = burning, burn_victim
         if table is not None:
@@ -305,23 +396,49 @@ class Hand:
         hand._legal = None
         return hand
 
+    def copy(self) -> Hand:
+        """An independent copy of the position (search agents, analysis): no ``deepcopy``.
+
+        Lists of the state are copied one level deep; the events, the legal-action cache, the
+        setup and the compiled rules are immutable values and are shared.  ``gouji bench``
+        reports how many copies a second this makes of a mid-hand position.
+        """
+        new = Hand.__new__(Hand)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["hands"] = [h[:] for h in self.hands]
+        for name in _LIST_STATE:
+            d[name] = d[name][:]
+        d["head_rights"] = dict(self.head_rights)
+        d["_follow"] = dict(self._follow)
+        d["shown"] = set(self.shown)
+        d["fallen"] = set(self.fallen)
+        return new
+
     # -- queries -----------------------------------------------------------------------
 
     @property
+    def variant(self) -> Variant:
+        """The Variant these rules were compiled from (for records and display, not for rule questions)."""
+        return self.rules.variant
+
+    @property
     def is_over(self) -> bool:
+        """Has every place been decided?"""
         return self.mode == OVER
 
     def cards_left(self) -> list[int]:
+        """How many cards each seat holds."""
         return [sum(h) for h in self.hands]
 
     @staticmethod
     def opposite(seat: int) -> int:
+        """The seat across (对头): seat + 3 mod 6."""
         return (seat + 3) % 6
 
     def observation(self, seat: int | None = None) -> Observation:
-        """What seat ``s`` may know (gouji_rules/observe.py): other hand sizes only where announced."""
-        from .observe import hand_observation
-
+        """What ``seat`` (default: the seat to act) may know (gouji_rules/observe.py): other hand sizes
+        only where announced."""
         s = self.turn if seat is None else seat
         left, shown = hand_observation(self, s)
         return Observation(
@@ -333,7 +450,7 @@ class Hand:
             cards_left=left,
             active=tuple(self.active),
             finish=tuple(self.finish),
-            point=tuple(POINT_NAMES[p] for p in self.point),
+            point=tuple(map(POINT_NAMES.__getitem__, self.point)),
             no_head=tuple(self.no_head),
             burning=self.burning,
             free_for_all=self.ffa,
@@ -346,14 +463,13 @@ class Hand:
         """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
         if self.ffa or self.no_head[owner]:
             return False
-        has_head = (
-            self.active[(owner + 3) % 6] or self.head_rights.get(owner, 0) > 0 or not self.rules.variant.play.no_head
-        )
+        has_head = self.active[(owner + 3) % 6] or self.head_rights.get(owner, 0) > 0 or not self.rules.no_head
         return has_head and self.rules.is_gouji(cs)
 
     # -- legal actions -------------------------------------------------------------------
 
     def legal_actions(self) -> Legal:
+        """The legal actions of the seat to act (computed once per decision)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -400,11 +516,10 @@ class Hand:
     def _lead_boxes(self, s: int) -> list[Box]:
         h = self.hands[s]
         rules = self.rules
-        bie3 = self.rules.variant.play.bie3
+        bie3 = rules.bie3
         only3 = bie3 and sum(h) == h[THREE]
         need_joker = self.burning == s
         boxes: list[Box] = []
-        beat = rules.beat
         for r in range(NRANKS):
             n = h[r]
             if not n:
@@ -413,7 +528,7 @@ class Hand:
                 if only3:
                     boxes.append((r, n, n, 0, 0, 0, 0, 0, 0, 0))
                 continue
-            a, sj, bj, y = beat._attach_ranges(h, r)  # type: ignore[attr-defined]
+            a, sj, bj, y = attach_ranges(rules, h, r)
             if need_joker and r < SJ and not rules.burn_exempt[r]:
                 if y:
                     boxes.append((r, 1, n, a, 0, sj, 0, bj, 1, y))
@@ -427,7 +542,7 @@ class Hand:
 
     def _may_yield(self, s: int) -> bool:
         """让牌 (S0 “当对门的牌自己的上手2家都不要时可以选择让牌”, S4 第四条 让牌): the opposite's set, passed by the two before you."""
-        if not self.rules.variant.play.allow_yield or self.ffa or self.yielded[s]:
+        if not self.rules.allow_yield or self.ffa or self.yielded[s]:
             return False
         o = self.owner
         if o != (s + 3) % 6 or self.table is None or self.bound(o, self.table):
@@ -437,7 +552,7 @@ class Hand:
 
     def _may_request_jiefeng(self, s: int) -> bool:
         """S4 接风: facing the last set of the player just before you, ask to lead instead."""
-        if self.rules.variant.jiefeng.policy != "by_consent" or self.requester >= 0:
+        if self.rules.jiefeng != "by_consent" or self.requester >= 0:
             return False
         o = self.owner
         return o >= 0 and not self.active[o] and self._next_active(o) == s and self.requester != -2
@@ -445,6 +560,7 @@ class Hand:
     # -- apply -----------------------------------------------------------------------------
 
     def can_apply(self, action: Action) -> bool:
+        """:meth:`verify` as a yes or no (the seat to act)."""
         return self.mode != OVER and action in self.legal_actions()
 
     def verify(self, action: Action, seat: int | None = None) -> None:
@@ -497,7 +613,7 @@ class Hand:
             raise IllegalAction(
                 f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)"
             )
-        if self.rules.variant.play.wrong_play != "lose_turn":
+        if not self.rules.wrong_play_loses_turn:
             raise IllegalAction(
                 f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
                 rule="wrong_play",
@@ -565,15 +681,15 @@ class Hand:
             self.burning, self.burn_victim = s, prev_owner
         else:
             ev.append(Event("play", s, cs))
-            if not lead and prev_owner == self.burning and rules.variant.burn.break_burn:
+            if not lead and prev_owner == self.burning and rules.break_burn:
                 ev.append(Event("break_burn", s, cs, prev_owner))
                 self.burning = -1
         if lead:
             self._point_on_lead(s, cs)
-        elif cs.rank == FOUR and self.point[s] == POINT_NONE and rules.variant.open_point.enabled:
+        elif cs.rank == FOUR and self.point[s] == POINT_NONE and rules.open_point:
             self.point[s] = POINT_CLOSED
             ev.append(Event("point_closed", s))
-        elif cs.rank == FOUR and self.point[s] == POINT_PENDING and rules.variant.open_point.four_when == "any_time":
+        elif cs.rank == FOUR and self.point[s] == POINT_PENDING and rules.four_any_time:
             # S4 第八条 开点方可发4: 4s played as an answer also open a seat whose pure set stood
             self.point[s] = POINT_OPEN
             ev.append(Event("open_point", s, cs))
@@ -586,7 +702,7 @@ class Hand:
         left = sum(h)
         if left == 0:
             self._go_out(s)
-        elif rules.variant.men.enabled and left == h[THREE]:
+        elif rules.men and left == h[THREE]:
             self.men_watch[s] = True
         self._defer_end = False
         if self.mode != OVER and sum(self.active) <= 1:
@@ -598,8 +714,7 @@ class Hand:
 
     def _point_on_lead(self, s: int, cs: CardSet) -> None:
         """开点 (S0 第四节, S4 第八条): a 4 led right after one's pure 够级 set stood."""
-        op = self.rules.variant.open_point
-        if not op.enabled:
+        if not self.rules.open_point:
             return
         p = self.point[s]
         if cs.rank == FOUR:
@@ -607,13 +722,13 @@ class Hand:
                 self.point[s] = POINT_OPEN
                 self.events.append(Event("open_point", s, cs))
             elif p == POINT_NONE:
-                if op.natural_point and self._may_open_now() and not self._has_pure(s, cs):
+                if self.rules.natural_point and self._may_open_now() and not self._has_pure(s, cs):
                     self.point[s] = POINT_OPEN
                     self.events.append(Event("natural_point", s, cs))
                 else:
                     self.point[s] = POINT_CLOSED
                     self.events.append(Event("point_closed", s))
-        elif p == POINT_PENDING and op.four_when == "next_lead":
+        elif p == POINT_PENDING and not self.rules.four_any_time:
             self.point[s] = POINT_NONE  # S0 四、开点: 下一张打出4则为开点 (open_point.four_when)
 
     def _has_pure(self, s: int, led: CardSet) -> bool:
@@ -623,25 +738,22 @@ class Hand:
         return self.rules.pure_sets(h) > 0
 
     def _may_open_now(self) -> bool:
-        op = self.rules.variant.open_point
-        if op.deadline_out is None or len(self.finish) < op.deadline_out:
-            return True
-        return op.last_set_exception and self.trick_out < op.deadline_out
+        return self.rules.may_open_now(len(self.finish), self.trick_out)
 
     def _men(self, victim: int, by: int) -> None:
         """闷 / 清 (S0 第六节, S4 第十五条): the set before one's final 3s was beaten."""
         self.men_watch[victim] = False
         self.men_seats.append((victim, by))
         self.events.append(Event("men", victim, other=by))
-        men = self.rules.variant.men
-        if men.show_hand and self.active[victim]:
+        rules = self.rules
+        if rules.men_show_hand and self.active[victim]:
             self.shown.add(victim)  # 应当时亮牌
-        if men.penalty == "place_bottom" and self.active[victim]:
-            self._remove(victim, men.severity)
-        elif men.penalty == "bottom_plays_on" and self.active[victim] and victim not in self.fallen:
+        if rules.men_ranks_last and self.active[victim]:
+            self._remove(victim, rules.men_severity)
+        elif rules.men_plays_on_at_bottom and self.active[victim] and victim not in self.fallen:
             # 先清为落 (S4 第十五条): placed from the bottom now; he plays on, but going out will not lift him
             self.fallen.add(victim)
-            self.bottom.append((men.severity, len(self.bottom), victim))
+            self.bottom.append((rules.men_severity, len(self.bottom), victim))
 
     def _go_out(self, s: int) -> None:
         if s in self.fallen:
@@ -659,8 +771,8 @@ class Hand:
             self.burns.append((s, self.burn_victim))
             self.events.append(Event("burn_success", s, other=self.burn_victim))
             self.burning = -1
-        v = self.rules.variant
-        if v.open_point.dadian and place == 1:
+        rules = self.rules
+        if rules.dadian and place == 1:
             # 打点 (S4 第二十二条(一) 其够级牌一次未活): a seat whose pure set stood (pending) has not “never lived”
             for x in (s, (s + 3) % 6):
                 if self.point[x] == POINT_NONE:
@@ -669,9 +781,8 @@ class Hand:
         self._left_play(s)
         if self.mode == OVER:
             return
-        ffa = v.free_for_all
-        if ffa.enabled and not self.ffa and not self.ffa_pending and place >= ffa.after_out:
-            if ffa.starts == "immediately":
+        if not self.ffa and not self.ffa_pending and rules.ffa_starts(place):
+            if rules.ffa_immediately:
                 self._start_ffa()
             else:
                 self.ffa_pending = True
@@ -691,7 +802,7 @@ class Hand:
 
     def _left_play(self, s: int) -> None:
         o = (s + 3) % 6
-        if self.active[o] and self.rules.variant.play.no_head and not self.no_head[o]:
+        if self.active[o] and self.rules.no_head and not self.no_head[o]:
             self.no_head[o] = True
             self.events.append(Event("no_head", o, other=s))
         if sum(self.active) <= 1 and not self._defer_end:
@@ -708,16 +819,14 @@ class Hand:
     def _locked(self, p: int, owner: int) -> bool:
         if not self.passed[p]:
             return False
-        if self.ffa and self.rules.variant.free_for_all.passers_return:
-            return False
-        return not (self.rules.variant.play.pass_reentry == "opposite_set" and owner == (p + 3) % 6)
+        return not self.rules.may_reenter(p, owner, self.ffa)
 
-    def _response_queue(self, owner: int, cs: CardSet) -> list[tuple[int, int]]:
+    def _response_queue(self, owner: int, cs: CardSet) -> list[tuple[int, Mode]]:
         rules = self.rules
         active = self.active
         opp = (owner + 3) % 6
         if rules.beat.dead(cs):
-            if rules.variant.sets.kou and active[opp]:
+            if rules.kou and active[opp]:
                 return [(opp, KOU_MODE)]
             return []
         order = [(owner + k) % 6 for k in range(1, 6)]
@@ -734,31 +843,21 @@ class Hand:
 
     def _burners(self, owner: int, cs: CardSet) -> list[int]:
         """Who may burn (烧牌) ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
-        b = self.rules.variant.burn
-        if not b.enabled:
+        rules = self.rules
+        if not rules.burn:
             return []
-        if owner == self.burning:
-            if b.counter == "none":
-                return []
-            only = self.burn_victim if b.counter == "victim" else -1
-        else:
-            only = -1
-        opp = (owner + 3) % 6
-        if b.priority == "own_team_first":
-            order = [(owner + k) % 6 for k in (2, 4, 1, 5)]
-        else:
-            order = [(owner + k) % 6 for k in (1, 2, 4, 5)]
         out = []
-        for p in order:
-            if p == opp or not self.active[p] or self.no_head[p]:
+        for p in rules.burn_order(owner):
+            if not self.active[p] or self.no_head[p]:
                 continue
-            if only >= 0 and p != only:
-                continue
-            if not b.teammate and (p - owner) % 2 == 0:
-                continue
-            if b.needs_open_point and self.point[p] != POINT_OPEN:
-                continue
-            if not b.after_pass and self.passed[p]:
+            if not rules.can_burn(
+                p,
+                owner,
+                opened=self.point[p] == POINT_OPEN,
+                passed=self.passed[p],
+                burning=self.burning,
+                burn_victim=self.burn_victim,
+            ):
                 continue
             if self._followers(p):
                 out.append(p)
@@ -779,7 +878,7 @@ class Hand:
         self.men_watch[owner] = False
         if (
             cs is not None
-            and self.rules.variant.open_point.enabled
+            and self.rules.open_point
             and self.point[owner] == POINT_NONE
             and self.rules.is_pure_gouji(cs)
             and self._may_open_now()
@@ -791,14 +890,10 @@ class Hand:
         if self.active[owner]:
             self._start_round(owner)
             return
-        policy = self.rules.variant.jiefeng.policy
-        nxt = self._next_active(owner)
-        if policy == "next_teammate":
-            for k in (2, 4):
-                if self.active[(owner + k) % 6]:
-                    nxt = (owner + k) % 6
-                    break
-        if policy != "by_consent":
+        nxt = self.rules.jiefeng_leader(owner, self.active)
+        if nxt is None:
+            nxt = self._next_active(owner)
+        else:
             self.events.append(Event("jiefeng", nxt, other=owner))
         self._start_round(nxt)
 
@@ -816,7 +911,7 @@ class Hand:
         ):
             self.point[s] = POINT_OPEN
             self.events.append(Event("open_point", s))
-        if self.rules.variant.play.no_head and self.active[s] and not self.no_head[s]:
+        if self.rules.no_head and self.active[s] and not self.no_head[s]:
             self.no_head[s] = True
             self.events.append(Event("no_head", s, other=(s + 3) % 6))
 
@@ -839,8 +934,7 @@ class Hand:
         self.requester = -1
         self._follow.clear()
         self.trick_out = len(self.finish)
-        op = self.rules.variant.open_point
-        if op.enabled and op.deadline_out is not None and self.trick_out >= op.deadline_out:
+        if self.rules.point_deadline_passed(self.trick_out):
             # no 开点 once the deadline has passed (S4 第八条: 头科二科出来后不可开点)
             for s in range(6):
                 if self.active[s] and self.point[s] == POINT_NONE:
@@ -851,7 +945,7 @@ class Hand:
         if self.burning == leader and not self._can_burn_lead(leader):
             # 诈烧 / 烧牌失败 (S0 第五节, S4 第六条): no joker left to attach
             self.events.append(Event("burn_fail", leader, other=self.burn_victim))
-            self._remove(leader, self.rules.variant.burn.fail_severity)
+            self._remove(leader, self.rules.burn_fail_severity)
             if self.mode == OVER:
                 return
             leader = self._next_active(leader)
@@ -916,8 +1010,6 @@ class Hand:
         self.turn = -1
         self.queue = []
         self._legal = Legal()
-        from .rules import sweep_of
-
         team = sweep_of(self.places)
         if team is not None:
             self.events.append(Event("sweep", value=team + 1))
@@ -925,17 +1017,19 @@ class Hand:
 
     def _geming_places(self) -> None:
         """S4 第二十一条: a 革命 player whose two teammates took 头科 and 二科 is 三科 (a sweep)."""
-        g = self.rules.variant.geming
         for s in self.setup.geming:
             mates = sorted(self.places[(s + k) % 6] for k in (2, 4))
-            if mates == [1, 2] and self.places[s] != g.place_if_team_top:
-                other = self.places.index(g.place_if_team_top)
-                self.places[other], self.places[s] = self.places[s], g.place_if_team_top
+            place = self.rules.geming_final_place(mates == [1, 2])
+            if self.places[s] != place:
+                other = self.places.index(place)
+                self.places[other], self.places[s] = self.places[s], place
 
     def finish_order(self) -> list[int]:
+        """Seats from first place to last."""
         return sorted(range(6), key=lambda s: self.places[s])
 
     def scores(self) -> tuple[int, int]:
+        """Team scores of the finished hand (team 0: seats 0 2 4)."""
         return self.rules.team_scores(self.places)
 
     # -- diagnostics for illegal actions -----------------------------------------------------
@@ -954,7 +1048,7 @@ class Hand:
                     rule="set_form",
                     clause="S4 第四条(三)(四), 第二十三条",
                 )
-            if cs.rank == THREE and self.rules.variant.play.bie3:
+            if cs.rank == THREE and self.rules.bie3:
                 return IllegalAction(
                     "3s go last, all together and with nothing attached (憋3)",
                     rule="bie3",
@@ -1036,7 +1130,7 @@ class Hand:
         }
 
     @classmethod
-    def from_record(cls, variant: Variant, record: Mapping[str, Any]) -> Hand:
+    def from_record(cls, variant: Rules | Variant, record: Mapping[str, Any]) -> Hand:
         """The hand as it stood before its first action, rebuilt from a hand record."""
         from .cards import parse_hand
 

@@ -41,6 +41,11 @@ class IllegalAction(GoujiError):
         return f"{self.message} (rule: {self.rule}){where}"
 
 
+class PositionError(GoujiError, ValueError):
+    """A deal, position, setup or debt that no hand under these rules could have (six hands, seats
+    0-5, places 1-6, no more cards of a rank than the deck holds …)."""
+
+
 class VariantError(GoujiError):
     """A variant that is inconsistent or cannot be built."""
 

@@ -73,6 +73,7 @@ class Event(NamedTuple):
     value: int = 0
 
     def to_json(self) -> dict[str, Any]:
+        """The event as JSON-ready data; empty fields are left out."""
         out: dict[str, Any] = {"type": self.type}
         if self.seat >= 0:
             out["seat"] = self.seat

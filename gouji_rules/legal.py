@@ -21,10 +21,12 @@ Box = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
 def box_size(b: Box) -> int:
+    """How many sets a box holds."""
     return (b[2] - b[1] + 1) * (b[3] + 1) * (b[5] - b[4] + 1) * (b[7] - b[6] + 1) * (b[9] - b[8] + 1)
 
 
 def box_get(b: Box, i: int) -> CardSet:
+    """The ``i``-th set of a box (mixed-radix decoding)."""
     i, y = divmod(i, b[9] - b[8] + 1)
     i, bj = divmod(i, b[7] - b[6] + 1)
     i, s = divmod(i, b[5] - b[4] + 1)
@@ -33,6 +35,7 @@ def box_get(b: Box, i: int) -> CardSet:
 
 
 def box_has(b: Box, cs: CardSet) -> bool:
+    """Is ``cs`` in the box?"""
     return (
         b[0] == cs.rank
         and b[1] <= cs.count <= b[2]
@@ -67,6 +70,7 @@ class Legal(Sequence[Action]):
         return self.n_sets + len(self.extras)
 
     def set_at(self, i: int) -> CardSet:
+        """The ``i``-th legal set."""
         for b, n in zip(self.boxes, self.sizes, strict=True):
             if i < n:
                 return box_get(b, i)
@@ -104,6 +108,7 @@ class Legal(Sequence[Action]):
         yield from self.sets
 
     def has_set(self, cs: CardSet) -> bool:
+        """Is ``cs`` one of the legal sets?"""
         for b in self.boxes:
             if box_has(b, cs):
                 return True

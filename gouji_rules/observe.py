@@ -37,8 +37,7 @@ PRIVATE_TRIBUTE = ("tribute", "return_tribute")
 
 def announced(rules: Rules, free_for_all: bool) -> bool:
     """Are hand sizes announced now (报牌, ``play.announce``)?"""
-    how = rules.variant.play.announce
-    return how == "always" or (how == "free_for_all" and free_for_all)
+    return rules.announced(free_for_all)
 
 
 def cards_left(
@@ -54,7 +53,7 @@ def witnesses(rules: Rules, e: Event) -> frozenset[int] | None:
     """The seats that see all of event ``e``; None when the whole table does."""
     if e.type == "point_call":
         return frozenset((e.seat, e.other))
-    if e.type in PRIVATE_TRIBUTE and not rules.variant.tribute.shown:
+    if e.type in PRIVATE_TRIBUTE and not rules.tribute_shown:
         return frozenset((e.seat, e.other))
     return None
 
@@ -76,8 +75,17 @@ def shown_hands(hands: Sequence[Sequence[int]], shown: Sequence[bool]) -> tuple[
     return tuple(tuple(h) if shown[s] else () for s, h in enumerate(hands))
 
 
+NOTHING_SHOWN: tuple[tuple[int, ...], ...] = ((),) * 6
+
+
 def hand_observation(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """``cards_left`` and ``shown`` of a hand in play, as ``seat`` may know them."""
+    if not hand.shown:  # the common case, asked at every decision: only one's own size, or all announced
+        if hand.rules.announced(hand.ffa):
+            return tuple(hand.cards_left()), NOTHING_SHOWN
+        left = [UNKNOWN] * 6
+        left[seat] = sum(hand.hands[seat])
+        return tuple(left), NOTHING_SHOWN
     shown = [s in hand.shown for s in range(6)]
     sizes = hand.cards_left()
     return cards_left(hand.rules, seat, sizes, shown, hand.ffa), shown_hands(hand.hands, shown)

@@ -9,16 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .beat import BeatStrategy, make_strategy
-from .cards import BJ, JOKERS, NRANKS, SJ, SYMBOLS, TOP, TWO, CardSet, card, rank_of
-from .errors import VariantError
+from .cards import ACE, BJ, JOKERS, NRANKS, SJ, SYMBOLS, TOP, TWO, CardSet, card, rank_of
+from .errors import IllegalAction, VariantError
 
 if TYPE_CHECKING:
+    from .settle import Debt, HandResult
     from .variant import Variant
 
 NEVER = 1 << 30
+
+
+class KangScope(IntEnum):
+    """Whom 扛贡 exempts: nobody, the holder (四小扛自己) or his whole team (四大扛全场); the
+    ``value`` of a ``kang`` event."""
+
+    NONE = 0
+    SELF = 1
+    TEAM = 2
 
 
 @dataclass(frozen=True)
@@ -112,10 +123,32 @@ HOOKS: dict[str, HookSpec] = {
 }
 
 
+def as_rules(x: Rules | Variant) -> Rules:
+    """The compiled rules of a Variant (compiled once and cached), or ``x`` itself if it is Rules."""
+    return x if isinstance(x, Rules) else x.rules
+
+
 class Rules:
-    """What the engine reads.  Attributes are plain ints, lists and closures."""
+    """The only door to the rules: every question the engine, the match phases, settlement,
+    result entry and statistics ask is an attribute or a method here.
+
+    Parameters are copied out of the Variant's sections once, as plain ints, bools and tables
+    (that is also what makes them fast); every hook is dispatched by a method of this class, so
+    a club's expression and the variant's parameter are one answer.  Legality questions come
+    in pokerkit's triple: ``verify_x`` raises :class:`IllegalAction` naming the rule and the
+    clause, ``can_x`` answers ``verify_x`` as a bool, and both use one check.
+
+    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> dagang().rules.can_burn(0, 2)  # a teammate's 够级 set may be burned (S4 第六条)
+    True
+    >>> dianshaomenla().rules.can_burn(0, 3)  # never the opposite's: he answers it
+    False
+    """
 
     def __init__(self, variant: Variant) -> None:
+        from .declarations import compile_declarations
+        from .tributes import compile_tribute_kinds
+
         self.variant = v = variant
         self.name = v.name
         self.thresholds = [NEVER] * NRANKS
@@ -133,9 +166,11 @@ class Rules:
             self.burn_exempt[rank_of(sym)] = True
         self.deck = build_deck(v)
         self.ranks_present = [False] * NRANKS
+        self.deck_counts = [0] * NRANKS
+        """how many cards of each rank the deck holds"""
         for c in self.deck:
             self.ranks_present[c >> 2] = True
-        self.beat: BeatStrategy = make_strategy(v, self)
+            self.deck_counts[c >> 2] += 1
         self.seats = 6
         self.hand_sizes = deal_sizes(v, len(self.deck))
         self.place_names = list(v.places.names)
@@ -148,10 +183,111 @@ class Rules:
         self._gouji: dict[CardSet, bool] = {}
         self._pure: dict[CardSet, bool] = {}
         self._answer: dict[tuple[bool, bool, bool, bool, bool], bool] = {}
+        # -- sets and play
+        self.joker_sets = v.gouji.joker_sets
+        self.twos_count = v.gouji.twos_count
+        self.pure_twos = v.gouji.pure_twos
+        self.answer_anyone = v.gouji.answer == "anyone"
+        self.kou = v.sets.kou
+        self.bie3 = v.play.bie3
+        self.allow_yield = v.play.allow_yield
+        self.no_head = v.play.no_head
+        """无头 applies: once a seat's opposite is out, 够级 no longer binds it"""
+        self.reenter_opposite_set = v.play.pass_reentry == "opposite_set"
+        self.random_first_drawer = v.play.first_leader == "random"
+        self.ffa = v.free_for_all.enabled
+        self.ffa_after_out = v.free_for_all.after_out
+        self.ffa_immediately = v.free_for_all.starts == "immediately"
+        self.ffa_passers_return = v.free_for_all.passers_return
+        self.jiefeng = v.jiefeng.policy
+        self.wrong_play_loses_turn = v.play.wrong_play == "lose_turn"
+        """错牌不出 (S4 第四条(一)): a wrong play loses the turn; else it is refused and the seat acts again"""
+        self.announce = v.play.announce
+        """报牌: when other seats' hand sizes are told (never, free_for_all, always)"""
+        # -- burn
+        b = v.burn
+        self.burn = b.enabled
+        self.burn_needs_open_point = b.needs_open_point
+        self.burn_teammate = b.teammate
+        self.burn_after_pass = b.after_pass
+        self.burn_own_team_first = b.priority == "own_team_first"
+        self.counter_burn = b.counter
+        self.break_burn = b.break_burn
+        self.burn_fail_severity = b.fail_severity
+        # -- 开点, 闷
+        op = v.open_point
+        self.open_point = op.enabled
+        self.point_deadline = op.deadline_out
+        self.last_set_exception = op.last_set_exception
+        self.natural_point = op.natural_point
+        self.dadian = op.dadian
+        self.four_any_time = op.four_when == "any_time"
+        """S4 第八条: the 4s that open may come any time after the pure set stood (S0: the very next lead)"""
+        self.men = v.men.enabled
+        self.men_ranks_last = v.men.penalty == "place_bottom"
+        self.men_severity = v.men.severity
+        self.men_plays_on_at_bottom = v.men.penalty == "bottom_plays_on"
+        """先清为落 (S4 第十五条): placed from the bottom at once, but plays on"""
+        self.men_show_hand = v.men.show_hand
+        # -- between hands
+        k = v.kang
+        self.kang_enabled, self.kang_small, self.kang_big = k.enabled, k.small, k.big
+        self.declarations = compile_declarations(self, v.declare)
+        self.declare_win_needs_own_point = v.declare.win_needs_own_point
+        self.fanche_multiplier = v.declare.fanche_multiplier
+        bu = v.buy
+        self.buy = bu.enabled
+        self.buy_four_optional = bu.four == "optional"
+        self.buy_price = [rank_of(x) for x in bu.price]
+        self.buy_sellers = list(bu.sellers)
+        self.buy_keep = bu.keep
+        self.no_three_last = bu.no_three == "last"
+        self.no_four_closes_point = bu.no_four_closes_point
+        t = v.tribute
+        self.tribute = t.enabled
+        self.tribute_ranks = sorted((rank_of(x) for x in t.cards), reverse=True)
+        self.kept_excluded = t.kept_excluded
+        self.return_refusable = t.return_refusable
+        self.point_call = t.point_call
+        self.sweep_redeal = t.sweep_redeal
+        self.sweep_streak_same_team = t.sweep_streak == "same_team"
+        self.tribute_shown = t.shown
+        """tribute and returned cards are shown to the whole table (S0 八 明置)"""
+        self.tribute_kinds = compile_tribute_kinds(self, t)
+        g = v.geming
+        self.geming = g.enabled
+        self.geming_void_at = g.void_at
+        self.geming_place = g.place
+        self.geming_place_if_team_top = g.place_if_team_top
+        self.geming_opposite_rights = g.opposite_rights
+        self.geming_cannot_pay = g.cannot_pay
+        ch = v.chongdian
+        self.chongdian = ch.enabled
+        self.chongdian_max_rank = rank_of(ch.max_rank)
+        self.chongdian_sets = ch.sets
+        self.chongdian_place = ch.place
+        self.chongdian_second_place = ch.second_place
+        self.chongdian_redeal_at = ch.redeal_at
+        m = v.match
+        self.kaipai_count = m.kaipai == "count"
+        self.shangban = m.first_leader == "shangban"
+        self.next_leader_place = 6 if m.next_leader == "last_place" else 1
+        self.match_hands = m.hands
+        self.match_target = m.target
+        self.huiwu = m.huiwu
+        self.reopen_after_sweep = m.reopen_after_sweep
+        self.choose_last = m.choose_last
+        self.points = list(v.scoring.points)
+        self.positive_only = v.scoring.positive_only
+        self.scoring = v.scoring.enabled
+        """hands are scored (S4 第十九条); off: tribute without scoring"""
+        self.sweep_multiplier_param = v.scoring.sweep_multiplier
+        self.beat: BeatStrategy = make_strategy(self, v.sets)
 
     # -- sets ---------------------------------------------------------------------------
 
     def set_context(self, cs: CardSet) -> dict[str, Any]:
+        """The names an ``is_gouji`` / ``is_pure_gouji`` expression sees for one set."""
         return {
             "rank": cs.rank,
             "count": cs.count,
@@ -172,11 +308,11 @@ class Rules:
             if hook is not None:
                 hit = bool(hook(self.set_context(cs)))
             elif cs.jokers and cs.rank < SJ:
-                hit = self.variant.gouji.joker_sets
+                hit = self.joker_sets
             elif cs.rank >= SJ:
-                hit = self.variant.gouji.joker_sets or cs.count >= self.thresholds[cs.rank]
+                hit = self.joker_sets or cs.count >= self.thresholds[cs.rank]
             else:
-                n = cs.count + (cs.twos if self.variant.gouji.twos_count else 0)
+                n = cs.count + (cs.twos if self.twos_count else 0)
                 hit = n >= self.thresholds[cs.rank]
             self._gouji[cs] = hit
         return hit
@@ -191,7 +327,7 @@ class Rules:
                 hit = bool(hook({**self.set_context(cs), "gouji": gouji}))
             else:
                 hit = gouji and cs.jokers == 0 and cs.twos == 0 and cs.size > 1
-                if cs.rank == TWO and not self.variant.gouji.pure_twos:
+                if cs.rank == TWO and not self.pure_twos:
                     hit = False
             self._pure[cs] = hit
         return hit
@@ -212,6 +348,15 @@ class Rules:
         """How many pure 够级 sets a hand can make at most (冲点 needs three; 自然点 needs none)."""
         return sum(hand[r] // m for r in range(NRANKS) if (m := self.pure_minimum(r)))
 
+    def pure_choices(self, hand: Sequence[int]) -> list[CardSet]:
+        """Every pure 够级 set a hand can put down (the sets a 冲点 player chooses from)."""
+        out = []
+        for r in range(NRANKS):
+            m = self.pure_minimum(r)
+            if m:
+                out += [CardSet(r, k) for k in range(m, hand[r] + 1) if self.is_pure_gouji(CardSet(r, k))]
+        return out
+
     def may_answer(self, is_opposite: bool, is_teammate: bool, no_head: bool, owner_no_head: bool, ffa: bool) -> bool:
         """May a seat answer a 够级 set without burning (S4 第五条, S0 无头)."""
         key = (is_opposite, is_teammate, no_head, owner_no_head, ffa)
@@ -230,10 +375,10 @@ class Rules:
                         }
                     )
                 )
-            elif self.variant.gouji.answer == "anyone" or ffa or owner_no_head:
+            elif self.answer_anyone or ffa or owner_no_head:
                 hit = True
             else:
-                hit = is_opposite or (no_head and self.variant.play.no_head)
+                hit = is_opposite or (no_head and self.no_head)
             self._answer[key] = hit
         return hit
 
@@ -251,39 +396,305 @@ class Rules:
                 return False
         return True
 
+    # -- play: who may do what ------------------------------------------------------------
+
+    def may_reenter(self, passed_seat: int, owner: int, ffa: bool) -> bool:
+        """May a seat that passed in this round play on ``owner``'s set (S0 过牌, S4 第五条, 第十一条)?"""
+        if ffa and self.ffa_passers_return:
+            return True
+        return self.reenter_opposite_set and owner == (passed_seat + 3) % 6
+
+    def burn_order(self, owner: int) -> list[int]:
+        """The seats asked whether they burn ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
+        ks = (2, 4, 1, 5) if self.burn_own_team_first else (1, 2, 4, 5)
+        return [(owner + k) % 6 for k in ks]
+
+    def _burn_refusal(
+        self, burner: int, victim: int, opened: bool, passed: bool, burning: int, burn_victim: int
+    ) -> IllegalAction | None:
+        if not self.burn:
+            return IllegalAction(f"{self.name} has no 烧牌", rule="burn_enabled")
+        if burner == victim:
+            return IllegalAction("nobody burns his own set", rule="burn_self")
+        if victim == (burner + 3) % 6:
+            return IllegalAction("the opposite answers a 够级 set; he does not burn it", rule="burn_opposite")
+        if victim == burning:
+            if self.counter_burn == "none":
+                return IllegalAction("反烧 is not allowed", rule="counter_burn")
+            if self.counter_burn == "victim" and burner != burn_victim:
+                return IllegalAction("only the burned seat may counter-burn (反烧)", rule="counter_burn")
+        if not self.burn_teammate and (burner - victim) % 2 == 0:
+            return IllegalAction("a teammate's 够级 set may not be burned", rule="burn_teammate")
+        if self.burn_needs_open_point and not opened:
+            return IllegalAction(
+                "only a player who has opened (开点) may burn", rule="burn_open_point", clause="S4 第六条"
+            )
+        if not self.burn_after_pass and passed:
+            return IllegalAction(
+                "a player who passed in this round may not burn", rule="burn_after_pass", clause="S0 第五节"
+            )
+        return None
+
+    def verify_burn(
+        self,
+        burner: int,
+        victim: int,
+        *,
+        opened: bool = True,
+        passed: bool = False,
+        burning: int = -1,
+        burn_victim: int = -1,
+    ) -> None:
+        """Raise IllegalAction unless ``burner`` may burn ``victim``'s 够级 set.
+
+        ``opened``: the burner has opened (开点); ``passed``: he passed in this round;
+        ``burning`` / ``burn_victim``: the seat burning now and whom it burned (for 反烧).
+        """
+        refusal = self._burn_refusal(burner, victim, opened, passed, burning, burn_victim)
+        if refusal is not None:
+            raise refusal
+
+    def can_burn(
+        self,
+        burner: int,
+        victim: int,
+        *,
+        opened: bool = True,
+        passed: bool = False,
+        burning: int = -1,
+        burn_victim: int = -1,
+    ) -> bool:
+        """:meth:`verify_burn` as a yes or no."""
+        return self._burn_refusal(burner, victim, opened, passed, burning, burn_victim) is None
+
+    def may_open_now(self, out: int, trick_out: int) -> bool:
+        """May a seat still open (S4 第八条: not once 头科 and 二科 are out, but for the round of the
+        deadline player's last set)?  ``out``: players out now; ``trick_out``: out when the round began."""
+        d = self.point_deadline
+        if d is None or out < d:
+            return True
+        return self.last_set_exception and trick_out < d
+
+    def point_deadline_passed(self, out: int) -> bool:
+        """Has the 开点 deadline passed once ``out`` players are out (S4 第八条)?"""
+        return self.open_point and self.point_deadline is not None and out >= self.point_deadline
+
+    def ffa_starts(self, out: int) -> bool:
+        """Does 四人乱缠 begin once ``out`` players are out (S4 第十一条, S0 “走2个人后不存在够级”)?"""
+        return self.ffa and out >= self.ffa_after_out
+
+    def jiefeng_leader(self, owner: int, active: Sequence[bool]) -> int | None:
+        """Who leads after ``owner`` went out and nobody answered his last set; None when the
+        lead goes by request and consent (S4 第十三条)."""
+        if self.jiefeng == "by_consent":
+            return None
+        nxt = next(((owner + k) % 6 for k in range(1, 7) if active[(owner + k) % 6]), owner)
+        if self.jiefeng == "next_teammate":
+            for k in (2, 4):
+                if active[(owner + k) % 6]:
+                    return (owner + k) % 6
+        return nxt
+
+    # -- places forced by the rules ---------------------------------------------------------
+
+    def geming_final_place(self, teammates_top: bool) -> int:
+        """The place of a 革命 player (S4 第二十一条): 四科, or 三科 when his two teammates took 头科 and 二科."""
+        return self.geming_place_if_team_top if teammates_top else self.geming_place
+
+    def chongdian_places(self, players: int) -> tuple[int, ...]:
+        """The places of the 冲点 players, the better first (S0 第十节: one is 四客; of two, the other 小拉)."""
+        if players <= 1:
+            return (self.chongdian_place,)
+        return (self.chongdian_place, self.chongdian_second_place)
+
+    def chongdian_outcome(self, seat: int, success: bool) -> tuple[frozenset[int], frozenset[int]]:
+        """Who counts as opened and who may no longer open after ``seat``'s 冲点 (S0 第十节):
+        success opens it; failure closes it and opens its opposite."""
+        o = (seat + 3) % 6
+        if success:
+            return frozenset({seat}), frozenset()
+        return frozenset({o}), frozenset({seat})
+
+    def bottom_severity(self, kind: str) -> int | None:
+        """How far down a seat is placed at once, counted from last place, by ``kind``: ``burn_fail``
+        (诈烧, S0 第五节, S4 第六条) or ``men`` (闷 under S0 第六节); None when the seat plays on (S4's 清).
+        Of two seats placed so, the higher severity is lower."""
+        if kind == "burn_fail":
+            return self.burn_fail_severity
+        if kind == "men":
+            return self.men_severity if (self.men and self.men_ranks_last) else None
+        raise VariantError(f"no place is forced by {kind!r} (burn_fail or men)")
+
+    def _men_refusal(self, victim: int, by: int) -> IllegalAction | None:
+        if not self.men:
+            return IllegalAction(f"{self.name} has no 闷 / 清", rule="men_enabled")
+        if victim == by:
+            return IllegalAction("a seat cannot 闷 itself", rule="men_self", clause="S0 第六节, S4 第十五条")
+        return None
+
+    def verify_men(self, victim: int, by: int) -> None:
+        """Raise IllegalAction unless ``by`` beating ``victim``'s set before his last 3s can be 闷 / 清."""
+        refusal = self._men_refusal(victim, by)
+        if refusal is not None:
+            raise refusal
+
+    def can_men(self, victim: int, by: int) -> bool:
+        """:meth:`verify_men` as a yes or no."""
+        return self._men_refusal(victim, by) is None
+
+    # -- between hands (hooks dispatched here) ----------------------------------------------------
+
+    def kang(self, hand: Sequence[int]) -> KangScope:
+        """扛贡 (S0 第八节, S4 第十四条(七)): whom the holder of ``hand`` exempts from tribute."""
+        if not self.kang_enabled:
+            return KangScope.NONE
+        ctx = {"sj": hand[SJ], "bj": hand[BJ]}
+        hook = self.hooks.get("kang_team")
+        team = bool(hook(ctx)) if hook is not None else hand[BJ] >= self.kang_big
+        if team:
+            return KangScope.TEAM
+        hook = self.hooks.get("kang_self")
+        alone = bool(hook(ctx)) if hook is not None else hand[SJ] >= self.kang_small
+        return KangScope.SELF if (alone or hand[BJ] >= self.kang_small) else KangScope.NONE
+
+    def geming_eligible(self, hand: Sequence[int]) -> bool:
+        """May a player holding ``hand`` declare 革命 (S4 第二十一条: no 2 and no joker)?"""
+        if not self.geming:
+            return False
+        hook = self.hooks.get("geming_eligible")
+        if hook is not None:
+            ctx = {
+                "twos": hand[TWO],
+                "sj": hand[SJ],
+                "bj": hand[BJ],
+                "top": hand[TOP],
+                "aces": hand[ACE],
+                "cards": sum(hand),
+            }
+            return bool(hook(ctx))
+        return hand[TWO] + hand[SJ] + hand[BJ] + hand[TOP] == 0
+
+    def cannot_pay(self, hand: Sequence[int], owed: int) -> bool:
+        """进贡不起 (S4 第十四条(二), ``geming.cannot_pay``): does a seat holding ``hand`` owe more tribute
+        cards than it holds, so that it may declare 革命?"""
+        if not (self.geming and self.geming_cannot_pay):
+            return False
+        return owed > sum(hand[r] for r in set(self.tribute_ranks))
+
+    def announced(self, free_for_all: bool) -> bool:
+        """Are hand sizes told now (报牌, ``play.announce``)?"""
+        return self.announce == "always" or (self.announce == "free_for_all" and free_for_all)
+
+    def chongdian_eligible(self, hand: Sequence[int]) -> bool:
+        """May a player holding ``hand`` 冲点 (S0 第十节: nothing above A, three pure 够级 sets)?"""
+        if not self.chongdian:
+            return False
+        top = max((r for r in range(NRANKS) if hand[r]), default=0)
+        pure = self.pure_sets(hand)
+        hook = self.hooks.get("chongdian_eligible")
+        if hook is not None:
+            jokers = hand[SJ] + hand[BJ] + hand[TOP]
+            return bool(hook({"max_rank": top, "pure_sets": pure, "twos": hand[TWO], "jokers": jokers}))
+        return top <= self.chongdian_max_rank and pure >= self.chongdian_sets
+
+    def tribute_rank(self, hand: Sequence[int], kept: Sequence[int]) -> int:
+        """The rank a payer hands over as one tribute card, or -1 (the ``tribute_card`` hook, else the
+        largest of ``tribute.cards`` not gained this hand when 吃了不吐 applies)."""
+        hook = self.hooks.get("tribute_card")
+        if hook is not None:
+            r = int(hook({"counts": list(hand), "kept": list(kept)}))
+            return r if 0 <= r < NRANKS and hand[r] > 0 else -1
+        for r in self.tribute_ranks:
+            if hand[r] - (kept[r] if self.kept_excluded else 0) > 0:
+                return r
+        return -1
+
+    def tribute_kind(self, name: str) -> Any:
+        """The compiled tribute kind called ``name`` (point, burn, men, place, sweep …)."""
+        for k in self.tribute_kinds:
+            if k.name == name:
+                return k
+        from .registry import TRIBUTE_KINDS
+
+        return TRIBUTE_KINDS.find(name)(self, self.variant.tribute)
+
+    def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
+        """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
+        return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
+
+    def declaration(self, name: str) -> Any:
+        """The compiled declaration called ``name``; unknown names raise VariantError."""
+        hit = self.declarations.get(name)
+        if hit is None:
+            from .registry import DECLARATIONS
+
+            DECLARATIONS.find(name)
+            raise VariantError(f"{self.name} has no {name}")
+        return hit
+
+    def verify_declaration(self, name: str) -> None:
+        """Raise IllegalAction unless this variant has the declaration ``name`` (宣点, 明点, 预点 …)."""
+        d = self.declarations.get(name)
+        if d is None or not d.enabled:
+            on = [k for k, x in self.declarations.items() if x.enabled and x.stake is not None] or ["none"]
+            raise IllegalAction(f"{self.name} has no {name} (it has: {', '.join(on)})", rule="declaration")
+
+    def can_declare(self, name: str) -> bool:
+        """:meth:`verify_declaration` as a yes or no."""
+        d = self.declarations.get(name)
+        return d is not None and bool(d.enabled)
+
     # -- scoring --------------------------------------------------------------------------
 
     def place_points(self, place: int) -> int:
-        return int(self.variant.scoring.points[place - 1])
+        """The points of one place (1..6) before the team formula."""
+        return int(self.points[place - 1])
 
-    def team_scores(self, places: list[int]) -> tuple[int, int]:
+    def team_scores(self, places: Sequence[int]) -> tuple[int, int]:
         """Scores of team 0 (seats 0, 2, 4) and team 1 from each seat's place (1..6)."""
-        if not self.variant.scoring.enabled:
+        if not self.scoring:
             return 0, 0  # tribute without scoring (scoring.enabled, S4 第十四条 vs 第十九条)
         sweep_team = sweep_of(places)
         out = []
+        hook = self.hooks.get("team_score")
         for team in (0, 1):
             seats = [s for s in range(6) if s % 2 == team]
             pts = [self.place_points(places[s]) for s in seats]
             sweep = sweep_team == team
-            hook = self.hooks.get("team_score")
             if hook is not None:
                 score = int(hook({"points": pts, "places": [places[s] for s in seats], "sweep": sweep}))
             else:
                 score = sum(pts)
-                if self.variant.scoring.positive_only:
+                if self.positive_only:
                     score = max(0, score)
             out.append(score * self.sweep_multiplier(sweep))
         return out[0], out[1]
 
     def sweep_multiplier(self, sweep: bool) -> int:
+        """The score multiplier of a team (``sweep``: it took places 1-3, 串三户)."""
         hook = self.hooks.get("sweep_multiplier")
         if hook is not None:
             return int(hook({"sweep": sweep}))
-        return self.variant.scoring.sweep_multiplier if sweep else 1
+        return self.sweep_multiplier_param if sweep else 1
+
+    def debts(self, result: HandResult) -> list[Debt]:
+        """What the hand's result leaves owed for the next hand, in the variant's tribute order."""
+        if not self.tribute:
+            return []
+        out: list[Debt] = []
+        for kind in self.tribute_kinds:
+            out += kind.debts(self, result)
+        out = [d for d in out if d.count > 0]
+        rank = {k.name: i for i, k in enumerate(self.tribute_kinds)}
+        out.sort(key=lambda d: rank.get(d.kind, len(rank)))
+        return out
+
+    def next_leader(self, places: Sequence[int]) -> int:
+        """Who leads the next hand: last hand's last place (S4 第二条, S0) or its first."""
+        return next((s for s, p in enumerate(places) if p == self.next_leader_place), 0)
 
 
-def sweep_of(places: list[int]) -> int | None:
+def sweep_of(places: Sequence[int]) -> int | None:
     """The team that took places 1, 2 and 3 (串三户), or None."""
     for team in (0, 1):
         if sorted(places[s] for s in range(6) if s % 2 == team) == [1, 2, 3]:
@@ -343,4 +754,5 @@ def deal_sizes(v: Variant, total: int) -> list[int]:
 
 
 def rank_symbol(r: int) -> str:
+    """The notation of rank ``r`` (``T``, ``SJ`` …)."""
     return SYMBOLS[r]

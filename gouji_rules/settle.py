@@ -9,16 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .rules import sweep_of
-from .variant import Variant
+from .rules import as_rules, sweep_of
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .variant import Variant
 
 
 @dataclass(frozen=True)
 class Debt:
     """Cards one seat owes another at the start of the next hand."""
 
-    kind: str  # point, burn, men, place, sweep
+    kind: str  # a registered tribute kind: point, burn, men, place, sweep (gouji_rules.tributes)
     giver: int
     receiver: int
     count: int
@@ -39,6 +43,8 @@ class HandResult:
 
 @dataclass(frozen=True)
 class Settlement:
+    """What :func:`settle` decides: the hand's scores, the sweep, the debts and the next leader."""
+
     scores: tuple[int, int]  # team 0 (seats 0 2 4), team 1
     sweep: int | None  # the team that took places 1-3 (串三户)
     debts: list[Debt] = field(default_factory=list)
@@ -46,64 +52,22 @@ class Settlement:
     winner: int | None = None  # team with the higher score this hand, None for a draw
 
 
-def settle(variant: Variant, result: HandResult) -> Settlement:
-    rules = variant.rules
+def settle(rules: Rules | Variant, result: HandResult) -> Settlement:
+    """Scores, 串三户, what is owed next hand and who leads it, from a hand's result.
+
+    Every answer comes from :class:`~gouji_rules.rules.Rules` (a Variant is compiled first):
+    the team formula and sweep multiplier (hooks or parameters), the registered tribute kinds
+    in the variant's order, the next leader.
+
+    >>> from gouji_rules.variant import dagang
+    >>> s = settle(dagang(), HandResult(places=[1, 4, 2, 5, 3, 6], opened=[True] * 6))
+    >>> s.scores, s.sweep
+    ((12, 0), 0)
+    """
+    r = as_rules(rules)
     places = list(result.places)
-    by_place = {p: s for s, p in enumerate(places)}
-    sweep = sweep_of(places)
-    scores = rules.team_scores(places)
+    scores = r.team_scores(places)
     winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
-    t = variant.tribute
-    debts: list[Debt] = []
-    if t.enabled:
-        debts += _point_debts(variant, result)
-        debts += [Debt("burn", victim, burner, t.burn_count, "burn" in t.returned) for burner, victim in result.burns]
-        debts += [Debt("men", victim, by, t.men_count, "men" in t.returned) for victim, by in result.men if by >= 0]
-        if sweep is not None and t.sweep == "opposite":
-            for s in range(6):
-                if s % 2 != sweep:
-                    debts.append(Debt("sweep", s, (s + 3) % 6, 1, "sweep" in t.returned))
-        else:
-            for pay, recv, n in t.place:
-                if pay in by_place and recv in by_place:
-                    debts.append(Debt("place", by_place[pay], by_place[recv], n, "place" in t.returned))
-        order: dict[str, int] = {k: i for i, k in enumerate(t.order)}
-        debts = [d for d in debts if d.count > 0]
-        debts.sort(key=lambda d: order.get(d.kind if d.kind != "sweep" else "place", len(order)))
-    nxt = by_place.get(6 if variant.match.next_leader == "last_place" else 1, 0)
-    return Settlement(scores=scores, sweep=sweep, debts=debts, next_leader=nxt, winner=winner)
-
-
-def _point_debts(variant: Variant, result: HandResult) -> list[Debt]:
-    """点贡 (S0 第八节 点贡, S4 第十七条, 第二十二条 明点/预点)."""
-    t, d = variant.tribute, variant.declare
-    if not variant.open_point.enabled:
-        return []
-    opened = list(result.opened)
-    for s in result.geming:
-        opened[s] = False  # 革命 算自动认点
-    stakes = {"xuandian": d.xuandian_stake, "mingdian": d.mingdian_stake, "yudian": d.yudian_stake}
-    out: list[Debt] = []
-    declared_pairs: set[int] = set()
-    for kind, s in result.declarations:
-        o = (s + 3) % 6
-        declared_pairs.add(min(s, o))
-        stake = stakes.get(kind, 0)
-        if not opened[o]:
-            if d.win_needs_own_point and not opened[s]:
-                continue
-            out.append(Debt("point", o, s, stake))
-        else:
-            out.append(Debt("point", s, o, stake * d.fanche_multiplier))
-    for s in range(3):
-        if s in declared_pairs:
-            continue
-        o = s + 3
-        if opened[s] and not opened[o]:
-            out.append(Debt("point", o, s, t.point_count))
-        elif opened[o] and not opened[s]:
-            out.append(Debt("point", s, o, t.point_count))
-        elif not opened[s] and not opened[o] and t.point_when_neither == "both":
-            out.append(Debt("point", s, o, t.point_count))
-            out.append(Debt("point", o, s, t.point_count))
-    return [x for x in out if x.count > 0]
+    return Settlement(
+        scores=scores, sweep=sweep_of(places), debts=r.debts(result), next_leader=r.next_leader(places), winner=winner
+    )

@@ -13,13 +13,15 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .agents import Agent, make_agent
 from .engine import Hand
 from .events import EVENT_IDS
 from .rng import derive
-from .variant import Variant
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 SCHEMA_VERSION = 1
 
@@ -47,6 +49,7 @@ class Stats:
     team_points: list[int] = field(default_factory=lambda: [0, 0])
 
     def add(self, hand: Hand) -> None:
+        """Count one finished Hand."""
         self.decisions += hand.decisions
         self.add_result(hand.places, hand.scores(), (e.type for e in hand.events))
 
@@ -69,6 +72,7 @@ def write_rules_line(variant: Variant, records: IO[str] | None) -> None:
 
 
 def hand_seeds(seed: int, hands: int) -> Iterable[int]:
+    """The seed of each hand of a run (hand ``i`` is dealt from ``derive(seed, i)``)."""
     return (derive(seed, i) for i in range(hands))
 
 
@@ -142,6 +146,7 @@ def simulate_matches(
 
 
 def summary(variant: Variant, seed: int, agent_name: str, stats: Stats, seconds: float) -> dict[str, Any]:
+    """The run's ``--json`` document from its counters."""
     events = {k: stats.events.get(k, 0) for k in EVENT_IDS if stats.events.get(k, 0)}
     return {
         "schema_version": SCHEMA_VERSION,

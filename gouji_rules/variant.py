@@ -6,25 +6,30 @@ Chinese and English description in ``metadata``; the JSON Schema and
 ``gouji explain`` read them from here, so the model, the schema and the rule
 sheet cannot drift apart.
 
-The engine never reads a Variant directly: it reads ``variant.rules``, the
-compiled form (integer tables, the beat strategy, hook closures), built once.
-Two variants are defined in Python from the start: ``dagang`` (S4, the
-default) and ``dianshaomenla`` (S0).  Files in ``variants/`` are loaded by
-``gouji_rules.dsl``.
+Nothing outside the variant and DSL layer reads a Variant's fields for behaviour:
+the engine, the match phases, settlement and statistics ask ``variant.rules``
+(:class:`~gouji_rules.rules.Rules`, the compiled form, built once), and a test
+holds them to it.  The shipped variants are the files in ``variants/``
+(``dagang``, the default, is S4; ``dianshaomenla`` is S0); :func:`dagang` and
+:func:`dianshaomenla` load them through ``gouji_rules.dsl``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from .registry import BEAT_STRATEGIES, TRIBUTE_KINDS, choices
 
 if TYPE_CHECKING:
     from .rules import Rules
 
 
 def doc(zh: str, en: str, **extra: Any) -> dict[str, Any]:
+    """Field metadata: the Chinese and English descriptions plus extras (minimum, maximum, choices)."""
     return {"zh": zh, "en": en, **extra}
 
 
@@ -56,6 +61,10 @@ class DeckRules:
         "first_seats_more",
         "牌数不能平分时：先摸牌的人多一张，或报错",
         "when the deck does not divide evenly: the first drawers get one more, or it is an error",
+        choices=choices(
+            first_seats_more=("先摸牌的人多一张", "the first drawers get one more"),
+            error=("报错", "it is an error"),
+        ),
     )
 
 
@@ -70,6 +79,7 @@ class TableRules:
         "ccw",
         "出牌方向：反时针 ccw（大纲第四条(五)）或顺时针 cw；座位号总是按出牌顺序编，方向只决定座位表怎么排",
         "direction of play; seats are always numbered in order of play, so this only says how a seating sheet is laid out",
+        choices=choices(ccw=("反时针", "counter-clockwise"), cw=("顺时针", "clockwise")),
     )
 
 
@@ -89,10 +99,11 @@ class SetsRules:
         "joker ranks that may be attached, keeping their own strength",
     )
     bare: list[str] = _f(["3", "4"], "出牌时不能挂花贴钱的点数（3、4为点牌）", "ranks whose sets may carry nothing")
-    beat: Literal["cover", "kill_table", "card_by_card"] = _f(
+    beat: str = _f(
         "cover",
-        "管牌方式：cover 大花盖小花、核心点数更大；kill_table 二杀一/三杀一；card_by_card 逐张比大",
-        "beat relation: cover (大王 covers 小王, core strictly higher), kill_table (二杀一/三杀一), card_by_card",
+        "管牌方式：什么牌能管住什么牌",
+        "beat relation: what beats what (a registered beat strategy)",
+        choices=BEAT_STRATEGIES.choices,
     )
     dead: list[str] = _f(
         ["BJ", "Y"],
@@ -130,6 +141,10 @@ class GoujiRules:
         "opposite",
         "够级牌谁能管：只有对头（除烧牌、无头外）",
         "who may answer a 够级 set: only the opposite (besides burns and 无头), or anyone",
+        choices=choices(
+            opposite=("只有对头（烧牌、无头除外）", "only the opposite (besides burns and 无头)"),
+            anyone=("谁都可以", "anyone"),
+        ),
     )
 
 
@@ -144,6 +159,10 @@ class PlayRules:
         "opposite_set",
         "过牌后本轮还能不能再出：never 不能；opposite_set 只能管对头的牌（大纲第五条）",
         "may a player who passed play again in the same round: never, or only on the opposite's set",
+        choices=choices(
+            never=("过牌后本轮不能再出", "never again in the round"),
+            opposite_set=("只能管对头的牌", "only on the opposite's set"),
+        ),
     )
     allow_yield: bool = _f(
         True,
@@ -162,6 +181,7 @@ class PlayRules:
         "random",
         "不按上班时第一局谁先出（上班见 match.first_leader）",
         "who leads the first hand when no 上班 rule applies",
+        choices=choices(random=("随机", "a random seat"), seat0=("0号座位", "seat 0")),
     )
     wrong_play: Literal["refuse", "lose_turn"] = _f(
         "lose_turn",
@@ -199,6 +219,10 @@ class FreeForAllRules:
         "next_trick",
         "从什么时候开始：immediately 立即；next_trick 二科的底牌这一轮打完后（大纲第九条）",
         "when it starts: at once, or after the round of the last set that triggered it",
+        choices=choices(
+            immediately=("立即开始", "at once"),
+            next_trick=("二科的底牌这一轮打完后", "after the round of the last set that triggered it"),
+        ),
     )
     passers_return: bool = _f(True, "乱缠中过牌后还能再出", "in 四人乱缠 a player who passed may play again")
 
@@ -214,6 +238,11 @@ class JiefengRules:
         "by_consent",
         "next_seat 没人要时走的人下家出；next_teammate 队友先；by_consent 下家可申请接风，其余人同意才行",
         "who leads after a player goes out and nobody answers; by_consent adds S4's request",
+        choices=choices(
+            next_seat=("走的人的下家出", "the next seat in play"),
+            next_teammate=("走的人的队友先出", "the player's teammate first"),
+            by_consent=("下家申请接风，其余人同意", "the next seat asks, everyone else consents"),
+        ),
     )
 
 
@@ -236,9 +265,20 @@ class BurnRules:
         "own_team_first",
         "几人同时烧：own_team_first 发够级牌者的联邦优先；play_order 按出牌顺序",
         "several burners: the 够级 player's own team first, or plain order of play",
+        choices=choices(
+            own_team_first=("发够级牌者的联邦优先", "the 够级 player's own team first"),
+            play_order=("按出牌顺序", "plain order of play"),
+        ),
     )
     counter: Literal["anyone", "victim", "none"] = _f(
-        "anyone", "反烧：anyone 谁都可以；victim 只有被烧者；none 不许", "who may counter-burn (反烧)"
+        "anyone",
+        "反烧：anyone 谁都可以；victim 只有被烧者；none 不许",
+        "who may counter-burn (反烧)",
+        choices=choices(
+            anyone=("谁都可以反烧", "anyone"),
+            victim=("只有被烧者", "only the burned seat"),
+            none=("不许反烧", "nobody"),
+        ),
     )
     break_burn: bool = _f(True, "烧牌者的对头管住即解烧", "the burner's opposite beating the burner ends the burn")
     exempt: list[str] = _f(["3"], "烧牌后可以不挂王的牌（最后的3）", "ranks a burner may play without a joker")
@@ -297,6 +337,11 @@ class MenRules:
         "但继续出牌，即使后来接风走脱也算落（大纲第十五条）；tribute_only 继续打，只进清贡、不影响名次",
         "place_bottom: placed from the bottom and out of play at once (S0); bottom_plays_on: placed from the "
         "bottom (先清为落) but plays on, even if he later goes out (S4 第十五条); tribute_only: only owes 清贡",
+        choices=choices(
+            place_bottom=("被闷当即判为最后、不再出牌", "placed last at once, out of play"),
+            tribute_only=("继续打，只进清贡、不影响名次", "plays on, only owes 清贡"),
+            bottom_plays_on=("先清为落：从最后排名，但继续出牌", "placed from the bottom (先清为落), plays on"),
+        ),
     )
     severity: int = _f(1, "被闷排名的轻重", "how far down a 闷 player is placed", minimum=0)
     show_hand: bool = _f(
@@ -384,7 +429,12 @@ class BuyRules:
     """
 
     enabled: bool = _f(True, "有买3买4", "buying 3s and 4s applies")
-    four: Literal["optional", "never"] = _f("optional", "没有4的人可以选择买一张4", "a player without a 4 may buy one")
+    four: Literal["optional", "never"] = _f(
+        "optional",
+        "没有4的人可以选择买一张4",
+        "a player without a 4 may buy one",
+        choices=choices(optional=("可以选择买4", "may buy a 4"), never=("不能买4", "may not buy a 4")),
+    )
     price: list[str] = _f(
         ["2", "SJ", "BJ"],
         "买一张用什么付：先2，没有2用王，都没有白送",
@@ -394,10 +444,18 @@ class BuyRules:
         ["opposite", "team", "opposite_team"],
         "向谁买：对头、自己联邦（白给）、对头的联邦",
         "who sells, in order: the opposite, one's own team (free), the opposite's team",
+        choices=choices(
+            opposite=("对头", "the opposite"),
+            team=("自己联邦（白给）", "one's own team (free)"),
+            opposite_team=("对头的联邦", "the opposite's team"),
+        ),
     )
     keep: int = _f(1, "卖家自己至少留几张", "how many a seller keeps for himself", minimum=0)
     no_three: Literal["last", "none"] = _f(
-        "last", "买不到3：last 算大落；none 照常", "no 3 after buying: ranked last, or nothing"
+        "last",
+        "买不到3：last 算大落；none 照常",
+        "no 3 after buying: ranked last, or nothing",
+        choices=choices(last=("算大落", "ranked last"), none=("照常打", "nothing happens")),
     )
     no_four_closes_point: bool = _f(True, "没有4者算做没有开点", "a player with no 4 after buying cannot open")
 
@@ -410,8 +468,11 @@ class TributeRules:
     """
 
     enabled: bool = _f(True, "有进贡", "tribute is paid")
-    order: list[Literal["point", "burn", "men", "place"]] = _f(
-        ["point", "burn", "men", "place"], "进贡顺序：点、烧、清（闷）、落（拉）", "order of the tribute kinds"
+    order: list[str] = _f(
+        ["point", "burn", "men", "place"],
+        "进贡顺序：点、烧、清（闷）、落（拉）",
+        "order of the tribute kinds",
+        choices=TRIBUTE_KINDS.choices,
     )
     cards: list[str] = _f(
         ["2", "SJ", "BJ", "Y"], "能进贡的牌（钱、花），取大者", "ranks that may be paid as tribute, largest first"
@@ -428,20 +489,27 @@ class TributeRules:
     )
     point_count: int = _f(1, "点贡张数", "cards of 点贡", minimum=0)
     point_when_neither: Literal["none", "both"] = _f(
-        "both", "对头两人都不开点：none 都不进；both 互相进贡", "when neither opposite opened: nobody pays, or both pay"
+        "both",
+        "对头两人都不开点：none 都不进；both 互相进贡",
+        "when neither opposite opened: nobody pays, or both pay",
+        choices=choices(none=("都不进贡", "nobody pays"), both=("互相进贡", "both pay")),
     )
     burn_count: int = _f(1, "烧贡张数", "cards of 烧贡", minimum=0)
     men_count: int = _f(1, "清贡（闷贡）张数", "cards of 清贡 / 闷贡", minimum=0)
-    returned: list[Literal["point", "burn", "men", "place", "sweep"]] = _f(
-        ["place"], "哪些贡要还贡（大纲：只还落贡）", "tribute kinds the receiver returns card for card"
+    returned: list[str] = _f(
+        ["place"],
+        "哪些贡要还贡（大纲：只还落贡）",
+        "tribute kinds the receiver returns card for card",
+        choices=TRIBUTE_KINDS.choices,
     )
     return_refusable: bool = _f(
         True, "进贡者手里没有还贡牌的点数可以拒收", "the payer may refuse a returned card of a rank he lacks"
     )
-    waivable: list[Literal["point", "burn", "men", "place", "sweep"]] = _f(
+    waivable: list[str] = _f(
         ["point", "burn", "men", "place"],
         "同一联邦之间可以免的贡",
         "kinds a receiver may waive when payer and receiver are teammates",
+        choices=TRIBUTE_KINDS.choices,
     )
     point_call: bool = _f(
         False,
@@ -452,6 +520,10 @@ class TributeRules:
         "opposite",
         "串三户后：opposite 被串的每人向对头进1张；place 照常进落贡",
         "after a sweep: each swept player pays 1 to his opposite, or normal place tribute",
+        choices=choices(
+            opposite=("被串的每人向对头进1张", "each swept player pays 1 to his opposite"),
+            place=("照常进落贡", "normal place tribute"),
+        ),
     )
     sweep_redeal: int = _f(
         3,
@@ -535,16 +607,27 @@ class MatchRules:
         "count",
         "开牌（大纲第二条）：count 开牌人抽一张牌按点数数到首取牌人（抽到王由下家重抽；重新开牌由首开牌人的下家开）；random 随机",
         "who draws first when no last place decides it: count by a drawn card's value from the 开牌人 (S4 第二条), or random",
+        choices=choices(
+            count=("开牌人抽一张牌按点数数到首取牌人", "count by a drawn card's value from the 开牌人"),
+            random=("随机", "random"),
+        ),
     )
     first_leader: Literal["random", "shangban"] = _f(
         "shangban",
         "首局：shangban 上班（先亮两张同花4者首发，同花4多者顶班）；random 随机",
         "first hand's leader: 上班 by same-suit 4s, or random",
+        choices=choices(
+            random=("随机", "random"),
+            shangban=("上班：先亮两张同花4者首发", "上班: the first to show two same-suit 4s"),
+        ),
     )
     next_leader: Literal["last_place", "winner"] = _f(
         "last_place",
         "下局由上局大落（拉客）先摸先出",
         "next hand's leader: last hand's last place (大落/拉客), or its first",
+        choices=choices(
+            last_place=("上局大落（拉客）", "last hand's last place"), winner=("上局头科", "last hand's first")
+        ),
     )
     hands: int = _f(8, "一场打几局", "hands in a match", minimum=1)
     target: int | None = _f(
@@ -562,6 +645,11 @@ class MatchRules:
         "losing_pair",
         "谁为大落可以商定：losing_pair 大落二落同一方时开牌前自行商定（大纲第十四条(六)）；swept_team 被串三户的一方决定谁是拉客（点烧闷拉）",
         "who may rename the last place: 大落 and 二落 of one team (S4), or the swept team (S0)",
+        choices=choices(
+            none=("不商定", "nobody"),
+            losing_pair=("大落二落同一方时自行商定", "大落 and 二落 of one team"),
+            swept_team=("被串三户的一方决定谁是拉客", "the swept team"),
+        ),
     )
 
 
@@ -621,6 +709,7 @@ class Variant:
 
     @property
     def rules(self) -> Rules:
+        """The compiled rules (:class:`~gouji_rules.rules.Rules`), built on first use and kept."""
         cached: Rules | None = self.__dict__.get("_rules")
         if cached is None:
             from .rules import Rules
@@ -676,49 +765,22 @@ def make_variant(data: Mapping[str, Any], hooks: Mapping[str, Hook] | None = Non
     return Variant(hooks=dict(hooks or {}), **kwargs)
 
 
+@functools.cache
+def _shipped(name: str) -> Variant:
+    from . import dsl
+
+    return dsl.load_shipped(name)
+
+
 def dagang() -> Variant:
-    """S4, the 够级大纲 as the seed gives it.  Every default above is S4's reading."""
-    return Variant(name="dagang", title="够级大纲", source="S4 《够级规则》(够级大纲)")
+    """S4, the 够级大纲: ``variants/dagang.yaml`` (each key cites its clause).  The defaults of the
+    sections above are S4's reading too, so a file without ``extends`` starts from it."""
+    return _shipped("dagang")
 
 
 def dianshaomenla() -> Variant:
-    """S0, 《点烧闷拉够级规则明细》."""
-    return Variant(
-        name="dianshaomenla",
-        title="点烧闷拉",
-        source="S0 《点烧闷拉够级规则明细》",
-        deck=DeckRules(remove={"3": 10, "4": 10}),
-        sets=SetsRules(bare=["3"], kou=False),
-        gouji=GoujiRules(thresholds={"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 1}, pure_twos=False),
-        play=PlayRules(pass_reentry="never", wrong_play="refuse"),
-        free_for_all=FreeForAllRules(starts="immediately"),
-        jiefeng=JiefengRules(policy="next_seat"),
-        burn=BurnRules(needs_open_point=False, priority="play_order"),
-        open_point=OpenPointRules(
-            deadline_out=2, last_set_exception=False, natural_point=False, dadian=False, four_when="next_lead"
-        ),
-        men=MenRules(penalty="place_bottom", show_hand=False),
-        places=PlacesRules(names=["头客", "二客", "三客", "四客", "小拉", "拉客"]),
-        scoring=ScoringRules(points=[2, 1, 0, 0, -1, -2], positive_only=False, sweep_multiplier=1),
-        declare=DeclareRules(xuandian=True, hedian=True, mingdian=False, yudian=False, win_needs_own_point=True),
-        buy=BuyRules(no_three="none", no_four_closes_point=False),
-        tribute=TributeRules(
-            kept_excluded=True,
-            shown=True,
-            point_call=True,
-            point_when_neither="none",
-            returned=[],
-            return_refusable=False,
-            waivable=["place"],
-            sweep="place",
-            sweep_redeal=0,
-        ),
-        geming=GemingRules(enabled=False),
-        chongdian=ChongdianRules(enabled=True),
-        match=MatchRules(
-            kaipai="random", first_leader="random", huiwu=True, reopen_after_sweep=False, choose_last="swept_team"
-        ),
-    )
+    """S0, 《点烧闷拉够级规则明细》: ``variants/dianshaomenla.yaml``."""
+    return _shipped("dianshaomenla")
 
 
 BUILTIN: dict[str, Callable[[], Variant]] = {"dagang": dagang, "dianshaomenla": dianshaomenla}

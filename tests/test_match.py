@@ -99,19 +99,19 @@ def drive(
     """
     picks = picks or {}
     agents = [GreedyAgent() for _ in range(6)]
-    started: set[int] = set()
+    started = 0
     asked: list[tuple[str, int]] = []
     while not m.is_over and not (until and until(m)):
         seat, phase, legal = m.turn, m.phase, m.legal_actions()
         if phase == "play":
             assert m.hand is not None
-            if id(m.hand) not in started:
-                started.add(id(m.hand))
+            if m.hand_number != started:
+                started = m.hand_number
                 for s, agent in enumerate(agents):
                     agent.start_hand(m.hand.seed or 0, s)
             action = agents[seat].act(m.observation(seat), legal)
         else:
-            phase = m.observation(seat).mode  # the decision: chong_set / chong_answer within 冲点
+            assert phase == m.observation(seat).mode  # the decision, chong_set / chong_answer included
             asked.append((phase, seat))
             pick = picks.get((phase, seat), picks.get(phase))
             if callable(pick):
@@ -309,3 +309,131 @@ def test_next_hand_led_by_last_place_in_a_rotated_match(variant: Variant) -> Non
     for a, b in zip(m.summaries, m.summaries[1:], strict=False):
         if a.sweep is None or not variant.match.reopen_after_sweep:
             assert b.leader == a.tribute_places.index(6)
+
+
+# -- issue 10: state you can copy and build ---------------------------------------------------
+
+
+class Counting(RandomAgent):
+    """A random agent that counts the hands it is told about."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hands = 0
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        self.hands += 1
+        super().start_hand(seed, seat)
+
+
+def test_play_match_starts_every_hand_for_every_agent() -> None:
+    """``start_hand`` once per hand and agent: hands are counted, never told apart by ``id()``
+    (ids are reused once a hand is freed)."""
+    agents = [Counting() for _ in range(6)]
+    m = play_match(S4, 5, 12, agents)
+    assert [a.hands for a in agents] == [len(m.summaries)] * 6 == [12] * 6
+
+
+CHONG = "3 4 5 6 QQQ KK AA"
+OTHER = "3 4 5 6 7 8 9 T J Q K A 2"
+
+
+def test_match_phase_is_the_decision_kind_during_chongdian() -> None:
+    """docs/events.md: ``Match.phase`` reads ``chong_set`` and ``chong_answer`` inside 冲点 (S0 第十节)."""
+    m = Match(S0, 1, 1, deal=[CHONG, OTHER, OTHER, OTHER, OTHER, OTHER], leader=0)
+    seen = drive(m, {("chongdian", 0): lambda legal: legal[0]}, until=at_play)
+    assert ("chongdian", 0) in seen and ("chong_set", 0) in seen and ("chong_answer", 3) in seen
+    assert [e.seat for e in m.all_events if e.type == "chongdian"] == [0]
+
+
+def test_match_from_a_chosen_deal_leader_and_debts() -> None:
+    """The first hand is dealt as given, led by the given seat, and pays the given debts."""
+    debt = Debt("place", 5, 0, 2)
+    m = Match(S4, 1, 1, deal=[*[OTHER] * 5, OTHER + " SJ"], leader=2, debts=[debt])
+    drive(m, until=at_play)
+    paid = [(e.seat, e.other, e.value) for e in m.events if e.type == "tribute"]
+    assert paid == [(5, 0, 4), (5, 0, 4)]  # 落贡 is value 4
+    assert m.hand is not None and m.hand.events[0].seat == 2
+    assert m.hands_now[5] == counts("3 4 5 6 7 8 9 T J Q K A")  # his 2 and 小王 went to seat 0
+
+
+def test_match_setup_is_where_the_phases_start() -> None:
+    from gouji_rules.engine import HandSetup
+
+    setup = HandSetup(placed={4: 4}, geming=frozenset({4}), closed=frozenset({4}))
+    m = Match(S4, 1, 1, deal=[OTHER] * 6, leader=0, setup=setup)
+    drive(m, until=at_play)
+    assert m.hand is not None and m.hand.setup.placed == {4: 4} and not m.hand.active[4]
+
+
+def test_match_copy_replays_to_the_same_state_and_is_independent() -> None:
+    m = Match(S0, 9, 2)
+    agents = [RandomAgent() for _ in range(6)]
+    for s, a in enumerate(agents):
+        a.start_hand(9, s)
+    for _ in range(300):
+        m.apply(agents[m.turn].act(m.observation(), m.legal_actions()))
+    c = m.copy()
+    assert (c.phase, c.turn, c.hands_now, c.scores, c.log) == (m.phase, m.turn, m.hands_now, m.scores, m.log)
+    assert c.hand is not None and m.hand is not None and c.hand.record() == m.hand.record()
+    c.apply(c.legal_actions()[0])
+    assert len(c.log) == len(m.log) + 1 and m.decisions == 300
+
+
+def test_hand_copy_is_independent_and_plays_the_same() -> None:
+    from gouji_rules.engine import Hand
+
+    h = Hand.deal(S4, 3)
+    agents = [RandomAgent() for _ in range(6)]
+    for s, a in enumerate(agents):
+        a.start_hand(3, s)
+    for _ in range(80):
+        h.apply(agents[h.turn].act(h.observation(), h.legal_actions()))
+    before = h.record()
+    c = h.copy()
+    c.apply(c.legal_actions()[0])
+    assert h.record() == before  # the original did not move
+    twin = h.copy()
+    while not h.is_over:
+        a = h.legal_actions()[0]
+        h.apply(a)
+        twin.apply(a)
+    assert twin.record() == h.record() and twin.is_over
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"deal": ["3 4"] * 5, "leader": 0},
+        {"deal": ["3 4"] * 6, "leader": 7},
+        {"leader": -1},
+        {"deal": ["SJ SJ 3"] * 6, "leader": 0},  # 12 小王 in a 4-pack deck
+        {"deal": ["3 4 2"] * 6, "leader": 0, "debts": [Debt("place", 9, 0, 1)]},
+        {"deal": ["3 4 2"] * 6, "leader": 0, "debts": [Debt("nope", 1, 0, 1)]},
+        {"deal": ["3 4 2"] * 6, "leader": 0, "debts": [Debt("place", 1, 1, 1)]},
+    ],
+)
+def test_a_match_refuses_a_start_no_deal_could_give(kwargs: dict[str, Any]) -> None:
+    """A chosen start is checked before anything is asked: six hands from the deck, seats 0-5,
+    debts between two seats of a registered kind.  A typed error, never an IndexError later."""
+    from gouji_rules.engine import HandSetup
+    from gouji_rules.errors import PositionError
+
+    with pytest.raises(PositionError):
+        Match(S4, 1, 1, **kwargs)
+    with pytest.raises(PositionError):
+        Match(S4, 1, 1, deal=["3 4 2"] * 6, leader=0, setup=HandSetup(placed={9: 1}))
+
+
+def test_match_copy_replays_lost_turns() -> None:
+    """S4 第四条(一) 错牌不出: a forfeited turn is one of the match's decisions, and a copy replays it."""
+    from gouji_rules.actions import Forfeit
+
+    m = Match(S4, 2, 1)
+    m.forfeit(reason="a phase choice out of turn")  # between hands: the default choice is taken
+    drive(m, until=at_play)
+    m.apply(Forfeit("a wrong set"))  # in play: the seat loses its turn
+    c = m.copy()
+    assert c.log == m.log and [s for s, a in m.log if isinstance(a, Forfeit)] != []
+    assert c.hand is not None and m.hand is not None and c.hand.record() == m.hand.record()
+    assert [e.type for e in c.all_events] == [e.type for e in m.all_events]

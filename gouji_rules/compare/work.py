@@ -28,6 +28,7 @@ from ..agents import Agent
 from ..cards import parse_set
 from ..engine import POINT_OPEN, Hand
 from ..match import HandSummary, Match, play_match
+from ..registry import TRIBUTE_KINDS
 from ..rng import derive
 from ..rules import Rules
 from ..settle import Debt, HandResult, settle
@@ -41,8 +42,9 @@ DEALS_PER_UNIT = 25
 TRIBUTE_EVENTS = ("tribute", "return_tribute")
 """Event ids that move a card between players between hands (进贡 / 还贡), one card per event."""
 
-OWED_KINDS = ("point", "burn", "men", "place", "sweep")
-"""The kinds of tribute a hand's settlement can demand (``settle.Debt.kind``)."""
+OWED_KINDS = tuple(TRIBUTE_KINDS)
+"""The kinds of tribute a hand's settlement can demand (``settle.Debt.kind``): the registry's,
+as registered when this module is first imported."""
 
 
 class Metric(NamedTuple):
@@ -68,7 +70,7 @@ _EVENT_ZH = {
     "sweep": "串三户",
 }
 COUNTED_EVENTS = tuple(_EVENT_ZH)
-_OWED_ZH = {"point": "点贡", "burn": "烧贡", "men": "闷贡/清贡", "place": "落贡/拉贡", "sweep": "串三户贡"}
+_OWED_ZH = {k: TRIBUTE_KINDS[k].zh for k in OWED_KINDS}
 
 METRICS: tuple[Metric, ...] = (
     Metric("decisions", "每局决策数", "play decisions per hand", "num", "play"),
@@ -297,7 +299,7 @@ def facts_of_hand(hand: Hand) -> HandFacts:
         burns=list(hand.burns),
         men=list(hand.men_seats),
     )
-    settlement = settle(hand.variant, result)
+    settlement = settle(hand.rules, result)
     events = [(e.type, e.cards.size if e.cards is not None else 0) for e in hand.events]
     return HandFacts(hand.decisions, events, hand.places, settlement.scores, hand.events[0].seat, settlement.debts)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from ..beat import unused_sets_fields
 from ..variant import SECTIONS, Variant
 from .errors import VariantFileError
 from .expr import CompiledHook
@@ -93,10 +94,8 @@ def warnings(variant: Variant, root: Node, hooks: Mapping[str, CompiledHook]) ->
             "and in sets.attach_jokers (cards that are attached)",
             ["sets.bare", "sets.attach_jokers"],
         )
-    if v.sets.beat != "cover":
-        warn(f"sets.dead only applies when sets.beat is cover (here {v.sets.beat})", ["sets.dead"])
-    if v.sets.beat != "kill_table":
-        warn(f"sets.kill only applies when sets.beat is kill_table (here {v.sets.beat})", ["sets.kill"])
+    for name, users in unused_sets_fields(v.sets.beat):
+        warn(f"sets.{name} only applies when sets.beat is {' or '.join(users)} (here {v.sets.beat})", [f"sets.{name}"])
     if "team_score" not in hooks and len(set(v.scoring.points)) == 1:
         warn("every place scores the same (scoring.points): the places never change the score", ["scoring.points"])
     ts = hooks.get("team_score")

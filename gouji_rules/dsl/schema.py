@@ -132,6 +132,10 @@ def field_schema(section: str, f: dataclasses.Field[Any], tp: Any) -> dict[str, 
     else:  # pragma: no cover - every Variant field has a default
         default = None
     out = _type_schema(tp, default, (section, f.name), zh, en)
+    choices = f.metadata.get("choices")  # value -> (zh, en); registries fill it when asked
+    if choices is not None:
+        target = out["items"] if out.get("type") == "array" else out
+        target["enum"] = list(choices)
     for bound in ("minimum", "maximum"):
         if bound in f.metadata:
             out[bound] = f.metadata[bound]

@@ -1,0 +1,74 @@
+"""买3买4 (S0 第七节; S4 第九条 买三, 第十条 买四)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from ..actions import PASS, Action, Choose
+from ..cards import FOUR, THREE, CardSet
+from ..events import Event
+from .base import Decision, HandPrep, SetupDraft, register_phase
+
+if TYPE_CHECKING:
+    from ..match import Match
+    from ..rules import Rules
+
+SELLERS = {"opposite": (3,), "team": (2, 4), "opposite_team": (1, 5)}
+"""seat offsets of each group of sellers"""
+
+
+@register_phase
+class Buy:
+    """Sellers serve in the variant's order of groups, so every seller serves its own opposite
+    before anyone else (S0 七: 如果对门缺3,4则必须先卖给对门)."""
+
+    name = "buy"
+    zh = "买3买4"
+    en = "buying 3s and 4s"
+    stage = "before_play"
+    order = 50
+
+    def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
+        return rules.buy
+
+    def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
+        rules, setup = m.rules, prep.setup
+        order = [(prep.lead + k) % 6 for k in range(6) if (prep.lead + k) % 6 not in setup.placed]
+        asked: set[int] = set()
+        for rank, kind in ((THREE, "buy3"), (FOUR, "buy4")):
+            for group in rules.buy_sellers:
+                for s in order:
+                    if m.hands_now[s][rank]:
+                        continue
+                    seat = seller(m, s, rank, group, setup)
+                    if seat is None:
+                        continue
+                    if rank == FOUR:
+                        if not rules.buy_four_optional or s in asked:
+                            continue
+                        asked.add(s)
+                        a = yield m.ask(s, "buy4", (Choose("buy4"), PASS))
+                        if not isinstance(a, Choose):
+                            continue
+                    paid = -1
+                    if group != "team":
+                        for r in rules.buy_price:
+                            if m.hands_now[s][r]:
+                                m.move(s, seat, r)
+                                paid = r
+                                break
+                    m.move(seat, s, rank)
+                    m.event(Event(kind, s, CardSet(rank, 1), other=seat, value=paid + 1))
+        return True
+
+
+def seller(m: Match, s: int, rank: int, group: str, setup: SetupDraft) -> int | None:
+    """The first seat of ``group`` (relative to ``s``) in play holding more than it keeps of ``rank``."""
+    for k in SELLERS.get(group, ()):
+        p = (s + k) % 6
+        if p not in setup.placed and m.hands_now[p][rank] > m.rules.buy_keep:
+            return p
+    return None

@@ -1,0 +1,109 @@
+"""冲点 (S0 第十节): with nothing above A and three pure 够级 sets, play them at once to open."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from ..actions import PASS, Action, Choose, Head, Pass, Play
+from ..cards import FOUR
+from ..events import Event
+from ..legal import Legal
+from .base import Decision, HandPrep, register_phase
+
+if TYPE_CHECKING:
+    from ..match import Match
+    from ..rules import Rules
+
+HEAD_FOREVER = 1 << 20
+"""head rights of a 冲点 player's opposite who keeps 有头: for the whole hand"""
+
+
+@register_phase
+class Chongdian:
+    """Eligible seats choose; too many void the deal; each player puts down pure sets that his
+    opposite may answer; places per the rules; each opposite chooses 有头 or 无头."""
+
+    name = "chongdian"
+    zh = "冲点"
+    en = "冲点: rushing the point with three pure 够级 sets"
+    stage = "before_play"
+    order = 80
+
+    def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
+        return bool(rules.chongdian)
+
+    def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
+        rules, setup = m.rules, prep.setup
+        players = []
+        for k in range(6):
+            s = (prep.lead + k) % 6
+            if s not in setup.placed and rules.chongdian_eligible(m.hands_now[s]):
+                a = yield m.ask(s, "chongdian", (Choose("chongdian"), PASS))
+                if isinstance(a, Choose):
+                    players.append(s)
+        if not players:
+            return True
+        if len(players) >= rules.chongdian_redeal_at:
+            m.event(Event("redeal", value=2))
+            return False  # 若3人或3人以上冲点则重新洗牌摸牌，贡数不变
+        results: dict[int, bool] = {}
+        for s in players:
+            o = (s + 3) % 6
+            success = False
+            for _ in range(rules.chongdian_sets):
+                sets = rules.pure_choices(m.hands_now[s])
+                if not sets:
+                    break
+                a = yield m.ask_sets(s, "chong_set", Legal(sets=sets))
+                assert isinstance(a, Play)
+                m.take(s, a.cards)
+                m.event(Event("play", s, a.cards, other=o))
+                if o in setup.placed or o in players:
+                    success = True
+                    break
+                answers = rules.beat.followers(m.hands_now[o], a.cards)
+                b = yield m.ask_sets(o, "chong_answer", Legal(sets=answers, extras=(PASS,)), a.cards)
+                if isinstance(b, Pass):
+                    m.event(Event("pass", o))
+                    success = True
+                    break
+                assert isinstance(b, Play)
+                m.take(o, b.cards)
+                m.event(Event("play", o, b.cards, other=s))
+            results[s] = success
+            m.event(Event("chongdian", s, other=o, value=1 if success else 2))
+            m.discard(s)
+            opened, closed = rules.chongdian_outcome(s, success)
+            setup.opened |= opened
+            setup.closed |= closed
+            if not success:
+                m.discards[FOUR] += m.hands_now[o][FOUR]
+                m.hands_now[o][FOUR] = 0
+        # places: one 冲点 player is 四客; of two, the successful one (else last hand's better) 四客
+        if len(players) == 1:
+            setup.placed[players[0]] = rules.chongdian_places(1)[0]
+        else:
+            p1, p2 = players[0], players[1]
+            if results[p1] != results[p2]:
+                good, bad = (p1, p2) if results[p1] else (p2, p1)
+            else:
+                lp = prep.last_places or [0] * 6
+                good, bad = (p1, p2) if lp[p1] <= lp[p2] else (p2, p1)
+            setup.placed[good], setup.placed[bad] = rules.chongdian_places(2)
+        for s in players:
+            o = (s + 3) % 6
+            if o in setup.placed:
+                continue
+            a2 = yield m.ask(o, "head", (Head(True), Head(False)))
+            if isinstance(a2, Head) and a2.keep:
+                setup.head_rights[o] = HEAD_FOREVER
+                m.event(Event("with_head", o, other=s))
+            else:
+                setup.no_head.add(o)
+                if results[s]:
+                    setup.closed.add(o)  # 选择无头若对门冲点成功则不能开点
+                    setup.opened.discard(o)
+        return True

@@ -1,0 +1,57 @@
+"""Who counts as last place for tribute and the next lead.
+
+S4 第十四条(六): 大落、二落为同一方人员时，可在开牌前自行商定谁为大落.
+S0: 被串三户的一方下一局游戏开始之前决定谁是拉客.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from ..actions import PASS, Action, Choose
+from ..events import Event
+from ..rules import sweep_of
+from .base import Decision, HandPrep, register_phase
+
+if TYPE_CHECKING:
+    from ..match import Match
+    from ..rules import Rules
+
+
+@register_phase
+class ChooseLast:
+    """The seat in last place may name another (``last<seat>``) or ``pass``."""
+
+    name = "choose_last"
+    zh = "商定谁为大落（拉客）"
+    en = "who counts as last place, when the rules let the losers choose"
+    stage = "after_play"
+    order = 100
+
+    def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
+        return rules.choose_last != "none"
+
+    def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
+        places = prep.places
+        how = m.rules.choose_last
+        last = places.index(6)
+        if how == "losing_pair":
+            second = places.index(5)
+            if (last - second) % 2:
+                return True
+            candidates = [second]
+        else:
+            team = sweep_of(places)
+            if team is None or last % 2 == team:
+                return True
+            candidates = [s for s in range(6) if s % 2 == last % 2 and s != last]
+        opts: list[Action] = [Choose(f"last{s}") for s in candidates]
+        a = yield m.ask(last, "choose_last", (*opts, PASS))
+        if isinstance(a, Choose):
+            other = int(a.what[4:])
+            places[last], places[other] = places[other], places[last]
+            m.event(Event("choose_last", other, other=last))
+        return True

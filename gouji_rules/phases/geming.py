@@ -1,0 +1,62 @@
+"""革命 (S4 第二十一条): a player with no 2 and no joker may drop out of the hand."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from ..actions import PASS, Action, Choose, Head
+from ..events import Event
+from .base import Decision, HandPrep, register_phase
+
+if TYPE_CHECKING:
+    from ..match import Match
+    from ..rules import Rules
+
+
+@register_phase
+class Geming:
+    """Eligible seats (no 2, no joker; or 进贡不起 where ``geming.cannot_pay``) choose; too many void
+    the deal; each 革命's opposite chooses 有头 or 无头."""
+
+    name = "geming"
+    zh = "革命：没有大花、小花、钱可以退出本局"
+    en = "革命: a player with no 2 and no joker may drop out"
+    stage = "before_play"
+    order = 40
+
+    def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
+        return rules.geming
+
+    def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
+        rules, setup = m.rules, prep.setup
+        rev = []
+        for k in range(6):
+            s = (prep.lead + k) % 6
+            owed = sum(d.count for d in prep.debts if d.giver == s)
+            if rules.geming_eligible(m.hands_now[s]) or rules.cannot_pay(m.hands_now[s], owed):
+                a = yield m.ask(s, "geming", (Choose("geming"), PASS))
+                if isinstance(a, Choose):
+                    rev.append(s)
+        if len(rev) >= rules.geming_void_at:
+            m.event(Event("redeal", value=1))
+            return False
+        for s in rev:
+            m.event(Event("geming", s))
+            setup.placed[s] = rules.geming_final_place(False)
+            setup.geming.add(s)
+            setup.closed.add(s)
+            m.discard(s)
+            prep.debts = [d for d in prep.debts if d.giver != s]
+            o = (s + 3) % 6
+            a = yield m.ask(o, "head", (Head(True), Head(False)))
+            if isinstance(a, Head) and a.keep:
+                setup.head_rights[o] = rules.geming_opposite_rights
+                if rules.dadian:
+                    setup.open_by_rights.add(o)
+                m.event(Event("with_head", o, other=s))
+            else:
+                setup.no_head.add(o)
+        return True

@@ -1,0 +1,43 @@
+"""明点 (S4 第二十二条(三)): after tribute and before the first lead."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from ..actions import PASS, Action, Declare
+from ..events import Event
+from .base import Decision, HandPrep, register_phase
+
+if TYPE_CHECKING:
+    from ..match import Match
+    from ..rules import Rules
+
+
+@register_phase
+class Mingdian:
+    """Each seat from the leader that has not declared and whose pair is in play: ``mingdian`` or ``pass``."""
+
+    name = "mingdian"
+    zh = "明点：进贡后、首发牌前宣布对头不开点"
+    en = "明点: after tribute, before the first lead"
+    stage = "before_play"
+    order = 90
+
+    def enabled(self, rules: Rules) -> bool:
+        """Is this phase played under these rules?"""
+        return rules.can_declare("mingdian")
+
+    def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
+        """Ask this phase's decisions; False when the deal is void and must be redealt."""
+        done = {s for _, s in prep.declarations}
+        placed = prep.setup.placed
+        for k in range(6):
+            s = (prep.lead + k) % 6
+            if s in done or s in placed or (s + 3) % 6 in placed:
+                continue
+            a = yield m.ask(s, "mingdian", (Declare("mingdian"), PASS))
+            if isinstance(a, Declare):
+                prep.declarations.append(("mingdian", s))
+                m.event(Event("mingdian", s, other=(s + 3) % 6))
+        return True

@@ -1,0 +1,131 @@
+"""Registries for the parts of 够级 that regions vary: beat strategies, tribute kinds, declarations
+and match phases.
+
+One registry per kind of thing (python-chess style: a table plus a ``find`` function).  A
+registered class carries its own name, its Chinese and English description, the variant fields
+it reads, and its behaviour; everything else (the choices the JSON Schema offers, the rule
+sheet's words, warnings about unused fields, the compare metrics) is derived from the registry.
+A class registered later, from a club's or a test's module, shows up everywhere at once.
+
+>>> from gouji_rules.registry import BEAT_STRATEGIES
+>>> sorted(BEAT_STRATEGIES)[:2]
+['card_by_card', 'cover']
+>>> BEAT_STRATEGIES.find("cover").zh[:4]
+'大花盖小'
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import Any, Generic, Protocol, TypeVar
+
+from .errors import VariantError
+
+
+class Registered(Protocol):
+    """What every registered class has: a name (the id in variant files) and two descriptions."""
+
+    name: str
+    zh: str
+    en: str
+
+
+T = TypeVar("T", bound=Registered)
+
+
+class Registry(Mapping[str, T], Generic[T]):
+    """Registered classes by name, in registration order (which is also their default order).
+
+    ``loader`` names the module that registers the built-in entries; it is imported the first
+    time the registry is read, so reading a registry never depends on import order.
+    """
+
+    def __init__(self, what: str, loader: str) -> None:
+        self.what = what
+        self.loader = loader
+        self._entries: dict[str, T] = {}
+        self._loaded = False
+
+    def _load(self) -> dict[str, T]:
+        if not self._loaded:
+            self._loaded = True
+            importlib.import_module(self.loader)
+        return self._entries
+
+    def register(self, entry: T) -> T:
+        """Add ``entry`` (usable as a class decorator).  A name already taken is an error."""
+        name = getattr(entry, "name", "")
+        if not name or not isinstance(name, str):
+            raise VariantError(f"a {self.what} needs a non-empty name")
+        if name in self._entries and self._entries[name] is not entry:
+            raise VariantError(f"{self.what} {name!r} is already registered")
+        self._entries[name] = entry
+        return entry
+
+    def unregister(self, name: str) -> None:
+        """Remove an entry (tests that register one clean up with this)."""
+        self._entries.pop(name, None)
+
+    def find(self, name: str) -> T:
+        """The entry called ``name``; an unknown name raises VariantError with the nearest name."""
+        entries = self._load()
+        hit = entries.get(name)
+        if hit is not None:
+            return hit
+        close = difflib.get_close_matches(name, list(entries), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(entries)}"
+        raise VariantError(f"unknown {self.what} {name!r}{hint}")
+
+    @property
+    def choices(self) -> Choices:
+        """A live ``name -> (zh, en)`` view, for ``metadata["choices"]`` of the variant fields."""
+        return Choices(self)
+
+    def __getitem__(self, name: str) -> T:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._load()))
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __repr__(self) -> str:
+        return f"Registry({self.what!r}, {list(self._load())})"
+
+
+class Choices(Mapping[str, tuple[str, str]]):
+    """``value -> (zh, en)`` of a registry, read at the moment it is asked (never a stale copy)."""
+
+    def __init__(self, registry: Registry[Any]) -> None:
+        self.registry = registry
+
+    def __getitem__(self, name: str) -> tuple[str, str]:
+        e = self.registry[name]
+        return (e.zh, e.en)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.registry)
+
+    def __len__(self) -> int:
+        return len(self.registry)
+
+    def __repr__(self) -> str:
+        return f"Choices({dict(self)!r})"
+
+
+def choices(**values: tuple[str, str]) -> dict[str, tuple[str, str]]:
+    """A fixed ``value -> (zh, en)`` table for a field whose values are not a registry."""
+    return dict(values)
+
+
+BEAT_STRATEGIES: Registry[Any] = Registry("beat strategy", "gouji_rules.beat")
+"""``sets.beat``: what beats what (:mod:`gouji_rules.beat`)."""
+TRIBUTE_KINDS: Registry[Any] = Registry("tribute kind", "gouji_rules.tributes")
+"""``tribute.order`` / ``returned`` / ``waivable``: the kinds of tribute (:mod:`gouji_rules.tributes`)."""
+DECLARATIONS: Registry[Any] = Registry("declaration", "gouji_rules.declarations")
+"""宣点 / 和点 / 明点 / 预点 (:mod:`gouji_rules.declarations`)."""
+PHASES: Registry[Any] = Registry("match phase", "gouji_rules.phases")
+"""The phases of a match before and after each hand, in order (:mod:`gouji_rules.phases`)."""
