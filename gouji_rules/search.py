@@ -45,26 +45,8 @@ MAX_TRIES = 4  # rebuild attempts per world before the world is given up
 
 
 def copy_hand(hand: Hand) -> Hand:
-    """A copy of a hand that shares nothing mutable with it.
-
-    Uses ``Hand.copy()`` where the engine has one; otherwise copies the state's lists
-    and dicts one level deep (the engine's state is plain lists of ints and immutable
-    values).  To be replaced by ``Hand.copy()`` once the engine offers it.
-    """
-    engine_copy = getattr(hand, "copy", None)
-    if callable(engine_copy):
-        out = engine_copy()
-        assert isinstance(out, Hand)
-        return out
-    c = Hand.__new__(Hand)
-    state = c.__dict__
-    for k, v in hand.__dict__.items():
-        if isinstance(v, list):
-            v = [x[:] if isinstance(x, list) else x for x in v]
-        elif isinstance(v, dict):
-            v = dict(v)
-        state[k] = v
-    return c
+    """A copy of a hand that shares nothing mutable with it (the engine's ``Hand.copy()``)."""
+    return hand.copy()
 
 
 def _event_action(e: object) -> Action | None:
