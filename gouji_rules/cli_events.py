@@ -334,6 +334,9 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
 
 def register(group: click.Group) -> None:
     """Add ``event`` to the ``gouji`` group."""
+    from .cli_serve import register as register_serve
+
+    register_serve(event_group)
     for cmd in (event_group,):
         if cmd.name not in group.commands:
             group.add_command(cmd)
