@@ -38,6 +38,16 @@ def _progress(deals: int, quiet: bool) -> Iterator[Callable[[int], None]]:
         yield update
 
 
+def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from .compare.skill import parse_agents
+
+    try:
+        parse_agents(value)
+    except GoujiError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
 def register(group: click.Group) -> None:
     """Add ``compare`` to the ``gouji`` group."""
 
@@ -59,7 +69,15 @@ def register(group: click.Group) -> None:
         help="play each deal as a match of K hands (tribute and all between hands) and add per-match metrics",
     )
     @click.option("--seed", default=0, show_default=True, type=int)
-    @click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
+    @click.option(
+        "--agents",
+        "agent_name",
+        default="greedy",
+        show_default=True,
+        callback=_check_agents,
+        help=f"one agent for every seat, or A,B: side A in seats 0 2 4, side B in 1 3 5, and skill_gap = A − B "
+        f"({', '.join(sorted(AGENTS))})",
+    )
     @click.option(
         "--workers",
         default=1,
