@@ -749,10 +749,14 @@ class Rules:
         ``Match._chongdian`` inline."""
         return seat if succeeded else (seat + 3) % 6
 
+    def staked_declarations(self) -> list[str]:
+        """The declarations a result may record: those with a stake (宣点 S0 四、开点; 明点 / 预点 S4
+        第二十二条(三)); 和点 only opens both opposites and is entered as 开点."""
+        return [k for k, d in self.declarations.items() if d.stake is not None]
+
     def may_declare(self, kind: str) -> bool:
-        """宣点 (S0 四、开点), 明点 / 预点 (S4 第二十二条(三)) as the variant has them."""
-        d = self.variant.declare
-        return bool({"xuandian": d.xuandian, "mingdian": d.mingdian, "yudian": d.yudian}.get(kind, False))
+        """A staked declaration this variant has (:meth:`can_declare`, the engine's own test)."""
+        return kind in self.staked_declarations() and self.can_declare(kind)
 
     def declare_needs_both_in_play(self, kind: str) -> bool:
         """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one; ``Match._hand``."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..outcome import Outcome, opened_in_play, settle_outcome
+from ..registry import DECLARATIONS
 from ..rules import Rules
 from ..settle import Debt, Settlement
 from . import schedule, standings
@@ -32,7 +33,6 @@ DEBT_NAMES = {
     "place": "落贡/拉贡",
     "sweep": "串三户贡",
 }
-DECLARATIONS = ("xuandian", "mingdian", "yudian")
 RESULT_COLUMNS = (
     "round",
     "table",
@@ -228,7 +228,7 @@ def outcome_of(entry: Entry, names: Sequence[str]) -> Outcome:
     for d in entry.declare:
         kind, colon, who = d.partition(":")
         if not colon or kind not in DECLARATIONS:
-            raise InputError(f"declare: {d!r} should be KIND:SEAT with KIND xuandian, mingdian or yudian")
+            raise InputError(f"declare: {d!r} should be KIND:SEAT with KIND one of {', '.join(DECLARATIONS)}")
         declarations.append((kind, _seat(who, names, "declare")))
     return Outcome(
         places=places,

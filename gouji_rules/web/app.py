@@ -289,7 +289,7 @@ def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None) -> 
     names = st.event.seat_names(seats)
     if entry is None:
         row = st.event.db.hand(rnd, tbl, hand)
-        entry = tables.entry_of_result(rnd, tbl, hand, row.result) if row else None
+        entry = tables.entry_of_result(st.event, rnd, tbl, hand, row.result) if row else None
     return {
         "rnd": rnd,
         "tbl": tbl,
@@ -572,6 +572,7 @@ def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, off
         hand,
         finish,
         burns=pick("burn", {pair(a, b) for a, b in offer.burns}),
+        burn_fail=pick("burn_fail", set(seats) if offer.burn_fail else set()),
         men=pick("men", {pair(a, b) for a, b in offer.men}),
         opened=pick("opened", set(seats) if offer.opened else set()),
         geming=pick("geming", set(seats) if offer.geming else set()),

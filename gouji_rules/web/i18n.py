@@ -41,6 +41,7 @@ WORDS: dict[str, dict[str, str]] = {
     "place_names": {"zh": "头科,二科,三科,四科,五科,大落", "en": "1st,2nd,3rd,4th,5th,last"},
     "choose": {"zh": "请选择", "en": "choose"},
     "burn": {"zh": "烧（烧牌者 → 被烧者）", "en": "Burn (burner → victim)"},
+    "burn_fail": {"zh": "诈烧 / 烧牌失败", "en": "Failed burn (诈烧)"},
     "men": {"zh": "闷 / 清（被闷者 ← 闷者）", "en": "Men (victim ← by)"},
     "opened": {"zh": "开点", "en": "Opened (开点)"},
     "geming": {"zh": "革命", "en": "Geming (革命)"},

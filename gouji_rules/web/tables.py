@@ -18,7 +18,6 @@ same hand at once exactly one lands and the other is told.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import datetime
 import json
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAction
+from ..registry import TRIBUTE_KINDS
 from ..tournament import club
 from ..tournament.club import Entry
 from ..tournament.errors import EventError
@@ -63,6 +63,7 @@ class Offer:
     """What the entry form offers at one table: only the facts the engine accepts there."""
 
     burns: list[tuple[int, int]] = field(default_factory=list)
+    burn_fail: bool = False
     men: list[tuple[int, int]] = field(default_factory=list)
     opened: bool = False
     geming: bool = False
@@ -84,36 +85,25 @@ def _now() -> str:
 
 
 def offer(event: Tournament, rnd: int, tbl: int) -> Offer:
-    """Ask the engine which facts it accepts at this table, one fact at a time.
+    """Ask the engine which facts this event's rules allow, by the Rules predicates outcome.py checks with.
 
-    Each candidate (a burn ``BURNER:VICTIM``, a 闷 ``VICTIM:BY``, a declaration …)
-    is put in an otherwise plain entry and scored by ``club.score_entry``; what it
-    refuses is not offered.  The entry is still checked as a whole when submitted.
+    A burn pair is offered only where ``Rules.may_burn`` allows it, a declaration only where
+    ``Rules.may_declare`` does, and so on; the entry is still checked as a whole
+    (``club.score_entry`` → ``outcome.verify_outcome``) when it is submitted.
     """
-    v = event.variant
-    base = Entry(rnd, tbl, 1, [str(s) for s in range(6)])
-
-    def accepted(fact: str, *values: str) -> bool:
-        entry = copy.deepcopy(base)
-        setattr(entry, fact, list(values))
-        try:
-            check(event, entry)
-        except ValueError:
-            return False
-        return True
-
+    rules = event.variant.rules
     pairs = [(a, b) for a in range(6) for b in range(6) if a != b]
     out = Offer()
-    if v.burn.enabled:
-        out.burns = [(a, b) for a, b in pairs if accepted("burns", f"{a}:{b}")]
-    if v.men.enabled:
-        out.men = [(a, b) for a, b in pairs if accepted("men", f"{a}:{b}")]
-    out.opened = v.open_point.enabled and accepted("opened", "0")
-    out.geming = accepted("geming", "0")
-    out.chongdian = accepted("chongdian", "0:ok")
-    out.declare = [k for k in ("xuandian", "mingdian", "yudian") if accepted("declare", f"{k}:0")]
-    if v.tribute.enabled and v.tribute.waivable:
-        out.waive = [(a, b) for a, b in pairs if (a - b) % 2 == 0]
+    if rules.has_burn():
+        out.burns = [(a, b) for a, b in pairs if rules.may_burn(a, b)]
+        out.burn_fail = True
+    if rules.has_men():
+        out.men = pairs
+    out.opened = rules.has_open_point()
+    out.geming = rules.has_geming()
+    out.chongdian = rules.has_chongdian()
+    out.declare = [k for k in rules.staked_declarations() if rules.may_declare(k)]
+    out.waive = [(a, b) for a, b in pairs if any(rules.may_waive(k, a, b) for k in TRIBUTE_KINDS)]
     return out
 
 
@@ -203,7 +193,7 @@ def confirm(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_i
         f"web: table {tbl} side {_side_name(waiting.side)} entered (audit {audit_id}), "
         f"side {_side_name(side)} confirmed"
     )
-    scored = club.record(event, [(source, waiting.entry)], correct=waiting.correct)
+    scored = _store(event, source, waiting.entry, waiting.correct)
     still = pending(event, rnd, tbl, hand)
     if still is not None and still.audit_id == audit_id:
         # the stored result already said the same (typed again at the CLI meanwhile): nothing was written,
@@ -231,25 +221,20 @@ def reject(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_id
         )
 
 
+def _store(event: Tournament, source: str, entry: Entry, correction: bool) -> list[club.Scored]:
+    """Record a hand, or correct it as ``gouji event correct --replace`` does: the form always shows the
+    whole hand, so what is left out of it was taken out on purpose."""
+    if correction:
+        return [c.after for c in club.correct(event, [(source, entry)], replace=True)]
+    return club.record(event, [(source, entry)])
+
+
 def organiser_record(event: Tournament, entry: Entry) -> list[club.Scored]:
-    """The organiser's entry counts at once, as ``gouji event record`` / ``correct`` would."""
+    """The organiser's entry counts at once, as ``gouji event record`` / ``correct --replace`` would."""
     stored = event.db.hand(entry.round, entry.table, entry.hand) is not None
-    return club.record(event, [("web: organiser", entry)], correct=stored)
+    return _store(event, "web: organiser", entry, stored)
 
 
-def entry_of_result(rnd: int, tbl: int, hand: int, result: dict[str, Any]) -> Entry:
+def entry_of_result(event: Tournament, rnd: int, tbl: int, hand: int, result: dict[str, Any]) -> Entry:
     """A stored result as the entry that produces it (to pre-fill a correction)."""
-    by_chong = {s for s, _ in result["chongdian"]} | {(s + 3) % 6 for s, how in result["chongdian"] if how == "fail"}
-    return Entry(
-        rnd,
-        tbl,
-        hand,
-        [str(s) for s in result["finish"]],
-        burns=[f"{a}:{b}" for a, b in result["burns"]],
-        men=[f"{a}:{b}" for a, b in result["men"]],
-        opened=[str(s) for s in result["opened"] if s not in by_chong],
-        geming=[str(s) for s in result["geming"]],
-        chongdian=[f"{s}:{how}" for s, how in result["chongdian"]],
-        declare=[f"{k}:{s}" for k, s in result["declarations"]],
-        waive=[f"{a}:{b}" for a, b in result["waived"]],
-    )
+    return club.entry_of((rnd, tbl, hand), result, event.variant.rules)

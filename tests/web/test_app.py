@@ -174,8 +174,12 @@ def test_the_engine_refuses_an_impossible_result_with_its_reason(club: Club) -> 
 def test_the_form_offers_only_what_the_rules_allow(club: Club) -> None:
     page = club.c.get(f"{club.link(1, 1, 0)}/hand/1").text
     burns = set(re.findall(r'name="burn" value="(\d:\d)"', page))
-    # a burn's victim is a neighbour on the other side: 12 pairs, no partner, no 对头
-    assert len(burns) == 12 and "0:2" not in burns and "0:3" not in burns and "0:1" in burns
+    with Tournament.open(club.event) as ev:
+        teammate = ev.variant.burn.teammate  # S4 第六条: dagang lets a seat burn a teammate's 够级 set
+    # never oneself nor the opposite (who answers the set directly); a teammate only where the variant says so
+    assert burns == {
+        f"{a}:{b}" for a in range(6) for b in range(6) if b not in (a, (a + 3) % 6) and (teammate or (a - b) % 2)
+    }
     assert 'name="chong0"' not in page  # dagang has no 冲点 ...
     assert 'name="geming"' in page  # ... but 革命
     assert 'value="mingdian"' in page and 'value="yudian"' in page and 'value="xuandian"' not in page
