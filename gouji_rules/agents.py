@@ -221,7 +221,13 @@ class GreedyAgent:
         return min(cands, key=lambda cs: _cost(cs, h))
 
 
-AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+def _search() -> Agent:
+    from .search import SearchAgent  # imported late: search builds on this module
+
+    return SearchAgent()
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": _search}
 
 
 def make_agent(name: str) -> Agent:

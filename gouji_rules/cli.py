@@ -10,7 +10,7 @@ import click
 
 from . import catalog
 from .agents import AGENTS
-from .cli_common import handles_errors
+from .cli_common import MAX_MATCH_HANDS, SEED, check_output_paths, handles_errors, hands_option
 from .sim import simulate
 
 
@@ -22,14 +22,14 @@ def main() -> None:
 
 @main.command("simulate")
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
-@click.option("--hands", default=100, show_default=True, type=click.IntRange(1))
-@click.option("--seed", default=0, show_default=True, type=int)
+@hands_option(100, "hands to play")
+@click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
-@click.option("--records", type=click.Path(dir_okay=False, writable=True), help="write one JSON hand record per line")
+@click.option("--records", help="write one JSON hand record per line (never over an event file or an input)")
 @click.option(
     "--match-hands",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_MATCH_HANDS),
     default=None,
     help="play whole matches of K hands (tribute and scores carried between hands)",
 )
@@ -46,12 +46,21 @@ def simulate_cmd(
     quiet: bool,
 ) -> None:
     """Play HANDS hands of a variant with bots and count what happens."""
+    if records:
+        _check_records_path(records, variant_spec)
     variant = catalog.resolve(variant_spec)
     out = _run_with_progress(variant, hands, seed, agent_name, records, quiet, match_hands)
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
     _print_summary(out, variant.rules.place_names)
+
+
+def _check_records_path(records: str, variant_spec: str) -> None:
+    """The records file is written whole at the end; it must not be an input, nor an event file."""
+    import os
+
+    check_output_paths([records], [variant_spec if os.path.exists(variant_spec) else None])
 
 
 def _run_with_progress(
@@ -115,8 +124,8 @@ def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
 
 @main.command("bench")
 @click.option("--variant", "variant_spec", default="dagang", show_default=True)
-@click.option("--hands", default=1000, show_default=True, type=click.IntRange(1))
-@click.option("--seed", default=0, show_default=True, type=int)
+@hands_option(1000, "hands to time")
+@click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--engine-only", is_flag=True, help="skip the variant-loading and expression-hook measurements")
 @click.option("--schedule", "schedule_players", type=click.IntRange(6, 6000), help="also time scheduling N players")

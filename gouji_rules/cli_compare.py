@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from .agents import AGENTS
+from .cli_common import MAX_RUN_HANDS, MAX_WORKERS
 from .cli_common import fail as _fail
 from .errors import GoujiError
 
@@ -37,6 +38,16 @@ def _progress(deals: int, quiet: bool) -> Iterator[Callable[[int], None]]:
         yield update
 
 
+def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from .compare.skill import parse_agents
+
+    try:
+        parse_agents(value)
+    except GoujiError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
 def register(group: click.Group) -> None:
     """Add ``compare`` to the ``gouji`` group."""
 
@@ -47,7 +58,7 @@ def register(group: click.Group) -> None:
         "deals",
         default=1000,
         show_default=True,
-        type=click.IntRange(1),
+        type=click.IntRange(1, MAX_RUN_HANDS),
         help="deals to play; each is played twice per variant (seats rotated), so 2×N hands per variant",
     )
     @click.option(
@@ -58,8 +69,22 @@ def register(group: click.Group) -> None:
         help="play each deal as a match of K hands (tribute and all between hands) and add per-match metrics",
     )
     @click.option("--seed", default=0, show_default=True, type=int)
-    @click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
-    @click.option("--workers", default=1, show_default=True, type=click.IntRange(1), help="local processes")
+    @click.option(
+        "--agents",
+        "agent_name",
+        default="greedy",
+        show_default=True,
+        callback=_check_agents,
+        help=f"one agent for every seat, or A,B: side A in seats 0 2 4, side B in 1 3 5, and skill_gap = A − B "
+        f"({', '.join(sorted(AGENTS))})",
+    )
+    @click.option(
+        "--workers",
+        default=1,
+        show_default=True,
+        type=click.IntRange(1, MAX_WORKERS),
+        help=f"local processes (at most {MAX_WORKERS})",
+    )
     @click.option("--scheduler", metavar="ADDRESS", help="run on a Dask distributed cluster (tcp://host:8786)")
     @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
     @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per variant and metric")

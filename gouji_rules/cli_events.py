@@ -8,6 +8,7 @@ line, ``FILE:LINE: error: …`` where there is a line), 2 a usage error.
 from __future__ import annotations
 
 import json
+import os
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,20 +16,47 @@ from typing import Any, TypeVar
 
 import click
 
-from .cli_common import handles_errors
+from .cli_common import SEED, check_output_paths, handles_errors
+from .tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 @contextmanager
-def _open(path: str) -> Iterator[Any]:
-    from .tournament.event import Tournament
+def _open(path: str, *, write: bool = False, wait: float | None = None) -> Iterator[Any]:
+    """The event, read-only unless the command changes it; a damaged file is one error, not a traceback."""
+    import sqlite3
 
-    ev = Tournament.open(path)
+    from .tournament.errors import EventError
+    from .tournament.event import Tournament
+    from .tournament.storage import BUSY_TIMEOUT
+
+    ev = Tournament.open(path, write=write, timeout=BUSY_TIMEOUT if wait is None else wait)
     try:
         yield ev
+    except sqlite3.DatabaseError as e:
+        raise EventError(f"{path}: the event file is damaged or cannot be used ({e})") from None
+    except (KeyError, TypeError, json.JSONDecodeError) as e:
+        raise EventError(f"{path}: damaged event file ({type(e).__name__}: {e})") from None
     finally:
         ev.close()
+
+
+def _encoding_option(fn: F) -> F:
+    return click.option(
+        "--encoding",
+        help="the CSV's encoding when it is not UTF-8 (e.g. gbk for a CSV saved by Chinese Excel, utf-16)",
+    )(fn)
+
+
+def _wait_option(fn: F) -> F:
+    return click.option(
+        "--wait",
+        type=click.FloatRange(0, 600),
+        default=10.0,
+        show_default=True,
+        help="seconds to wait while another command writes to the event, then give up",
+    )(fn)
 
 
 def _write(text: str, output: str | None) -> None:
@@ -56,18 +84,25 @@ def event_group() -> None:
 
 
 @event_group.command("new")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file")
 @click.option("--name", required=True, help="the event's name")
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
-@click.option("--players", type=click.Path(dir_okay=False), help="players.csv (a 'name' column): individuals")
-@click.option("--teams", type=click.Path(dir_okay=False), help="teams.csv ('team,name', three players a team)")
+@click.option("--players", help="players.csv (a 'name' column): individuals")
+@click.option("--teams", help="teams.csv ('team,name', three players a team)")
 @click.option("--bots", multiple=True, help="NAME=random|greedy|cmd:COMMAND, comma-separated (may repeat)")
 @click.option("--format", "fmt", type=click.Choice(["round_robin", "swiss", "rotating"]), help="the schedule")
-@click.option("--rounds", type=click.IntRange(1), help="rounds (default: all for a round robin, else 3 / log2 teams)")
-@click.option("--hands", type=click.IntRange(1), help="hands per match (default: the variant's match.hands)")
-@click.option("--seed", default=0, show_default=True, type=int, help="all randomness of the event comes from it")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, MAX_ROUNDS),
+    help=f"rounds, at most {MAX_ROUNDS} (default: all for a round robin, else 3 / log2 teams)",
+)
+@click.option(
+    "--hands", type=click.IntRange(1, MAX_HANDS), help=f"hands per match, at most {MAX_HANDS} (default: match.hands)"
+)
+@click.option("--seed", default=0, show_default=True, type=SEED, help="all randomness of the event comes from it")
 @click.option("--duplicate/--no-duplicate", default=None, help="bots: also play each deal with the cards swapped")
 @click.option("--tiebreaks", help="after match points, comma-separated: hand_points, head_to_head, buchholz, …")
+@_encoding_option
 @handles_errors
 def new_cmd(
     file: str,
@@ -82,22 +117,25 @@ def new_cmd(
     seed: int,
     duplicate: bool | None,
     tiebreaks: str | None,
+    encoding: str | None,
 ) -> None:
     """Create the event FILE (never overwrites) with its entrants, rules copy and schedule."""
+    from .outputs import check_outputs
     from .tournament import event as ev
 
     given = sum(x is not None and x != () for x in (players, teams, bots))
     if given != 1:
         raise click.UsageError("give exactly one of --players, --teams or --bots")
+    check_outputs([file], [players, teams, variant_spec if os.path.exists(variant_spec) else None])
     from .tournament.tiebreaks import parse
 
     settings = ev.Settings(
         name, variant_spec, fmt, rounds, hands, seed, duplicate, parse(tiebreaks) if tiebreaks else ()
     )
     if players:
-        db = ev.create(file, settings, players=ev.read_players(players))
+        db = ev.create(file, settings, players=ev.read_players(players, encoding))
     elif teams:
-        db = ev.create(file, settings, teams=ev.read_teams(teams))
+        db = ev.create(file, settings, teams=ev.read_teams(teams, encoding))
     else:
         db = ev.create(file, settings, bots=ev.parse_bots(bots))
     with db:
@@ -115,16 +153,22 @@ def new_cmd(
 
 
 @event_group.command("seat")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--round", "rnd", required=True, type=click.IntRange(1))
+@click.argument("file")
+@click.option("--round", "rnd", required=True, type=click.IntRange(1, MAX_ROUNDS))
 @click.option("--json", "as_json", is_flag=True)
+@_wait_option
 @handles_errors
-def seat_cmd(file: str, rnd: int, as_json: bool) -> None:
-    """Print the seating sheet of a round: seats 0-5 in order of play, 对头, sides."""
-    from .tournament.club import seating_sheet
+def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
+    """Print the seating sheet of a round: seats 0-5 in order of play, 对头, sides.
+
+    Read-only, except that the first look at a Swiss round pairs it and stores the pairing.
+    """
+    from .tournament.club import needs_pairing, seating_sheet
     from .tournament.standings import table
 
     with _open(file) as e:
+        pair_now = needs_pairing(e, rnd)
+    with _open(file, write=pair_now, wait=wait) as e:
         sheet = seating_sheet(e, rnd)
         if as_json:
             click.echo(json.dumps({"schema_version": 1, "tables": sheet}, ensure_ascii=False, indent=2))
@@ -145,19 +189,21 @@ def seat_cmd(file: str, rnd: int, as_json: bool) -> None:
 
 def _record_options(fn: F) -> F:
     opts = [
-        click.option("--round", "rnd", type=click.IntRange(1)),
-        click.option("--table", "tbl", type=click.IntRange(1)),
-        click.option("--hand", type=click.IntRange(1)),
+        click.option("--round", "rnd", type=click.IntRange(1, MAX_ROUNDS)),
+        click.option("--table", "tbl", type=click.IntRange(1, MAX_ENTRANTS // 6)),
+        click.option("--hand", type=click.IntRange(1, MAX_HANDS)),
         click.option("--finish", help='finishing order: "s0 s1 s2 s3 s4 s5" (seats or player names)'),
         click.option("--burn", multiple=True, help="BURNER:VICTIM (a successful 烧)"),
+        click.option("--burn-fail", "burn_fail", multiple=True, help="SEAT whose burn failed (诈烧 / 烧牌失败)"),
         click.option("--men", multiple=True, help="VICTIM:BY (闷 / 清)"),
         click.option("--opened", multiple=True, help="seats that opened (开点), space or comma separated"),
         click.option("--geming", multiple=True, help="SEAT that declared 革命"),
         click.option("--chongdian", multiple=True, help="SEAT:ok|fail (冲点)"),
         click.option("--declare", multiple=True, help="KIND:SEAT, KIND xuandian, mingdian or yudian"),
         click.option("--waive", multiple=True, help="GIVER:RECEIVER (a partner's tribute waived)"),
-        click.option("--from", "from_csv", type=click.Path(dir_okay=False), help="results.csv instead of options"),
+        click.option("--from", "from_csv", help="results.csv instead of options"),
         click.option("--json", "as_json", is_flag=True, help="print the scored hands as JSON"),
+        click.option("--encoding", help="the results CSV's encoding when it is not UTF-8 (e.g. gbk for Chinese Excel)"),
     ]
     for opt in reversed(opts):
         fn = opt(fn)
@@ -171,43 +217,65 @@ def _entries(
     finish: str | None,
     lists: dict[str, tuple[str, ...]],
     from_csv: str | None,
+    encoding: str | None,
+    *,
+    need_finish: bool = True,
 ) -> tuple[list[tuple[str, Any]], str]:
     from .tournament.club import Entry, read_results, split_list
 
     if from_csv:
         if any(x is not None for x in (rnd, tbl, hand, finish)) or any(lists.values()):
             raise click.UsageError("--from takes every result from the file; give no other result options")
-        return list(read_results(from_csv)), from_csv
-    if rnd is None or tbl is None or hand is None or finish is None:
-        raise click.UsageError("give --round, --table, --hand and --finish (or --from results.csv)")
+        return list(read_results(from_csv, encoding)), from_csv
+    if rnd is None or tbl is None or hand is None or (finish is None and need_finish):
+        what = "--round, --table, --hand and --finish" if need_finish else "--round, --table and --hand"
+        raise click.UsageError(f"give {what} (or --from results.csv)")
     flat = {k: [x for v in vals for x in split_list(v)] for k, vals in lists.items()}
-    entry = Entry(rnd, tbl, hand, split_list(finish), **flat)
+    entry = Entry(rnd, tbl, hand, split_list(finish or ""), **flat)
     return [("command line", entry)], ""
 
 
-def _record(file: str, replace: bool, correct: bool, as_json: bool, **kw: Any) -> None:
+LIST_OPTIONS = ("burn", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive")
+
+
+def _lists(kw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    lists = {k: kw.pop(k) for k in LIST_OPTIONS}
+    return {"burns" if k == "burn" else k: v for k, v in lists.items()}
+
+
+def _hands_json(scored: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "round": s.entry.round,
+            "table": s.entry.table,
+            "hand": s.entry.hand,
+            "places": s.places,
+            "scores": list(s.settlement.scores),
+            "sweep": s.settlement.sweep,
+            "next_leader": s.settlement.next_leader,
+            "tribute": [d.__dict__ for d in s.debts],
+            "result": s.result,
+        }
+        for s in scored
+    ]
+
+
+@event_group.command("record")
+@click.argument("file")
+@_record_options
+@click.option("--replace", is_flag=True, help="overwrite a hand already recorded (kept in the audit trail)")
+@_wait_option
+@handles_errors
+def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) -> None:
+    """Enter a hand's result from a real table; prints its points, next leader and tribute."""
     from .tournament.club import describe, record
 
-    lists = {k: kw.pop(k) for k in ("burn", "men", "opened", "geming", "chongdian", "declare", "waive")}
-    lists = {"burns" if k == "burn" else k: v for k, v in lists.items()}
-    entries, src = _entries(kw["rnd"], kw["tbl"], kw["hand"], kw["finish"], lists, kw["from_csv"])
-    with _open(file) as e:
-        scored = record(e, entries, replace=replace, correct=correct, file=src)
+    lists = _lists(kw)
+    entries, src = _entries(kw["rnd"], kw["tbl"], kw["hand"], kw["finish"], lists, kw["from_csv"], kw["encoding"])
+    with _open(file, write=True, wait=wait) as e:
+        scored = record(e, entries, replace=replace, file=src)
         if as_json:
-            out = [
-                {
-                    "round": s.entry.round,
-                    "table": s.entry.table,
-                    "hand": s.entry.hand,
-                    "places": s.places,
-                    "scores": list(s.settlement.scores),
-                    "sweep": s.settlement.sweep,
-                    "next_leader": s.settlement.next_leader,
-                    "tribute": [d.__dict__ for d in s.debts],
-                }
-                for s in scored
-            ]
-            click.echo(json.dumps({"schema_version": 1, "hands": out}, ensure_ascii=False, indent=2))
+            click.echo(json.dumps({"schema_version": 1, "hands": _hands_json(scored)}, ensure_ascii=False, indent=2))
             return
         for i, s in enumerate(scored):
             if i:
@@ -217,31 +285,93 @@ def _record(file: str, replace: bool, correct: bool, as_json: bool, **kw: Any) -
             click.echo(f"{len(scored)} hand(s) recorded from {src}", err=True)
 
 
-@event_group.command("record")
-@click.argument("file", type=click.Path(dir_okay=False))
-@_record_options
-@click.option("--replace", is_flag=True, help="overwrite a hand already recorded (kept in the audit trail)")
-@handles_errors
-def record_cmd(file: str, replace: bool, as_json: bool, **kw: Any) -> None:
-    """Enter a hand's result from a real table; prints its points, next leader and tribute."""
-    _record(file, replace, False, as_json, **kw)
-
-
 @event_group.command("correct")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file")
 @_record_options
+@click.option(
+    "--replace", is_flag=True, help="the options are the whole hand: facts not given are dropped (else they stay)"
+)
+@_wait_option
 @handles_errors
-def correct_cmd(file: str, as_json: bool, **kw: Any) -> None:
-    """Change a hand already recorded; the old result stays in the audit trail."""
-    _record(file, False, True, as_json, **kw)
+def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) -> None:
+    """Change a hand already recorded: only what is given changes; prints the result before and after.
+
+    The old result stays in the audit trail.  A change that would drop a recorded fact (a burn,
+    an opened seat, …) needs --replace with the whole hand.
+    """
+    from .tournament.club import correct, describe, facts_line
+
+    lists = _lists(kw)
+    entries, src = _entries(
+        kw["rnd"], kw["tbl"], kw["hand"], kw["finish"], lists, kw["from_csv"], kw["encoding"], need_finish=replace
+    )
+    with _open(file, write=True, wait=wait) as e:
+        done = correct(e, entries, replace=replace, file=src)
+        if as_json:
+            out = [
+                {"before": c.before, "changed": c.changed, **h}
+                for c, h in zip(done, _hands_json([c.after for c in done]), strict=True)
+            ]
+            click.echo(json.dumps({"schema_version": 1, "hands": out}, ensure_ascii=False, indent=2))
+            return
+        for i, c in enumerate(done):
+            if i:
+                click.echo("")
+            r, t, h = c.key
+            click.echo(f"round {r}, table {t}, hand {h}")
+            click.echo(f"before: {facts_line(c.before, e.variant.rules)}")
+            click.echo(f"after:  {facts_line(c.after.result, e.variant.rules)}")
+            if not c.changed:
+                click.echo("nothing changes: the hand is left as it was")
+                continue
+            click.echo(describe(e, c.after), nl=False)
+        changed = sum(c.changed for c in done)
+        click.echo(f"{changed} hand(s) corrected, {len(done) - changed} unchanged", err=True)
+
+
+@event_group.command("status")
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
+@handles_errors
+def status_cmd(file: str, as_json: bool) -> None:
+    """The hands still to be entered (or played), by round, table and hand.  Read-only."""
+    from .tournament.club import missing_hands
+
+    with _open(file) as e:
+        missing = missing_hands(e)
+        stored = len(e.db.hands())
+        if as_json:
+            rows = [{"round": r, "table": t or None, "hand": h or None, "rotation": rot} for r, t, h, rot in missing]
+            doc = {
+                "schema_version": 1,
+                "hands_recorded": stored,
+                "hands_scheduled": e.scheduled_hands(),
+                "missing": rows,
+            }
+            click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+            return
+        click.echo(f"{e.name}: {stored} of {e.scheduled_hands()} hands recorded")
+        if not missing:
+            click.echo("every hand is recorded")
+            return
+        by_table: dict[tuple[int, int], list[str]] = {}
+        for r, t, h, rot in missing:
+            by_table.setdefault((r, t), []).append(f"{h}{'*' if rot else ''}")
+        for (r, t), hands in by_table.items():
+            if t == 0:
+                click.echo(f"round {r}: not seated yet (paired once round {r - 1} is complete)")
+            else:
+                click.echo(f"round {r} table {t}: hand{'s' if len(hands) > 1 else ''} {' '.join(hands)}")
+        if any(rot for *_x, rot in missing):
+            click.echo("(* the duplicate deal, cards swapped)")
 
 
 @event_group.command("standings")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
 @click.option("--csv", "as_csv", is_flag=True)
 @click.option("--html", "as_html", is_flag=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="write to this file (atomically)")
+@click.option("-o", "--output", help="write to this file (atomically)")
 @handles_errors
 def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
@@ -251,7 +381,7 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
     if len(chosen) > 1:
         raise click.UsageError("choose one of --json, --csv and --html")
     fmt = chosen[0] if chosen else None
-
+    check_output_paths([output], [file])
     with _open(file) as e:
         lines = st.compute(e)
         if fmt == "json":
@@ -266,7 +396,7 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
 
 
 @event_group.command("run")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file")
 @click.option(
     "--time-limit", default=2.0, show_default=True, type=click.FloatRange(min=0.01), help="seconds a decision"
 )
@@ -286,7 +416,7 @@ def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> Non
 
     old = signal.signal(signal.SIGTERM, on_term)
     try:
-        with _open(file) as e:
+        with _open(file, write=True) as e:
             rep = run_event(e, time_limit=time_limit, progress=progress, limit=limit)
             stored = len(e.db.hands())
             click.echo(
@@ -298,21 +428,23 @@ def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> Non
 
 
 @event_group.command("export")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--records", type=click.Path(dir_okay=False), help="every hand record, one JSON object a line")
-@click.option("--results", type=click.Path(dir_okay=False), help="club results in the results.csv format")
-@click.option("--faults", type=click.Path(dir_okay=False), help="bot faults as CSV")
-@click.option("--audit", type=click.Path(dir_okay=False), help="the audit trail of entries and corrections, JSONL")
+@click.argument("file")
+@click.option("--records", help="every hand record, one JSON object a line")
+@click.option("--results", help="club results in the results.csv format")
+@click.option("--faults", help="bot faults as CSV")
+@click.option("--audit", help="the audit trail of entries and corrections, JSONL")
 @handles_errors
 def export_cmd(file: str, records: str | None, results: str | None, faults: str | None, audit: str | None) -> None:
     """Write the event's hand records, results, faults or audit trail to files (each atomically)."""
     import csv
     import io
 
+    from .outputs import spreadsheet_cell
     from .tournament.club import results_csv
 
     if not any((records, results, faults, audit)):
         raise click.UsageError("give at least one of --records, --results, --faults, --audit")
+    check_output_paths([records, results, faults, audit], [file])
     with _open(file) as e:
         if records:
             from .tournament.records import export_lines
@@ -326,7 +458,8 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
             w.writerow(["round", "table", "hand", "rotation", "decision", "seat", "bot", "kind", "detail"])
             for f in e.db.faults():
                 name = e.entrants[f.entrant].name
-                w.writerow([f.round, f.tbl, f.hand, f.rotation, f.decision, f.seat, name, f.kind, f.detail])
+                row = [f.round, f.tbl, f.hand, f.rotation, f.decision, f.seat, name, f.kind, f.detail]
+                w.writerow([spreadsheet_cell(c) for c in row])  # a reply such as =cmd|... stays text
             _write(out.getvalue(), faults)
         if audit:
             _write("".join(json.dumps(a, ensure_ascii=False) + "\n" for a in e.db.audit()), audit)
@@ -334,6 +467,9 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
 
 def register(group: click.Group) -> None:
     """Add ``event`` to the ``gouji`` group."""
+    from .cli_serve import register as register_serve
+
+    register_serve(event_group)
     for cmd in (event_group,):
         if cmd.name not in group.commands:
             group.add_command(cmd)

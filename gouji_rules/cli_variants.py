@@ -37,6 +37,9 @@ def _resolve(spec: str) -> Variant:
         _die(e)
 
 
+MAX_SHOWN = 50
+"""Diagnostics printed per file at most (a file that is not a variant file would give one per line)."""
+
 LANG = click.option(
     "--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True, help="language of the text"
 )
@@ -65,8 +68,11 @@ def register(group: click.Group) -> None:
         results = dsl.validate_paths(present) if present else []
         bad = len(missing)
         for p, r in zip(present, results, strict=True):
-            for d in sorted([*r.errors, *r.warnings], key=lambda e: e.sort_key()):
+            shown = sorted([*r.errors, *r.warnings], key=lambda e: e.sort_key())
+            for d in shown[:MAX_SHOWN]:
                 click.echo(d.format(), err=True)
+            if len(shown) > MAX_SHOWN:  # not a variant file at all, most likely: the first ones say so
+                click.echo(f"{p}: … and {len(shown) - MAX_SHOWN} more", err=True)
             if r.errors:
                 bad += 1
             if not quiet:

@@ -694,6 +694,90 @@ class Rules:
         """Who leads the next hand: last hand's last place (S4 第二条, S0) or its first."""
         return next((s for s, p in enumerate(places) if p == self.next_leader_place), 0)
 
+    # -- facts-level predicates for outcome.py ----------------------------------------------
+    # What a hand's result may say, asked of the same variant the engine plays: club entry
+    # (tournament/club.py) checks a typed result through gouji_rules/outcome.py, which asks only
+    # these.  Where the engine has the same test inline, it is named in the docstring.
+
+    def has_burn(self) -> bool:
+        """烧牌 is played at all (S4 第六条, S0 五、烧牌)."""
+        return bool(self.burn)
+
+    def may_burn(self, burner: int, victim: int) -> bool:
+        """May ``burner`` burn a 够级 set of ``victim``: never one's own or the opposite's (who answers it
+        directly), a teammate's only where ``burn.teammate`` (S0 五、烧牌: 烧牌可以烧队友).  The engine's
+        ``Hand._burners`` applies the same two tests inline."""
+        if not self.has_burn() or burner == victim or victim == (burner + 3) % 6:
+            return False
+        return bool(self.variant.burn.teammate) or (burner - victim) % 2 == 1
+
+    def has_men(self) -> bool:
+        """闷 / 清 applies (S0 六、闷与被闷, S4 第十五条)."""
+        return bool(self.variant.men.enabled)
+
+    def men_bottom_severity(self) -> int | None:
+        """How far down a 闷 victim is placed at once (S0; S4 先清为落, who plays on but keeps the place),
+        or None where 闷 only costs 清贡; ``Hand._men``."""
+        men = self.variant.men
+        return int(men.severity) if men.penalty in ("place_bottom", "bottom_plays_on") else None
+
+    def no_three_places_last(self) -> bool:
+        """A seat left without a 3 is placed last before play (S4 第九条); ``Match._check_threes_and_fours``."""
+        return bool(self.variant.buy.enabled and self.variant.buy.no_three == "last")
+
+    def has_open_point(self) -> bool:
+        """开点 is played (S0 四、开点, S4 第八条)."""
+        return bool(self.variant.open_point.enabled)
+
+    def has_geming(self) -> bool:
+        """革命 may be declared (S4 第二十一条)."""
+        return bool(self.variant.geming.enabled)
+
+    def geming_voids(self, declarers: int) -> bool:
+        """This many 革命 at once void the hand (S4 第二十一条); ``Match._hand`` inline."""
+        return declarers >= self.variant.geming.void_at
+
+    def has_chongdian(self) -> bool:
+        """冲点 may be declared (S0 十、冲点)."""
+        return bool(self.variant.chongdian.enabled)
+
+    def chongdian_redeals(self, players: int) -> bool:
+        """This many 冲点 players cause a redeal (S0 十、冲点); ``Match._chongdian`` inline."""
+        return players >= self.variant.chongdian.redeal_at
+
+    def chongdian_opens(self, seat: int, succeeded: bool) -> int:
+        """The seat a 冲点 opens: its player when it succeeds, the opposite when it fails (S0 十、冲点);
+        ``Match._chongdian`` inline."""
+        return seat if succeeded else (seat + 3) % 6
+
+    def staked_declarations(self) -> list[str]:
+        """The declarations a result may record: those with a stake (宣点 S0 四、开点; 明点 / 预点 S4
+        第二十二条(三)); 和点 only opens both opposites and is entered as 开点."""
+        return [k for k, d in self.declarations.items() if d.stake is not None]
+
+    def may_declare(self, kind: str) -> bool:
+        """A staked declaration this variant has (:meth:`can_declare`, the engine's own test)."""
+        return kind in self.staked_declarations() and self.can_declare(kind)
+
+    def declare_needs_both_in_play(self, kind: str) -> bool:
+        """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one; ``Match._hand``."""
+        return kind == "mingdian"
+
+    def last_place_swaps(self, places: Sequence[int]) -> list[int]:
+        """Seats the last place may have traded places with after the hand (谁为大落可以商定: S4 第十四条(六),
+        S0 串三户); ``Match._choose_last`` inline."""
+        how = self.variant.match.choose_last
+        last = list(places).index(6)
+        if how == "losing_pair":
+            second = list(places).index(5)
+            return [second] if (last - second) % 2 == 0 else []
+        if how == "swept_team":
+            team = sweep_of(list(places))
+            if team is None or last % 2 == team:
+                return []
+            return [s for s in range(6) if s % 2 == last % 2 and s != last]
+        return []
+
 
 def sweep_of(places: Sequence[int]) -> int | None:
     """The team that took places 1, 2 and 3 (串三户), or None."""

@@ -1,5 +1,9 @@
 """The comparison as one self-contained HTML file: tables and inline SVG charts, no network, printable.
 
+It opens with a plain-language Chinese summary of what the differing rules did
+(report.summary_zh), then the numbers behind it; rows that differ clearly are
+highlighted.  Every chart has axes with units and a legend.  Tables scroll
+sideways inside their box, so the page fits a phone.
 Everything a reader needs is inside the file (styles, charts as SVG elements),
 so it can be mailed to a club, opened offline, or printed.  Each metric gets its
 own small interval chart on its own scale, because the metrics live on very
@@ -8,27 +12,40 @@ different scales (two hundred decisions a hand, a burn every twenty hands).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from .report import CLEAR_NOTE, _show, fmt_difference, fmt_estimate, is_zero
+from .report import CLEAR_NOTE, _show, fmt_difference, fmt_estimate, is_zero, summary_zh
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
 
+# No web fonts: the stack names the CJK fonts phones and desktops already have.
 STYLE = """
-body { font-family: system-ui, "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif;
-       margin: 1.5em auto; max-width: 72em; color: #222; line-height: 1.35; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+body { font-family: system-ui, -apple-system, "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC",
+       "Source Han Sans SC", "Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif;
+       margin: 1em auto; padding: 0 .8em; max-width: 72em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.35em; } h2 { font-size: 1.1em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+.summary { background: #f6f8fa; border-left: 4px solid #8b0000; padding: .4em 1em; }
+.summary p { margin: .5em 0; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; max-width: 100%; }
 table { border-collapse: collapse; margin: .4em 0; font-size: .9em; }
-th, td { padding: .15em .6em; border-bottom: 1px solid #eee; text-align: left; vertical-align: middle; }
+th, td { padding: .2em .6em; border-bottom: 1px solid #eee; text-align: left; vertical-align: middle; }
+th { background: #f3f3f3; white-space: nowrap; }
+td:first-child { min-width: 7.5em; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.clear { font-weight: 600; } td.unclear { color: #777; }
+td.clear { font-weight: 700; } td.unclear { color: #777; }
+tr.differs > td { background: #fff6d6; }
+td.changed { background: #ffe3a3; font-weight: 600; }
 .legend span { display: inline-block; margin-right: 1.2em; }
 .legend i { display: inline-block; width: .9em; height: .9em; margin-right: .3em; vertical-align: -.1em; }
 .note { color: #555; font-size: .85em; }
+svg { max-width: 100%; height: auto; }
 svg text { font-size: 10px; fill: #333; }
-@media print { body { margin: 0; max-width: none; font-size: 9pt; } tr, svg { page-break-inside: avoid; } }
+svg text.axis { font-size: 11px; fill: #555; }
+@media print { body { margin: 0; max-width: none; font-size: 9pt; } tr, svg { page-break-inside: avoid; }
+               .scroll { overflow: visible; } }
 """
 
 
@@ -40,21 +57,36 @@ def _num(x: float) -> str:
     return f"{x:.1f}"
 
 
-def score_chart(dist: list[dict[str, Any]], width: int = 720, height: int = 220) -> str:
-    """Grouped bars: for each score difference, the share of hands (or matches) under each variant."""
+def _legend_svg(names: Sequence[str], x: float, y: float) -> str:
+    """A legend row inside a chart: a coloured square and the variant's name for each variant."""
+    parts = []
+    for i, n in enumerate(names):
+        parts.append(f'<rect x="{_num(x)}" y="{_num(y - 8)}" width="9" height="9" fill="{_color(i)}"/>')
+        parts.append(f'<text x="{_num(x + 12)}" y="{_num(y)}">{escape(n)}</text>')
+        x += 24 + 6.5 * sum(2 if ord(c) > 0x2E7F else 1 for c in n)
+    return "".join(parts)
+
+
+def score_chart(dist: list[dict[str, Any]], unit: str = "局", width: int = 720, height: int = 260) -> str:
+    """Grouped bars: for each score difference, the share of hands (or matches) under each variant.
+
+    The y axis is the share in %, the x axis the score difference in points, and the
+    legend names each variant's colour.
+    """
     values = sorted({int(k) for d in dist for k in d["counts"]})
     shares = []
     for d in dist:
         total = sum(d["counts"].values()) or 1
         shares.append([d["counts"].get(str(v), 0) / total for v in values])
     top = max((s for row in shares for s in row), default=0) or 1
-    left, bottom, right, up = 40, 30, 10, 10
+    left, bottom, right, up = 52, 44, 10, 26
     plot_w, plot_h = width - left - right, height - bottom - up
     group = plot_w / max(1, len(values))
     bar = group * 0.8 / max(1, len(dist))
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-        f'aria-label="score difference distribution">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'role="img" aria-label="比分差分布 score difference distribution">',
+        _legend_svg([d["variant"] for d in dist], left, 14),
     ]
     for frac in (0, 0.25, 0.5, 0.75, 1):
         y = up + plot_h * (1 - frac)
@@ -71,22 +103,59 @@ def score_chart(dist: list[dict[str, Any]], width: int = 720, height: int = 220)
             )
         label = str(v).replace("-", "−")
         parts.append(
-            f'<text x="{_num(left + (gi + 0.5) * group)}" y="{height - 12}" text-anchor="middle">{label}</text>'
+            f'<text x="{_num(left + (gi + 0.5) * group)}" y="{up + plot_h + 14}" text-anchor="middle">{label}</text>'
         )
     parts.append(f'<line x1="{left}" x2="{width - right}" y1="{up + plot_h}" y2="{up + plot_h}" stroke="#333"/>')
+    parts.append(f'<line x1="{left}" x2="{left}" y1="{up}" y2="{up + plot_h}" stroke="#333"/>')
+    parts.append(
+        f'<text class="axis" x="{_num(left + plot_w / 2)}" y="{height - 6}" text-anchor="middle">'
+        "分差（0队 − 1队，单位：分） score difference, team 0 − team 1 (points)</text>"
+    )
+    cy = up + plot_h / 2
+    parts.append(
+        f'<text class="axis" x="12" y="{_num(cy)}" text-anchor="middle" transform="rotate(-90 12 {_num(cy)})">'
+        f"占{unit}数 % of {'hands' if unit == '局' else 'matches'}</text>"
+    )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def interval_chart(
-    items: Sequence[tuple[float, float | None, float | None, str, bool]], zero: bool, width: int = 260
-) -> str:
-    """One row per (mean, low, high, colour, emphasised): a dot and its interval on a shared scale.
+def _ticks(lo: float, hi: float) -> list[float]:
+    """Three to six round tick values between lo and hi."""
+    span = hi - lo
+    if span <= 0:
+        return [lo]
+    step = 10 ** math.floor(math.log10(span / 3))
+    for m in (1, 2, 5, 10):
+        if span / (step * m) <= 5:
+            step *= m
+            break
+    first = math.ceil(lo / step) * step
+    out = []
+    v = first
+    while v <= hi + 1e-12:
+        out.append(round(v, 10))
+        v += step
+    return out
 
-    With ``zero`` the scale always includes 0 and a line marks it (for differences).
+
+def interval_chart(
+    items: Sequence[tuple[float, float | None, float | None, str, bool]],
+    zero: bool,
+    width: int = 300,
+    labels: Sequence[str] = (),
+    unit: str = "",
+) -> str:
+    """One row per (mean, low, high, colour, emphasised): a dot and its 95% interval on a shared scale.
+
+    Each row is labelled with its variant (the legend), and the x axis below has
+    ticks and the unit.  With ``zero`` the scale always includes 0 and a dashed line
+    marks it (for differences).
     """
-    row_h = 12
-    height = row_h * len(items) + 6
+    row_h = 14
+    label_w = 78 if labels else 6
+    axis_h = 26
+    height = row_h * len(items) + 6 + axis_h
     lows = [lo if lo is not None else m for m, lo, _, _, _ in items]
     highs = [hi if hi is not None else m for m, _, hi, _, _ in items]
     lo_all, hi_all = min(lows), max(highs)
@@ -99,90 +168,160 @@ def interval_chart(
     else:
         lo_all -= span * 0.05
         span *= 1.1
-    pad = 6
+    pad = 8
 
     def x(v: float) -> str:
-        return _num(pad + (width - 2 * pad) * (v - lo_all) / span)
+        return _num(label_w + pad + (width - label_w - 2 * pad) * (v - lo_all) / span)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">']
+    plot_bottom = 3 + row_h * len(items)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}">'
+    ]
     if zero:
-        parts.append(f'<line x1="{x(0)}" x2="{x(0)}" y1="0" y2="{height}" stroke="#999" stroke-dasharray="2,2"/>')
+        parts.append(f'<line x1="{x(0)}" x2="{x(0)}" y1="0" y2="{plot_bottom}" stroke="#999" stroke-dasharray="2,2"/>')
     for i, (m, lo, hi, color, strong) in enumerate(items):
-        y = _num(3 + row_h * i + row_h / 2)
+        y = 3 + row_h * i + row_h / 2
+        if i < len(labels):
+            parts.append(
+                f'<text x="{label_w - 2}" y="{_num(y + 3)}" text-anchor="end" fill="{color}">'
+                f"{escape(_short(labels[i]))}</text>"
+            )
         if lo is not None and hi is not None:
             sw = 2.5 if strong else 1.2
-            parts.append(f'<line x1="{x(lo)}" x2="{x(hi)}" y1="{y}" y2="{y}" stroke="{color}" stroke-width="{sw}"/>')
+            parts.append(
+                f'<line x1="{x(lo)}" x2="{x(hi)}" y1="{_num(y)}" y2="{_num(y)}" stroke="{color}" stroke-width="{sw}"/>'
+            )
         fill = color if strong or not zero else "white"
-        parts.append(f'<circle cx="{x(m)}" cy="{y}" r="3" fill="{fill}" stroke="{color}"/>')
+        parts.append(f'<circle cx="{x(m)}" cy="{_num(y)}" r="3.2" fill="{fill}" stroke="{color}"/>')
+    parts.append(
+        f'<line x1="{label_w + pad}" x2="{width - pad}" y1="{plot_bottom + 1}" y2="{plot_bottom + 1}" stroke="#333"/>'
+    )
+    for t in _ticks(lo_all, lo_all + span):
+        parts.append(f'<line x1="{x(t)}" x2="{x(t)}" y1="{plot_bottom + 1}" y2="{plot_bottom + 4}" stroke="#333"/>')
+        parts.append(f'<text x="{x(t)}" y="{plot_bottom + 13}" text-anchor="middle">{_tick_label(t)}</text>')
+    if unit:
+        parts.append(f'<text class="axis" x="{width - pad}" y="{height - 2}" text-anchor="end">{escape(unit)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
+def _short(name: str) -> str:
+    return name if len(name) <= 12 else name[:11] + "…"
+
+
+def _tick_label(v: float) -> str:
+    text = f"{v:g}" if abs(v) >= 1e-9 else "0"
+    return text.replace("-", "−")
+
+
+def _units(kind: str, diff: bool) -> tuple[float, str]:
+    """The scale factor and axis unit for a metric: rates in % (differences in percentage points)."""
+    if kind == "rate":
+        return 100.0, "百分点 percentage points" if diff else "% 比例 share"
+    return 1.0, "每局平均 mean per hand"
+
+
+def _scaled(e: dict[str, Any], f: float) -> tuple[float, float | None, float | None]:
+    lo, hi = e["low"], e["high"]
+    return e["mean"] * f, None if lo is None else lo * f, None if hi is None else hi * f
+
+
+def _wrap(table: str) -> str:
+    return f'<div class="scroll">{table}</div>'
+
+
 def render_html(doc: dict[str, Any]) -> str:
-    """The whole report as one HTML document."""
+    """The whole report as one HTML document: a Chinese summary first, then the numbers behind it."""
     names = [v["label"] for v in doc["variants"]]
     base = doc["baseline"]
-    title = f"够级 variants compared: {' vs '.join(names)}"
+    title = f"够级规则比较：{' 对 '.join(names)}"
     out = [
         "<!DOCTYPE html>",
         '<html lang="zh-CN"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
+        '<section class="summary"><h2>概要</h2>'
+        + "".join(f"<p>{escape(p)}</p>" for p in summary_zh(doc))
+        + '<p class="note">下面是这些结论背后的数字。黄色底的行：与基准有明显差别（95% 区间不含 0）。'
+        "Below: the numbers behind this summary; rows on yellow differ clearly from the baseline.</p></section>",
         f'<p class="note">{doc["deals"]} {"matches" if doc["match_hands"] else "deals"} × 2 seatings'
         + (f" × {doc['match_hands']} hands" if doc["match_hands"] else "")
         + f" = {doc['hands_per_variant']} hands per variant; "
         f"seed {doc['seed']}; agents {escape(doc['agents'])}; baseline {escape(base)}. "
         f"{escape(doc['method'])}.</p>",
-        '<p class="legend">'
+        '<p class="legend">图例 legend: '
         + "".join(f'<span><i style="background:{_color(i)}"></i>{escape(n)}</span>' for i, n in enumerate(names))
         + "</p>",
-        "<table><tr><th>variant</th><th>title</th><th>source</th><th>given as</th></tr>",
     ]
+    rows = ["<table><tr><th>规则 variant</th><th>名称 title</th><th>来源 source</th><th>given as</th></tr>"]
     for v in doc["variants"]:
-        out.append(
+        rows.append(
             f"<tr><td>{escape(v['label'])}</td><td>{escape(v['title'])}</td>"
             f"<td>{escape(v['source'])}</td><td>{escape(v['spec'])}</td></tr>"
         )
-    out.append("</table>")
+    rows.append("</table>")
+    out.append(_wrap("".join(rows)))
     out.append(f"<h2>规则差异 Rule differences ({len(doc['rule_differences'])})</h2>")
     if doc["rule_differences"]:
-        out.append("<table><tr><th>rule</th><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>")
+        out.append('<p class="note">橙色格：与基准不同的取值。Orange cells differ from the baseline.</p>')
+        rows = ["<table><tr><th>规则</th><th>rule</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"]
         for d in doc["rule_differences"]:
-            cells = "".join(f"<td>{escape(_show(v))}</td>" for v in d["values"])
-            out.append(f"<tr><td><code>{escape(d['path'])}</code></td><td>{escape(d['zh'])}</td>{cells}</tr>")
-        out.append("</table>")
+            shown = [_show(v) for v in d["values"]]
+            cells = "".join(
+                f"<td{' class=changed' if i and s != shown[0] else ''}>{escape(s)}</td>" for i, s in enumerate(shown)
+            )
+            rows.append(f"<tr><td>{escape(d['zh'])}</td><td><code>{escape(d['path'])}</code></td>{cells}</tr>")
+        rows.append("</table>")
+        out.append(_wrap("\n".join(rows)))
     else:
-        out.append("<p>None: the variants have the same rules.</p>")
+        out.append("<p>没有：这些规则完全相同。None: the variants have the same rules.</p>")
     out.append("<h2>比分差分布 Score difference per hand (team 0 − team 1)</h2>")
-    out.append(score_chart(doc["score_distribution"]))
+    out.append(_wrap(score_chart(doc["score_distribution"])))
     if "match_score_distribution" in doc:
         out.append(f"<h2>整场比分差分布 Score difference per match of {doc['match_hands']} hands</h2>")
-        out.append(score_chart(doc["match_score_distribution"]))
+        out.append(_wrap(score_chart(doc["match_score_distribution"], unit="场")))
     out.append("<h2>指标 Metrics per hand (mean ±95% half-interval)</h2>")
-    out.append(_metrics_table(doc, names))
+    out.append('<p class="note">图中圆点为平均值，横线为 95% 区间。Dots: means; lines: 95% intervals.</p>')
+    out.append(_wrap(_metrics_table(doc, names)))
     if doc["differences"]:
         out.append(f"<h2>差值 Paired differences to {escape(base)}</h2>")
-        out.append(f'<p class="note">{escape(CLEAR_NOTE)}. Bold: the interval is clear of 0.</p>')
-        out.append(_differences_table(doc, names))
+        out.append(
+            f'<p class="note">{escape(CLEAR_NOTE)}. 粗体/实心点：区间不含 0（差别明显）。'
+            "Bold, filled dot: the interval is clear of 0.</p>"
+        )
+        out.append(_wrap(_differences_table(doc, names)))
     zero = [m["id"] for m in doc["metrics"] if is_zero(doc, m["id"])]
     if zero:
-        out.append(f'<p class="note">0 in every variant (not shown): {escape(", ".join(zero))}</p>')
+        out.append(
+            f'<p class="note">各规则下都为 0（未列出） 0 in every variant (not shown): {escape(", ".join(zero))}</p>'
+        )
     out.append("</body></html>\n")
     return "\n".join(out)
 
 
+def _differs(doc: dict[str, Any], metric: str) -> bool:
+    return any(d["metrics"][metric]["clear"] for d in doc["differences"])
+
+
 def _metrics_table(doc: dict[str, Any], names: list[str]) -> str:
     rows = [
-        "<table><tr><th>指标</th><th>metric</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "<th></th></tr>"
+        "<table><tr><th>指标</th><th>metric</th>"
+        + "".join(f"<th>{escape(n)}</th>" for n in names)
+        + "<th>图 chart</th></tr>"
     ]
     for m in doc["metrics"]:
         if is_zero(doc, m["id"]):
             continue
         ests = [r["metrics"][m["id"]] for r in doc["results"]]
         cells = "".join(f'<td class="num">{escape(fmt_estimate(e, m["kind"]))}</td>' for e in ests)
-        chart = interval_chart([(e["mean"], e["low"], e["high"], _color(i), True) for i, e in enumerate(ests)], False)
+        f, unit = _units(m["kind"], diff=False)
+        chart = interval_chart(
+            [(*_scaled(e, f), _color(i), True) for i, e in enumerate(ests)], False, labels=names, unit=unit
+        )
+        cls = ' class="differs"' if _differs(doc, m["id"]) else ""
         rows.append(
-            f'<tr><td>{escape(m["zh"])}</td><td title="{escape(m["en"])}"><code>{escape(m["id"])}</code></td>'
+            f'<tr{cls}><td>{escape(m["zh"])}</td><td title="{escape(m["en"])}"><code>{escape(m["id"])}</code></td>'
             f"{cells}<td>{chart}</td></tr>"
         )
     rows.append("</table>")
@@ -192,7 +331,7 @@ def _metrics_table(doc: dict[str, Any], names: list[str]) -> str:
 def _differences_table(doc: dict[str, Any], names: list[str]) -> str:
     base = doc["baseline"]
     head = "".join(f"<th>{escape(n)} − {escape(base)}</th>" for n in names[1:])
-    rows = [f"<table><tr><th>指标</th><th>metric</th>{head}<th></th></tr>"]
+    rows = [f"<table><tr><th>指标</th><th>metric</th>{head}<th>图 chart</th></tr>"]
     for m in doc["metrics"]:
         if is_zero(doc, m["id"]):
             continue
@@ -201,11 +340,16 @@ def _differences_table(doc: dict[str, Any], names: list[str]) -> str:
             f'<td class="num {"clear" if e["clear"] else "unclear"}">{escape(fmt_difference(e, m["kind"]))}</td>'
             for e in ests
         )
+        f, unit = _units(m["kind"], diff=True)
         chart = interval_chart(
-            [(e["mean"], e["low"], e["high"], _color(i + 1), bool(e["clear"])) for i, e in enumerate(ests)], True
+            [(*_scaled(e, f), _color(i + 1), bool(e["clear"])) for i, e in enumerate(ests)],
+            True,
+            labels=[f"{n} − {base}" for n in names[1:]],
+            unit=unit,
         )
+        cls = ' class="differs"' if _differs(doc, m["id"]) else ""
         rows.append(
-            f'<tr><td>{escape(m["zh"])}</td><td title="{escape(m["en"])}"><code>{escape(m["id"])}</code></td>'
+            f'<tr{cls}><td>{escape(m["zh"])}</td><td title="{escape(m["en"])}"><code>{escape(m["id"])}</code></td>'
             f"{cells}<td>{chart}</td></tr>"
         )
     rows.append("</table>")

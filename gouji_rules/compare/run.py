@@ -12,10 +12,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..agents import AGENTS
 from ..errors import GoujiError
 from .backends import Backend, SerialBackend
 from .rulediff import rule_differences
+from .skill import parse_agents
 from .stats import Z975, Histogram
 from .work import DEALS_PER_UNIT, METRICS, Tally, VariantSource, load, metrics_for, plan
 
@@ -62,8 +62,7 @@ def compare(
         raise GoujiError("compare needs at least one deal")
     if match_hands < 0:
         raise GoujiError("match_hands must be 0 (single hands) or more")
-    if agents not in AGENTS:
-        raise GoujiError(f"unknown agents {agents!r}; known: {', '.join(sorted(AGENTS))}")
+    parse_agents(agents)  # one agent for every seat, or side A,side B (compare/skill.py)
     variants = [load(s)[0] for s in sources]  # fail early, before any worker starts
     backend = backend or SerialBackend()
     total = Tally(len(sources), len(metrics_for(match_hands)))

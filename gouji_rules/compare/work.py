@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from ..agents import Agent, make_agent
+from ..agents import Agent
 from ..cards import parse_set
 from ..engine import POINT_OPEN, Hand
 from ..match import HandSummary, Match, play_match
@@ -33,6 +33,7 @@ from ..rng import derive
 from ..rules import Rules
 from ..settle import Debt, HandResult, settle
 from ..variant import Variant
+from .skill import table_agents
 from .stats import Histogram, Moments
 
 DEALS_PER_UNIT = 25
@@ -97,6 +98,9 @@ METRICS: tuple[Metric, ...] = (
     Metric("decided_2", "二科出来即定胜负", "result certain once places 1 and 2 are known", "rate", "decisive"),
     Metric(
         "decided_at", "定胜负所需名次数", "places that must be known before the result is certain", "num", "decisive"
+    ),
+    Metric(
+        "skill_gap", "强弱分差(甲方−乙方)", "side A's score − side B's (--agents A,B; compare/skill.py)", "num", "skill"
     ),
 )
 MATCH_METRICS: tuple[Metric, ...] = (
@@ -333,6 +337,7 @@ def measure(facts: HandFacts, decider: Decider) -> list[int]:
     a, b = facts.scores
     diff = a - b
     row[_SCORE_DIFF] = diff
+    row[_SKILL_GAP] = diff  # side A always holds team 0's seats (compare/skill.py)
     row[_MARGIN] = abs(diff)
     row[_POINTS] = a + b
     row[_WINNER] = max(a, b)
@@ -362,6 +367,7 @@ def _index(*ids: str) -> tuple[int, ...]:
     "tribute_cards", "score_diff", "margin", "points_awarded", "winner_score"
 )
 _T0, _T1, _DRAW = _index("team0_win", "team1_win", "draw")
+(_SKILL_GAP,) = _index("skill_gap")
 _LEADER_ADV, _LEADER_WIN, _LEADER_PLACE, _SEAT0 = _index("leader_adv", "leader_win", "leader_place", "place_seat_0")
 _DECIDED_1, _DECIDED_2, _DECIDED_AT = _index("decided_1", "decided_2", "decided_at")
 
@@ -395,7 +401,7 @@ def run_unit(unit: WorkUnit) -> Tally:
     can run it as it is.
     """
     loaded = [load(s) for s in unit.sources]
-    agents = [make_agent(unit.agents) for _ in range(6)]
+    agents = table_agents(unit.agents)
     tally = Tally(len(loaded), len(metrics_for(unit.match_hands)))
     for i in range(unit.start, unit.stop):
         dseed = derive(unit.seed, i)

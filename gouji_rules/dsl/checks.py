@@ -9,23 +9,17 @@ warnings, and the parent reports them when it is checked itself.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping
 
 from ..beat import unused_sets_fields
 from ..variant import SECTIONS, Variant
 from .errors import VariantFileError
 from .expr import CompiledHook
+from .overrides import decided
 from .yamlpos import Node
 
 Warn = Callable[[str, list[str], str], None]
-
-HOOK_REPLACES: dict[str, tuple[str, ...]] = {
-    "is_gouji": ("gouji.joker_sets", "gouji.twos_count"),
-    "may_answer": ("gouji.answer", "play.no_head"),
-    "team_score": ("scoring.positive_only",),
-    "sweep_multiplier": ("scoring.sweep_multiplier",),
-}
-"""Parameters whose only effect is the default of a hook: a hook written for it makes them dead."""
 
 
 def find(root: Node, path: str) -> Node | None:
@@ -43,6 +37,15 @@ def find(root: Node, path: str) -> Node | None:
 def build_errors(variant: Variant, root: Node) -> list[VariantFileError]:
     """Errors that need more than one field to see (before the engine's tables are built)."""
     out: list[VariantFileError] = []
+    name = root.get("name")
+    odd = [c for c in variant.name if not (unicodedata.category(c)[0] in "LMN" or c in "_-")]
+    if name is not None and odd:  # what a portable schema pattern cannot say: symbols such as emoji
+        out.append(
+            name.error(
+                f"name: {variant.name!r} may use only letters (of any script), digits, '_' and '-' (not first)",
+                f"{odd[0]!r} (U+{ord(odd[0]):04X}) is not a letter or a digit",
+            )
+        )
     for sym in variant.deck.remove:
         if variant.deck.extra.get(sym):
             node = find(root, f"deck.extra.{sym}") or find(root, "deck.extra") or root
@@ -105,10 +108,9 @@ def warnings(variant: Variant, root: Node, hooks: Mapping[str, CompiledHook]) ->
             ["hooks.team_score"],
             "for example: max(0, sum(points))",
         )
-    for hook, params in HOOK_REPLACES.items():
-        if hook in hooks:
-            for p in params:
-                warn(f"{p} has no effect: hooks.{hook} decides instead", [p, f"hooks.{hook}"])
+    for p, (hook, read) in decided(hooks).items():
+        if not read:
+            warn(f"{p} has no effect: hooks.{hook} decides instead", [p, f"hooks.{hook}"])
     for key, cls in SECTIONS:
         if "enabled" in getattr(cls, "__dataclass_fields__", {}) and not getattr(v, key).enabled:
             section = root.get(key)

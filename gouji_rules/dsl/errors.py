@@ -54,7 +54,8 @@ class VariantFileError(VariantError):
 
     @property
     def location(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}"
+        """``FILE:LINE:COL``, or ``FILE`` for a problem with the whole file (line 0: it could not be read)."""
+        return f"{self.file}:{self.line}:{self.column}" if self.line > 0 else self.file
 
     def format(self) -> str:
         """The full diagnostic: the ``FILE:LINE:COL`` line, the source line, a caret, the hint."""

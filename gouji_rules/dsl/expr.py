@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import operator
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -109,11 +110,17 @@ def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
         if ch == "/":
             return ExprError("unexpected '/'", pos, "integer division is written //")
         if ch == "=":
+            nxt = text[pos + 1 : pos + 2]
+            if nxt in "<>" and nxt:
+                return ExprError(f"'={nxt}' is not an operator", pos, f"write {nxt}= ({_COMPARE_WORDS[nxt + '=']})")
             return ExprError("unexpected '='", pos, "comparison is written ==")
         if ch in "&|!":
             return ExprError(f"unexpected {ch!r}", pos, "write and, or, not")
         if ch in "'\"":
             return ExprError("unterminated quoted rank", pos)
+        ascii_ch = unicodedata.normalize("NFKC", ch) if ch not in "“”‘’" else ("'" if ch in "‘’" else '"')
+        if ascii_ch != ch and ascii_ch.isascii():
+            return ExprError(f"full-width {ch!r}", pos, f"write the ASCII {ascii_ch!r}")
         return ExprError(f"unexpected character {ch!r}", pos)
     if isinstance(e, UnexpectedEOF):
         return ExprError("the expression ends too early", len(text.rstrip()))
@@ -194,6 +201,7 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "gt": operator.gt,
     "ge": operator.ge,
 }
+_COMPARE_WORDS = {">=": "at least", "<=": "at most"}
 _COMPARE_SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
@@ -261,6 +269,9 @@ class _Compiler:
         if t is None:
             if name in FUNCTIONS:
                 raise self.type_error(node, f"{name} is a function", f"call it: {name}(…)")
+            if name in SYMBOLS or (name.upper() in SYMBOLS and not did_you_mean(name, self.names)):
+                rank = name.upper()
+                raise self.type_error(node, f"unknown name {name!r}", f"a rank is written in quotes: '{rank}'")
             hint = did_you_mean(name, self.names) or "this hook's names: " + ", ".join(sorted(self.names))
             raise self.type_error(node, f"unknown name {name!r}", hint)
         if t not in SCALARS and _elem(t) not in SCALARS:
@@ -299,7 +310,10 @@ class _Compiler:
         tb, b = self.compile(right)
         sym = _COMPARE_SYMBOL[kind]
         if ta != tb:
-            hint = "write a rank in quotes, for example 'K'" if {ta, tb} == {"int", "rank"} else ""
+            hint = ""
+            if {ta, tb} == {"int", "rank"}:
+                number = left if ta == "int" else right
+                hint = f"a rank is written in quotes: {_quoted_rank(number)}"
             raise self.type_error(right, f"cannot compare {_a(ta)} with {_a(tb)} using {sym}", hint)
         if kind not in ("eq", "ne") and ta not in ("int", "rank"):
             raise self.type_error(left, f"{sym} compares numbers or ranks, not {_a(ta)}")
@@ -409,6 +423,17 @@ class _Compiler:
             raise self.type_error(args[1], f"count() looks for {_a(_elem(types[0]) or '')}, not {_a(types[1])}")
         f0, f1 = fns
         return "int", lambda ctx: f0(ctx).count(f1(ctx))
+
+
+def _quoted_rank(node: Tree[Token] | Token) -> str:
+    """``'5'`` for the number 5 written where a rank was meant (``'T'`` for 10); ``'K'`` for anything else."""
+    if isinstance(node, Tree) and node.data == "int":
+        n = str(node.children[0])
+        if n in SYMBOLS:
+            return f"'{n}'"
+        if n == "10":
+            return "'T'"
+    return "for example 'K'"
 
 
 def _a(t: str) -> str:

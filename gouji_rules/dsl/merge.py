@@ -21,10 +21,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..inputs import InputFileError, read_bytes
 from .errors import VariantErrors, VariantFileError, did_you_mean
-from .yamlpos import Node, decode, parse
+from .yamlpos import MAX_BYTES, Node, decode, parse
 
 MAX_CHAIN = 16
+READ_LIMIT = 4 * MAX_BYTES
+"""Bytes read at most from a variant file: a little over the limit, so the too-large error can say by how much;
+anything larger (``/dev/zero``, a log file) is refused by its size before it is read."""
 NOT_INHERITED = ("extends", "name", "title", "source")
 
 
@@ -104,7 +108,7 @@ def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, P
         base_dir = Path(str(res)).parent if Path(str(res)).exists() else None
         return text, fname, base_dir, ident
     path = (base or Path.cwd()) / target
-    if not path.is_file():
+    if not path.exists():
         choices: list[str] = list(names)
         if base is not None and base.is_dir():
             choices += [p.name for p in base.glob("*.y*ml")]
@@ -112,9 +116,9 @@ def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, P
         kind = "file" if looks_like_path else "shipped variant or file"
         raise VariantErrors([ext.error(f"extends: no {kind} {target!r}", hint)])
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise VariantErrors([ext.error(f"extends: cannot read {target!r}: {e.strerror}")]) from None
+        data = read_bytes(path, limit=READ_LIMIT)
+    except InputFileError as e:
+        raise VariantErrors([ext.error(f"extends: cannot read {target!r}: it {e.message}")]) from None
     fname = display_path(str(path))
     return decode(data, fname), fname, path.parent, _identity(str(path))
 
@@ -150,7 +154,7 @@ def read_file(path: Path) -> tuple[str, str]:
     """A variant file's text and display name; a missing file is a VariantErrors."""
     fname = str(path)
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise VariantErrors([VariantFileError(f"cannot read file: {e.strerror}", file=fname)]) from None
+        data = read_bytes(path, limit=READ_LIMIT)
+    except InputFileError as e:
+        raise VariantErrors([VariantFileError(e.message, file=fname, line=0)]) from None
     return decode(data, fname), fname

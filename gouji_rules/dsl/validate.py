@@ -1,19 +1,28 @@
-"""From a merged YAML tree to a Variant: schema check with positions, hooks, whole-rule checks.
+"""From a merged YAML tree to a Variant: typing, JSON Schema validation with positions, hooks, checks.
 
-Scalars arrive as text (see :mod:`yamlpos`) and are converted here by the
-type the schema asks for: only ``true``/``false`` are booleans, only plain
+Scalars arrive as text (see :mod:`yamlpos`) and are typed here by the type the
+schema allows at their place: only ``true``/``false`` are booleans, only plain
 decimal numbers are integers, and everything a string field receives stays a
-string.  Every problem is collected (not just the first) and raised together
-as :class:`VariantErrors`; warnings about rules that contradict each other or
-can never take effect are returned with the Variant.
+string.  The typed tree is then validated by ``jsonschema`` against the schema
+(:mod:`gouji_rules.dsl.schema`): the schema is the one source of what a file may
+say, and each failure's JSON path is mapped back to the key or value in the
+file, with a message and a did-you-mean.  Every problem is collected (not just
+the first) and raised together as :class:`VariantErrors`; warnings about rules
+that contradict each other or can never take effect are returned with the
+Variant.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
+
+import jsonschema
+import jsonschema.protocols
+import jsonschema.validators
 
 from ..errors import GoujiError
 from ..rules import HOOKS
@@ -21,12 +30,16 @@ from ..variant import SECTIONS, Variant, make_variant
 from .errors import VariantErrors, VariantFileError, did_you_mean
 from .expr import CompiledHook, ExprError, compile_hook
 from .merge import Chain
-from .schema import schema
+from .schema import schema as generated_schema
+from .slips import fullwidth_slip
 from .yamlpos import Node, Source
 
 INT_RE = re.compile(r"[+-]?(0|[1-9][0-9]*)\Z")
+CHINESE_NUMBERS = {w: i for i, w in enumerate("零一二三四五六七八九十")} | {"两": 2}
+CHINESE_BOOLS = {w: "true" for w in ("是", "对", "真", "有", "可以", "能")} | {
+    w: "false" for w in ("否", "错", "假", "无", "没有", "不", "不可以", "不能")
+}
 YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
-_BAD = object()
 
 
 @dataclass
@@ -39,69 +52,221 @@ class Checked:
     files: list[str] = field(default_factory=list)
 
 
-# -- scalar conversion by schema ---------------------------------------------------------------
+# -- typing: scalars by the type the schema asks for ---------------------------------------------
+
+JsonPath = tuple[str | int, ...]
+Index = dict[JsonPath, tuple[Node | None, Node]]
+"""Where each value of the typed tree was written: its key node (None for a list item) and value node."""
 
 
-def _types(sch: dict[str, Any]) -> list[str]:
+def _types(sch: dict[str, Any] | None) -> list[str] | None:
+    if not sch:
+        return None
     t = sch.get("type")
     if isinstance(t, list):
         return [str(x) for x in t]
-    return [str(t)] if t else []
+    return [str(t)] if t else None
 
 
-def convert(node: Node, sch: dict[str, Any], path: str, errors: list[VariantFileError]) -> Any:
-    types = _types(sch)
-    if not types:  # a field type the schema generator does not know: keep the plain data
-        return _plain(node)
-    if node.is_null and "null" in types:
+def _sub_property(sch: dict[str, Any] | None, key: str) -> dict[str, Any] | None:
+    if not sch:
         return None
+    sub = sch.get("properties", {}).get(key)
+    return sub if isinstance(sub, dict) else None
+
+
+def _sub_item(sch: dict[str, Any] | None, i: int) -> dict[str, Any] | None:
+    if not sch:
+        return None
+    items = sch.get("items")
+    if isinstance(items, list):
+        extra = sch.get("additionalItems")
+        sub = items[i] if i < len(items) else (extra if isinstance(extra, dict) else None)
+    else:
+        sub = items
+    return sub if isinstance(sub, dict) else None
+
+
+def typed(node: Node, sch: dict[str, Any] | None, path: JsonPath, index: Index, errors: list[VariantFileError]) -> Any:
+    """The plain data of ``node``, each scalar typed strictly by what the schema allows at its place.
+
+    Only plain ``true``/``false`` become booleans and only plain decimal numbers integers, and only
+    where the schema allows that type; everything else stays the text that was written, so the
+    validator reports it as the wrong type.  Nothing is checked here but what cannot be typed at all.
+    """
+    if node.kind == "map":
+        out: dict[str, Any] = {}
+        props = sch.get("properties", {}) if sch else {}
+        for key, (knode, vnode) in node.entries.items():
+            name = key
+            if key == "10" and "T" in props:
+                name = "T"
+                if "T" in node.entries:
+                    errors.append(knode.error(f"{_dotted((*path, key))}: '10' and 'T' are the same rank, given twice"))
+                    continue
+            sub = _sub_property(sch, name)
+            index[(*path, name)] = (knode, vnode)
+            out[name] = typed(vnode, sub, (*path, name), index, errors)
+        return out
+    if node.kind == "seq":
+        items = []
+        for i, item in enumerate(node.items):
+            index[(*path, i)] = (None, item)
+            items.append(typed(item, _sub_item(sch, i), (*path, i), index, errors))
+        return items
+    return _scalar(node, sch)
+
+
+def _scalar(node: Node, sch: dict[str, Any] | None) -> Any:
+    if node.is_null:
+        return None
+    v = node.value
+    types = _types(sch)
+    plain = node.style is None
+    if types is None:  # a place the schema does not know (an unknown key): its natural type
+        if plain and INT_RE.match(v) and len(v) <= MAX_DIGITS:
+            return int(v)
+        if plain and v in ("true", "false"):
+            return v == "true"
+        return v
+    if "string" in types:
+        if v == "10" and sch is not None and "T" in sch.get("enum", ()):
+            return "T"
+        return v
+    if "integer" in types and plain and INT_RE.match(v):
+        return int(v) if len(v) <= MAX_DIGITS else TooLarge(v)
+    if "boolean" in types and plain and v in ("true", "false"):
+        return v == "true"
+    return v
+
+
+MAX_DIGITS = 30
+
+
+class TooLarge(int):
+    """An integer written with more digits than any bound allows: compared as huge, shown shortened."""
+
+    def __new__(cls, text: str) -> TooLarge:
+        return super().__new__(cls, -(10**MAX_DIGITS) if text.startswith("-") else 10**MAX_DIGITS)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _show_number(n: Any) -> str:
+    text = n.text if isinstance(n, TooLarge) else str(n)
+    return text if len(text) <= 24 else f"{text[:12]}… ({len(text.lstrip('+-'))} digits)"
+
+
+# -- validation by jsonschema, errors mapped back to the file --------------------------------------
+
+_PRIORITY = {"type": 0, "enum": 1, "additionalItems": 3}
+"""When several keywords fail at one value, the first of these is reported (others rank 2)."""
+
+
+def validator_for(sch: dict[str, Any]) -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(sch, default=jsonschema.Draft7Validator)
+    return cls(sch)
+
+
+def schema_errors(data: Any, root: Node, index: Index, sch: dict[str, Any], errors: list[VariantFileError]) -> None:
+    """Validate the typed tree with ``jsonschema``; report each failure at its place in the YAML."""
+    best: dict[JsonPath, jsonschema.ValidationError] = {}
+    extra_keys: list[jsonschema.ValidationError] = []
+    for err in validator_for(sch).iter_errors(data):
+        path = tuple(err.absolute_path)
+        if err.validator == "additionalProperties":
+            extra_keys.append(err)
+            continue
+        old = best.get(path)
+        if old is None or _PRIORITY.get(str(err.validator), 2) < _PRIORITY.get(str(old.validator), 2):
+            best[path] = err
+    for err in extra_keys:
+        path = tuple(err.absolute_path)
+        props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        inst = err.instance if isinstance(err.instance, dict) else {}
+        for key in inst:
+            if key in props:
+                continue
+            knode, _ = index.get((*path, key), (None, root))
+            where = _dotted((*path, key))
+            what = f"unknown hook {key!r}" if path == ("hooks",) else f"unknown key {where!r}"
+            errors.append((knode or root).error(what, _key_hint(key, props, _dotted(path), sch)))
+    for path, err in best.items():
+        node = index.get(path, (None, root))[1] if path else root
+        errors.append(_message(err, node, _dotted(path)))
+
+
+def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantFileError:
+    slip = fullwidth_slip(node)
+    if slip is not None:
+        return slip
+    sch = err.schema if isinstance(err.schema, dict) else {}
+    kw = str(err.validator)
+    value: Any = err.instance
+    if kw == "type":
+        return _type_message(node, sch, path)
+    if kw == "enum":
+        enum = [e for e in sch.get("enum", []) if e is not None]
+        v = str(value)
+        upper = {str(e).upper(): e for e in enum}
+        hint = f"did you mean {upper[v.upper()]!r}?" if v.upper() in upper else did_you_mean(v, [str(e) for e in enum])
+        hint = hint or _word_hint(v, enum, sch)
+        return node.error(f"{path}: {v!r} is not one of {', '.join(str(e) for e in enum)}", hint)
+    if kw == "minimum":
+        return node.error(f"{path} must be at least {sch['minimum']}, not {_show_number(value)}")
+    if kw == "maximum":
+        return node.error(f"{path} must be at most {sch['maximum']}, not {_show_number(value)}")
+    if kw in ("minItems", "maxItems", "additionalItems"):
+        lo, hi = sch.get("minItems", 0), sch.get("maxItems")
+        want = f"exactly {lo}" if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+        zh, _, en = str(sch.get("description", "")).partition("\n")
+        return node.error(f"{path} must have {want} items, not {len(value)}", f"{en} ({zh})" if en else "")
+    if kw == "pattern" and path == "name":
+        return node.error(
+            f"name: {value!r} may use only letters (of any script), digits, '_' and '-' (not first)",
+            "a name is used as a file name and on the command line: no spaces, dots or punctuation",
+        )
+    if kw == "maxLength":
+        return node.error(f"{path or 'the file'} is too long ({len(value)} characters; at most {sch['maxLength']})")
+    return node.error(f"{path or 'the file'}: {err.message}")  # pragma: no cover - keywords the generator emits
+
+
+def _word_hint(value: str, enum: list[Any], sch: dict[str, Any]) -> str:
+    """``did you mean 'cover'?`` for a value written as the words of a code (``大花盖小花``, ``大王``)."""
+    words = sch.get("enumDescriptions", [])
+    if value.isascii() or not value.strip() or len(words) != len(sch.get("enum", [])):
+        return ""
+    for code, text in zip(sch["enum"], words, strict=True):
+        if code in enum and any(value in part or part.endswith(" " + value) for part in str(text).split("\n")):
+            return f"did you mean {code!r}? (codes are written in English; {value} is {code})"
+    return ""
+
+
+def _type_message(node: Node, sch: dict[str, Any], path: str) -> VariantFileError:
+    types = _types(sch) or []
     main = next((t for t in types if t != "null"), "null")
+    where = path or "the file"
     if main == "object":
-        return _object(node, sch, path, errors)
+        hint = ""
+        glued = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*):(\S.*)", node.value) if node.kind == "scalar" else None
+        if glued:
+            hint = f"YAML needs a space after the colon: {glued.group(1)}: {glued.group(2)}"
+        return node.error(f"{where} must be a mapping (key: value), not {node.describe()}", hint)
     if main == "array":
-        return _array(node, sch, path, errors)
+        hint = "write a list: [a, b] or one '- item' per line" if node.kind == "scalar" else ""
+        if node.kind == "scalar" and re.match(r"-\S", node.value):
+            hint = f"YAML needs a space after '-': - {node.value[1:]}"
+        return node.error(f"{where} must be a list, not {node.describe()}", hint)
     if node.kind != "scalar":
-        errors.append(node.error(f"{path} must be {_expect(main, sch)}, not {node.describe()}"))
-        return _BAD
+        return node.error(f"{where} must be {_expect(main, sch)}, not {node.describe()}")
     if node.is_null:
         what = "missing value" if node.value == "" else "null is not allowed here"
-        errors.append(node.error(f"{path}: {what}; expected {_expect(main, sch)}"))
-        return _BAD
-    if main == "integer":
-        return _integer(node, sch, path, errors)
-    if main == "boolean":
-        return _boolean(node, path, errors)
-    return _string(node, sch, path, errors)
-
-
-def _expect(main: str, sch: dict[str, Any]) -> str:
-    if "enum" in sch:
-        return "one of " + ", ".join(str(x) for x in sch["enum"] if x != "10")
-    return {
-        "integer": "a whole number",
-        "boolean": "true or false",
-        "string": "text",
-        "object": "a mapping",
-        "array": "a list",
-    }.get(main, main)
-
-
-def _plain(node: Node) -> Any:
-    if node.kind == "map":
-        return {k: _plain(v) for k, (_, v) in node.entries.items()}
-    if node.kind == "seq":
-        return [_plain(x) for x in node.items]
-    if node.style is None and INT_RE.match(node.value):
-        return int(node.value)
-    return node.value
-
-
-def _integer(node: Node, sch: dict[str, Any], path: str, errors: list[VariantFileError]) -> Any:
+        return node.error(f"{where}: {what}; expected {_expect(main, sch)}")
     v = node.value
-    if node.style is not None:
-        errors.append(node.error(f"{path} must be a whole number, not the text {v!r}", "remove the quotes"))
-        return _BAD
-    if not INT_RE.match(v):
+    if main == "integer":
+        if node.style is not None:
+            return node.error(f"{where} must be a whole number, not the text {v!r}", "remove the quotes")
         hint = ""
         if re.fullmatch(r"[+-]?0[0-7_]+", v):
             hint = f"YAML 1.1 would read {v} as an octal number; write it without the leading 0"
@@ -111,83 +276,48 @@ def _integer(node: Node, sch: dict[str, Any], path: str, errors: list[VariantFil
             hint = "write a number"
         elif re.fullmatch(r"[+-]?[0-9._eE+-]+|0[xob][0-9a-fA-F_]+", v):
             hint = "write a plain decimal whole number such as 2"
-        errors.append(node.error(f"{path} must be a whole number, not {v!r}", hint))
-        return _BAD
-    n = int(v)
-    if "minimum" in sch and n < sch["minimum"]:
-        errors.append(node.error(f"{path} must be at least {sch['minimum']}, not {n}"))
-        return _BAD
-    if "maximum" in sch and n > sch["maximum"]:
-        errors.append(node.error(f"{path} must be at most {sch['maximum']}, not {n}"))
-        return _BAD
-    return n
+        elif INT_RE.match(unicodedata.normalize("NFKC", v)):
+            hint = f"write it in ASCII digits: {unicodedata.normalize('NFKC', v)}"
+        elif v in CHINESE_NUMBERS:
+            hint = f"write it in digits: {CHINESE_NUMBERS[v]}"
+        return node.error(f"{where} must be a whole number, not {v!r}", hint)
+    if main == "boolean":
+        hint = ""
+        if node.style is not None:
+            hint = "remove the quotes"
+        elif v.lower() in YAML11_BOOLS:
+            hint = f"only true and false are booleans here (YAML 1.1 would read {v!r} as one)"
+        elif v in CHINESE_BOOLS:
+            hint = f"write {CHINESE_BOOLS[v]}"
+        return node.error(f"{where} must be true or false, not {v!r}", hint)
+    return node.error(f"{where} must be {_expect(main, sch)}, not {node.describe()}")
 
 
-def _boolean(node: Node, path: str, errors: list[VariantFileError]) -> Any:
-    if node.style is None and node.value in ("true", "false"):
-        return node.value == "true"
-    hint = ""
-    if node.style is not None:
-        hint = "remove the quotes"
-    elif node.value.lower() in YAML11_BOOLS:
-        hint = f"only true and false are booleans here (YAML 1.1 would read {node.value!r} as one)"
-    errors.append(node.error(f"{path} must be true or false, not {node.value!r}", hint))
-    return _BAD
+def _expect(main: str, sch: dict[str, Any]) -> str:
+    if "enum" in sch:
+        return "one of " + ", ".join(str(x) for x in sch["enum"] if x not in ("10", None))
+    return {
+        "integer": "a whole number",
+        "boolean": "true or false",
+        "string": "text",
+        "object": "a mapping",
+        "array": "a list",
+    }.get(main, main)
 
 
-def _string(node: Node, sch: dict[str, Any], path: str, errors: list[VariantFileError]) -> Any:
-    v = node.value
-    enum = sch.get("enum")
-    if enum is not None:
-        if v == "10" and "T" in enum:
-            return "T"
-        if v not in enum:
-            upper = {str(e).upper(): e for e in enum}
-            hint = ""
-            if v.upper() in upper:
-                hint = f"did you mean {upper[v.upper()]!r}?"
-            else:
-                hint = did_you_mean(v, [str(e) for e in enum])
-            errors.append(node.error(f"{path}: {v!r} is not one of {', '.join(str(e) for e in enum)}", hint))
-            return _BAD
-        return v
-    pattern = sch.get("pattern")
-    if pattern and not re.match(pattern, v):
-        errors.append(node.error(f"{path}: {v!r} may use only letters, digits, '_', '-' and '.'"))
-        return _BAD
-    return v
-
-
-def _object(node: Node, sch: dict[str, Any], path: str, errors: list[VariantFileError]) -> Any:
-    if node.kind != "map":
-        errors.append(node.error(f"{path or 'the file'} must be a mapping (key: value), not {node.describe()}"))
-        return _BAD
-    props: dict[str, Any] = sch.get("properties", {})
-    out: dict[str, Any] = {}
-    for key, (knode, vnode) in node.entries.items():
-        name = key
-        if name == "10" and "T" in props:
-            name = "T"
-            if "T" in node.entries:
-                errors.append(knode.error(f"{_join(path, key)}: '10' and 'T' are the same rank, given twice"))
-                continue
-        sub = props.get(name)
-        where = _join(path, key)
-        if sub is None:
-            what = f"unknown hook {key!r}" if path == "hooks" else f"unknown key {where!r}"
-            errors.append(knode.error(what, _key_hint(key, props, path)))
-            continue
-        value = convert(vnode, sub, _join(path, name), errors)
-        if value is not _BAD:
-            out[name] = value
-    return out
-
-
-def _key_hint(key: str, props: dict[str, Any], path: str) -> str:
+def _key_hint(key: str, props: dict[str, Any], path: str, sch: dict[str, Any]) -> str:
+    upper = {str(p).upper(): p for p in props}
+    if key.upper() in upper:
+        return f"did you mean {upper[key.upper()]!r}?"
     hint = did_you_mean(key, props)
     if hint:
         return hint
-    top: dict[str, Any] = schema()["properties"]
+    if not key.isascii():
+        for name, sub in props.items():
+            zh = str(sub.get("description", "")).split("\n")[0] if isinstance(sub, dict) else ""
+            if key in zh:
+                return f"keys are written in English: {key} is {name}"
+    top: dict[str, Any] = sch.get("properties", {})
     for section, sub in top.items():
         if isinstance(sub, dict) and key in sub.get("properties", {}) and section != path:
             return f"{key} belongs in {section}: ({section}.{key})"
@@ -198,31 +328,14 @@ def _key_hint(key: str, props: dict[str, Any], path: str) -> str:
     return ""
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _array(node: Node, sch: dict[str, Any], path: str, errors: list[VariantFileError]) -> Any:
-    if node.kind != "seq":
-        hint = "write a list: [a, b] or one '- item' per line" if node.kind == "scalar" else ""
-        errors.append(node.error(f"{path} must be a list, not {node.describe()}", hint))
-        return _BAD
-    n = len(node.items)
-    if ("minItems" in sch and n < sch["minItems"]) or ("maxItems" in sch and n > sch["maxItems"]):
-        lo, hi = sch.get("minItems", 0), sch.get("maxItems")
-        want = f"exactly {lo}" if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
-        errors.append(node.error(f"{path} must have {want} items, not {n}"))
-        return _BAD
-    out = []
-    prefix: list[dict[str, Any]] = sch.get("prefixItems", [])
-    items = sch.get("items", {})
-    bad = False
-    for i, item in enumerate(node.items):
-        sub = prefix[i] if i < len(prefix) else items
-        value = convert(item, sub if isinstance(sub, dict) else {}, f"{path}[{i}]", errors)
-        bad = bad or value is _BAD
-        out.append(value)
-    return _BAD if bad else out
+def _dotted(path: JsonPath) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out = f"{out}.{part}" if out else str(part)
+    return out
 
 
 # -- hooks ---------------------------------------------------------------------------------------
@@ -290,18 +403,31 @@ def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def check_chain(chain: Chain, default_name: str) -> Checked:
-    """Validate and compile a merged tree; never raises for a user error (errors are in the result)."""
-    out = _check_chain(chain, default_name)
+def check_chain(chain: Chain, default_name: str, schema: dict[str, Any] | None = None) -> Checked:
+    """Validate and compile a merged tree; never raises for a user error (errors are in the result).
+
+    ``schema`` is the JSON Schema to validate with; by default the one generated from the model now
+    (equal to the shipped ``schema.json`` when nothing is registered at run time)."""
+    out = _check_chain(chain, default_name, schema if schema is not None else generated_schema())
+    seen: set[tuple[str, int, int, str]] = set()
+    unique = []
+    for e in out.errors:  # two failures of one slip (a list's length and its item) are one error
+        key = (e.file, e.line, e.column, e.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(e)
+    out.errors[:] = unique
     out.errors.sort(key=VariantFileError.sort_key)
     out.warnings.sort(key=VariantFileError.sort_key)
     return out
 
 
-def _check_chain(chain: Chain, default_name: str) -> Checked:
+def _check_chain(chain: Chain, default_name: str, sch: dict[str, Any]) -> Checked:
     errors: list[VariantFileError] = []
     root = chain.root
-    data = convert(root, schema(), "", errors)
+    index: Index = {}
+    data = typed(root, sch, (), index, errors)
+    schema_errors(data, root, index, sch, errors)
     hooks = compile_hooks(root.get("hooks"), errors)
     out = Checked(None, errors, [], chain.files)
     if errors or not isinstance(data, dict):

@@ -46,6 +46,10 @@ class Source:
         line = bisect.bisect_right(self._starts, index) - 1
         return line + 1, index - self._starts[line] + 1
 
+    def line_start(self, line: int) -> int:
+        """Character offset of the start of a 1-based line."""
+        return self._starts[min(max(line, 1), len(self._starts)) - 1]
+
     def line_text(self, line: int) -> str | None:
         return self.lines[line - 1] if 1 <= line <= len(self.lines) else None
 
@@ -120,7 +124,13 @@ def _mark_error(src: Source, e: yaml.YAMLError) -> VariantFileError:
         return src.error(f"invalid YAML: unacceptable character {chr(e.character)!r}", line, col)
     if mark is None:
         return src.error(message, 1, 1)
-    return src.error(message, mark.line + 1, mark.column + 1)
+    from .slips import near_parse_error, tab_error
+
+    line, col = mark.line + 1, mark.column + 1
+    hint = ""
+    if "mapping values are not allowed here" in message:
+        hint = "check the indentation: the keys of one mapping line up, and a value needs a space after ':'"
+    return tab_error(src, line, col) or near_parse_error(src, line) or src.error(message, line, col, hint)
 
 
 def decode(data: bytes, filename: str) -> str:
@@ -154,6 +164,11 @@ def parse(text: str, filename: str = "<string>") -> Node:
     src = Source(filename, text)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise VariantErrors([src.error(f"file is too large (a variant file may have at most {MAX_BYTES} bytes)", 1, 1)])
+    from .slips import key_colons
+
+    slips = key_colons(src)
+    if slips:
+        raise VariantErrors(slips)
     _check_events(src)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)

@@ -11,13 +11,18 @@ correction keeps the old result in the audit table.
 from __future__ import annotations
 
 import datetime
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..settle import Debt, HandResult, Settlement, settle
+from ..errors import IllegalAction
+from ..outcome import Outcome, opened_in_play, settle_outcome
+from ..registry import DECLARATIONS
+from ..rules import Rules
+from ..settle import Debt, Settlement
 from . import schedule, standings
-from .errors import EventError, InputError
+from .errors import AlreadyRecorded, EventError, InputError
 from .event import Tournament, _rows, team_seats
 from .storage import EventDB, HandRow
 
@@ -34,6 +39,7 @@ RESULT_COLUMNS = (
     "hand",
     "finish",
     "burn",
+    "burn_fail",
     "men",
     "opened",
     "geming",
@@ -52,6 +58,7 @@ class Entry:
     hand: int
     finish: list[str]
     burns: list[str] = field(default_factory=list)
+    burn_fail: list[str] = field(default_factory=list)
     men: list[str] = field(default_factory=list)
     opened: list[str] = field(default_factory=list)
     geming: list[str] = field(default_factory=list)
@@ -125,6 +132,30 @@ def ensure_round(event: Tournament, rnd: int) -> dict[tuple[int, int], list[int]
     return event.db.seating(rnd)
 
 
+def needs_pairing(event: Tournament, rnd: int) -> bool:
+    """True when showing round ``rnd`` would pair it now (a Swiss round not seated yet): a write."""
+    return event.fmt == "swiss" and 1 <= rnd <= event.rounds and not event.db.seating(rnd)
+
+
+def facts_line(result: dict[str, Any], rules: Rules) -> str:
+    """A stored result in one line, as the options that enter it: for ``correct``'s before and after."""
+    e = entry_of((0, 0, 0), result, rules)
+    parts = [f"finish {' '.join(e.finish)}"]
+    for name, values in (
+        ("burn", e.burns),
+        ("burn-fail", e.burn_fail),
+        ("men", e.men),
+        ("opened", e.opened),
+        ("geming", e.geming),
+        ("chongdian", e.chongdian),
+        ("declare", e.declare),
+        ("waive", e.waive),
+    ):
+        if values:
+            parts.append(f"{name} {' '.join(values)}")
+    return "; ".join(parts)
+
+
 def seating_sheet(event: Tournament, rnd: int) -> list[dict[str, Any]]:
     """Per table: who sits where (seats 0-5 in order of play), each seat's 对头, and the two sides."""
     out = []
@@ -146,126 +177,114 @@ def seating_sheet(event: Tournament, rnd: int) -> list[dict[str, Any]]:
 
 
 def _seat(token: str, names: Sequence[str], what: str) -> int:
-    t = token.strip()
-    if t.isdigit():
-        s = int(t)
+    t = unicodedata.normalize("NFC", token.strip())
+    if t.isdecimal():
+        s = int(t) if len(t) < 4 else 99
         if not 0 <= s <= 5:
-            raise ValueError(f"{what}: seat {s} is not 0 to 5")
+            raise InputError(f"{what}: seat {t} is not 0 to 5")
         return s
     if t in names:
-        return names.index(t)
-    raise ValueError(f"{what}: {t!r} is neither a seat number 0-5 nor a player at this table ({' '.join(names)})")
+        return list(names).index(t)
+    raise InputError(f"{what}: {t!r} is neither a seat number 0-5 nor a player at this table ({' '.join(names)})")
 
 
 def _pair(text: str, names: Sequence[str], what: str) -> tuple[int, int]:
     a, colon, b = text.partition(":")
     if not colon:
-        raise ValueError(f"{what}: {text!r} should be SEAT:SEAT")
+        raise InputError(f"{what}: {text!r} should be SEAT:SEAT")
     return _seat(a, names, what), _seat(b, names, what)
 
 
-def score_entry(event: Tournament, entry: Entry) -> Scored:
-    """Check one entry against the event and the rules, and settle it.  Raises ValueError with the reason."""
-    v = event.variant
-    if not 1 <= entry.round <= event.rounds:
-        raise ValueError(f"round {entry.round} is not in this event (1 to {event.rounds})")
-    seating = event.db.seating(entry.round)
+def seats_of(event: Tournament, rnd: int, tbl: int, hand: int) -> list[int]:
+    """The entrants at a table of a seated round; :class:`InputError` naming what does not exist."""
+    if not 1 <= rnd <= event.rounds:
+        raise InputError(f"round {rnd} is not in this event (1 to {event.rounds})")
+    seating = event.db.seating(rnd)
     if not seating:
-        raise ValueError(f"round {entry.round} is not seated yet (gouji event seat --round {entry.round})")
-    seats = seating.get((entry.round, entry.table))
+        raise InputError(f"round {rnd} is not seated yet (gouji event seat --round {rnd})")
+    seats = seating.get((rnd, tbl))
     if seats is None:
-        raise ValueError(
-            f"round {entry.round} has no table {entry.table} (tables {', '.join(str(t) for _, t in seating)})"
-        )
-    if not 1 <= entry.hand <= event.hands_per_match:
-        raise ValueError(f"hand {entry.hand} is not in a match (hands 1 to {event.hands_per_match})")
-    names = event.seat_names(seats)
+        raise InputError(f"round {rnd} has no table {tbl} (tables {', '.join(str(t) for _, t in seating)})")
+    if not 1 <= hand <= event.hands_per_match:
+        raise InputError(f"hand {hand} is not in a match (hands 1 to {event.hands_per_match})")
+    return seats
+
+
+def outcome_of(entry: Entry, names: Sequence[str]) -> Outcome:
+    """Seat numbers and player names turned into the hand's facts (shape only: the rules judge them later)."""
     finish = [_seat(t, names, "finish") for t in entry.finish]
     if len(finish) != 6 or len(set(finish)) != 6:
-        raise ValueError(f"finish names each of the six seats once, in finishing order; got {' '.join(entry.finish)!r}")
+        raise InputError(f"finish names each of the six seats once, in finishing order; got {' '.join(entry.finish)!r}")
     places = [0] * 6
     for i, s in enumerate(finish):
         places[s] = i + 1
-    burns = []
-    for b in entry.burns:
-        burner, victim = _pair(b, names, "burn")
-        if victim == burner or (victim - burner) % 2 == 0 or victim == (burner + 3) % 6:
-            raise ValueError(f"burn {b}: the victim is a neighbour on the other side (not yourself, a partner or 对头)")
-        burns.append((burner, victim))
-    men = []
-    for m in entry.men:
-        victim, by = _pair(m, names, "men")
-        if victim == by:
-            raise ValueError(f"men {m}: a seat cannot 闷 itself")
-        men.append((victim, by))
-    opened = [False] * 6
-    for o in entry.opened:
-        opened[_seat(o, names, "opened")] = True
-    geming = []
-    for g in entry.geming:
-        if not v.geming.enabled:
-            raise ValueError(f"geming: {v.name} has no 革命")
-        geming.append(_seat(g, names, "geming"))
-    chong = []
+    chong: list[tuple[int, bool]] = []
     for c in entry.chongdian:
         who, colon, how = c.partition(":")
-        if not v.chongdian.enabled:
-            raise ValueError(f"chongdian: {v.name} has no 冲点")
         if not colon or how not in ("ok", "fail"):
-            raise ValueError(f"chongdian: {c!r} should be SEAT:ok or SEAT:fail")
-        s = _seat(who, names, "chongdian")
-        chong.append((s, how))
-        # 冲点 success counts as opening; failure gives the point to the opposite (S0 第十节)
-        opened[s] = how == "ok"
-        if how == "fail":
-            opened[(s + 3) % 6] = True
-    kinds = {"xuandian": v.declare.xuandian, "mingdian": v.declare.mingdian, "yudian": v.declare.yudian}
+            raise InputError(f"chongdian: {c!r} should be SEAT:ok or SEAT:fail")
+        chong.append((_seat(who, names, "chongdian"), how == "ok"))
     declarations: list[tuple[str, int]] = []
     for d in entry.declare:
         kind, colon, who = d.partition(":")
-        if not colon or kind not in kinds:
-            raise ValueError(f"declare: {d!r} should be KIND:SEAT with KIND xuandian, mingdian or yudian")
-        if not kinds[kind]:
-            allowed = [k for k, on in kinds.items() if on] or ["none"]
-            raise ValueError(f"declare: {v.name} has no {kind} (it has: {', '.join(allowed)})")
-        s = _seat(who, names, "declare")
-        if any(x == s for _, x in declarations):
-            raise ValueError(f"declare: seat {s} declares twice")
-        declarations.append((kind, s))
-    result = HandResult(places=places, opened=opened, burns=burns, men=men, declarations=declarations, geming=geming)
-    settlement = settle(v, result)
-    debts = list(settlement.debts)
-    waived = []
-    for w in entry.waive:
-        giver, receiver = _pair(w, names, "waive")
-        hit = next(
-            (
-                d
-                for d in debts
-                if d.giver == giver
-                and d.receiver == receiver
-                and d.kind in v.tribute.waivable
-                and (giver - receiver) % 2 == 0
-            ),
-            None,
-        )
-        if hit is None:
-            raise ValueError(
-                f"waive {w}: no tribute from seat {giver} to its partner seat {receiver} that may be waived"
-            )
-        debts.remove(hit)
-        waived.append((giver, receiver))
+        if not colon or kind not in DECLARATIONS:
+            raise InputError(f"declare: {d!r} should be KIND:SEAT with KIND one of {', '.join(DECLARATIONS)}")
+        declarations.append((kind, _seat(who, names, "declare")))
+    return Outcome(
+        places=places,
+        opened=sorted({_seat(o, names, "opened") for o in entry.opened}),
+        burns=[_pair(b, names, "burn") for b in entry.burns],
+        burn_fails=[_seat(b, names, "burn-fail") for b in entry.burn_fail],
+        men=[_pair(m, names, "men") for m in entry.men],
+        geming=[_seat(g, names, "geming") for g in entry.geming],
+        chongdian=chong,
+        declarations=declarations,
+        waived=[_pair(w, names, "waive") for w in entry.waive],
+    )
+
+
+def score_entry(event: Tournament, entry: Entry) -> Scored:
+    """Check one entry against the event and the rules, and settle it.
+
+    Raises :class:`InputError` when the entry names something that does not exist (a round, a table,
+    a seat) and :class:`~gouji_rules.errors.IllegalAction` (rule and clause) when the rules
+    could not have produced it: the check is :func:`gouji_rules.outcome.verify_outcome`.
+    """
+    seats = seats_of(event, entry.round, entry.table, entry.hand)
+    names = event.seat_names(seats)
+    o = outcome_of(entry, names)
+    settlement, debts = settle_outcome(event.variant.rules, o)
     stored = {
-        "finish": finish,
-        "burns": [list(x) for x in burns],
-        "men": [list(x) for x in men],
-        "opened": [s for s in range(6) if opened[s]],
-        "geming": geming,
-        "chongdian": [list(x) for x in chong],
-        "declarations": [list(x) for x in declarations],
-        "waived": [list(x) for x in waived],
+        "finish": sorted(range(6), key=lambda s: o.places[s]),
+        "burns": [list(x) for x in o.burns],
+        "men": [list(x) for x in o.men],
+        "opened": [s for s, on in enumerate(o.opened_seats(event.variant.rules)) if on],
+        "geming": list(o.geming),
+        "chongdian": [[s, "ok" if ok else "fail"] for s, ok in o.chongdian],
+        "declarations": [list(x) for x in o.declarations],
+        "waived": [list(x) for x in o.waived],
     }
-    return Scored(entry, seats, names, stored, settlement, debts, places)
+    if o.burn_fails:
+        stored["burn_fails"] = list(o.burn_fails)
+    return Scored(entry, seats, names, stored, settlement, debts, list(o.places))
+
+
+def entry_of(key: tuple[int, int, int], result: dict[str, Any], rules: Rules) -> Entry:
+    """A stored result back as the entry that would store it again (seat numbers)."""
+    return Entry(
+        key[0],
+        key[1],
+        key[2],
+        [str(s) for s in result["finish"]],
+        burns=[f"{a}:{b}" for a, b in result.get("burns", [])],
+        burn_fail=[str(s) for s in result.get("burn_fails", [])],
+        men=[f"{a}:{b}" for a, b in result.get("men", [])],
+        opened=[str(s) for s in _opened_by_hand(result, rules)],
+        geming=[str(s) for s in result.get("geming", [])],
+        chongdian=[f"{a}:{b}" for a, b in result.get("chongdian", [])],
+        declare=[f"{k}:{s}" for k, s in result.get("declarations", [])],
+        waive=[f"{a}:{b}" for a, b in result.get("waived", [])],
+    )
 
 
 def _record_of(event: Tournament, sc: Scored) -> dict[str, Any]:
@@ -288,6 +307,26 @@ def _record_of(event: Tournament, sc: Scored) -> dict[str, Any]:
     }
 
 
+def _check(event: Tournament, entry: Entry, file: str, line: int) -> Scored:
+    try:
+        if event.fmt == "swiss" and not event.db.seating(entry.round) and event.db.write:
+            ensure_round(event, entry.round)  # a Swiss round is paired when its first result comes in
+        return score_entry(event, entry)
+    except IllegalAction as e:
+        raise InputError(
+            f"{e.message} (rule {e.rule}{'; ' + e.clause if e.clause else ''})", file=file, line=line
+        ) from None
+    except InputError as e:
+        raise InputError(e.message, file=file, line=line) from None
+    except EventError as e:
+        raise InputError(str(e), file=file, line=line) from None
+
+
+def _line(source: str, file: str) -> int:
+    tail = source.rsplit(":", 1)[-1]
+    return int(tail) if file and tail.isdigit() else 0
+
+
 def record(
     event: Tournament,
     entries: Sequence[tuple[str, Entry]],
@@ -295,50 +334,59 @@ def record(
     replace: bool = False,
     correct: bool = False,
     file: str = "",
+    expect: dict[tuple[int, int, int], dict[str, Any]] | None = None,
 ) -> list[Scored]:
     """Check every entry, then store them all in one transaction (or none of them).
 
     ``entries`` pairs each entry with where it came from (``FILE:LINE`` or
-    ``command line``).  An entry for a hand already stored is refused unless
-    ``replace`` (or ``correct``, which also requires that it exists); either way
-    the old result goes to the audit table.
+    ``command line``).  Whether a hand is already stored is decided inside the write
+    transaction (``BEGIN IMMEDIATE``), so of two scorers entering one hand at once exactly
+    one lands and the other gets :class:`AlreadyRecorded`.  An entry for a stored hand is
+    refused unless ``replace`` (the whole hand) or ``correct`` (which also requires that
+    it exists); either way the old result goes to the audit table.  ``expect`` (from
+    :func:`correct`) holds the results a change was worked out from: a hand changed by another
+    command in between is refused rather than overwritten.
     """
     if event.mode == "bots":
         raise EventError("this is a bot event: its hands are played by 'gouji event run', not entered by hand")
     scored: list[tuple[str, Scored]] = []
     seen: dict[tuple[int, int, int], str] = {}
     for source, entry in entries:
-        line = int(source.rsplit(":", 1)[1]) if file and ":" in source else 0
-        try:
-            if event.fmt == "swiss" and not event.db.seating(entry.round):
-                ensure_round(event, entry.round)  # a Swiss round is paired when its first result comes in
-            sc = score_entry(event, entry)
-        except (ValueError, EventError) as e:
-            raise InputError(str(e), file=file, line=line) from None
+        line = _line(source, file)
+        sc = _check(event, entry, file, line)
         key = (entry.round, entry.table, entry.hand)
         if key in seen:
             raise InputError(
                 f"round {key[0]} table {key[1]} hand {key[2]} is already on {seen[key]}", file=file, line=line
             )
         seen[key] = source
-        old = event.db.hand(*key)
-        if old is not None and not (replace or correct):
-            raise InputError(
-                f"round {key[0]} table {key[1]} hand {key[2]} is already recorded; "
-                "use 'gouji event correct' (or --replace) to change it",
-                file=file,
-                line=line,
-            )
-        if old is None and correct:
-            raise InputError(
-                f"round {key[0]} table {key[1]} hand {key[2]} has no result to correct", file=file, line=line
-            )
         scored.append((source, sc))
     at = _now()
     with event.db.transaction() as con:
         for source, sc in scored:
             en = sc.entry
+            line = _line(source, file)
             old = event.db.hand(en.round, en.table, en.hand)
+            where = f"round {en.round} table {en.table} hand {en.hand}"
+            if old is not None and not (replace or correct):
+                raise AlreadyRecorded(
+                    _located(
+                        f"{where} is already recorded; change it with 'gouji event correct' "
+                        f"(--round {en.round} --table {en.table} --hand {en.hand} and what to change), "
+                        "or enter the whole hand again with --replace",
+                        file,
+                        line,
+                    )
+                )
+            if old is None and correct:
+                raise InputError(f"{where} has no result to correct", file=file, line=line)
+            if expect is not None and old is not None and old.result != expect.get((en.round, en.table, en.hand)):
+                raise EventError(
+                    f"{where} was changed by another command while this correction was prepared; "
+                    "nothing was changed, run it again"
+                )
+            if old is not None and old.result == sc.result:
+                continue  # nothing changes: no write, no audit entry
             row = HandRow(
                 en.round, en.table, en.hand, 0, sc.places, sc.settlement.scores, sc.result, _record_of(event, sc)
             )
@@ -361,14 +409,112 @@ def record(
     return [sc for _, sc in scored]
 
 
-def read_results(path: str) -> list[tuple[str, Entry]]:
+def _located(message: str, file: str, line: int) -> str:
+    return str(InputError(message, file=file, line=line))
+
+
+@dataclass
+class Correction:
+    """What ``correct`` did to one hand: the result before and after, and whether anything changed."""
+
+    key: tuple[int, int, int]
+    before: dict[str, Any]
+    after: Scored
+    changed: bool
+
+
+FIELDS = ("finish", "burns", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive")
+
+
+def merged(old: Entry, given: Entry, *, replace: bool) -> tuple[Entry, list[str]]:
+    """The old entry with the fields ``given`` names replaced; the facts that would be dropped.
+
+    ``correct`` changes only what it is given; a given field that leaves out a fact recorded
+    before (a burn, an opened seat, …) drops it, which needs ``replace`` (the whole hand).
+    """
+    if replace:
+        return given, []
+    out = Entry(old.round, old.table, old.hand, list(old.finish))
+    dropped: list[str] = []
+    for f in FIELDS:
+        new = getattr(given, f)
+        before = getattr(old, f)
+        if not new:
+            setattr(out, f, list(before))
+            continue
+        setattr(out, f, list(new))
+        if f != "finish":
+            dropped += [f"{f} {x}" for x in before if x not in new]
+    return out, dropped
+
+
+def correct(
+    event: Tournament, entries: Sequence[tuple[str, Entry]], *, replace: bool = False, file: str = ""
+) -> list[Correction]:
+    """Change recorded hands: each entry's given fields replace the recorded ones, the rest stay.
+
+    All in one transaction: every hand must exist; a change that would drop a recorded fact
+    is refused unless ``replace`` (then the entry is the whole hand); a hand whose result
+    does not change is not written and gets no audit entry.
+    """
+    if event.mode == "bots":
+        raise EventError("this is a bot event: its hands are played by 'gouji event run', not entered by hand")
+    plans: list[tuple[str, Entry, dict[str, Any]]] = []
+    for source, entry in entries:
+        line = _line(source, file)
+        key = (entry.round, entry.table, entry.hand)
+        old = event.db.hand(*key)
+        if old is None:
+            raise InputError(
+                f"round {key[0]} table {key[1]} hand {key[2]} has no result to correct", file=file, line=line
+            )
+        new, dropped = merged(entry_of(key, old.result, event.variant.rules), entry, replace=replace)
+        if dropped:
+            raise InputError(
+                f"round {key[0]} table {key[1]} hand {key[2]}: this would drop what was recorded "
+                f"({', '.join(dropped)}); give every fact that stands, or the whole hand with --replace",
+                file=file,
+                line=line,
+            )
+        plans.append((source, new, old.result))
+    expect = {(e.round, e.table, e.hand): before for _src, e, before in plans}
+    scored = record(event, [(src, e) for src, e, _ in plans], correct=True, file=file, expect=expect)
+    return [
+        Correction((sc.entry.round, sc.entry.table, sc.entry.hand), before, sc, before != sc.result)
+        for (_src, _e, before), sc in zip(plans, scored, strict=True)
+    ]
+
+
+def missing_hands(event: Tournament) -> list[tuple[int, int, int, int]]:
+    """(round, table, hand, rotation) of every scheduled hand not stored yet, in playing order.
+
+    Rounds not seated yet (later Swiss rounds) are listed with table 0: their tables are
+    known only once they are paired.
+    """
+    stored = {(h.round, h.tbl, h.hand, h.rotation) for h in event.db.hands()}
+    seating = event.db.seating()
+    out: list[tuple[int, int, int, int]] = []
+    for rnd in range(1, event.rounds + 1):
+        tables = sorted(t for r, t in seating if r == rnd)
+        if not tables:
+            out.append((rnd, 0, 0, 0))
+            continue
+        for tbl in tables:
+            for rot in event.rotations:
+                for h in range(1, event.hands_per_match + 1):
+                    if (rnd, tbl, h, rot) not in stored:
+                        out.append((rnd, tbl, h, rot))
+    return out
+
+
+def read_results(path: str, encoding: str | None = None) -> list[tuple[str, Entry]]:
     """results.csv: round,table,hand,finish[,burn,men,opened,geming,chongdian,declare,waive].
 
     Multi-valued fields hold several values separated by spaces (``burn`` =
     ``"1:2 4:5"``).  Every row is checked for its shape here; its meaning is
     checked against the event by :func:`record`.
     """
-    header, rows = _rows(path)
+    header, rows = _rows(path, encoding)
     for col in ("round", "table", "hand", "finish"):
         if col not in header:
             raise InputError(
@@ -382,6 +528,8 @@ def read_results(path: str) -> list[tuple[str, Entry]]:
         nums = []
         for col in ("round", "table", "hand"):
             try:
+                if len(row[col]) > 6:
+                    raise ValueError(row[col])
                 nums.append(int(row[col]))
             except ValueError:
                 raise InputError(f"{col} {row[col]!r} is not a number", file=path, line=line) from None
@@ -391,6 +539,7 @@ def read_results(path: str) -> list[tuple[str, Entry]]:
             nums[2],
             split_list(row["finish"]),
             burns=split_list(row.get("burn", "")),
+            burn_fail=split_list(row.get("burn_fail", "")),
             men=split_list(row.get("men", "")),
             opened=split_list(row.get("opened", "")),
             geming=split_list(row.get("geming", "")),
@@ -447,8 +596,11 @@ def results_csv(event: Tournament) -> str:
                 row.hand,
                 " ".join(map(str, r["finish"])),
                 " ".join(f"{a}:{b}" for a, b in r["burns"]),
+                " ".join(map(str, r.get("burn_fails", []))),
                 " ".join(f"{a}:{b}" for a, b in r["men"]),
-                " ".join(map(str, r["opened"])) if not r["chongdian"] else " ".join(map(str, _opened_by_hand(r))),
+                " ".join(map(str, r["opened"]))
+                if not r["chongdian"]
+                else " ".join(map(str, _opened_by_hand(r, event.variant.rules))),
                 " ".join(map(str, r["geming"])),
                 " ".join(f"{a}:{b}" for a, b in r["chongdian"]),
                 " ".join(f"{k}:{s}" for k, s in r["declarations"]),
@@ -458,7 +610,7 @@ def results_csv(event: Tournament) -> str:
     return out.getvalue()
 
 
-def _opened_by_hand(r: dict[str, Any]) -> list[int]:
+def _opened_by_hand(r: dict[str, Any], rules: Rules) -> list[int]:
     """The seats entered as opened, without those that 冲点 decided (re-entering adds them again)."""
-    by_chong = {s for s, _ in r["chongdian"]} | {(s + 3) % 6 for s, how in r["chongdian"] if how == "fail"}
-    return [s for s in r["opened"] if s not in by_chong]
+    chong = [(int(s), how == "ok") for s, how in r.get("chongdian", [])]
+    return opened_in_play(rules, r["opened"], chong)

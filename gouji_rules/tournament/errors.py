@@ -9,7 +9,7 @@ class EventError(GoujiError):
     """An event command that cannot be carried out (unknown round, hand already recorded, …)."""
 
 
-class InputError(EventError):
+class InputError(EventError, ValueError):
     """Bad input from a file or an option, reported as ``FILE:LINE: error: MESSAGE``.
 
     ``line`` is 0 when the input has no lines (a command-line option); the CLI then
@@ -37,3 +37,11 @@ class InputError(EventError):
 
 class SchemaTooNew(EventError):
     """The event file was written by a newer version of this package."""
+
+
+class EventBusy(EventError):
+    """Another command held the event file's write lock longer than the bounded wait."""
+
+
+class AlreadyRecorded(EventError):
+    """A hand that is already recorded was entered again (``correct`` or ``--replace`` change it)."""

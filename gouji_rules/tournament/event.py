@@ -8,22 +8,33 @@ copy of the rules (see variant_copy.py).
 from __future__ import annotations
 
 import csv
+import io
 import math
 import re
 import shlex
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..agents import AGENTS
+from ..inputs import MIB, InputFileError, read_text
 from ..variant import Variant
 from . import schedule, tiebreaks
 from .errors import EventError, InputError
-from .storage import Entrant, EventDB, NewEvent
+from .storage import BUSY_TIMEOUT, Entrant, EventDB, NewEvent
 from .variant_copy import rebuild, snapshot
 
 FORMATS = ("round_robin", "swiss", "rotating")
+CSV_LIMIT = 4 * MIB
+"""Bytes read at most from a players, teams or results CSV (some 100,000 rows)."""
+MAX_ROUNDS = 100
+"""Rounds an event may have (two seasons of weekly rounds); the schedule is built in seconds."""
+MAX_HANDS = 100
+"""Hands a match may have (a match is an evening's play: 8 by default)."""
+MAX_ENTRANTS = 600
+"""Players or bots an event may have: 100 tables."""
 NAME_RE = re.compile(r"^[^\s:,]+$")
 
 
@@ -41,11 +52,37 @@ class Settings:
     tiebreaks: tuple[str, ...] = ()  # after match points; () is tiebreaks.DEFAULT
 
 
+NAME_MAX = 64
+"""Characters a player name may have (it is printed on seating sheets and standings)."""
+HIDDEN_CATEGORIES = {
+    "Cc": "a control character",
+    "Cf": "an invisible format character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
+
 def check_name(name: str, file: str = "", line: int = 0) -> str:
-    """A player name must be one token with no ':' or ',' and not a seat number, so results can name it."""
-    name = name.strip()
+    """A player name must be one token with no ':' or ',' and not a seat number, so results can name it.
+
+    Names are NFC-normalised, so a name typed with combining marks is the same player as its
+    precomposed look-alike, and a name carrying invisible characters (zero-width space, an RTL
+    override, a control character) is refused with the position of the first one: two such names
+    look alike on paper yet would be different players.
+    """
+    name = unicodedata.normalize("NFC", name.strip())
     if not name:
         raise InputError("empty player name", file=file, line=line)
+    for i, ch in enumerate(name, start=1):
+        what = HIDDEN_CATEGORIES.get(unicodedata.category(ch))
+        if what is not None:
+            raise InputError(
+                f"player name {name!r}: character {i} is {what} (U+{ord(ch):04X}); type the name without it",
+                file=file,
+                line=line,
+            )
+    if len(name) > NAME_MAX:
+        raise InputError(f"player name {name[:20]!r}…: at most {NAME_MAX} characters", file=file, line=line)
     if not NAME_RE.match(name) or name.isdigit():
         raise InputError(
             f"player name {name!r} cannot be used: names are one word, without ':' or ',', and not a number",
@@ -55,40 +92,42 @@ def check_name(name: str, file: str = "", line: int = 0) -> str:
     return name
 
 
-def _rows(path: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """A CSV file's lower-cased header and its non-blank rows with their line numbers."""
+def _rows(path: str, encoding: str | None = None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """A CSV file's lower-cased header and its non-blank rows with their line numbers.
+
+    Read through :func:`gouji_rules.inputs.read_text`: a regular file of bounded size, UTF-8
+    (a BOM allowed) unless ``encoding`` names another, so a GBK or UTF-16 file saved by a
+    spreadsheet is named with the fix instead of failing half way.
+    """
     try:
-        fh = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed by the with below
-    except OSError as e:
-        raise InputError(e.strerror or "cannot read the file", file=path) from None
-    with fh:
-        reader = csv.reader(fh)
-        try:
-            header = [h.strip().lower() for h in next(reader)]
-        except StopIteration:
-            raise InputError("empty file; expected a header line", file=path, line=1) from None
-        except csv.Error as e:
-            raise InputError(f"bad CSV: {e}", file=path, line=reader.line_num) from None
-        rows: list[tuple[int, dict[str, str]]] = []
-        try:
-            for row in reader:
-                if not any(c.strip() for c in row):
-                    continue
-                if len(row) > len(header):
-                    raise InputError(
-                        f"{len(row)} fields, but the header has {len(header)}", file=path, line=reader.line_num
-                    )
-                rows.append(
-                    (reader.line_num, {h: (row[i].strip() if i < len(row) else "") for i, h in enumerate(header)})
+        text = read_text(path, limit=CSV_LIMIT, encoding=encoding)
+    except InputFileError as e:
+        raise InputError(e.message, file=path) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [h.strip().lower() for h in next(reader)]
+    except StopIteration:
+        raise InputError("empty file; expected a header line", file=path, line=1) from None
+    except csv.Error as e:
+        raise InputError(f"bad CSV: {e}", file=path, line=reader.line_num) from None
+    rows: list[tuple[int, dict[str, str]]] = []
+    try:
+        for row in reader:
+            if not any(c.strip() for c in row):
+                continue
+            if len(row) > len(header):
+                raise InputError(
+                    f"{len(row)} fields, but the header has {len(header)}", file=path, line=reader.line_num
                 )
-        except csv.Error as e:
-            raise InputError(f"bad CSV: {e}", file=path, line=reader.line_num) from None
+            rows.append((reader.line_num, {h: (row[i].strip() if i < len(row) else "") for i, h in enumerate(header)}))
+    except csv.Error as e:
+        raise InputError(f"bad CSV: {e}", file=path, line=reader.line_num) from None
     return header, rows
 
 
-def read_players(path: str) -> list[str]:
+def read_players(path: str, encoding: str | None = None) -> list[str]:
     """players.csv: a header with a ``name`` column, one player a row (other columns are ignored)."""
-    header, rows = _rows(path)
+    header, rows = _rows(path, encoding)
     if "name" not in header:
         raise InputError("the header needs a 'name' column", file=path, line=1)
     seen: dict[str, int] = {}
@@ -102,16 +141,16 @@ def read_players(path: str) -> list[str]:
     return out
 
 
-def read_teams(path: str) -> dict[str, list[str]]:
+def read_teams(path: str, encoding: str | None = None) -> dict[str, list[str]]:
     """teams.csv: a header with ``team`` and ``name`` columns, one player a row, three players a team."""
-    header, rows = _rows(path)
+    header, rows = _rows(path, encoding)
     for col in ("team", "name"):
         if col not in header:
             raise InputError(f"the header needs a {col!r} column (team,name: one player a row)", file=path, line=1)
     teams: dict[str, list[str]] = {}
     seen: dict[str, int] = {}
     for line, row in rows:
-        team = row["team"].strip()
+        team = check_name(row["team"], path, line) if row["team"].strip() else ""
         if not team:
             raise InputError("empty team name", file=path, line=line)
         name = check_name(row["name"], path, line)
@@ -179,8 +218,13 @@ def create(
     if sum(given) != 1:
         raise EventError("give exactly one of players, teams or bots")
     hands = settings.hands or variant.match.hands
-    if hands < 1:
-        raise EventError("a match has at least one hand")
+    if not 1 <= hands <= MAX_HANDS:
+        raise EventError(f"a match has 1 to {MAX_HANDS} hands, not {hands}")
+    if settings.rounds is not None and not 1 <= settings.rounds <= MAX_ROUNDS:
+        raise EventError(f"an event has 1 to {MAX_ROUNDS} rounds, not {settings.rounds}")
+    count = len(players or ()) + sum(len(m) for m in (teams or {}).values()) + len(bots or ())
+    if count > MAX_ENTRANTS:
+        raise EventError(f"an event has at most {MAX_ENTRANTS} entrants ({MAX_ENTRANTS // 6} tables), not {count}")
     entrants: list[Entrant] = []
     new = NewEvent(meta={}, entrants=entrants)
     if teams is not None:
@@ -193,6 +237,11 @@ def create(
         ids = {t: [e.id for e in entrants if e.team == t] for t in teams}
         names = list(teams)
         if fmt == "round_robin":
+            if settings.rounds is None and len(names) - 1 > MAX_ROUNDS:
+                raise EventError(
+                    f"a full round robin of {len(names)} teams takes {len(names) - 1} rounds, more than "
+                    f"{MAX_ROUNDS}; give --rounds or play swiss"
+                )
             plan = schedule.round_robin(names, settings.rounds)
             rounds = len(plan)
             for r, (pairs, byes) in enumerate(plan, start=1):
@@ -266,8 +315,9 @@ class Tournament:
         self.by_name = {e.name: e for e in self.entrants.values()}
 
     @classmethod
-    def open(cls, path: str | Path) -> Tournament:
-        return cls(EventDB(path))
+    def open(cls, path: str | Path, *, write: bool = True, timeout: float = BUSY_TIMEOUT) -> Tournament:
+        """Open an event; ``write=False`` opens it read-only (see :class:`EventDB`)."""
+        return cls(EventDB(path, write=write, timeout=timeout))
 
     def close(self) -> None:
         self.db.close()

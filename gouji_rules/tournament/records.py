@@ -532,7 +532,7 @@ def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[
     if missing:
         return 0, [Problem(path, 0, 0, f"error: not an event file ({missing}); nothing was changed")]
     try:
-        event = Tournament.open(path)
+        event = Tournament.open(path, write=False)
     except GoujiError as e:
         return 0, [Problem(path, 0, 0, f"error: {e}")]
     with event:

@@ -26,9 +26,11 @@ import html
 import io
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..outputs import spreadsheet_cell
 from . import tiebreaks
 from .event import Tournament
 
@@ -129,6 +131,40 @@ COLUMNS = [
     ("firsts", "1st"),
     ("hands", "hands"),
 ]
+# What a club reads: the column headers and tiebreak names, Chinese first ("zh"), English on request.
+HEADERS_ZH = {
+    "rank": "名次",
+    "name": "选手",
+    "played": "场",
+    "won": "胜",
+    "drawn": "平",
+    "lost": "负",
+    "match_points": "赛分",
+    "hand_points": "局分",
+    "head_to_head": "相互",
+    "buchholz": "对手分",
+    "lasts": "大落",
+    "firsts": "头科",
+    "hands": "局数",
+}
+TEAM_NAME = {"zh": "队", "en": "team"}
+
+
+def column_ids() -> list[str]:
+    return [c for c, _ in COLUMNS]
+
+
+def headers(lang: str = "zh", *, by_team: bool = False) -> list[str]:
+    """The standings' column headers in ``lang`` ("zh" or "en")."""
+    out = [HEADERS_ZH[c] if lang == "zh" else h for c, h in COLUMNS]
+    if by_team:
+        out[1] = TEAM_NAME["zh" if lang == "zh" else "en"]
+    return out
+
+
+def tiebreak_names(lang: str = "zh", order: Sequence[str] = tiebreaks.DEFAULT) -> list[str]:
+    """The ranking order, named for readers: match points first, then each of the event's tiebreaks."""
+    return tiebreaks.names(order, lang)
 
 
 def to_json(event: Tournament, lines: list[Line]) -> str:
@@ -154,7 +190,10 @@ def to_csv(lines: list[Line]) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow([c for c, _ in COLUMNS] + ["members"])
     for line in lines:
-        w.writerow([getattr(line, c) for c, _ in COLUMNS] + [" ".join(line.members)])
+        # names come from players' CSVs: a name such as =HYPERLINK(…) must stay text in a spreadsheet
+        w.writerow(
+            [spreadsheet_cell(getattr(line, c)) for c, _ in COLUMNS] + [spreadsheet_cell(" ".join(line.members))]
+        )
     return out.getvalue()
 
 
@@ -178,27 +217,41 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
     return "\n".join(lines) + "\n"
 
 
-def to_text(event: Tournament, lines: list[Line]) -> str:
-    head = f"{event.name}: {len(event.db.hands())} of {event.scheduled_hands()} hands recorded\n"
-    head += f"ranked by {tiebreaks.describe(event.tiebreaks)}\n"
+def to_text(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
+    done, scheduled = len(event.db.hands()), event.scheduled_hands()
+    if lang == "zh":
+        head = f"{event.name}：已录入 {done} / {scheduled} 局 ({done} of {scheduled} hands recorded)\n"
+        foot = (
+            "排名依次比较：" + "，".join(tiebreak_names("zh", event.tiebreaks))
+            + f" (ranked by {tiebreaks.describe(event.tiebreaks)})\n"
+        )  # fmt: skip
+    else:
+        head = f"{event.name}: {done} of {scheduled} hands recorded\n"
+        foot = "Ranked by " + ", ".join(tiebreak_names("en", event.tiebreaks)) + "\n"
     rows = [[str(getattr(line, c)) for c, _ in COLUMNS] for line in lines]
     numeric = {i for i, (c, _) in enumerate(COLUMNS) if c != "name"}
-    return head + table([h for _, h in COLUMNS], rows, numeric)
+    return head + table(headers(lang, by_team=event.by_team), rows, numeric) + foot
 
 
-def to_html(event: Tournament, lines: list[Line]) -> str:
+def to_html(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
     e = html.escape
-    head = "".join(f"<th>{e(h)}</th>" for _, h in COLUMNS)
+    head = "".join(f"<th>{e(h)}</th>" for h in headers(lang, by_team=event.by_team))
     body = "\n".join(
         "<tr>" + "".join(f"<td>{e(str(getattr(line, c)))}</td>" for c, _ in COLUMNS) + "</tr>" for line in lines
     )
+    done, scheduled = len(event.db.hands()), event.scheduled_hands()
+    if lang == "zh":
+        note = f"已录入 {done} / {scheduled} 局。排名依次比较：{'，'.join(tiebreak_names('zh', event.tiebreaks))}。"
+    else:
+        note = f"{done} of {scheduled} hands recorded. Ranked by {', '.join(tiebreak_names('en', event.tiebreaks))}."
     return (
-        '<!DOCTYPE html>\n<html lang="zh"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{"zh-CN" if lang == "zh" else "en"}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{e(event.name)}</title>"
-        "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
+        '<style>body{font-family:system-ui,"Noto Sans CJK SC","Source Han Sans SC","PingFang SC",'
+        '"Microsoft YaHei",sans-serif}div.scroll{overflow-x:auto}table{border-collapse:collapse}'
         "td,th{border:1px solid #999;padding:2px 8px;text-align:right}td:nth-child(2){text-align:left}</style>"
         f"</head><body>\n<h1>{e(event.name)}</h1>\n"
-        f"<p>{len(event.db.hands())} of {event.scheduled_hands()} hands recorded. "
-        f"Ranked by {e(tiebreaks.describe(event.tiebreaks))}.</p>\n"
-        f"<table>\n<tr>{head}</tr>\n{body}\n</table>\n</body></html>\n"
+        f"<p>{e(note)}</p>\n"
+        f'<div class="scroll"><table>\n<tr>{head}</tr>\n{body}\n</table></div>\n</body></html>\n'
     )

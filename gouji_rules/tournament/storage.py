@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import temp_beside
-from .errors import EventError, SchemaTooNew
+from .errors import EventBusy, EventError, SchemaTooNew
 
 # (version, what it does, SQL).  Append only: a shipped step is never edited.
 MIGRATIONS: list[tuple[int, str, str]] = [
@@ -145,12 +147,67 @@ class NewEvent:
     byes: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT = 10.0
+"""Seconds a write waits for another command's write to finish before it says the file is busy."""
+META_KEYS = ("name", "mode", "format", "rounds", "tables", "hands", "seed", "duplicate", "variant")
+TABLES = ("meta", "entrants", "seats", "byes", "hands", "audit", "faults", "schema_version")
+
+
+def _connect(path: Path, *, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """A new event being built: created if missing (only :meth:`EventDB.create` does this)."""
+    con = sqlite3.connect(str(path), isolation_level=None, timeout=timeout)
     con.execute("PRAGMA journal_mode=WAL")
     con.execute("PRAGMA synchronous=FULL")
     con.execute("PRAGMA foreign_keys=ON")
     return con
+
+
+def _uri(path: Path, **params: str) -> str:
+    quoted = urllib.parse.quote(str(path.absolute()))
+    return f"file:{quoted}?" + "&".join(f"{k}={v}" for k, v in params.items())
+
+
+def _read_only_medium(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
+
+
+def _can_index(path: Path) -> bool:
+    """Can a WAL reader use or make the ``-shm`` index beside the file (a write-protected folder cannot)?"""
+    shm = Path(f"{path}-shm")
+    if shm.exists():
+        return os.access(shm, os.R_OK | os.W_OK)
+    return os.access(path.parent if str(path.parent) else Path("."), os.W_OK | os.X_OK)
+
+
+def check_event_file(path: Path) -> None:
+    """Refuse, before SQLite touches it, anything that is not an SQLite file: a folder, a FIFO, a device,
+    an empty file, a CSV.  Nothing is written to it (SQLite would turn an empty file into a database)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise EventError(f"{path}: no such event file") from None
+    except IsADirectoryError:
+        raise EventError(f"{path}: is a folder, not an event file") from None
+    except OSError as e:
+        raise EventError(f"{path}: cannot be opened ({e.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else None
+            raise EventError(f"{path}: is {kind or 'a special file'}, not an event file")
+        head = os.read(fd, len(SQLITE_MAGIC))
+    except OSError as e:
+        raise EventError(f"{path}: cannot be read ({e.strerror})") from None
+    finally:
+        os.close(fd)
+    if not head:
+        raise EventError(f"{path}: is empty, not an event file (create one with 'gouji event new')")
+    if head != SQLITE_MAGIC:
+        raise EventError(f"{path}: is not an event file (not an SQLite database)")
 
 
 def _version(con: sqlite3.Connection) -> int:
@@ -186,20 +243,95 @@ def migrate(con: sqlite3.Connection) -> int:
     return current
 
 
+def _check_meta(path: Path, con: sqlite3.Connection) -> dict[str, Any]:
+    """The event's settings, each of the type the commands rely on; a damaged file is named, not trusted."""
+    try:
+        meta = {str(k): json.loads(v) for k, v in con.execute("SELECT key, value FROM meta")}
+    except (TypeError, ValueError):
+        raise EventError(f"{path}: damaged event file (its settings are not readable)") from None
+    kinds: dict[str, type] = {
+        "name": str,
+        "mode": str,
+        "format": str,
+        "rounds": int,
+        "tables": int,
+        "hands": int,
+        "seed": int,
+        "duplicate": bool,
+        "variant": dict,
+    }
+    for key in META_KEYS:
+        if key not in meta or not isinstance(meta[key], kinds[key]):
+            raise EventError(f"{path}: damaged event file (setting {key!r} is missing or of the wrong kind)")
+    if meta["mode"] not in ("club", "bots") or not 1 <= meta["rounds"] <= 10_000 or meta["hands"] < 1:
+        raise EventError(f"{path}: damaged event file (mode, rounds or hands out of range)")
+    return meta
+
+
+def _busy_or(e: sqlite3.OperationalError, timeout: float) -> str:
+    text = str(e)
+    if "locked" in text or "busy" in text:
+        return (
+            f"the event file is busy: another command has been writing to it for {timeout:g} s; "
+            "nothing was changed, try again"
+        )
+    if "readonly" in text or "read-only" in text:
+        return "the event file cannot be written (read-only); nothing was changed"
+    return f"cannot use the event file ({text})"
+
+
 class EventDB:
     """An open event file.  Reads are plain; every write goes through :meth:`transaction`."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, write: bool = True, timeout: float = BUSY_TIMEOUT) -> None:
+        """Open an event file for changes, or with ``write=False`` read-only (what read commands use).
+
+        A read opens the file with SQLite's ``mode=ro`` (``immutable`` on a read-only medium),
+        so reading never changes a byte; an older schema is then migrated in a copy in memory.
+        Either way a file that is not an event is refused before anything could be written to it.
+        """
         self.path = Path(path)
-        if not self.path.is_file():
-            raise EventError(f"{self.path}: no such event file")
+        self.write = write
+        self.timeout = timeout
+        check_event_file(self.path)
+        params = {"mode": "rw"} if write else {"mode": "ro"}
+        if not write and (_read_only_medium(self.path) or not _can_index(self.path)):
+            # nobody can write here, and SQLite could not make its WAL index: read the file as it is
+            params["immutable"] = "1"
         try:
-            self.con = _connect(self.path)
-            migrate(self.con)
-            self.con.execute("SELECT count(*) FROM meta").fetchone()
-        except sqlite3.DatabaseError as e:
-            raise EventError(f"{self.path}: not an event file ({e})") from None
-        self._meta: dict[str, Any] | None = None
+            self.con = sqlite3.connect(_uri(self.path, **params), uri=True, isolation_level=None, timeout=timeout)
+        except sqlite3.Error as e:
+            raise EventError(f"{self.path}: cannot be opened ({e})") from None
+        try:
+            names = {r[0] for r in self.con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if any(t not in names for t in TABLES):
+                raise EventError(f"{self.path}: is not an event file (an SQLite database without the event tables)")
+            version = _version(self.con)
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(
+                    f"{self.path}: the event file has schema version {version}; "
+                    f"this gouji_rules knows up to {SCHEMA_VERSION}"
+                )
+            if version < SCHEMA_VERSION:
+                if write:
+                    migrate(self.con)
+                else:  # never write a read: bring a copy in memory up to date
+                    mem = sqlite3.connect(":memory:", isolation_level=None)
+                    self.con.backup(mem)
+                    self.con.close()
+                    self.con = mem
+                    migrate(self.con)
+            if write:
+                self.con.execute("PRAGMA synchronous=FULL")
+                self.con.execute("PRAGMA foreign_keys=ON")
+            self._meta: dict[str, Any] | None = _check_meta(self.path, self.con)
+        except BaseException as e:
+            self.con.close()
+            if isinstance(e, sqlite3.OperationalError):
+                raise EventError(f"{self.path}: {_busy_or(e, timeout)}") from None
+            if isinstance(e, sqlite3.DatabaseError):
+                raise EventError(f"{self.path}: is not an event file or is damaged ({e})") from None
+            raise
 
     @classmethod
     def create(cls, path: str | Path, new: NewEvent) -> EventDB:
@@ -234,7 +366,7 @@ class EventDB:
         finally:
             for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
                 p.unlink(missing_ok=True)
-        return cls(target)
+        return cls(target, write=True)
 
     def close(self) -> None:
         self.con.close()
@@ -247,21 +379,35 @@ class EventDB:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One all-or-nothing change: committed on a normal exit, rolled back on any exception."""
-        self.con.execute("BEGIN IMMEDIATE")
+        """One all-or-nothing change: committed on a normal exit, rolled back on any exception.
+
+        ``BEGIN IMMEDIATE`` takes the write lock first, so whatever is read inside (is this hand
+        already recorded?) stays true until the commit; another writer waits for it at most
+        ``timeout`` seconds, then :class:`EventBusy` says so.
+        """
+        if not self.write:
+            raise EventError(f"{self.path}: opened for reading; a change needs EventDB(path, write=True)")
+        try:
+            self.con.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            raise EventBusy(f"{self.path}: {_busy_or(e, self.timeout)}") from None
         try:
             yield self.con
         except BaseException:
             self.con.execute("ROLLBACK")
             raise
-        self.con.execute("COMMIT")
+        try:
+            self.con.execute("COMMIT")
+        except sqlite3.OperationalError as e:
+            self.con.execute("ROLLBACK")
+            raise EventBusy(f"{self.path}: {_busy_or(e, self.timeout)}") from None
 
     # -- reads -----------------------------------------------------------------------------
 
     @property
     def meta(self) -> dict[str, Any]:
         if self._meta is None:
-            self._meta = {k: json.loads(v) for k, v in self.con.execute("SELECT key, value FROM meta")}
+            self._meta = _check_meta(self.path, self.con)
         return self._meta
 
     def schema_version(self) -> int:

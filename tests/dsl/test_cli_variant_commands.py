@@ -93,3 +93,11 @@ def test_bench_functions_report_numbers() -> None:
     assert load["ms_median"] > 0
     hooks = bench_hooks(20, 1)
     assert hooks["same_game"] is True and hooks["ratio_hooks_to_parameters"] > 0
+
+
+def test_validate_of_a_file_that_is_no_variant_prints_50_diagnostics_and_the_count(tmp_path: Path) -> None:
+    other = tmp_path / "passwd.yaml"
+    other.write_text("".join(f"user{i}: x\n" for i in range(300)), encoding="utf-8")
+    code, out, err = run("validate", str(other))
+    assert code == 1 and err.count(": error: unknown key") == 50
+    assert "… and 250 more" in err and "300 errors" in out

@@ -59,13 +59,3 @@ def test_liufu_ying_deals_52_cards_from_312() -> None:
 def test_shipped_schema_json_is_up_to_date() -> None:
     shipped = json.loads(schema.shipped_path().read_text("utf-8"))
     assert shipped == schema.generate(), "run: python -m gouji_rules.dsl.schema"
-
-
-def test_schema_is_valid_2020_12_and_accepts_every_shipped_variant() -> None:
-    jsonschema = pytest.importorskip("jsonschema")
-    sch = schema.generate()
-    jsonschema.Draft202012Validator.check_schema(sch)
-    for name in dsl.shipped_names():
-        data = dsl.load_shipped(name).to_dict()
-        data["extends"] = "dagang"
-        jsonschema.validate(data, sch)

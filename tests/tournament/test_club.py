@@ -266,3 +266,109 @@ def test_swiss_round_is_paired_by_its_first_result(tmp_path: Path) -> None:
     rows = [(1, 1, 1, "0 1 2 3 4 5"), (1, 2, 1, "1 0 3 2 5 4")]
     assert gouji("event", "record", str(sw), "--from", str(write_results(tmp_path / "s1.csv", rows))).exit_code == 0
     assert gouji(*args).exit_code == 0
+
+
+def _audit(ev: Path) -> list[tuple[str, str | None, str | None]]:
+    with sqlite3.connect(ev) as con:
+        return [(a, o, n) for a, o, n in con.execute("SELECT action, old, new FROM audit ORDER BY id")]
+
+
+def test_correct_changes_only_what_it_is_given(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")
+    key = ["--round", "1", "--table", "1", "--hand", "1"]
+    r = gouji("event", "record", str(ev), *key, "--finish", "0 2 4 1 3 5", "--burn", "2:1", "--opened", "0,2")
+    assert r.exit_code == 0, r.output
+    # only the finishing order changes: the burn, the 开点 and their tribute stay
+    r = gouji("event", "correct", str(ev), *key, "--finish", "2 0 4 1 3 5", "--json")
+    assert r.exit_code == 0, r.output
+    h = json.loads(r.stdout)["hands"][0]
+    assert h["changed"] and h["before"]["finish"] == [0, 2, 4, 1, 3, 5]
+    assert h["result"]["finish"] == [2, 0, 4, 1, 3, 5] and h["result"]["burns"] == [[2, 1]]
+    assert h["result"]["opened"] == [0, 2]
+    assert ("burn", 1, 2) in {(d["kind"], d["giver"], d["receiver"]) for d in h["tribute"]}
+    # the text output shows before and after
+    r = gouji("event", "correct", str(ev), *key, "--men", "5:4")
+    assert r.exit_code == 0, r.output
+    assert "before: finish 2 0 4 1 3 5; burn 2:1; opened 0 2" in r.stdout
+    assert "after:  finish 2 0 4 1 3 5; burn 2:1; men 5:4; opened 0 2" in r.stdout
+    # dropping a recorded fact needs --replace (the whole hand)
+    r = gouji("event", "correct", str(ev), *key, "--burn", "4:1")
+    assert r.exit_code == 1 and "would drop" in r.stderr and "burns 2:1" in r.stderr and "--replace" in r.stderr
+    r = gouji("event", "correct", str(ev), *key, "--replace", "--finish", "0 1 2 3 4 5")
+    assert r.exit_code == 0, r.output
+    assert "after:  finish 0 1 2 3 4 5" in r.stdout and "burn" not in r.stdout.split("after:")[1].splitlines()[0]
+    audit = _audit(ev)
+    assert [a for a, _o, _n in audit] == ["record", "correct", "correct", "correct"]
+    # nothing changes: nothing written, no audit entry
+    r = gouji("event", "correct", str(ev), *key, "--finish", "0 1 2 3 4 5")
+    assert r.exit_code == 0 and "nothing changes" in r.stdout
+    assert len(_audit(ev)) == 4
+    r = gouji("event", "correct", str(ev), "--round", "1", "--table", "1", "--hand", "2", "--finish", "0 1 2 3 4 5")
+    assert r.exit_code == 1 and "no result to correct" in r.stderr
+
+
+def test_status_lists_the_hands_still_to_enter(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")  # 3 rounds, 2 tables, 2 hands
+    rows = [(1, 1, 1, "0 1 2 3 4 5"), (1, 1, 2, "0 1 2 3 4 5"), (1, 2, 2, "0 1 2 3 4 5")]
+    assert gouji("event", "record", str(ev), "--from", str(write_results(tmp_path / "r.csv", rows))).exit_code == 0
+    r = gouji("event", "status", str(ev))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].endswith("3 of 12 hands recorded")
+    assert "round 1 table 2: hand 1" in lines and "round 2 table 1: hands 1 2" in lines
+    assert not any(x.startswith("round 1 table 1") for x in lines)
+    doc = json.loads(gouji("event", "status", str(ev), "--json").stdout)
+    assert len(doc["missing"]) == 9 and {"round": 1, "table": 2, "hand": 1, "rotation": 0} in doc["missing"]
+
+
+def test_s0_and_s4_teammate_burn_is_entered(tmp_path: Path, players_csv: Path) -> None:
+    """S0 五、烧牌: 烧牌可以烧队友; S4 第六条: 当任意一人发够级牌时. Both shipped variants have
+    burn.teammate: true, so seat 2 burning its teammate seat 0 is a result a club can enter."""
+    for variant in ("dagang", "dianshaomenla"):
+        ev = new_event(tmp_path, players_csv, variant)
+        args = ["event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1"]
+        r = gouji(*args, "--finish", "2 1 0 3 4 5", "--burn", "2:0", "--opened", "2", "--json")
+        assert r.exit_code == 0, r.output
+        tribute = json.loads(r.stdout)["hands"][0]["tribute"]
+        assert ("burn", 0, 2) in {(d["kind"], d["giver"], d["receiver"]) for d in tribute}
+
+
+def test_entry_the_engine_cannot_produce_names_rule_and_clause(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")
+    args = ["event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1"]
+    r = gouji(*args, "--finish", "0 1 2 3 4 5", "--burn", "1:2")  # seat 1 never opened
+    assert r.exit_code == 1 and "rule burn_open_point" in r.stderr and "S4 第六条" in r.stderr, r.stderr
+    r = gouji(*args, "--finish", "0 1 2 3 4 5", "--geming", "0")  # 革命 is 四科 (or 三科), not 头科
+    assert r.exit_code == 1 and "rule geming_place" in r.stderr and "S4 第二十一条" in r.stderr, r.stderr
+    r = gouji(*args, "--finish", "0 1 2 4 3 5", "--geming", "4", "--json")
+    assert r.exit_code == 0, r.output
+
+
+def test_s0_burn_fail_is_entered_and_ranks_last(tmp_path: Path, players_csv: Path) -> None:
+    """S0 五、烧牌: 诈烧者直接被判定为拉客 (and below a 闷 victim)."""
+    ev = new_event(tmp_path, players_csv, "dianshaomenla")
+    args = ["event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1"]
+    r = gouji(*args, "--finish", "0 1 2 3 4 5", "--burn-fail", "1")
+    assert r.exit_code == 1 and "rule placed_bottom" in r.stderr, r.stderr
+    r = gouji(*args, "--finish", "0 1 2 3 4 5", "--burn-fail", "5", "--men", "4:1")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "res.csv"
+    assert gouji("event", "export", str(ev), "--results", str(out)).exit_code == 0
+    assert "burn_fail" in out.read_text().splitlines()[0] and ",5," in out.read_text().splitlines()[1]
+
+
+def test_s0_sec10_chongdian_survives_a_correction_and_the_results_export(tmp_path: Path, players_csv: Path) -> None:
+    """S0 十、冲点: a failed 冲点 gives the point to the opposite; correcting the finish keeps that."""
+    ev = new_event(tmp_path, players_csv, "dianshaomenla")
+    key = ["--round", "1", "--table", "1", "--hand", "1"]
+    r = gouji("event", "record", str(ev), *key, "--finish", "0 1 2 3 4 5", "--chongdian", "3:fail", "--opened", "1")
+    assert r.exit_code == 0, r.output
+    r = gouji("event", "correct", str(ev), *key, "--finish", "1 0 2 3 4 5", "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)["hands"][0]["result"]
+    assert res["chongdian"] == [[3, "fail"]] and res["opened"] == [0, 1]  # seat 0 opened by 3's failed 冲点
+    out = tmp_path / "res.csv"
+    assert gouji("event", "export", str(ev), "--results", str(out)).exit_code == 0
+    row = out.read_text().splitlines()[1].split(",")
+    header = out.read_text().splitlines()[0].split(",")
+    assert row[header.index("opened")] == "1" and row[header.index("chongdian")] == "3:fail"

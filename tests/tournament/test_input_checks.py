@@ -79,3 +79,79 @@ def test_verify_refuses_a_record_played_under_other_rules(tmp_path: Path) -> Non
     club.write_text("extends: dagang\nburn:\n  teammate: false\n", encoding="utf-8")
     r = gouji("verify", str(path), "--variant", str(club))
     assert r.exit_code == 1 and "other rules" in r.stdout
+
+
+NAMES = ["张三", "李四", "王五", "赵六", "钱七", "孙八"]
+
+
+def test_a_players_csv_saved_by_chinese_excel_is_named_then_read_with_encoding(tmp_path: Path) -> None:
+    gbk = tmp_path / "gbk.csv"
+    gbk.write_bytes(("name\n" + "\n".join(NAMES) + "\n").encode("gbk"))
+    ev = tmp_path / "e.sqlite"
+    r = gouji("event", "new", str(ev), "--name", "e", "--players", str(gbk))
+    assert r.exit_code == 1 and "GBK" in r.stderr and "--encoding" in r.stderr and "Traceback" not in r.output
+    assert not ev.exists()
+    r = gouji("event", "new", str(ev), "--name", "e", "--players", str(gbk), "--encoding", "gbk")
+    assert r.exit_code == 0, r.output
+    assert {x["name"] for x in standings_json(ev)} == set(NAMES)
+    u16 = tmp_path / "u16.csv"
+    u16.write_bytes(("round,table,hand,finish\n1,1,1,张三 李四 王五 赵六 钱七 孙八\n").encode("utf-16"))
+    r = gouji("event", "record", str(ev), "--from", str(u16))
+    assert r.exit_code == 1 and "UTF-16" in r.stderr
+    r = gouji("event", "record", str(ev), "--from", str(u16), "--encoding", "utf-16")
+    assert r.exit_code == 0, r.output
+    r = gouji("event", "new", str(tmp_path / "f.sqlite"), "--name", "e", "--players", str(gbk), "--encoding", "nope")
+    assert r.exit_code == 1 and "unknown encoding" in r.stderr
+
+
+def test_player_names_hidden_characters_are_refused_and_look_alikes_are_one_player(tmp_path: Path) -> None:
+    ev = tmp_path / "e.sqlite"
+    for bad, pos in (("张\u200b三", 2), ("\u202eevil", 1), ("a\u0007b", 2), ("x\u2028y", 2)):
+        p = tmp_path / "p.csv"
+        p.write_text("name\n" + "\n".join([bad, *NAMES[1:]]) + "\n", encoding="utf-8")
+        r = gouji("event", "new", str(ev), "--name", "e", "--players", str(p))
+        assert r.exit_code == 1 and f"character {pos} is" in r.stderr and r.stderr.startswith(f"{p}:2:"), r.stderr
+        assert not ev.exists()
+    p = tmp_path / "p.csv"
+    nfd, nfc = "Jose\u0301", "Jos\u00e9"  # José typed two ways: the same player
+    p.write_text("name\n" + "\n".join([nfc, *NAMES[1:], nfd]) + "\n", encoding="utf-8")
+    r = gouji("event", "new", str(ev), "--name", "e", "--players", str(p))
+    assert r.exit_code == 1 and "already on line 2" in r.stderr and r.stderr.startswith(f"{p}:8:"), r.stderr
+
+
+def test_absurd_numbers_are_refused_with_the_bound(tmp_path: Path) -> None:
+    p = tmp_path / "p.csv"
+    p.write_text("name\n" + "\n".join(NAMES) + "\n", encoding="utf-8")
+    ev = str(tmp_path / "e.sqlite")
+    for args, bound in (
+        (["event", "new", ev, "--name", "e", "--players", str(p), "--rounds", "1000000"], "1<=x<=100"),
+        (["event", "new", ev, "--name", "e", "--players", str(p), "--hands", "100000"], "1<=x<=100"),
+        (["event", "new", ev, "--name", "e", "--players", str(p), "--seed", str(10**30)], "<=x<="),
+        (["simulate", "--hands", "100000000000"], "1<=x<=10000000"),
+        (["bench", "--hands", "-5"], "1<=x<=10000000"),
+        (["compare", "dagang", "dianshaomenla", "--workers", "100000"], "1<=x<=64"),
+        (["compare", "dagang", "dianshaomenla", "--hands", "0"], "1<=x<=10000000"),
+    ):
+        r = gouji(*args)
+        assert r.exit_code == 2 and bound in r.output, (args, r.output)
+    assert not Path(ev).exists()
+
+
+def test_standings_csv_is_safe_in_a_spreadsheet(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    p = tmp_path / "p.csv"
+    evil = ["=HYPERLINK(1)", "+SUM(A1)", "-2+3", "@cmd", "=cmd|x", "李四"]
+    p.write_text("name\n" + "\n".join(evil) + "\n", encoding="utf-8")
+    ev = tmp_path / "e.sqlite"
+    r = gouji("event", "new", str(ev), "--name", "e", "--players", str(p), "--variant", "dianshaomenla")
+    assert r.exit_code == 0, r.output
+    args = ["event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1", "--finish", "0 1 2 3 4 5"]
+    assert gouji(*args).exit_code == 0
+    out = tmp_path / "s.csv"
+    assert gouji("event", "standings", str(ev), "--csv", "-o", str(out)).exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert {r["name"] for r in rows} == {"'" + n for n in evil[:5]} | {"李四"}
+    assert all(not r["name"].startswith(("=", "+", "-", "@")) for r in rows)
+    assert sorted(int(r["hand_points"]) for r in rows) == [-1, -1, -1, 1, 1, 1]  # numbers stay numbers

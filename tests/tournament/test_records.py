@@ -91,8 +91,12 @@ def test_club_event_export_and_event_file_verify_without_the_rules_file(tmp_path
     r = gouji("verify", str(out))
     assert r.exit_code == 0, r.output
     assert "2 record(s) read, 2 verified" in r.stderr
+    before = ev.read_bytes()
+    ev.chmod(0o444)  # verify is a read command: it works on a read-only file and changes nothing
     r = gouji("verify", str(ev))
     assert r.exit_code == 0, r.output
+    assert ev.read_bytes() == before
+    ev.chmod(0o644)
     # a score changed by hand in the export is caught, scored under the club's own points
     head, first, second = lines(out)
     write(out, [head, dict(first, scores=[0, 0]), second])

@@ -67,7 +67,9 @@ def test_an_event_keeps_its_tiebreaks_and_prints_them(tmp_path: Path, players_cs
     )  # fmt: skip
     assert r.exit_code == 0, r.output
     r = gouji("event", "standings", str(ev))
-    assert r.exit_code == 0 and "ranked by match points, Buchholz, hand points" in r.stdout and "Bhz" in r.stdout
+    assert (
+        r.exit_code == 0 and "ranked by match points, Buchholz, hand points" in r.stdout and "对手分" in r.stdout
+    )  # the Buchholz column, headed in Chinese
     doc = json.loads(gouji("event", "standings", str(ev), "--json").stdout)
     assert doc["tiebreaks"] == ["match_points", "buchholz", "hand_points"]
     assert all("buchholz" in row for row in doc["standings"])

@@ -1,0 +1,91 @@
+"""``gouji event serve``: the event on the club's phones (see docs/club-night.md).
+
+The web application lives in gouji_rules.web and needs the ``web`` extra
+(``pip install 'gouji_rules[web]'``); without it the command says so and exits 1.
+The organiser's link and every table's links go to stderr at start-up.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import click
+
+from .cli_common import fail, handles_errors
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), for the links phones open."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, opened before anything is served, so a busy port is one clear error."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[
+            0
+        ]
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(addr)
+        except OSError:
+            sock.close()
+            raise
+    except (OSError, UnicodeError) as e:
+        fail(f"cannot listen on {host} port {port}: {getattr(e, 'strerror', None) or e}")
+    return sock
+
+
+@click.command("serve")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0: every one)")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--public-url", help="the address phones use, for links and QR codes (default: as browsed)")
+@click.option("--new-links", is_flag=True, help="replace every table link (printed QR codes stop working)")
+@handles_errors
+def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links: bool) -> None:
+    """Serve the club event FILE to phones: standings, seating, and results entered at the tables.
+
+    Anyone who reaches the server may read; entering a result needs a table's link
+    (one per side, printed as QR codes on the seating sheets); the organiser's link
+    is printed here.  Listens on 127.0.0.1 unless --host says otherwise.
+    """
+    try:
+        import uvicorn
+
+        from .web.app import Config, State, create_app
+        from .web.links import Seat
+    except ImportError as e:
+        fail(f"gouji event serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        raise click.UsageError("--public-url starts with http:// or https://")
+    config = Config(event_path=Path(file), public_url=public_url, new_links=new_links)
+    state = State(config)
+    sock = _listen(host, port)
+    shown = public_url or f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
+    shown = shown.rstrip("/")
+    say = config.log
+    say(f"serving {state.event.name} ({file}) at {shown}/  (Ctrl+C stops)")
+    say(f"organiser: {shown}/admin/{state.links.admin_token}")
+    for rnd in state.event.db.rounds_seated():
+        for r, tbl in sorted(state.event.db.seating(rnd)):
+            for side in (0, 1):
+                say(f"round {r} table {tbl} side {'AB'[side]}: {shown}/t/{state.links.token(Seat(r, tbl, side))}")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        say("anyone on this network can read the standings; only table and organiser links change results")
+    app = create_app(config, state)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
+    server.run(sockets=[sock])
+
+
+def register(group: click.Group) -> None:
+    """Add ``serve`` to the ``gouji event`` group."""
+    if "serve" not in group.commands:
+        group.add_command(serve_cmd)

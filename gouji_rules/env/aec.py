@@ -1,0 +1,249 @@
+"""The PettingZoo AEC environment: six seats, one decision at a time, any variant.
+
+One episode is a single hand (``match=False``, the default) or a whole match. The
+agents are ``seat_0`` … ``seat_5``; team 0 is seats 0, 2, 4.  Rewards come when a
+hand ends: each seat gets its team's score for that hand minus the other team's
+(under ``match=True``, the change of the match scores, which includes 宣点 and the
+like).  Actions are indices of the variant's ActionEncoding; an index that is not
+legal now raises ``IllegalAction`` (the engine's own error, naming the rule), one
+outside the space ``ValueError``.
+
+Each observation is a dict:
+
+* ``observation``: the ObservationEncoder vector (float32, OBS_SIZE);
+* ``legal_actions``: the legal indices, in the order of the engine's ``legal_actions()``;
+* ``action_features``: one row of FEATURES numbers per legal action;
+* ``action_mask``: a 0/1 array over the whole space, only with ``dense_mask=True``
+  (the default, as PettingZoo's tools expect one; learning code can turn it off).
+
+Seeding: ``reset(seed=s)`` fixes the sequence of deals; the k-th episode after it is
+dealt from ``derive(s, k)``, so runs repeat exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .. import catalog
+from ..actions import Action
+from ..engine import Hand, Observation
+from ..errors import GoujiError, IllegalAction
+from ..legal import Legal
+from ..match import Match
+from ..rng import derive
+from ..variant import Variant
+from .encoding import FEATURES, ActionEncoding
+from .features import OBS_SIZE, ObservationEncoder
+
+AGENT_NAMES = tuple(f"seat_{s}" for s in range(6))
+ObsDict = dict[str, Any]
+
+
+def resolve_variant(variant: str | Path | Variant) -> Variant:
+    """A Variant from a shipped name, a file path, or a Variant."""
+    if isinstance(variant, Variant):
+        return variant
+    return catalog.resolve(str(variant))
+
+
+class Table:
+    """A hand or a match behind one interface, with the rewards each decision earned.
+
+    ``Hand`` and ``Match`` both offer ``turn``, ``is_over``, ``legal_actions()``,
+    ``apply()`` and ``observation(seat)``; a Table adds the team score change of the
+    last step and tells when a new hand has started (for agents' ``start_hand``).
+    """
+
+    def __init__(self, variant: Variant, seed: int, match: bool, hands: int | None) -> None:
+        self.variant = variant
+        self.seed = seed
+        self.game: Hand | Match = Match(variant, seed, hands) if match else Hand.deal(variant, seed)
+        self._scored = [0, 0]
+        self._hand_seen: Hand | None = None
+
+    @property
+    def turn(self) -> int:
+        return self.game.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def legal_actions(self) -> Legal:
+        return self.game.legal_actions()
+
+    def observation(self, seat: int) -> Observation:
+        return self.game.observation(seat)
+
+    def new_hand(self) -> tuple[int, bool]:
+        """The current hand's seed, and whether it began since the last call."""
+        g = self.game
+        if isinstance(g, Hand):
+            fresh = self._hand_seen is None
+            self._hand_seen = g
+            return self.seed, fresh
+        h = g.hand
+        if h is None or h is self._hand_seen:
+            return (h.seed or 0) if h is not None else self.seed, False
+        self._hand_seen = h  # a reference, not id(): a freed hand's id can be reused
+        return h.seed or 0, True
+
+    def scores(self) -> list[int]:
+        """Team scores so far: the match's, or a hand's once it is over."""
+        g = self.game
+        if isinstance(g, Match):
+            return list(g.scores)
+        return list(g.scores()) if g.is_over else [0, 0]
+
+    def apply(self, action: Action) -> tuple[int, int]:
+        """Apply the action of the seat to act; the score change of each team it caused."""
+        self.game.apply(action)
+        now = self.scores()
+        delta = (now[0] - self._scored[0], now[1] - self._scored[1])
+        self._scored = now
+        return delta
+
+
+class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    """PettingZoo AEC environment for 够级 under any variant.
+
+    >>> env = GoujiEnv("dagang")
+    >>> env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.last()
+    >>> env.step(int(obs["legal_actions"][0]))
+    >>> env.agent_selection in env.agents
+    True
+    """
+
+    metadata = {"name": "gouji_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(
+        self,
+        variant: str | Path | Variant = "dagang",
+        *,
+        match: bool = False,
+        hands: int | None = None,
+        dense_mask: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if hands is not None and hands < 1:
+            raise ValueError(f"hands must be at least 1, got {hands}")
+        self.variant = resolve_variant(variant)
+        self.rules = self.variant.rules
+        self.match = match
+        self.hands = hands
+        self.dense_mask = dense_mask
+        if render_mode is not None and render_mode != "ansi":
+            raise ValueError(f"render_mode {render_mode!r}; supported: ansi")
+        self.render_mode = render_mode
+        self.encoding = ActionEncoding(self.rules)
+        self.encoder = ObservationEncoder()
+        n = self.encoding.size
+        fields: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(-1.0, 1024.0, (OBS_SIZE,), np.float32),
+            "legal_actions": spaces.Sequence(spaces.Discrete(n), stack=True),
+            "action_features": spaces.Sequence(spaces.Box(0.0, 1024.0, (FEATURES,), np.float32), stack=True),
+        }
+        if dense_mask:
+            fields["action_mask"] = spaces.Box(0, 1, (n,), np.int8)
+        self.possible_agents = list(AGENT_NAMES)
+        self.agents: list[str] = []
+        self.observation_spaces = {a: spaces.Dict(fields) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._base_seed: int | None = None
+        self._episode = 0
+        self.table: Table | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- episodes ------------------------------------------------------------------------------
+
+    def next_seed(self, seed: int | None) -> int:
+        """The deal seed of the next episode: derived from the last ``reset(seed=…)``."""
+        if seed is not None:
+            self._base_seed, self._episode = int(seed), 0
+        elif self._base_seed is None:
+            self._base_seed, self._episode = random.SystemRandom().getrandbits(63), 0
+        out = derive(self._base_seed, self._episode)
+        self._episode += 1
+        return out
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table = Table(self.variant, self.next_seed(seed), self.match, self.hands)
+        self.encoder.reset()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = AGENT_NAMES[self.table.turn]
+
+    def observe(self, agent: str) -> ObsDict:
+        t = self.table
+        if t is None:
+            raise GoujiError("call reset() before observe()")
+        seat = AGENT_NAMES.index(agent)
+        return self.observe_table(t, seat, not t.is_over and t.turn == seat)
+
+    def observe_table(self, t: Table, seat: int, acting: bool) -> ObsDict:
+        """A seat's observation dict; the legal actions only for the seat to act."""
+        return self.encode(t.observation(seat), t.legal_actions() if acting else Legal())
+
+    def encode(self, obs: Observation, legal: Legal) -> ObsDict:
+        """The observation dict of one seat from its engine Observation and legal actions."""
+        idx, feats = self.encoding.encode_legal(legal)
+        out: ObsDict = {"observation": self.encoder.encode(obs), "legal_actions": idx, "action_features": feats}
+        if self.dense_mask:
+            out["action_mask"] = self.encoding.dense_mask(idx)
+        return out
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        t = self.table
+        if t is None:
+            raise GoujiError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
+        d0, d1 = t.apply(self.encoding.decode(int(action)))
+        self._cumulative_rewards[agent] = 0.0
+        for s, a in enumerate(AGENT_NAMES):
+            self.rewards[a] = float(d0 - d1 if s % 2 == 0 else d1 - d0)
+        if t.is_over:
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = AGENT_NAMES[t.turn]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.table is None:
+            return None
+        t = self.table
+        if t.is_over:
+            return "over"
+        o = t.observation(t.turn)
+        table = "-" if o.table is None else f"{o.table} by seat {o.table_owner}"
+        return f"seat {o.seat} to {o.mode}; table {table}; {len(t.legal_actions())} legal actions"
+
+    def close(self) -> None:
+        self.table = None
+
+
+def env(variant: str | Path | Variant = "dagang", **kwargs: Any) -> GoujiEnv:
+    """PettingZoo's conventional constructor name."""
+    return GoujiEnv(variant, **kwargs)

@@ -1,0 +1,257 @@
+"""A fixed action encoding per variant: every decision of 够级 as one integer, and as features.
+
+Why fixed: a learning agent needs the same index to mean the same action in every
+position of a variant.  Why not only an index: under ``dagang`` the space has
+164,087 actions, an opening lead may have a thousand legal ones, and most of the
+space is never legal, so each observation also gives the legal indices and one
+feature row per legal action (DouZero's way), and an agent never has to build a
+dense mask.
+
+Layout (``docs/research.md`` has the worked numbers)::
+
+    [0, S)          Play of a set          S = number of sets the deck can form
+    [S, 2S)         Burn with a set
+    [2S, 2S + W)    the word actions, in WORDS order
+
+A set's index inside a block is ``offset[rank]`` plus a mixed-radix number
+``((((count - 1) * T + twos) * J1 + sj) * J2 + bj) * J3 + top`` whose radices are
+one more than the deck's number of 2s, 小王, 大王 and 鹰 (a radix is 1 where the
+attachment cannot exist for that core: no 2 attached to a 2, no 小王 to a 小王
+core, …).  Within a lead box that order is the order of ``Legal``, so the legal
+indices come out in the order of ``legal_actions()``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import (
+    AGREE,
+    JIEFENG,
+    KOU,
+    PASS,
+    REFUSE,
+    YIELD,
+    Action,
+    Burn,
+    Choose,
+    Declare,
+    Give,
+    Head,
+    Play,
+)
+from ..cards import BJ, NRANKS, SJ, TOP, TWO, CardSet
+from ..legal import Box, Legal
+from ..rules import Rules
+
+WORDS: tuple[Action, ...] = (
+    PASS,
+    YIELD,
+    KOU,
+    JIEFENG,
+    AGREE,
+    REFUSE,
+    Declare("xuandian"),
+    Declare("hedian"),
+    Declare("mingdian"),
+    Declare("yudian"),
+    Choose("buy4"),
+    Choose("geming"),
+    Choose("chongdian"),
+    Choose("waive"),
+    Choose("call"),
+    *(Choose(f"last{s}") for s in range(6)),
+    Head(True),
+    Head(False),
+    *(Give(r) for r in range(NRANKS)),
+)
+"""Every action that is not a set, in the order of their indices after the two set blocks."""
+
+# feature columns of one action: the cards it spends by rank, play/burn/word, then the word one-hot
+KIND_PLAY, KIND_BURN, KIND_WORD = NRANKS, NRANKS + 1, NRANKS + 2
+FEATURES = NRANKS + 3 + len(WORDS)
+BOX_CACHE = 4096  # distinct lead boxes kept with their indices and features
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float32]
+
+
+class ActionEncoding:
+    """The index of every action under one variant's deck.
+
+    >>> from gouji_rules.variant import dagang
+    >>> enc = ActionEncoding(dagang().rules)
+    >>> enc.size
+    164087
+    >>> from gouji_rules.actions import parse_action
+    >>> a = parse_action("burn KK2+SJ")
+    >>> enc.decode(enc.encode(a)) == a
+    True
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        deck = [0] * NRANKS
+        for c in rules.deck:
+            deck[c >> 2] += 1
+        self.deck = tuple(deck)
+        self.word_index = {a: i for i, a in enumerate(WORDS)}
+        # per core rank: the radices (count, twos, sj, bj, top) and where its block starts
+        self.radix: list[tuple[int, int, int, int, int]] = []
+        self.offsets: list[int] = []
+        start = 0
+        for r in range(NRANKS):
+            rad = (
+                deck[r],
+                deck[TWO] + 1 if r < TWO else 1,
+                deck[SJ] + 1 if r < SJ else 1,
+                deck[BJ] + 1 if r < BJ else 1,
+                deck[TOP] + 1 if r < TOP else 1,
+            )
+            self.radix.append(rad)
+            self.offsets.append(start)
+            start += rad[0] * rad[1] * rad[2] * rad[3] * rad[4]
+        self.n_sets = start
+        self.size = 2 * start + len(WORDS)
+        self._starts = list(self.offsets)
+        self._radix_arr = np.asarray(self.radix, dtype=np.int64)
+        self._offsets_arr = np.asarray(self.offsets, dtype=np.int64)
+        self._boxes: dict[Box, tuple[IntArray, FloatArray]] = {}
+        self._last: tuple[Legal, IntArray, FloatArray] | None = None
+
+    # -- one action ----------------------------------------------------------------------------
+
+    def set_index(self, cs: CardSet) -> int:
+        """The index of ``cs`` inside a set block; ValueError if the deck cannot form it."""
+        n, t, j1, j2, j3 = self.radix[cs.rank]
+        if not (1 <= cs.count <= n and cs.twos < t and cs.sj < j1 and cs.bj < j2 and cs.top < j3):
+            raise ValueError(f"{cs} cannot be formed from this variant's deck")
+        return self.offsets[cs.rank] + (((((cs.count - 1) * t + cs.twos) * j1 + cs.sj) * j2 + cs.bj) * j3 + cs.top)
+
+    def encode(self, action: Action) -> int:
+        if isinstance(action, Play):
+            return self.set_index(action.cards)
+        if isinstance(action, Burn):
+            return self.n_sets + self.set_index(action.cards)
+        try:
+            return 2 * self.n_sets + self.word_index[action]
+        except KeyError:
+            raise ValueError(f"{action} has no index in this encoding") from None
+
+    def decode(self, index: int) -> Action:
+        """The action of an index; ValueError outside ``[0, size)``."""
+        i = int(index)
+        if not 0 <= i < self.size:
+            raise ValueError(f"action index {i} is outside [0, {self.size})")
+        if i >= 2 * self.n_sets:
+            return WORDS[i - 2 * self.n_sets]
+        burn = i >= self.n_sets
+        if burn:
+            i -= self.n_sets
+        r = bisect_right(self._starts, i) - 1
+        i -= self.offsets[r]
+        _, t, j1, j2, j3 = self.radix[r]
+        i, y = divmod(i, j3)
+        i, b = divmod(i, j2)
+        i, s = divmod(i, j1)
+        k, a = divmod(i, t)
+        cs = CardSet(r, k + 1, a, s, b, y)
+        return Burn(cs) if burn else Play(cs)
+
+    # -- all legal actions of a decision, vectorised --------------------------------------------
+
+    def _set_rows(self, c: IntArray, burn: bool) -> tuple[IntArray, FloatArray]:
+        """Indices and feature rows of sets given as rows (rank, count, twos, sj, bj, top)."""
+        r = c[:, 0]
+        rad, off = self._radix_arr[r], self._offsets_arr[r]
+        idx = off + (((((c[:, 1] - 1) * rad[:, 1] + c[:, 2]) * rad[:, 2] + c[:, 3]) * rad[:, 3] + c[:, 4]) * rad[:, 4])
+        idx += c[:, 5]
+        n = len(c)
+        f = np.zeros((n, FEATURES), dtype=np.float32)
+        rows = np.arange(n)
+        f[rows, r] = c[:, 1]
+        f[rows, TWO] += c[:, 2]
+        f[rows, SJ] += c[:, 3]
+        f[rows, BJ] += c[:, 4]
+        f[rows, TOP] += c[:, 5]
+        if burn:
+            idx += self.n_sets
+            f[:, KIND_BURN] = 1.0
+        else:
+            f[:, KIND_PLAY] = 1.0
+        return idx, f
+
+    def _box(self, b: Box) -> tuple[IntArray, FloatArray]:
+        """A lead box's play indices and features, computed once per distinct box."""
+        hit = self._boxes.get(b)
+        if hit is None:
+            grids = np.meshgrid(
+                np.arange(b[1], b[2] + 1),
+                np.arange(0, b[3] + 1),
+                np.arange(b[4], b[5] + 1),
+                np.arange(b[6], b[7] + 1),
+                np.arange(b[8], b[9] + 1),
+                indexing="ij",
+            )
+            cols = [np.full(grids[0].size, b[0], dtype=np.int64)] + [g.ravel().astype(np.int64) for g in grids]
+            hit = self._set_rows(np.stack(cols, axis=1), burn=False)
+            for arr in hit:
+                arr.flags.writeable = False  # shared by every observation with this box
+            if len(self._boxes) >= BOX_CACHE:
+                self._boxes.clear()
+            self._boxes[b] = hit
+        return hit
+
+    def encode_legal(self, legal: Legal) -> tuple[IntArray, FloatArray]:
+        """The index and the feature row of every legal action, in the order of ``legal``
+        (``legal[i]`` is ``decode(indices[i])``).  Feature columns: the cards the action
+        spends by rank (16), then play / burn / word flags, then a one-hot over WORDS."""
+        last = self._last
+        if last is not None and last[0] is legal:
+            return last[1].copy(), last[2].copy()  # callers keep what they get: never hand out a shared array
+        idx: list[IntArray] = []
+        feats: list[FloatArray] = []
+        for b in legal.boxes:
+            i, f = self._box(b)
+            if legal.burn:  # the engine leads with boxes only; kept general all the same
+                i, f = i + self.n_sets, f.copy()
+                f[:, KIND_PLAY], f[:, KIND_BURN] = 0.0, 1.0
+            idx.append(i)
+            feats.append(f)
+        if legal.sets:
+            i, f = self._set_rows(np.asarray(legal.sets, dtype=np.int64).reshape(-1, 6), legal.burn)
+            idx.append(i)
+            feats.append(f)
+        if legal.extras:
+            n = len(legal.extras)
+            idx.append(np.fromiter((self.encode(x) for x in legal.extras), dtype=np.int64, count=n))
+            f = np.zeros((n, FEATURES), dtype=np.float32)
+            f[:, KIND_WORD] = 1.0
+            for k, x in enumerate(legal.extras):
+                f[k, KIND_WORD + 1 + self.word_index[x]] = 1.0
+            feats.append(f)
+        if not idx:
+            out = (np.zeros(0, dtype=np.int64), np.zeros((0, FEATURES), dtype=np.float32))
+        elif len(idx) == 1:
+            out = (idx[0].copy(), feats[0].copy())
+        else:
+            out = (np.concatenate(idx), np.concatenate(feats))
+        self._last = (legal, out[0], out[1])
+        return out[0].copy(), out[1].copy()
+
+    def legal_indices(self, legal: Legal) -> IntArray:
+        """The index of every legal action, in the order of ``legal``."""
+        return self.encode_legal(legal)[0]
+
+    def action_features(self, legal: Legal) -> FloatArray:
+        """One row of FEATURES numbers per legal action, in the order of ``legal``."""
+        return self.encode_legal(legal)[1]
+
+    def dense_mask(self, indices: Sequence[int] | IntArray) -> npt.NDArray[np.int8]:
+        """A 0/1 mask over the whole space (only for APIs that insist on one)."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        mask[np.asarray(indices, dtype=np.int64)] = 1
+        return mask

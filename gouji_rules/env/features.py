@@ -1,0 +1,145 @@
+"""The observation of one seat as a fixed-length vector, built from ``observation(seat)`` only.
+
+Nothing here reads the engine: every number comes from the Observation the engine
+gives that seat, so what a seat may know is decided in one place (the rules), and
+a variant that hides the cards left of other seats hides them here too.
+
+Seats are relative: column block 0 is the observing seat, 1 the next in order of
+play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
+
+    hand                 16   cards held by rank
+    mode                 len(MODES) + 1, one-hot (last: a mode this list does not know)
+    table                16 + 1   cards of the set on the table by rank, and "a set is on the table"
+    table owner          6    one-hot, relative
+    cards left           6 + 6    count per seat, and 1 where the observation gives it (-1: unknown)
+    active               6
+    finish               6    place in the finish order so far / 6, 0 while playing
+    point                24   开点 state one-hot (none, pending, open, closed) per seat
+    no head              6
+    burning              6    one-hot, relative
+    free for all         1
+    played               96   cards each seat has played this hand, by rank (from the events)
+    shown                96   each seat's hand where it is shown to the table (亮牌), by rank
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import NRANKS, CardSet
+from ..engine import Observation
+
+MODES: tuple[str, ...] = (
+    "lead",
+    "follow",
+    "burn",
+    "kou",
+    "consent",
+    "over",
+    "yudian",
+    "xuandian",
+    "geming",
+    "head",
+    "mingdian",
+    "choose_last",
+    "buy4",
+    "waive",
+    "point_call",
+    "give",
+    "accept",
+    "chongdian",
+    "chong_set",
+    "chong_answer",
+)
+POINT_STATES = ("none", "pending", "open", "closed")
+PLAY_EVENTS = frozenset({"play", "burn", "counter_burn", "huiwu"})
+
+_M = len(MODES) + 1
+HAND_AT = 0
+MODE_AT = HAND_AT + NRANKS
+TABLE_AT = MODE_AT + _M
+OWNER_AT = TABLE_AT + NRANKS + 1
+LEFT_AT = OWNER_AT + 6
+ACTIVE_AT = LEFT_AT + 12
+FINISH_AT = ACTIVE_AT + 6
+POINT_AT = FINISH_AT + 6
+NOHEAD_AT = POINT_AT + 24
+BURNING_AT = NOHEAD_AT + 6
+FFA_AT = BURNING_AT + 6
+PLAYED_AT = FFA_AT + 1
+SHOWN_AT = PLAYED_AT + 6 * NRANKS
+OBS_SIZE = SHOWN_AT + 6 * NRANKS
+
+FloatArray = npt.NDArray[np.float32]
+
+
+def _add_set(row: FloatArray, cs: CardSet) -> None:
+    for r, n in cs.card_counts().items():
+        row[r] += n
+
+
+class ObservationEncoder:
+    """Turns Observations into vectors; keeps a running count of played cards per observer.
+
+    The played-card count is updated from the new events only, as long as the event log it
+    sees grows (the same events in the same order); any other log is counted afresh.
+    """
+
+    def __init__(self) -> None:
+        self._played: dict[int, tuple[Any, int, FloatArray]] = {}
+
+    def reset(self) -> None:
+        self._played.clear()
+
+    def played(self, obs: Observation) -> FloatArray:
+        """Cards played by each absolute seat this hand (6 x 16), from the observer's events."""
+        events: Sequence[Any] = obs.events
+        n = len(events)
+        hit = self._played.get(obs.seat)
+        if hit is not None and hit[1] <= n and (hit[1] == 0 or events[hit[1] - 1] is hit[0]):
+            start, table = hit[1], hit[2]
+        else:
+            start, table = 0, np.zeros((6, NRANKS), dtype=np.float32)
+        for e in events[start:n]:
+            if e.type in PLAY_EVENTS and e.cards is not None and 0 <= e.seat < 6:
+                _add_set(table[e.seat], e.cards)
+        self._played[obs.seat] = (events[n - 1] if n else None, n, table)
+        return table
+
+    def encode(self, obs: Observation) -> FloatArray:
+        v = np.zeros(OBS_SIZE, dtype=np.float32)
+        me = obs.seat
+        rel = [(me + k) % 6 for k in range(6)]  # relative block k shows absolute seat rel[k]
+        v[HAND_AT : HAND_AT + NRANKS] = obs.hand[:NRANKS]
+        v[MODE_AT + (MODES.index(obs.mode) if obs.mode in MODES else len(MODES))] = 1.0
+        if obs.table is not None:
+            _add_set(v[TABLE_AT : TABLE_AT + NRANKS], obs.table)
+            v[TABLE_AT + NRANKS] = 1.0
+        if 0 <= obs.table_owner < 6:
+            v[OWNER_AT + (obs.table_owner - me) % 6] = 1.0
+        left = getattr(obs, "cards_left", None)
+        finish = list(obs.finish)
+        played = self.played(obs)
+        shown = getattr(obs, "shown", ()) or ()
+        for k, s in enumerate(rel):
+            if left is not None and s < len(left) and left[s] is not None and left[s] >= 0:
+                v[LEFT_AT + k] = left[s]
+                v[LEFT_AT + 6 + k] = 1.0
+            v[ACTIVE_AT + k] = float(obs.active[s])
+            if s in finish:
+                v[FINISH_AT + k] = (finish.index(s) + 1) / 6.0
+            p = obs.point[s]
+            if p in POINT_STATES:
+                v[POINT_AT + 4 * k + POINT_STATES.index(p)] = 1.0
+            v[NOHEAD_AT + k] = float(obs.no_head[s])
+            v[PLAYED_AT + NRANKS * k : PLAYED_AT + NRANKS * (k + 1)] = played[s]
+            if s < len(shown) and shown[s]:
+                v[SHOWN_AT + NRANKS * k : SHOWN_AT + NRANKS * (k + 1)] = shown[s][:NRANKS]
+        if 0 <= obs.burning < 6:
+            v[BURNING_AT + (obs.burning - me) % 6] = 1.0
+        v[FFA_AT] = float(obs.free_for_all)
+        return v

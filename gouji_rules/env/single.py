@@ -1,0 +1,132 @@
+"""A Gymnasium environment for one seat; the other five are played by given agents.
+
+The learner sits at ``seat`` (team ``seat % 2``); its teammates and opponents are
+gouji_rules agents (``greedy`` by default), asked exactly as ``gouji simulate`` asks
+them.  The reward is the learner's team score minus the other team's, when a hand
+ends.  Observations are the AEC environment's dicts for the learner's seat.
+
+An index that is not legal now either raises ``IllegalAction`` (``illegal="raise"``)
+or ends the episode with ``illegal_reward`` and ``info["illegal"] = True``
+(``illegal="terminate"``, the default: Gymnasium's tools step with unmasked random
+actions, and a learner must be able to make that mistake without a crash).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from ..agents import Agent, make_agent
+from ..errors import IllegalAction
+from ..variant import Variant
+from .aec import GoujiEnv, ObsDict, Table
+
+
+class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
+    """One seat of 够级 as a Gymnasium environment.
+
+    >>> env = SeatEnv("dagang", seat=0)
+    >>> obs, info = env.reset(seed=3)
+    >>> obs, reward, terminated, truncated, info = env.step(obs["legal_actions"][0])
+    >>> terminated or obs["legal_actions"].size > 0
+    True
+    """
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012
+
+    def __init__(
+        self,
+        variant: str | Path | Variant = "dagang",
+        *,
+        seat: int = 0,
+        others: str | Sequence[Agent] = "greedy",
+        match: bool = False,
+        hands: int | None = None,
+        dense_mask: bool = True,
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if not 0 <= seat < 6:
+            raise ValueError(f"seat must be 0..5, got {seat}")
+        if illegal not in ("raise", "terminate"):
+            raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
+        self.aec = GoujiEnv(variant, match=match, hands=hands, dense_mask=dense_mask, render_mode=render_mode)
+        self.seat = seat
+        if isinstance(others, str):
+            self.others: list[Agent] = [make_agent(others) for _ in range(6)]
+        else:
+            if len(others) != 5:
+                raise ValueError(f"give 5 agents for the other seats, got {len(others)}")
+            self.others = list(others)
+            self.others.insert(seat, self.others[0])  # placeholder at the learner's seat, never asked
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.observation_space = self.aec.observation_space(f"seat_{seat}")
+        self.action_space = self.aec.action_space(f"seat_{seat}")
+        self.table: Table | None = None
+        self._ended = False
+
+    def _advance(self) -> float:
+        """Let the other seats act until it is the learner's turn or the game is over."""
+        t = self.table
+        assert t is not None
+        reward = 0.0
+        while True:
+            seed, fresh = t.new_hand()
+            if fresh:
+                for s, agent in enumerate(self.others):
+                    if s != self.seat:
+                        agent.start_hand(seed, s)
+            if t.is_over or t.turn == self.seat:
+                return reward
+            s = t.turn
+            d = t.apply(self.others[s].act(t.observation(s), t.legal_actions()))
+            reward += self._mine(d)
+
+    def _mine(self, delta: tuple[int, int]) -> float:
+        team = self.seat % 2
+        return float(delta[team] - delta[1 - team])
+
+    def _obs(self) -> ObsDict:
+        t = self.table
+        assert t is not None
+        acting = not t.is_over and t.turn == self.seat
+        return self.aec.observe_table(t, self.seat, acting)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsDict, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.table = Table(self.aec.variant, self.aec.next_seed(seed), self.aec.match, self.aec.hands)
+        self.aec.encoder.reset()
+        self._ended = False
+        self._advance()
+        return self._obs(), {}
+
+    def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+        t = self.table
+        assert t is not None, "call reset() first"
+        if t.is_over or self._ended:
+            raise IllegalAction("the episode is over; call reset()", rule="hand_over")
+        try:
+            act = self.aec.encoding.decode(int(action))
+            reward = self._mine(t.apply(act))
+        except (IllegalAction, ValueError):
+            if self.illegal == "raise":
+                raise
+            self._ended = True
+            return self._obs(), self.illegal_reward, True, False, {"illegal": True}
+        reward += self._advance()
+        return self._obs(), reward, t.is_over, False, {}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.table is None:
+            return None
+        self.aec.table = self.table
+        return self.aec.render()

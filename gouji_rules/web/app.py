@@ -1,0 +1,669 @@
+"""The Starlette application behind ``gouji event serve``.
+
+Anyone who can reach the server may read: the standings, each round's seating
+and each hand's result.  Changing anything needs a secret link (links.py): a
+table side's link enters and confirms that table's hands, the organiser's link
+sees every table, prints the sheets and enters directly.  Every form carries a
+CSRF token that must match a ``SameSite=Strict`` cookie, and a request whose
+``Origin`` or ``Sec-Fetch-Site`` says it comes from another site is refused.
+Pages use no JavaScript and no web fonts; QR codes are inline SVG.
+
+The event is opened once, in the server's event loop, and every request runs
+there, one at a time; each change is still one ``BEGIN IMMEDIATE`` transaction,
+so a ``gouji event record`` typed at the same moment cannot interleave with it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import sys
+import urllib.parse
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import segno
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..tournament import club, standings
+from ..tournament.club import Entry
+from ..tournament.errors import EventError
+from ..tournament.event import Tournament
+from . import tables
+from .i18n import WORDS, lang_of, word
+from .links import Links, Seat, event_secret
+
+MAX_BODY = 16 * 1024  # an entry form is well under 2 KiB
+MAX_FIELDS = 200
+MAX_VALUE = 64
+REFRESH_SECONDS = 30
+CSRF_COOKIE = "gouji_csrf"
+# on a phone what decides the ranking comes first; the other columns follow and scroll sideways
+PHONE_FIRST = ("rank", "name", "match_points", "hand_points")
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass
+class Config:
+    """How the server was started."""
+
+    event_path: Path
+    public_url: str | None = None
+    admin_token: str | None = None
+    new_links: bool = False
+    log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
+
+
+class State:
+    """The open event and its links, created when the server starts."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.event = Tournament.open(config.event_path)
+        if self.event.mode != "club":
+            self.event.close()
+            raise EventError(f"{config.event_path}: a bot event is played by 'gouji event run', not served")
+        self.links = Links(self.event, event_secret(self.event, renew=config.new_links), config.admin_token)
+        self.offers: dict[tuple[int, int], tables.Offer] = {}
+
+    def offer(self, rnd: int, tbl: int) -> tables.Offer:
+        if (rnd, tbl) not in self.offers:
+            self.offers[(rnd, tbl)] = tables.offer(self.event, rnd, tbl)
+        return self.offers[(rnd, tbl)]
+
+
+_env = jinja2.Environment(
+    loader=jinja2.PackageLoader("gouji_rules.web", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+)
+
+
+def _state(request: Request) -> State:
+    st: State = request.app.state.gouji
+    return st
+
+
+def _lang(request: Request) -> str:
+    return lang_of(request.query_params.get("lang") or request.cookies.get("lang"))
+
+
+def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    """Render a page in the reader's language, with the security headers and the CSRF cookie."""
+    lang = _lang(request)
+    csrf = request.cookies.get(CSRF_COOKIE) or ""
+    if len(csrf) != 43:
+        csrf = secrets.token_urlsafe(32)
+    st = _state(request)
+
+    def t(key: str, **kw: Any) -> str:
+        return word(key, lang, **kw)
+
+    body = _env.get_template(template).render(
+        t=t,
+        lang=lang,
+        other_lang="en" if lang == "zh" else "zh",
+        path=request.url.path,
+        csrf=csrf,
+        event_name=st.event.name,
+        refresh=ctx.pop("refresh", 0),
+        **ctx,
+    )
+    resp = HTMLResponse(body, status_code=status, headers=HEADERS)
+    resp.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", max_age=12 * 3600)
+    if "lang" in request.query_params:
+        resp.set_cookie("lang", lang, samesite="lax", max_age=365 * 86400)
+    return resp
+
+
+class PageError(HTTPException):
+    """A 4xx answer: the reason in English (``detail``) and, where it helps a player, in Chinese."""
+
+    def __init__(self, status: int, message: str, zh: str = "") -> None:
+        super().__init__(status_code=status, detail=message)
+        self.zh = zh or HEADLINES_ZH.get(status, "")
+
+
+HEADLINES_ZH = {
+    400: "表单有误，请返回重新填写。",
+    403: "不允许这样做。",
+    404: "找不到这个页面。",
+    405: "不能这样访问这个页面。",
+    409: "这一局刚刚有了变化（别人已经录入、确认或退回），请返回本桌页面看最新情况。",
+    413: "表单内容太多。",
+    415: "表单格式不对。",
+}
+
+
+def fail(status: int, message: str, zh: str = "") -> PageError:
+    return PageError(status, message, zh)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+async def standings_page(request: Request) -> Response:
+    ev = _state(request).event
+    lang = _lang(request)
+    lines = standings.compute(ev)
+    label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
+    order = [*PHONE_FIRST, *(c for c in label if c not in PHONE_FIRST)]
+    cols = [label[c] for c in order]
+    rows = [[str(getattr(line, c)) for c in order] for line in lines]
+    members = [" ".join(line.members) if ev.by_team else "" for line in lines]
+    return page(
+        request,
+        "standings.html",
+        cols=cols,
+        rows=rows,
+        members=members,
+        done=len(ev.db.hands()),
+        total=ev.scheduled_hands(),
+        tiebreaks=standings.tiebreak_names(lang, ev.tiebreaks),
+        rounds=list(range(1, ev.rounds + 1)),
+        seated=ev.db.rounds_seated(),
+        refresh=REFRESH_SECONDS,
+    )
+
+
+def _hands(st: State, rnd: int, tbl: int, names: list[str]) -> list[dict[str, Any]]:
+    """Each hand of a table: its stored result, or the entry waiting for confirmation, or nothing yet."""
+    ev = st.event
+    out = []
+    stored = {h.hand: h for h in ev.db.hands(rnd) if h.tbl == tbl and h.rotation == 0}
+    for n in range(1, ev.hands_per_match + 1):
+        row = stored.get(n)
+        wait = tables.pending(ev, rnd, tbl, n)
+        out.append(
+            {
+                "hand": n,
+                "finish": [names[s] for s in row.result["finish"]] if row else [],
+                "scores": list(row.scores) if row else None,
+                "pending": wait,
+                "pending_finish": [names[int(s)] for s in wait.entry.finish] if wait else [],
+            }
+        )
+    return out
+
+
+def _round_tables(st: State, rnd: int) -> list[dict[str, Any]]:
+    out = []
+    for t in club.seating_sheet(st.event, rnd):
+        if "bye" in t:
+            out.append({"bye": t["bye"]})
+            continue
+        names = [s["player"] for s in t["seats"]]
+        out.append({"table": t["table"], "seats": t["seats"], "hands": _hands(st, rnd, t["table"], names)})
+    return out
+
+
+def _round_number(request: Request) -> int:
+    rnd: int = request.path_params["rnd"]
+    ev = _state(request).event
+    if rnd not in ev.db.rounds_seated():
+        raise fail(404, f"round {rnd} is not seated (rounds seated: {ev.db.rounds_seated()})")
+    return rnd
+
+
+async def round_page(request: Request) -> Response:
+    st = _state(request)
+    rnd = _round_number(request)
+    return page(
+        request,
+        "round.html",
+        rnd=rnd,
+        tables=_round_tables(st, rnd),
+        rounds=list(range(1, st.event.rounds + 1)),
+        seated=st.event.db.rounds_seated(),
+        refresh=REFRESH_SECONDS,
+    )
+
+
+# -- a table side's link --------------------------------------------------------------------
+
+
+def _seat(request: Request) -> Seat:
+    seat = _state(request).links.seat_of(str(request.path_params["token"]))
+    if seat is None:
+        raise fail(
+            403,
+            "this link does not open any table: ask the organiser for your table's QR code",
+            "这个链接打不开任何一桌：请向组织者要本桌的二维码。",
+        )
+    return seat
+
+
+def _table_ctx(st: State, seat: Seat) -> dict[str, Any]:
+    seats = st.event.db.seating(seat.round)[(seat.round, seat.table)]
+    names = st.event.seat_names(seats)
+    return {
+        "rnd": seat.round,
+        "tbl": seat.table,
+        "side": seat.side,
+        "side_name": "AB"[seat.side],
+        "side_seats": " ".join(map(str, tables.SIDE_SEATS[seat.side])),
+        "names": names,
+        "hands": _hands(st, seat.round, seat.table, names),
+    }
+
+
+async def table_page(request: Request) -> Response:
+    st = _state(request)
+    seat = _seat(request)
+    done = {"entered": "entered_wait", "confirmed": "confirmed_ok", "rejected": "rejected_ok"}.get(
+        request.query_params.get("done", ""), ""
+    )
+    base = f"/t/{request.path_params['token']}"
+    return page(request, "table.html", base=base, done=done, refresh=20, **_table_ctx(st, seat))
+
+
+def _hand_number(request: Request) -> int:
+    n: int = request.path_params["hand"]
+    if not 1 <= n <= _state(request).event.hands_per_match:
+        raise fail(404, f"hand {n} is not in a match (hands 1 to {_state(request).event.hands_per_match})")
+    return n
+
+
+def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None) -> dict[str, Any]:
+    seats = st.event.db.seating(rnd)[(rnd, tbl)]
+    names = st.event.seat_names(seats)
+    if entry is None:
+        row = st.event.db.hand(rnd, tbl, hand)
+        entry = tables.entry_of_result(st.event, rnd, tbl, hand, row.result) if row else None
+    return {
+        "rnd": rnd,
+        "tbl": tbl,
+        "hand": hand,
+        "names": names,
+        "offer": st.offer(rnd, tbl),
+        "entry": entry,
+        "is_correction": st.event.db.hand(rnd, tbl, hand) is not None,
+        "error": "",
+        "error_zh": "",
+    }
+
+
+async def hand_form(request: Request) -> Response:
+    st = _state(request)
+    seat = _seat(request)
+    hand = _hand_number(request)
+    base = f"/t/{request.path_params['token']}"
+    ctx = _form_ctx(st, seat.round, seat.table, hand, None)
+    wait = tables.pending(st.event, seat.round, seat.table, hand)
+    return page(
+        request, "hand.html", base=base, action=f"{base}/hand/{hand}", admin=False, wait=wait, side=seat.side, **ctx
+    )
+
+
+async def hand_enter(request: Request) -> Response:
+    st = _state(request)
+    form = await read_form(request)
+    seat = _seat(request)
+    hand = _hand_number(request)
+    base = f"/t/{request.path_params['token']}"
+    entry = entry_of_form(form, seat.round, seat.table, hand, st.offer(seat.round, seat.table))
+    try:
+        tables.enter(st.event, seat.side, entry)
+    except ValueError as e:
+        ctx = _form_ctx(st, seat.round, seat.table, hand, entry)
+        ctx["error"] = str(e)
+        ctx["error_zh"] = word("refused", _lang(request))
+        return page(
+            request,
+            "hand.html",
+            422,
+            base=base,
+            action=f"{base}/hand/{hand}",
+            admin=False,
+            wait=None,
+            side=seat.side,
+            **ctx,
+        )
+    except tables.HandConflict as e:
+        raise fail(409, str(e)) from None
+    st.config.log(f"table {seat.table} side {'AB'[seat.side]} entered round {seat.round} hand {hand}")
+    return RedirectResponse(f"{base}?done=entered", status_code=303)
+
+
+async def hand_confirm(request: Request) -> Response:
+    return await _decide(request, confirm=True)
+
+
+async def hand_reject(request: Request) -> Response:
+    return await _decide(request, confirm=False)
+
+
+async def _decide(request: Request, *, confirm: bool) -> Response:
+    st = _state(request)
+    form = await read_form(request)
+    seat = _seat(request)
+    hand = _hand_number(request)
+    audit = _one(form, "audit")
+    if not audit.isdigit() or len(audit) > 18:
+        raise fail(400, "the form lacks the entry it answers")
+    try:
+        if confirm:
+            tables.confirm(st.event, seat.side, seat.round, seat.table, hand, int(audit))
+        else:
+            tables.reject(st.event, seat.side, seat.round, seat.table, hand, int(audit))
+    except tables.NotAllowed as e:
+        raise fail(403, str(e), "录入的一方不能自己确认，请另一方确认。") from None
+    except EventError as e:
+        raise fail(409, str(e)) from None
+    what = "confirmed" if confirm else "sent back"
+    st.config.log(f"table {seat.table} side {'AB'[seat.side]} {what} round {seat.round} hand {hand}")
+    return RedirectResponse(f"/t/{request.path_params['token']}?done={'confirmed' if confirm else 'rejected'}", 303)
+
+
+# -- the organiser --------------------------------------------------------------------------
+
+
+def _admin(request: Request) -> str:
+    token = str(request.path_params["token"])
+    if not _state(request).links.is_admin(token):
+        raise fail(403, "this is not the organiser's link", "这不是组织者的链接。")
+    return f"/admin/{token}"
+
+
+def _base_url(request: Request) -> str:
+    return (_state(request).config.public_url or str(request.base_url)).rstrip("/")
+
+
+def qr_svg(url: str) -> str:
+    """A QR code as inline SVG (no image files, no network)."""
+    svg: str = segno.make(url, error="m").svg_inline(scale=3, omitsize=True)
+    return svg
+
+
+async def admin_page(request: Request) -> Response:
+    st = _state(request)
+    base = _admin(request)
+    url = _base_url(request)
+    rounds = []
+    for rnd in st.event.db.rounds_seated():
+        tabs = []
+        for t in _round_tables(st, rnd):
+            if "bye" in t:
+                continue
+            links = [f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}" for side in (0, 1)]
+            tabs.append({**t, "links": links})
+        rounds.append({"round": rnd, "tables": tabs})
+    nxt = max(st.event.db.rounds_seated(), default=0) + 1
+    return page(
+        request,
+        "admin.html",
+        base=base,
+        rounds=rounds,
+        can_seat=nxt if st.event.fmt == "swiss" and nxt <= st.event.rounds else 0,
+        refresh=0,
+    )
+
+
+async def admin_seat(request: Request) -> Response:
+    st = _state(request)
+    await read_form(request)
+    base = _admin(request)
+    try:
+        club.ensure_round(st.event, int(request.path_params["rnd"]))
+    except EventError as e:
+        raise fail(409, str(e)) from None
+    return RedirectResponse(base, status_code=303)
+
+
+async def print_page(request: Request) -> Response:
+    st = _state(request)
+    _admin(request)
+    rnd = _round_number(request)
+    url = _base_url(request)
+    sheets = []
+    for t in _round_tables(st, rnd):
+        if "bye" in t:
+            continue
+        qrs = []
+        for side in (0, 1):
+            link = f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}"
+            qrs.append({"side": "AB"[side], "url": link, "svg": qr_svg(link)})
+        sheets.append({**t, "qrs": qrs})
+    places = WORDS["place_names"][_lang(request)].split(",")
+    return page(
+        request, "print.html", rnd=rnd, sheets=sheets, places=places, hands=range(1, st.event.hands_per_match + 1)
+    )
+
+
+def _admin_target(request: Request) -> tuple[int, int, int]:
+    rnd = _round_number(request)
+    tbl: int = request.path_params["tbl"]
+    if (rnd, tbl) not in _state(request).event.db.seating(rnd):
+        raise fail(404, f"round {rnd} has no table {tbl}")
+    return rnd, tbl, _hand_number(request)
+
+
+async def admin_hand_form(request: Request) -> Response:
+    st = _state(request)
+    base = _admin(request)
+    rnd, tbl, hand = _admin_target(request)
+    ctx = _form_ctx(st, rnd, tbl, hand, None)
+    action = f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"
+    return page(request, "hand.html", base=base, action=action, admin=True, wait=None, side=-1, **ctx)
+
+
+async def admin_hand_save(request: Request) -> Response:
+    st = _state(request)
+    form = await read_form(request)
+    base = _admin(request)
+    rnd, tbl, hand = _admin_target(request)
+    entry = entry_of_form(form, rnd, tbl, hand, st.offer(rnd, tbl))
+    try:
+        tables.organiser_record(st.event, entry)
+    except EventError as e:
+        ctx = _form_ctx(st, rnd, tbl, hand, entry)
+        ctx["error"] = str(e)
+        ctx["error_zh"] = word("refused", _lang(request))
+        action = f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"
+        return page(request, "hand.html", 422, base=base, action=action, admin=True, wait=None, side=-1, **ctx)
+    st.config.log(f"organiser saved round {rnd} table {tbl} hand {hand}")
+    return RedirectResponse(base, status_code=303)
+
+
+# -- forms ----------------------------------------------------------------------------------
+
+
+async def read_form(request: Request) -> dict[str, list[str]]:
+    """A small url-encoded form from this site, or a 4xx: the body is capped, the origin and CSRF token checked."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise fail(403, "a form from another site is refused", "拒绝来自其他网站的表单。")
+    origin = request.headers.get("origin")
+    if origin is not None:
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        if origin != own:
+            raise fail(403, "a form from another site is refused", "拒绝来自其他网站的表单。")
+    ctype = request.headers.get("content-type", "").split(";")[0].strip()
+    if ctype != "application/x-www-form-urlencoded":
+        raise fail(415, "send the form as application/x-www-form-urlencoded")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise fail(413, f"the form is larger than {MAX_BODY} bytes")
+    try:
+        pairs = urllib.parse.parse_qsl(
+            body.decode("ascii"), keep_blank_values=True, strict_parsing=False, max_num_fields=MAX_FIELDS
+        )
+    except (UnicodeDecodeError, ValueError):
+        raise fail(400, "the form cannot be read") from None
+    form: dict[str, list[str]] = {}
+    for k, v in pairs:
+        if len(k) > MAX_VALUE or len(v) > MAX_VALUE:
+            raise fail(413, "a form field is too long")
+        form.setdefault(k, []).append(v)
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    sent = _one(form, "csrf")
+    if not cookie or not hmac.compare_digest(cookie.encode(), sent.encode()):
+        raise fail(
+            403,
+            "the form's security token does not match: reload the page and try again",
+            "页面已过期：请重新打开页面再提交。",
+        )
+    return form
+
+
+def _one(form: dict[str, list[str]], key: str) -> str:
+    values = form.get(key, [])
+    if len(values) > 1:
+        raise fail(400, f"the form field {key!r} is given twice")
+    return values[0] if values else ""
+
+
+def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, offer: tables.Offer) -> Entry:
+    """The entry a form describes; a value the form never offered is a forged request (400)."""
+    seats = [str(s) for s in range(6)]
+
+    def pick(key: str, allowed: set[str]) -> list[str]:
+        values = [v for v in form.get(key, []) if v]
+        bad = [v for v in values if v not in allowed]
+        if bad:
+            raise fail(400, f"{key}: {bad[0][:20]!r} is not one of the choices offered")
+        return values
+
+    finish = []
+    for place in range(1, 7):
+        v = _one(form, f"p{place}")
+        if v not in seats and v != "":
+            raise fail(400, f"place {place}: not a seat")
+        finish.append(v or "?")
+    pair = "{}:{}".format
+    chong = []
+    declare = []
+    for s in seats:
+        c = _one(form, f"chong{s}")
+        if c:
+            if not offer.chongdian or c not in ("ok", "fail"):
+                raise fail(400, "chongdian: not one of the choices offered")
+            chong.append(f"{s}:{c}")
+        d = _one(form, f"declare{s}")
+        if d:
+            if d not in offer.declare:
+                raise fail(400, "declare: not one of the choices offered")
+            declare.append(f"{d}:{s}")
+    return Entry(
+        rnd,
+        tbl,
+        hand,
+        finish,
+        burns=pick("burn", {pair(a, b) for a, b in offer.burns}),
+        burn_fail=pick("burn_fail", set(seats) if offer.burn_fail else set()),
+        men=pick("men", {pair(a, b) for a, b in offer.men}),
+        opened=pick("opened", set(seats) if offer.opened else set()),
+        geming=pick("geming", set(seats) if offer.geming else set()),
+        chongdian=chong,
+        declare=declare,
+        waive=pick("waive", {pair(a, b) for a, b in offer.waive}),
+    )
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    zh = exc.zh if isinstance(exc, PageError) else HEADLINES_ZH.get(exc.status_code, "")
+    lang = _lang(request)
+    headline, detail = (zh, exc.detail) if lang == "zh" and zh else (exc.detail, "")
+    return page(request, "message.html", exc.status_code, title=word("error", lang), message=headline, detail=detail)
+
+
+class OneLineErrors:
+    """An unexpected error becomes a 500 page for the reader and one line in the organiser's log.
+
+    Starlette's own error middleware would log a traceback after its handler; this one sits
+    inside it and answers before the error gets there.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:
+            if started:
+                raise
+            request = Request(scope)
+            _state(request).config.log(f"error: {type(exc).__name__}: {exc} ({request.method} {request.url.path})")
+            response = page(
+                request,
+                "message.html",
+                500,
+                title=word("error", _lang(request)),
+                message=word("server_error", _lang(request)),
+                detail="",
+            )
+            await response(scope, receive, send)
+
+
+def create_app(config: Config, state: State | None = None) -> Starlette:
+    """The application; the event is opened (unless ``state`` is given) when the server starts, closed when it stops."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.gouji = state or State(config)
+        try:
+            yield
+        finally:
+            app.state.gouji.event.close()
+
+    hand = "/t/{token}/hand/{hand:int}"
+    admin_hand = "/admin/{token}/r/{rnd:int}/t/{tbl:int}/hand/{hand:int}"
+    routes = [
+        Route("/", standings_page),
+        Route("/rounds/{rnd:int}", round_page),
+        Route("/t/{token}", table_page),
+        Route(hand, hand_form, methods=["GET"]),
+        Route(hand, hand_enter, methods=["POST"]),
+        Route(hand + "/confirm", hand_confirm, methods=["POST"]),
+        Route(hand + "/reject", hand_reject, methods=["POST"]),
+        Route("/admin/{token}", admin_page),
+        Route("/admin/{token}/seat/{rnd:int}", admin_seat, methods=["POST"]),
+        Route("/admin/{token}/print/{rnd:int}", print_page),
+        Route(admin_hand, admin_hand_form, methods=["GET"]),
+        Route(admin_hand, admin_hand_save, methods=["POST"]),
+        Mount("/static", StaticFiles(packages=[("gouji_rules.web", "static")]), name="static"),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: http_error},
+        middleware=[Middleware(OneLineErrors)],
+        max_body_size=MAX_BODY,
+    )

@@ -1,0 +1,124 @@
+"""Club entry and the engine agree: every outcome the engine produces can be entered, and what it
+cannot produce is refused with the rule and its clause (issue 10 item 3)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from gouji_rules.agents import make_agent
+from gouji_rules.engine import Hand
+from gouji_rules.errors import IllegalAction
+from gouji_rules.match import HandSummary, play_match
+from gouji_rules.outcome import Outcome, can_outcome, settle_outcome, verify_outcome
+from gouji_rules.variant import Variant, dagang, dianshaomenla
+
+
+def outcome_of(summary: HandSummary, following: HandSummary | None) -> Outcome:
+    """The facts a scorer would type in for a hand the engine played."""
+    rec = summary.record
+    pre = rec["pre_play"]
+    redeals = [i for i, e in enumerate(pre) if e["type"] == "redeal"]
+    pre = pre[redeals[-1] + 1 :] if redeals else pre
+    play: list[dict[str, Any]] = rec["events"]
+    waived: list[tuple[int, int]] = []
+    if following is not None:
+        waived = [(e["other"], e["seat"]) for e in following.record["pre_play"] if e["type"] == "waive"]
+    return Outcome(
+        places=summary.tribute_places,
+        opened=[s for s, p in enumerate(rec["opened"]) if p == "open"],
+        burns=[(e["seat"], e["other"]) for e in play if e["type"] == "burn_success"],
+        burn_fails=[e["seat"] for e in play if e["type"] == "burn_fail"],
+        men=[(e["seat"], e["other"]) for e in play if e["type"] == "men"],
+        geming=[e["seat"] for e in pre if e["type"] == "geming"],
+        chongdian=[(e["seat"], e["value"] == 1) for e in pre if e["type"] == "chongdian"],
+        declarations=[(e["type"], e["seat"]) for e in pre if e["type"] in ("xuandian", "mingdian", "yudian")],
+        waived=waived,
+    )
+
+
+@pytest.mark.parametrize("variant", [dagang(), dianshaomenla()], ids=["dagang", "dianshaomenla"])
+def test_every_outcome_the_engine_plays_can_be_entered(variant: Variant) -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(40):
+        agent = "greedy" if seed % 2 else "random"
+        m = play_match(variant, seed, 4, [make_agent(agent) for _ in range(6)])
+        for i, summary in enumerate(m.summaries):
+            following = m.summaries[i + 1] if i + 1 < len(m.summaries) else None
+            o = outcome_of(summary, following)
+            settlement, debts = settle_outcome(variant.rules, o)  # raises if the entry were refused
+            assert settlement.scores == summary.scores
+            if following is None:
+                assert debts == [d for d in summary.debts if (d.giver, d.receiver) not in o.waived]
+            for name, facts in (
+                ("burn", o.burns),
+                ("burn_fail", o.burn_fails),
+                ("men", o.men),
+                ("geming", o.geming),
+                ("chongdian", o.chongdian),
+                ("declare", o.declarations),
+                ("waive", o.waived),
+            ):
+                seen[name] += len(facts)
+    assert seen["burn"] and seen["men"] and seen["declare"], seen  # the facts that matter were exercised
+
+
+def test_s0_burn_may_take_a_teammates_set_in_play_and_at_entry() -> None:
+    """S0 五、烧牌: 烧牌可以烧队友 (and S4 第六条: 当任意一人发够级牌时). Seat 0 plays KK; its teammate
+    seat 2, who has opened, is offered ``burn AA`` by the engine, so a club may enter that burn."""
+    for variant in (dagang(), dianshaomenla()):
+        hands = ["3 3 5", "5 6 7 3", "A A 3 9", "8 8 3", "9 9 3", "T T 3"]
+        h = Hand.position(variant, hands, table="K K", owner=0, point={2: "open"})
+        assert h.turn == 2 and "burn AA" in [str(a) for a in h.legal_actions()]
+        o = Outcome(places=[2, 3, 1, 4, 5, 6], opened=[2], burns=[(2, 0)])
+        verify_outcome(variant.rules, o)
+
+
+def test_s4_art6_no_burn_of_the_opposite_nor_before_opening() -> None:
+    rules = dagang().rules
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=[1, 2, 3, 4, 5, 6], opened=[0], burns=[(0, 3)]))
+    assert e.value.rule == "burn_who" and "第六条" in e.value.clause
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=[1, 2, 3, 4, 5, 6], burns=[(0, 1)]))
+    assert e.value.rule == "burn_open_point" and "S4 第六条" in e.value.clause
+    # S0 五、烧牌 does not ask for an opened point
+    verify_outcome(dianshaomenla().rules, Outcome(places=[1, 2, 3, 4, 5, 6], burns=[(0, 1)]))
+
+
+def test_teammate_burn_refused_where_the_variant_says_so() -> None:
+    from gouji_rules.dsl import load_text
+
+    v = load_text("extends: dagang\nname: noteam\nburn:\n  teammate: false\n")
+    assert not can_outcome(v.rules, Outcome(places=[2, 3, 1, 4, 5, 6], opened=[2], burns=[(2, 0)]))
+
+
+def test_s4_art21_geming_placed_fourth_or_third_and_two_void_the_hand() -> None:
+    rules = dagang().rules
+    verify_outcome(rules, Outcome(places=[1, 2, 3, 4, 5, 6], geming=[3]))
+    verify_outcome(rules, Outcome(places=[1, 4, 2, 5, 3, 6], geming=[4]))  # teammates 0 and 2 took 头科, 二科: 三科
+    for bad in (Outcome(places=[4, 2, 3, 1, 5, 6], geming=[3]), Outcome(places=[1, 2, 3, 4, 5, 6], geming=[3, 1])):
+        with pytest.raises(IllegalAction) as e:
+            verify_outcome(rules, bad)
+        assert e.value.rule in ("geming_place", "geming_void") and e.value.clause == "S4 第二十一条"
+    with pytest.raises(IllegalAction, match="no 革命"):
+        verify_outcome(dianshaomenla().rules, Outcome(places=[1, 2, 3, 4, 5, 6], geming=[3]))
+
+
+def test_s0_burn_fail_ranks_below_men() -> None:
+    """S0: 诈烧判定的拉客严重于被闷判定为的拉客 (诈烧 is last, the 闷 victim second last)."""
+    rules = dianshaomenla().rules
+    verify_outcome(rules, Outcome(places=[1, 2, 3, 4, 6, 5], burn_fails=[4], men=[(5, 2)]))
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=[1, 2, 3, 4, 5, 6], burn_fails=[4], men=[(5, 2)]))
+    assert e.value.rule == "placed_bottom"
+
+
+def test_s0_chongdian_player_is_fourth() -> None:
+    rules = dianshaomenla().rules
+    verify_outcome(rules, Outcome(places=[1, 2, 3, 4, 5, 6], chongdian=[(3, True)]))
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=[4, 2, 3, 1, 5, 6], chongdian=[(3, True)]))
+    assert e.value.rule == "chongdian_place" and e.value.clause == "S0 十、冲点"
