@@ -1,8 +1,9 @@
 """A real ``gouji event serve`` on a free port of 127.0.0.1, an event to serve, and Debian's Chromium.
 
 The browser is the system's (/usr/bin/chromium driven by /usr/bin/chromedriver);
-nothing downloads one.  CI installs them (.ci/run); without them these tests
-fail rather than skip, so a missing browser is never mistaken for a pass.
+nothing downloads one.  CI installs them (.ci/run) and sets GOUJI_BROWSER_TESTS=required, so there a missing
+browser fails rather than skips and is never mistaken for a pass; elsewhere (the README's
+quickstart on a machine with only Python) these tests skip with the install command.
 Screenshots go to test-artifacts/web/ (ignored by git, kept by CI).
 """
 
@@ -129,9 +130,11 @@ def browser() -> Iterator[Any]:
     from selenium.webdriver.chrome.service import Service
 
     os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must never fetch a browser or driver
-    assert Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists(), (
-        "install Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)"
-    )
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        why = "install Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)"
+        if os.environ.get("GOUJI_BROWSER_TESTS") == "required":  # .ci/run: never skipped there
+            pytest.fail(why)
+        pytest.skip(why)  # a fresh machine with only Python (the README's quickstart) has no browser
     profile = tempfile.mkdtemp(prefix="gouji-chromium-")
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
