@@ -1,4 +1,4 @@
-"""The shipped variant files: they load, equal the Python definitions, validate cleanly and play."""
+"""The shipped variant files: they are the one source of dagang() and dianshaomenla(), validate cleanly and play."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import pytest
 
 from gouji_rules import dsl
+from gouji_rules.cards import FOUR, THREE, card_rank
 from gouji_rules.dsl import schema
 from gouji_rules.sim import simulate
 from gouji_rules.variant import dagang, dianshaomenla
@@ -16,12 +17,22 @@ def test_at_least_four_variants_are_shipped() -> None:
     assert {"dagang", "dianshaomenla", "liufu_ying", "sha21"} <= set(dsl.shipped_names())
 
 
-def test_dagang_file_equals_python_dagang() -> None:
-    assert dsl.load_shipped("dagang").to_dict() == dagang().to_dict()
+def test_s4_art5_and_art19_readings_come_from_dagang_yaml() -> None:
+    """dagang() is the shipped file (one source): S4 第五条's 够级 minimums and 第十九条's 4/2/0 points."""
+    v = dagang()
+    assert v.name == "dagang" and "S4" in v.source
+    assert v.gouji.thresholds == {"T": 5, "J": 4, "Q": 3, "K": 2, "A": 2, "2": 2}
+    assert list(v.scoring.points) == [4, 2, 0, 0, -2, -4] and v.scoring.positive_only
+    assert v.scoring.sweep_multiplier == 2
 
 
-def test_dianshaomenla_file_equals_python_dianshaomenla() -> None:
-    assert dsl.load_shipped("dianshaomenla").to_dict() == dianshaomenla().to_dict()
+def test_s0_opening_readings_come_from_dianshaomenla_yaml() -> None:
+    """dianshaomenla() is the shipped file: S0's 2/1/0 points and its six 3s and six 4s (七、买3买4)."""
+    v = dianshaomenla()
+    assert v.name == "dianshaomenla" and "S0" in v.source
+    assert list(v.scoring.points) == [2, 1, 0, 0, -1, -2]
+    ranks = [card_rank(c) for c in v.rules.deck]
+    assert ranks.count(THREE) == 6 and ranks.count(FOUR) == 6
 
 
 @pytest.mark.parametrize("name", dsl.shipped_names())
