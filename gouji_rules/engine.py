@@ -649,7 +649,8 @@ class Hand:
         self.wrong_plays.append((s, reason))
         self.decisions += 1
         self._legal = None
-        self.events.append(Event("wrong_play", s, value=mode + 1))
+        if mode != BURN:  # a lost burn offer is a silent decline (see _do_pass)
+            self.events.append(Event("wrong_play", s, value=mode + 1))
         if mode == FOLLOW:
             self.passed[s] = True
             self._advance()
@@ -669,8 +670,9 @@ class Hand:
         if self.mode == FOLLOW:
             self.passed[s] = True
             self.events.append(Event("pass", s))
-        else:  # declining a burn is not a pass of the round
-            self.events.append(Event("pass", s, value=1))
+        # declining a burn is not a pass of the round, and no event: only seats that can burn are
+        # asked, so a public "declined" would tell the table what the seat holds (S0: 每个人看每个人
+        # 自己的牌); the action list keeps it for replay
         self._advance()
 
     def _do_play(self, s: int, cs: CardSet, *, burn: bool) -> None:

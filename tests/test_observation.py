@@ -13,7 +13,7 @@ import pytest
 
 from gouji_rules.actions import Choose
 from gouji_rules.cards import NRANKS, parse_set
-from gouji_rules.engine import Hand
+from gouji_rules.engine import BURN, Hand
 from gouji_rules.events import Event
 from gouji_rules.match import Match
 from gouji_rules.observe import UNKNOWN, witnesses
@@ -180,3 +180,20 @@ def test_s4_art15_shown_hand_is_not_hidden_information() -> None:
     before = h.observation(2)
     h.hands[0][parse_set("3").rank] += 1
     assert h.observation(2).shown != before.shown and h.observation(2).cards_left[0] == 2
+
+
+def test_s0_opening_a_declined_burn_offer_tells_nobody_what_the_seat_holds() -> None:
+    """S0 opening 「每个人看每个人自己的牌」 and 五、烧牌: only a seat that can burn is offered the burn, so
+    turning it down must leave no trace others see: the table's events are the same whether seat 1 held
+    the burning AA+小王 (offered, declined) or not (never asked)."""
+    could = pos(S0, ["KK 5", "AA SJ 6", "7", "8", "9", "T"], leader=0)
+    could_not = pos(S0, ["KK 5", "66 7 8", "7", "8", "9", "T"], leader=0)
+    act(could, "KK")
+    act(could_not, "KK")
+    assert could.turn == 1 and could.mode == BURN  # seat 1 is asked to burn, and declines
+    act(could, "pass")
+    for h in (could, could_not):
+        while h.turn != 3:  # the opposite answers the 够级 set
+            act(h, "pass")
+    seen = [(e.type, e.seat, e.value) for e in could.observation(3).events]
+    assert seen == [(e.type, e.seat, e.value) for e in could_not.observation(3).events]
