@@ -766,12 +766,15 @@ class Hand:
         rules = self.rules
         if rules.men_show_hand and self.active[victim]:
             self.shown.add(victim)  # 应当时亮牌
-        if rules.men_ranks_last and self.active[victim]:
-            self._remove(victim, rules.men_severity)
-        elif rules.men_plays_on_at_bottom and self.active[victim] and victim not in self.fallen:
+        severity = rules.men_bottom_severity()
+        if severity is None or not self.active[victim]:
+            return
+        if rules.men_ranks_last:
+            self._remove(victim, severity)
+        elif victim not in self.fallen:
             # 先清为落 (S4 第十五条): placed from the bottom now; he plays on, but going out will not lift him
             self.fallen.add(victim)
-            self.bottom.append((rules.men_severity, len(self.bottom), victim))
+            self.bottom.append((severity, len(self.bottom), victim))
 
     def _go_out(self, s: int) -> None:
         if s in self.fallen:
@@ -862,7 +865,7 @@ class Hand:
     def _burners(self, owner: int, cs: CardSet) -> list[int]:
         """Who may burn (烧牌) ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
         rules = self.rules
-        if not rules.burn:
+        if not rules.has_burn():
             return []
         out = []
         for p in rules.burn_order(owner):

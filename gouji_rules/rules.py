@@ -468,6 +468,15 @@ class Rules:
         """:meth:`verify_burn` as a yes or no."""
         return self._burn_refusal(burner, victim, opened, passed, burning, burn_victim) is None
 
+    def has_burn(self) -> bool:
+        """烧牌 is played at all (S4 第六条, S0 五、烧牌)."""
+        return bool(self.burn)
+
+    def may_burn(self, burner: int, victim: int) -> bool:
+        """May ``burner`` ever burn a 够级 set of ``victim`` (what a result may say): :meth:`can_burn` with a
+        burner who has opened, has not passed and burns no counter-burn (反烧)."""
+        return self._burn_refusal(burner, victim, True, False, -1, -1) is None
+
     def may_open_now(self, out: int, trick_out: int) -> bool:
         """May a seat still open (S4 第八条: not once 头科 and 二科 are out, but for the round of the
         deadline player's last set)?  ``out``: players out now; ``trick_out``: out when the round began."""
@@ -502,19 +511,29 @@ class Rules:
         """The place of a 革命 player (S4 第二十一条): 四科, or 三科 when his two teammates took 头科 and 二科."""
         return self.geming_place_if_team_top if teammates_top else self.geming_place
 
+    def geming_voids(self, declarers: int) -> bool:
+        """This many 革命 at once void the hand (S4 第二十一条)."""
+        return declarers >= self.geming_void_at
+
     def chongdian_places(self, players: int) -> tuple[int, ...]:
         """The places of the 冲点 players, the better first (S0 第十节: one is 四客; of two, the other 小拉)."""
         if players <= 1:
             return (self.chongdian_place,)
         return (self.chongdian_place, self.chongdian_second_place)
 
+    def chongdian_redeals(self, players: int) -> bool:
+        """This many 冲点 players cause a redeal (S0 十、冲点)."""
+        return players >= self.chongdian_redeal_at
+
+    def chongdian_opens(self, seat: int, succeeded: bool) -> int:
+        """The seat a 冲点 opens: its player when it succeeds, the opposite when it fails (S0 十、冲点)."""
+        return seat if succeeded else (seat + 3) % 6
+
     def chongdian_outcome(self, seat: int, success: bool) -> tuple[frozenset[int], frozenset[int]]:
         """Who counts as opened and who may no longer open after ``seat``'s 冲点 (S0 第十节):
         success opens it; failure closes it and opens its opposite."""
-        o = (seat + 3) % 6
-        if success:
-            return frozenset({seat}), frozenset()
-        return frozenset({o}), frozenset({seat})
+        opened = frozenset({self.chongdian_opens(seat, success)})
+        return opened, (frozenset() if success else frozenset({seat}))
 
     def bottom_severity(self, kind: str) -> int | None:
         """How far down a seat is placed at once, counted from last place, by ``kind``: ``burn_fail``
@@ -542,6 +561,17 @@ class Rules:
     def can_men(self, victim: int, by: int) -> bool:
         """:meth:`verify_men` as a yes or no."""
         return self._men_refusal(victim, by) is None
+
+    def has_men(self) -> bool:
+        """闷 / 清 applies (S0 六、闷与被闷, S4 第十五条)."""
+        return bool(self.men)
+
+    def men_bottom_severity(self) -> int | None:
+        """How far down a 闷 victim is placed at once (S0; S4 先清为落, who plays on but keeps the place),
+        or None where 闷 only costs 清贡."""
+        if self.men_ranks_last or self.men_plays_on_at_bottom:
+            return int(self.men_severity)
+        return None
 
     # -- between hands (hooks dispatched here) ----------------------------------------------------
 
@@ -575,12 +605,20 @@ class Rules:
             return bool(hook(ctx))
         return hand[TWO] + hand[SJ] + hand[BJ] + hand[TOP] == 0
 
+    def has_geming(self) -> bool:
+        """革命 may be declared (S4 第二十一条)."""
+        return bool(self.geming)
+
     def cannot_pay(self, hand: Sequence[int], owed: int) -> bool:
         """进贡不起 (S4 第十四条(二), ``geming.cannot_pay``): does a seat holding ``hand`` owe more tribute
         cards than it holds, so that it may declare 革命?"""
         if not (self.geming and self.geming_cannot_pay):
             return False
         return owed > sum(hand[r] for r in set(self.tribute_ranks))
+
+    def no_three_places_last(self) -> bool:
+        """A seat left without a 3 is placed last before play (S4 第九条)."""
+        return bool(self.buy and self.no_three_last)
 
     def announced(self, free_for_all: bool) -> bool:
         """Are hand sizes told now (报牌, ``play.announce``)?"""
@@ -597,6 +635,10 @@ class Rules:
             jokers = hand[SJ] + hand[BJ] + hand[TOP]
             return bool(hook({"max_rank": top, "pure_sets": pure, "twos": hand[TWO], "jokers": jokers}))
         return top <= self.chongdian_max_rank and pure >= self.chongdian_sets
+
+    def has_chongdian(self) -> bool:
+        """冲点 may be declared (S0 十、冲点)."""
+        return bool(self.chongdian)
 
     def tribute_rank(self, hand: Sequence[int], kept: Sequence[int]) -> int:
         """The rank a payer hands over as one tribute card, or -1 (the ``tribute_card`` hook, else the
@@ -635,8 +677,7 @@ class Rules:
 
     def verify_declaration(self, name: str) -> None:
         """Raise IllegalAction unless this variant has the declaration ``name`` (宣点, 明点, 预点 …)."""
-        d = self.declarations.get(name)
-        if d is None or not d.enabled:
+        if not self.can_declare(name):
             on = [k for k, x in self.declarations.items() if x.enabled and x.stake is not None] or ["none"]
             raise IllegalAction(f"{self.name} has no {name} (it has: {', '.join(on)})", rule="declaration")
 
@@ -644,6 +685,23 @@ class Rules:
         """:meth:`verify_declaration` as a yes or no."""
         d = self.declarations.get(name)
         return d is not None and bool(d.enabled)
+
+    def has_open_point(self) -> bool:
+        """开点 is played (S0 四、开点, S4 第八条)."""
+        return bool(self.open_point)
+
+    def staked_declarations(self) -> list[str]:
+        """The declarations a result may record: those with a stake (宣点 S0 四、开点; 明点 / 预点 S4
+        第二十二条(三)); 和点 only opens both opposites and is entered as 开点."""
+        return [k for k, d in self.declarations.items() if d.stake is not None]
+
+    def may_declare(self, kind: str) -> bool:
+        """A staked declaration this variant has (:meth:`can_declare`)."""
+        return kind in self.staked_declarations() and self.can_declare(kind)
+
+    def declare_needs_both_in_play(self, kind: str) -> bool:
+        """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one."""
+        return kind == "mingdian"
 
     # -- scoring --------------------------------------------------------------------------
 
@@ -694,79 +752,10 @@ class Rules:
         """Who leads the next hand: last hand's last place (S4 第二条, S0) or its first."""
         return next((s for s, p in enumerate(places) if p == self.next_leader_place), 0)
 
-    # -- facts-level predicates for outcome.py ----------------------------------------------
-    # What a hand's result may say, asked of the same variant the engine plays: club entry
-    # (tournament/club.py) checks a typed result through gouji_rules/outcome.py, which asks only
-    # these.  Where the engine has the same test inline, it is named in the docstring.
-
-    def has_burn(self) -> bool:
-        """烧牌 is played at all (S4 第六条, S0 五、烧牌)."""
-        return bool(self.burn)
-
-    def may_burn(self, burner: int, victim: int) -> bool:
-        """May ``burner`` burn a 够级 set of ``victim``: never one's own or the opposite's (who answers it
-        directly), a teammate's only where ``burn.teammate`` (S0 五、烧牌: 烧牌可以烧队友).  The engine's
-        ``Hand._burners`` applies the same two tests inline."""
-        if not self.has_burn() or burner == victim or victim == (burner + 3) % 6:
-            return False
-        return bool(self.variant.burn.teammate) or (burner - victim) % 2 == 1
-
-    def has_men(self) -> bool:
-        """闷 / 清 applies (S0 六、闷与被闷, S4 第十五条)."""
-        return bool(self.variant.men.enabled)
-
-    def men_bottom_severity(self) -> int | None:
-        """How far down a 闷 victim is placed at once (S0; S4 先清为落, who plays on but keeps the place),
-        or None where 闷 only costs 清贡; ``Hand._men``."""
-        men = self.variant.men
-        return int(men.severity) if men.penalty in ("place_bottom", "bottom_plays_on") else None
-
-    def no_three_places_last(self) -> bool:
-        """A seat left without a 3 is placed last before play (S4 第九条); ``Match._check_threes_and_fours``."""
-        return bool(self.variant.buy.enabled and self.variant.buy.no_three == "last")
-
-    def has_open_point(self) -> bool:
-        """开点 is played (S0 四、开点, S4 第八条)."""
-        return bool(self.variant.open_point.enabled)
-
-    def has_geming(self) -> bool:
-        """革命 may be declared (S4 第二十一条)."""
-        return bool(self.variant.geming.enabled)
-
-    def geming_voids(self, declarers: int) -> bool:
-        """This many 革命 at once void the hand (S4 第二十一条); ``Match._hand`` inline."""
-        return declarers >= self.variant.geming.void_at
-
-    def has_chongdian(self) -> bool:
-        """冲点 may be declared (S0 十、冲点)."""
-        return bool(self.variant.chongdian.enabled)
-
-    def chongdian_redeals(self, players: int) -> bool:
-        """This many 冲点 players cause a redeal (S0 十、冲点); ``Match._chongdian`` inline."""
-        return players >= self.variant.chongdian.redeal_at
-
-    def chongdian_opens(self, seat: int, succeeded: bool) -> int:
-        """The seat a 冲点 opens: its player when it succeeds, the opposite when it fails (S0 十、冲点);
-        ``Match._chongdian`` inline."""
-        return seat if succeeded else (seat + 3) % 6
-
-    def staked_declarations(self) -> list[str]:
-        """The declarations a result may record: those with a stake (宣点 S0 四、开点; 明点 / 预点 S4
-        第二十二条(三)); 和点 only opens both opposites and is entered as 开点."""
-        return [k for k, d in self.declarations.items() if d.stake is not None]
-
-    def may_declare(self, kind: str) -> bool:
-        """A staked declaration this variant has (:meth:`can_declare`, the engine's own test)."""
-        return kind in self.staked_declarations() and self.can_declare(kind)
-
-    def declare_needs_both_in_play(self, kind: str) -> bool:
-        """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one; ``Match._hand``."""
-        return kind == "mingdian"
-
     def last_place_swaps(self, places: Sequence[int]) -> list[int]:
-        """Seats the last place may have traded places with after the hand (谁为大落可以商定: S4 第十四条(六),
-        S0 串三户); ``Match._choose_last`` inline."""
-        how = self.variant.match.choose_last
+        """Seats the last place may trade places with after the hand (谁为大落可以商定: S4 第十四条(六),
+        S0 串三户)."""
+        how = self.choose_last
         last = list(places).index(6)
         if how == "losing_pair":
             second = list(places).index(5)

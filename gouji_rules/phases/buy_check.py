@@ -38,7 +38,7 @@ class BuyCheck:
             if s in setup.placed:
                 continue
             h = m.hands_now[s]
-            if rules.no_three_last and not h[THREE]:
+            if rules.no_three_places_last() and not h[THREE]:
                 while bottom in setup.placed.values():
                     bottom -= 1
                 setup.placed[s] = bottom

@@ -46,7 +46,7 @@ class Chongdian:
                     players.append(s)
         if not players:
             return True
-        if len(players) >= rules.chongdian_redeal_at:
+        if rules.chongdian_redeals(len(players)):
             m.event(Event("redeal", value=2))
             return False  # 若3人或3人以上冲点则重新洗牌摸牌，贡数不变
         results: dict[int, bool] = {}

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose
 from ..events import Event
-from ..rules import sweep_of
 from .base import Decision, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -36,18 +35,10 @@ class ChooseLast:
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
         places = prep.places
-        how = m.rules.choose_last
         last = places.index(6)
-        if how == "losing_pair":
-            second = places.index(5)
-            if (last - second) % 2:
-                return True
-            candidates = [second]
-        else:
-            team = sweep_of(places)
-            if team is None or last % 2 == team:
-                return True
-            candidates = [s for s in range(6) if s % 2 == last % 2 and s != last]
+        candidates = m.rules.last_place_swaps(places)
+        if not candidates:
+            return True
         opts: list[Action] = [Choose(f"last{s}") for s in candidates]
         a = yield m.ask(last, "choose_last", (*opts, PASS))
         if isinstance(a, Choose):

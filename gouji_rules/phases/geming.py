@@ -40,7 +40,7 @@ class Geming:
                 a = yield m.ask(s, "geming", (Choose("geming"), PASS))
                 if isinstance(a, Choose):
                     rev.append(s)
-        if len(rev) >= rules.geming_void_at:
+        if rules.geming_voids(len(rev)):
             m.event(Event("redeal", value=1))
             return False
         for s in rev:
