@@ -865,7 +865,7 @@ class Hand:
     def _burners(self, owner: int, cs: CardSet) -> list[int]:
         """Who may burn (烧牌) ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
         rules = self.rules
-        if not rules.has_burn():
+        if not rules.burn:
             return []
         out = []
         for p in rules.burn_order(owner):
