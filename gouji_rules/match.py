@@ -29,7 +29,7 @@ from .engine import Hand, HandSetup, Observation, Point, check_start, counts_of_
 from .errors import GoujiError, IllegalAction, PositionError
 from .events import Event
 from .legal import Legal
-from .phases import Decision, HandPrep, SetupDraft, phases_of
+from .phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from .phases.chongdian import HEAD_FOREVER
 from .registry import TRIBUTE_KINDS
 from .rng import SplitMix64, derive
@@ -145,7 +145,7 @@ class Match:
         self._carry: list[Event] = []  # events to show at the start of the next hand
         self._opener = -1  # the first 开牌人 (S4 第二条)
         self._rng = SplitMix64(seed)
-        self.phase = "start"
+        self.phase = DecisionKind.START
         self._decision: Decision | None = None
         self._gen = self._run()
         self._step(None)
@@ -171,7 +171,7 @@ class Match:
         """The legal actions of the decision now asked (play or a phase)."""
         if self._decision is None:
             return Legal()
-        if self._decision.kind == "play":
+        if self._decision.kind == DecisionKind.PLAY:
             assert self.hand is not None
             return self.hand.legal_actions()
         return self._decision.legal
@@ -181,7 +181,7 @@ class Match:
         d = self._decision
         if d is None:
             raise IllegalAction("the match is over", rule="match_over")
-        if d.kind == "play":
+        if d.kind == DecisionKind.PLAY:
             assert self.hand is not None
             self.hand.verify(action, seat)
             return
@@ -218,7 +218,7 @@ class Match:
         d = self._decision
         if d is None:
             raise IllegalAction("the match is over", rule="match_over")
-        if d.kind == "play":
+        if d.kind == DecisionKind.PLAY:
             assert self.hand is not None
             self.hand.verify_forfeit(seat)
             self.log.append((d.seat, Forfeit(reason)))
@@ -253,7 +253,7 @@ class Match:
     def observation(self, seat: int | None = None) -> Observation:
         """What a seat may see now (during play, the hand's observation)."""
         d = self._decision
-        if d is not None and d.kind == "play" and self.hand is not None:
+        if d is not None and d.kind == DecisionKind.PLAY and self.hand is not None:
             return self.hand.observation(seat)
         from .observe import cards_left, redact
 
@@ -262,7 +262,7 @@ class Match:
         nobody = [False] * 6
         return Observation(
             seat=s,
-            mode=d.kind if d else "over",
+            mode=d.kind if d else DecisionKind.OVER,
             hand=tuple(hand),
             table=d.table if d else None,
             table_owner=-1,
@@ -282,15 +282,15 @@ class Match:
             self._decision = self._gen.send(action) if action is not None else next(self._gen)
         except StopIteration:
             self._decision = None
-        self.phase = self._decision.kind if self._decision is not None else "over"
+        self.phase = self._decision.kind if self._decision is not None else DecisionKind.OVER
 
     # -- what the phases use --------------------------------------------------------------
 
-    def ask(self, seat: int, kind: str, options: Sequence[Action], table: CardSet | None = None) -> Decision:
+    def ask(self, seat: int, kind: DecisionKind, options: Sequence[Action], table: CardSet | None = None) -> Decision:
         """A decision among ``options`` (``kind`` becomes ``Match.phase``)."""
         return Decision(seat, kind, Legal(extras=tuple(options)), table)
 
-    def ask_sets(self, seat: int, kind: str, legal: Legal, table: CardSet | None = None) -> Decision:
+    def ask_sets(self, seat: int, kind: DecisionKind, legal: Legal, table: CardSet | None = None) -> Decision:
         """A decision among sets (冲点)."""
         return Decision(seat, kind, legal, table)
 
@@ -432,7 +432,7 @@ class Match:
         self.hand = hand
         self.hand_number += 1
         while not hand.is_over:
-            a = yield Decision(hand.turn, "play", Legal())
+            a = yield Decision(hand.turn, DecisionKind.PLAY, Legal())
             hand.apply(a)
         result = HandResult(
             places=list(hand.places),

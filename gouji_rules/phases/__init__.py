@@ -29,10 +29,11 @@ from . import (
     xuandian,
     yudian,
 )
-from .base import Decision, HandPrep, Phase, SetupDraft, phases_of, register_phase
+from .base import Decision, DecisionKind, HandPrep, Phase, SetupDraft, phases_of, register_phase
 
 __all__ = [
     "Decision",
+    "DecisionKind",
     "HandPrep",
     "Phase",
     "SetupDraft",

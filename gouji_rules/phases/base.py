@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from ..actions import Action
@@ -21,12 +22,35 @@ Stage = Literal["before_deal", "before_play", "after_play"]
 T = TypeVar("T", bound=Any)
 
 
+class DecisionKind(StrEnum):
+    """What a match is asking now (``Match.phase``, ``Decision.kind``); the values are the names that
+    records, observations and the docs use, so a member compares equal to its string."""
+
+    START = "start"
+    YUDIAN = "yudian"
+    XUANDIAN = "xuandian"
+    GEMING = "geming"
+    HEAD = "head"
+    BUY4 = "buy4"
+    WAIVE = "waive"
+    POINT_CALL = "point_call"
+    GIVE = "give"
+    ACCEPT = "accept"
+    CHONGDIAN = "chongdian"
+    CHONG_SET = "chong_set"
+    CHONG_ANSWER = "chong_answer"
+    MINGDIAN = "mingdian"
+    PLAY = "play"
+    CHOOSE_LAST = "choose_last"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision a match asks for: whose, of what kind (``Match.phase``), and the legal actions."""
 
     seat: int
-    kind: str
+    kind: DecisionKind
     legal: Legal
     table: CardSet | None = None
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..actions import PASS, Action, Choose
 from ..cards import FOUR, THREE, CardSet
 from ..events import Event
-from .base import Decision, HandPrep, SetupDraft, register_phase
+from .base import Decision, DecisionKind, HandPrep, SetupDraft, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -50,7 +50,7 @@ class Buy:
                         if not rules.buy_four_optional or s in asked:
                             continue
                         asked.add(s)
-                        a = yield m.ask(s, "buy4", (Choose("buy4"), PASS))
+                        a = yield m.ask(s, DecisionKind.BUY4, (Choose("buy4"), PASS))
                         if not isinstance(a, Choose):
                             continue
                     paid = -1

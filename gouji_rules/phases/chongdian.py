@@ -9,7 +9,7 @@ from ..actions import PASS, Action, Choose, Head, Pass, Play
 from ..cards import FOUR
 from ..events import Event
 from ..legal import Legal
-from .base import Decision, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -41,7 +41,7 @@ class Chongdian:
         for k in range(6):
             s = (prep.lead + k) % 6
             if s not in setup.placed and rules.chongdian_eligible(m.hands_now[s]):
-                a = yield m.ask(s, "chongdian", (Choose("chongdian"), PASS))
+                a = yield m.ask(s, DecisionKind.CHONGDIAN, (Choose("chongdian"), PASS))
                 if isinstance(a, Choose):
                     players.append(s)
         if not players:
@@ -57,7 +57,7 @@ class Chongdian:
                 sets = rules.pure_choices(m.hands_now[s])
                 if not sets:
                     break
-                a = yield m.ask_sets(s, "chong_set", Legal(sets=sets))
+                a = yield m.ask_sets(s, DecisionKind.CHONG_SET, Legal(sets=sets))
                 assert isinstance(a, Play)
                 m.take(s, a.cards)
                 m.event(Event("play", s, a.cards, other=o))
@@ -65,7 +65,7 @@ class Chongdian:
                     success = True
                     break
                 answers = rules.beat.followers(m.hands_now[o], a.cards)
-                b = yield m.ask_sets(o, "chong_answer", Legal(sets=answers, extras=(PASS,)), a.cards)
+                b = yield m.ask_sets(o, DecisionKind.CHONG_ANSWER, Legal(sets=answers, extras=(PASS,)), a.cards)
                 if isinstance(b, Pass):
                     m.event(Event("pass", o))
                     success = True
@@ -97,7 +97,7 @@ class Chongdian:
             o = (s + 3) % 6
             if o in setup.placed:
                 continue
-            a2 = yield m.ask(o, "head", (Head(True), Head(False)))
+            a2 = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))
             if isinstance(a2, Head) and a2.keep:
                 setup.head_rights[o] = HEAD_FOREVER
                 m.event(Event("with_head", o, other=s))

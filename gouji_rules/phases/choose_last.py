@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose
 from ..events import Event
-from .base import Decision, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -40,7 +40,7 @@ class ChooseLast:
         if not candidates:
             return True
         opts: list[Action] = [Choose(f"last{s}") for s in candidates]
-        a = yield m.ask(last, "choose_last", (*opts, PASS))
+        a = yield m.ask(last, DecisionKind.CHOOSE_LAST, (*opts, PASS))
         if isinstance(a, Choose):
             other = int(a.what[4:])
             places[last], places[other] = places[other], places[last]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose, Head
 from ..events import Event
-from .base import Decision, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -37,7 +37,7 @@ class Geming:
             s = (prep.lead + k) % 6
             owed = sum(d.count for d in prep.debts if d.giver == s)
             if rules.geming_eligible(m.hands_now[s]) or rules.cannot_pay(m.hands_now[s], owed):
-                a = yield m.ask(s, "geming", (Choose("geming"), PASS))
+                a = yield m.ask(s, DecisionKind.GEMING, (Choose("geming"), PASS))
                 if isinstance(a, Choose):
                     rev.append(s)
         if rules.geming_voids(len(rev)):
@@ -51,7 +51,7 @@ class Geming:
             m.discard(s)
             prep.debts = [d for d in prep.debts if d.giver != s]
             o = (s + 3) % 6
-            a = yield m.ask(o, "head", (Head(True), Head(False)))
+            a = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))
             if isinstance(a, Head) and a.keep:
                 setup.head_rights[o] = rules.geming_opposite_rights
                 if rules.dadian:

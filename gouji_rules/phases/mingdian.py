@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Declare
 from ..events import Event
-from .base import Decision, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -39,7 +39,7 @@ class Mingdian:
                 continue
             if both_in_play and (s in placed or (s + 3) % 6 in placed):
                 continue
-            a = yield m.ask(s, "mingdian", (Declare("mingdian"), PASS))
+            a = yield m.ask(s, DecisionKind.MINGDIAN, (Declare("mingdian"), PASS))
             if isinstance(a, Declare):
                 prep.declarations.append(("mingdian", s))
                 m.event(Event("mingdian", s, other=(s + 3) % 6))

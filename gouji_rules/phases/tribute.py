@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Give
 from ..cards import BJ, NRANKS, CardSet
 from ..events import Event
-from .base import Decision, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -38,13 +38,13 @@ class Tribute:
                 continue  # a 革命 player has left the hand: he neither pays nor takes tribute
             kind = rules.tribute_kind(d.kind)
             if rules.may_waive(d.kind, d.giver, d.receiver):
-                a = yield m.ask(d.receiver, "waive", (Choose("waive"), PASS))
+                a = yield m.ask(d.receiver, DecisionKind.WAIVE, (Choose("waive"), PASS))
                 if isinstance(a, Choose):
                     m.event(Event("waive", d.receiver, other=d.giver))
                     continue
             paid = 0
             if d.kind == "point" and rules.point_call and m.free(d.giver, BJ):
-                a = yield m.ask(d.giver, "point_call", (Choose("call"), PASS))
+                a = yield m.ask(d.giver, DecisionKind.POINT_CALL, (Choose("call"), PASS))
                 if isinstance(a, Choose) and any(m.hands_now[d.receiver]):
                     # 亮出大王，叫停对门要摸的这张牌作为还贡收入自己的牌里，进贡时将大王进上 (S0 第八节)
                     r = m.random_card(d.receiver)
@@ -69,10 +69,10 @@ class Tribute:
                     opts = [Give(r) for r in range(NRANKS) if h[r] and r not in refused]
                     if not opts:
                         break
-                    a = yield m.ask(d.receiver, "give", opts)
+                    a = yield m.ask(d.receiver, DecisionKind.GIVE, opts)
                     assert isinstance(a, Give)
                     if rules.return_refusable and not m.hands_now[d.giver][a.rank] and len(opts) > 1:
-                        c = yield m.ask(d.giver, "accept", (AGREE, REFUSE), CardSet(a.rank, 1))
+                        c = yield m.ask(d.giver, DecisionKind.ACCEPT, (AGREE, REFUSE), CardSet(a.rank, 1))
                         if isinstance(c, Consent) and not c.agree:
                             refused.add(a.rank)
                             continue

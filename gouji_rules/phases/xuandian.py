@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..actions import PASS, Action, Declare
 from ..events import Event
 from ..registry import DECLARATIONS
-from .base import Decision, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -39,7 +39,7 @@ class Xuandian:
         votes: dict[int, str] = {}
         for k in range(6):
             s = (prep.lead + k) % 6
-            a = yield m.ask(s, "xuandian", (*(Declare(x) for x in kinds), PASS))
+            a = yield m.ask(s, DecisionKind.XUANDIAN, (*(Declare(x) for x in kinds), PASS))
             if isinstance(a, Declare):
                 votes[s] = a.kind
         for s in range(3):

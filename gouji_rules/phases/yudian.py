@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Declare
 from ..events import Event
-from .base import Decision, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -32,7 +32,7 @@ class Yudian:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
         for k in range(6):
             s = (prep.first + k) % 6
-            a = yield m.ask(s, "yudian", (Declare("yudian"), PASS))
+            a = yield m.ask(s, DecisionKind.YUDIAN, (Declare("yudian"), PASS))
             if isinstance(a, Declare):
                 prep.declarations.append(("yudian", s))
                 m.event(Event("yudian", s, other=(s + 3) % 6))
