@@ -50,9 +50,7 @@ def legal_from(compact: dict[str, Any]) -> Legal:
     boxes: list[Box] = []
     for b in compact["boxes"]:
         rank = SYMBOLS.index(b["rank"])
-        boxes.append(
-            (rank, *b["count"], b["twos"][1], *b["sj"], *b["bj"], *b["top"])  # type: ignore[arg-type]
-        )
+        boxes.append((rank, *b["count"], b["twos"][1], *b["sj"], *b["bj"], *b["top"]))
     sets = [parse_set(t) for t in compact["sets"]]
     extras = tuple(parse_action(t) for t in compact["extras"])
     return Legal(boxes=boxes, sets=sets, burn=compact["kind"] == "burn", extras=extras)

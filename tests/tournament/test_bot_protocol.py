@@ -58,7 +58,7 @@ def test_compact_legal_rebuilds_every_action_in_order() -> None:
     msg = observation_json(hand.observation(hand.turn), legal)
     assert msg["legal_count"] == len(legal)
     boxes: list[Box] = [
-        (SYMBOLS.index(b["rank"]), *b["count"], b["twos"][1], *b["sj"], *b["bj"], *b["top"])  # type: ignore[misc]
+        (SYMBOLS.index(b["rank"]), *b["count"], b["twos"][1], *b["sj"], *b["bj"], *b["top"])
         for b in msg["legal_compact"]["boxes"]
     ]
     rebuilt = Legal(boxes=boxes, burn=msg["legal_compact"]["kind"] == "burn")
@@ -71,15 +71,17 @@ def test_reply_by_index_or_text_is_checked() -> None:
     last = len(legal) - 1
     assert reply_action({"id": 5, "index": last}, legal, 5, "lead") == legal[last]
     assert reply_action({"id": 5, "action": str(legal[3])}, legal, 5, "lead") == legal[3]
-    for bad, kind in [
+    bad_replies: list[tuple[dict[str, Any], str]] = [
         ({"id": 5, "index": len(legal)}, "illegal"),
         ({"id": 5, "index": -1}, "illegal"),
         ({"id": 5, "index": True}, "invalid_reply"),
         ({"id": 5, "index": "0"}, "invalid_reply"),
         ({"id": 5, "index": 10**400}, "illegal"),
         ({"id": 5}, "invalid_reply"),
+        ({"id": 5, "index": 1.0}, "invalid_reply"),
         ({"id": 5, "action": "kou"}, "illegal"),
-    ]:
+    ]
+    for bad, kind in bad_replies:
         with pytest.raises(BotFault) as e:
             reply_action(bad, legal, 5, "lead")
         assert e.value.kind == kind
@@ -114,7 +116,7 @@ def run_event(tmp_path: Path, seat_spec: str, variant: str, hands: int = 1) -> s
     assert r.exit_code == 0, r.output
     r = gouji("event", "run", str(ev), "--time-limit", "5")
     assert r.exit_code == 0, r.output
-    return r.stdout
+    return str(r.stdout)
 
 
 def test_index_bot_plays_an_event_and_messages_match_the_schema(tmp_path: Path) -> None:
