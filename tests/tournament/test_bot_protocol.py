@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 import textwrap
 from importlib import resources
@@ -143,3 +144,41 @@ def test_schema_rejects_malformed_messages() -> None:
 def test_feature_bot_plays_an_event(tmp_path: Path) -> None:
     out = run_event(tmp_path, f"cmd:{sys.executable} {ROOT / 'examples' / 'feature_bot.py'}", "dagang", hands=2)
     assert "0 fault(s)" in out and "2 of 2 hands stored" in out
+
+
+# Leads by an index one past the last legal action once, then answers by index 0.
+OUT_OF_RANGE_BOT = textwrap.dedent(
+    """
+    import json, sys
+    wrong = False
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["type"] == "hello":
+            print(json.dumps({"type": "hello", "id": req["id"]}), flush=True)
+        if req["type"] != "act":
+            continue
+        k = 0
+        if req["mode"] == "lead" and not wrong:
+            wrong, k = True, req["legal_count"]
+        print(json.dumps({"id": req["id"], "index": k}), flush=True)
+    """
+)
+
+
+def test_s4_art4_index_out_of_range_loses_the_turn(tmp_path: Path) -> None:
+    """dagang's play.wrong_play is lose_turn (S4 第四条(一)): an index past the end is a wrong play like bad text."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(OUT_OF_RANGE_BOT, encoding="utf-8")
+    ev = tmp_path / "w.sqlite"
+    r = gouji(
+        "event", "new", str(ev), "--name", "w", "--rounds", "1", "--hands", "1", "--no-duplicate", "--seed", "1",
+        "--bots", f"x=cmd:{sys.executable} {bot},b=greedy,c=greedy,d=greedy,e=greedy,f=greedy",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert gouji("event", "run", str(ev), "--quiet").exit_code == 0
+    con = sqlite3.connect(ev)
+    faults = [str(k) for (k,) in con.execute("SELECT kind FROM faults")]
+    record = json.loads(con.execute("SELECT record FROM hands").fetchone()[0])
+    con.close()
+    assert faults == ["illegal"]
+    assert any(a.endswith(":wrong_play") for a in record["actions"])
