@@ -4,7 +4,9 @@
 Copy it and make it smarter.  The protocol (docs/bot-protocol.md): read one JSON
 object per line on stdin.  Answer "hello" with {"type": "hello", "id": ID, "protocol": 2}
 at once; for each request with "type": "act", print one line {"id": ID, "action": "..."}
-with the request's id and one of the strings in "legal", and flush.  Other messages
+with the request's id and one of the strings in "legal", and flush.  ("legal" lists
+every legal action when there are at most 256, else 256 of them; "legal_compact" holds
+them all, and a reply {"id": ID, "index": K} picks by number: see examples/feature_bot.py.)  Other messages
 ("start_hand") need no reply.  Exit when stdin ends.
 
 Use it in an event:

@@ -2,7 +2,7 @@
 
 The protocol is in docs/bot-protocol.md.  A bot answers a ``hello`` when it starts
 (the handshake), then gets one request per decision and must answer within the
-time limit with one line ``{"id": ID, "action": "..."}``.  Every message carries
+time limit with one line ``{"id": ID, "action": "..."}`` (or ``{"id": ID, "index": K}``).  Every message carries
 an ``id``; a line that does not answer the request being waited for is skipped
 and noted (a stray line), so one stray line never puts a bot out of step.
 
@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from ..actions import Action, parse_action
 from ..agents import make_agent
-from ..cards import format_hand, format_set
+from ..cards import SYMBOLS, format_hand, format_set
 from ..engine import Observation
 from ..errors import GoujiError
 from ..legal import Legal
@@ -48,6 +48,7 @@ HANDSHAKE_LIMIT = 10.0  # seconds a bot has to start and answer hello
 DETAIL_KEEP = 200  # characters of a bot's output kept in a fault's detail
 STDERR_KEEP = 4096  # bytes of a bot's stderr kept (per process); the rest is counted, not stored
 CLOSE_GRACE = 1.0  # seconds a bot has to exit once its stdin is closed
+LEGAL_LIST_MAX = 256  # at most this many legal actions are listed as text in an act message
 EXIT_POLL = 0.1  # seconds between checks that a bot still runs while its reply is awaited
 
 
@@ -69,8 +70,44 @@ def clip(data: bytes | str, keep: int = DETAIL_KEEP) -> str:
     return f"{text[:keep]!r}… ({size})"
 
 
+def legal_json(legal: Legal) -> dict[str, Any]:
+    """The legal actions compactly: lead boxes as ranges, following sets and the other actions as text.
+
+    Index ``k`` (``"index": k`` in a reply) counts boxes first, each in mixed radix (``count`` outermost,
+    then ``twos``, ``sj``, ``bj``, ``top``), then ``sets``, then ``extras``: the order of :class:`Legal`.
+    """
+    boxes = [
+        {
+            "rank": SYMBOLS[b[0]],
+            "count": [b[1], b[2]],
+            "twos": [0, b[3]],
+            "sj": [b[4], b[5]],
+            "bj": [b[6], b[7]],
+            "top": [b[8], b[9]],
+            "size": n,
+        }
+        for b, n in zip(legal.boxes, legal.sizes, strict=True)
+    ]
+    return {
+        "kind": "burn" if legal.burn else "play",
+        "boxes": boxes,
+        "sets": [format_set(cs) for cs in legal.sets],
+        "extras": [str(a) for a in legal.extras],
+    }
+
+
 def observation_json(obs: Observation, legal: Legal) -> dict[str, Any]:
-    """The request for one decision: what the seat may see, and the legal actions in text notation."""
+    """The request for one decision: what the seat may see, and the legal actions.
+
+    ``legal_count`` and ``legal_compact`` describe every legal action; ``legal`` lists them all as text
+    when there are at most :data:`LEGAL_LIST_MAX`, otherwise an even spread of that many (all legal), so
+    a bot that picks from ``legal`` keeps working while a big lead no longer costs hundreds of kilobytes.
+    """
+    n = len(legal)
+    if n <= LEGAL_LIST_MAX:
+        listed = [str(a) for a in legal]
+    else:
+        listed = [str(legal[i * n // LEGAL_LIST_MAX]) for i in range(LEGAL_LIST_MAX)]
     return {
         "type": "act",
         "seat": obs.seat,
@@ -86,8 +123,34 @@ def observation_json(obs: Observation, legal: Legal) -> dict[str, Any]:
         "burning": obs.burning,
         "free_for_all": obs.free_for_all,
         "events": [e.to_json() for e in obs.events],
-        "legal": [str(a) for a in legal],
+        "legal_count": n,
+        "legal_compact": legal_json(legal),
+        "legal": listed,
     }
+
+
+def reply_action(reply: dict[str, Any], legal: Legal, mid: int, mode: str) -> Action:
+    """The action a reply names, by ``"action"`` text or by ``"index"`` into the legal actions; checked legal."""
+    if "index" in reply and "action" not in reply:
+        k = reply["index"]
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise BotFault("invalid_reply", f"index should be an integer, got {clip(json.dumps(k))}")
+        if not 0 <= k < len(legal):
+            raise BotFault("illegal", f"index {clip(str(k))} is outside 0..{len(legal) - 1} (mode {mode})")
+        return legal[k]
+    text = reply.get("action")
+    if not isinstance(text, str):
+        raise BotFault(
+            "invalid_reply",
+            f'expected {{"id": {mid}, "action": "..."}} or {{"id": {mid}, "index": K}}, got {clip(json.dumps(reply))}',
+        )
+    try:
+        action = parse_action(text)
+    except GoujiError as e:
+        raise BotFault("invalid_reply", f"cannot parse action {clip(text)}: {clip(str(e))}") from None
+    if action not in legal:
+        raise BotFault("illegal", f"{clip(text)} is not legal now (mode {mode})")
+    return action
 
 
 class Player(Protocol):
@@ -396,16 +459,7 @@ class ExternalPlayer(Player):
         deadline = time.monotonic() + self.time_limit
         mid = self._send(observation_json(obs, legal))
         reply = self._await(mid, deadline, self.time_limit)
-        text = reply.get("action")
-        if not isinstance(text, str):
-            raise BotFault("invalid_reply", f'expected {{"id": {mid}, "action": "..."}}, got {clip(json.dumps(reply))}')
-        try:
-            action = parse_action(text)
-        except GoujiError as e:
-            raise BotFault("invalid_reply", f"cannot parse action {clip(text)}: {clip(str(e))}") from None
-        if action not in legal:
-            raise BotFault("illegal", f"{clip(text)} is not legal now (mode {obs.mode})")
-        return action
+        return reply_action(reply, legal, mid, obs.mode)
 
 
 def make_player(name: str, spec: str, time_limit: float) -> Player:
