@@ -284,6 +284,13 @@ def _hand_number(request: Request) -> int:
     return n
 
 
+def place_names(event: Tournament, lang: str) -> list[str]:
+    """The six places as the event's rules name them (S4 头科…大落, S0 头客…大拉); English ordinals."""
+    if lang == "en":
+        return WORDS["place_names"]["en"].split(",")
+    return list(event.variant.rules.place_names)
+
+
 def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None) -> dict[str, Any]:
     seats = st.event.db.seating(rnd)[(rnd, tbl)]
     names = st.event.seat_names(seats)
@@ -296,6 +303,7 @@ def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None) -> 
         "hand": hand,
         "names": names,
         "offer": st.offer(rnd, tbl),
+        "place_names": place_names(st.event, "zh"),
         "entry": entry,
         "is_correction": st.event.db.hand(rnd, tbl, hand) is not None,
         "error": "",
@@ -444,7 +452,7 @@ async def print_page(request: Request) -> Response:
             link = f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}"
             qrs.append({"side": "AB"[side], "url": link, "svg": qr_svg(link)})
         sheets.append({**t, "qrs": qrs})
-    places = WORDS["place_names"][_lang(request)].split(",")
+    places = place_names(st.event, _lang(request))
     return page(
         request, "print.html", rnd=rnd, sheets=sheets, places=places, hands=range(1, st.event.hands_per_match + 1)
     )

@@ -38,7 +38,7 @@ WORDS: dict[str, dict[str, str]] = {
     "submit": {"zh": "提交，请对方确认", "en": "Submit for the other side to confirm"},
     "submit_admin": {"zh": "保存（组织者，立即生效）", "en": "Save (organiser: counts at once)"},
     "place_n": {"zh": "第{n}名", "en": "Place {n}"},
-    "place_names": {"zh": "头科,二科,三科,四科,五科,大落", "en": "1st,2nd,3rd,4th,5th,last"},
+    "place_names": {"en": "1st,2nd,3rd,4th,5th,last"},  # zh: the variant's own places.names
     "choose": {"zh": "请选择", "en": "choose"},
     "burn": {"zh": "烧（烧牌者 → 被烧者）", "en": "Burn (burner → victim)"},
     "burn_fail": {"zh": "诈烧 / 烧牌失败", "en": "Failed burn (诈烧)"},

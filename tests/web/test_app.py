@@ -185,6 +185,15 @@ def test_the_form_offers_only_what_the_rules_allow(club: Club) -> None:
     assert 'value="mingdian"' in page and 'value="yudian"' in page and 'value="xuandian"' not in page
 
 
+def test_s4_art3_the_form_names_places_as_the_rules_do(club: Club) -> None:
+    """The entry form's places are the variant's own names (dagang, S4: 头科 二科 三科 四科 二落 大落)."""
+    page = club.c.get(f"{club.link(1, 1, 0)}/hand/1").text
+    with Tournament.open(club.event) as ev:
+        names = list(ev.variant.places.names)
+    assert all(f"<span>{n}</span>" in page for n in names), names
+    assert "五科" not in page
+
+
 def test_withdraw_and_reject_leave_the_hand_open_and_the_audit_trail_complete(club: Club) -> None:
     assert club.enter(1, 0).status_code == 303
     audit = club.pending_audit(1, 1)
