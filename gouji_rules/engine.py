@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import (
     AGREE,
@@ -119,26 +119,100 @@ class HandSetup:
     """S0 会五: the swept team, whose 5s are put out together before the first lead"""
 
 
-@dataclass(frozen=True, slots=True)
 class Observation:
-    """What a seated player may see when asked to act."""
+    """What a seated player may see when asked to act: a value, built at every decision.
 
-    seat: int
-    mode: str
-    hand: tuple[int, ...]
-    table: CardSet | None
-    table_owner: int
-    cards_left: tuple[int, ...]
-    active: tuple[bool, ...]
-    finish: tuple[int, ...]
-    point: tuple[str, ...]
-    no_head: tuple[bool, ...]
-    burning: int
-    free_for_all: bool
-    events: Sequence[Event]
-    rules: Rules
-    shown: tuple[tuple[int, ...], ...] = ()
-    """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
+    Its fields are ``Final`` (mypy refuses a write; the compiled build raises AttributeError).  It
+    is a plain class with its own ``__init__`` rather than a frozen dataclass because a frozen
+    dataclass sets each field through ``object.__setattr__`` (in the compiled core too), which made
+    building it a fifth of a simulated decision; equality, hash and repr are the dataclass's.
+    """
+
+    __match_args__ = (
+        "seat",
+        "mode",
+        "hand",
+        "table",
+        "table_owner",
+        "cards_left",
+        "active",
+        "finish",
+        "point",
+        "no_head",
+        "burning",
+        "free_for_all",
+        "events",
+        "rules",
+        "shown",
+    )
+    __slots__ = __match_args__
+
+    def __init__(
+        self,
+        seat: int,
+        mode: str,
+        hand: tuple[int, ...],
+        table: CardSet | None,
+        table_owner: int,
+        cards_left: tuple[int, ...],
+        active: tuple[bool, ...],
+        finish: tuple[int, ...],
+        point: tuple[str, ...],
+        no_head: tuple[bool, ...],
+        burning: int,
+        free_for_all: bool,
+        events: Sequence[Event],
+        rules: Rules,
+        shown: tuple[tuple[int, ...], ...] = (),
+    ) -> None:
+        self.seat: Final = seat
+        self.mode: Final = mode
+        self.hand: Final = hand
+        self.table: Final = table
+        self.table_owner: Final = table_owner
+        self.cards_left: Final = cards_left
+        self.active: Final = active
+        self.finish: Final = finish
+        self.point: Final = point
+        self.no_head: Final = no_head
+        self.burning: Final = burning
+        self.free_for_all: Final = free_for_all
+        self.events: Final = events
+        self.rules: Final = rules
+        self.shown: Final = shown
+        """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.seat,
+            self.mode,
+            self.hand,
+            self.table,
+            self.table_owner,
+            self.cards_left,
+            self.active,
+            self.finish,
+            self.point,
+            self.no_head,
+            self.burning,
+            self.free_for_all,
+            self.events,
+            self.rules,
+            self.shown,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Observation)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self.__match_args__, self._fields(), strict=True))
+        return f"Observation({inner})"
 
 
 def deal_cards(
@@ -457,22 +531,23 @@ class Hand:
         only where announced."""
         s = self.turn if seat is None else seat
         left, shown = hand_observation(self, s)
+        # positional: this runs at every simulated decision (the order is Observation's fields)
         return Observation(
-            seat=s,
-            mode=MODE_NAMES[self.mode],
-            hand=tuple(self.hands[s]),
-            table=self.table,
-            table_owner=self.owner,
-            cards_left=left,
-            active=tuple(self.active),
-            finish=tuple(self.finish),
-            point=tuple(map(POINT_NAMES.__getitem__, self.point)),
-            no_head=tuple(self.no_head),
-            burning=self.burning,
-            free_for_all=self.ffa,
-            events=self.events,
-            rules=self.rules,
-            shown=shown,
+            s,
+            MODE_NAMES[self.mode],
+            tuple(self.hands[s]),
+            self.table,
+            self.owner,
+            left,
+            tuple(self.active),
+            tuple(self.finish),
+            tuple([POINT_NAMES[p] for p in self.point]),
+            tuple(self.no_head),
+            self.burning,
+            self.ffa,
+            self.events,
+            self.rules,
+            shown,
         )
 
     def bound(self, owner: int, cs: CardSet) -> bool:
