@@ -163,6 +163,25 @@ class CardSet(NamedTuple):
         return format_set(self)
 
 
+_SHARED: dict[int, CardSet] = {}
+
+
+def cardset(rank: int, count: int, twos: int = 0, sj: int = 0, bj: int = 0, top: int = 0) -> CardSet:
+    """``CardSet(rank, count, twos, sj, bj, top)``, one shared instance per value.
+
+    The engine makes a set at every decision (the legal sets, the chosen lead); a NamedTuple is
+    built by a Python-level ``__new__`` even in the compiled core, so a dict keyed by the counts
+    packed in one int is several times cheaper.  The values are immutable, so sharing is safe.
+    """
+    if (count | twos | sj | bj | top) >> 8 or not 0 <= rank < NRANKS:  # beyond any deck: no key
+        return CardSet(rank, count, twos, sj, bj, top)
+    key = rank | count << 4 | twos << 12 | sj << 20 | bj << 28 | top << 36
+    cs = _SHARED.get(key)
+    if cs is None:
+        cs = _SHARED[key] = CardSet(rank, count, twos, sj, bj, top)
+    return cs
+
+
 def tokenize(text: str) -> list[tuple[int, int]]:
     """Split notation into (rank, column) pairs; ``+``, spaces and commas are separators."""
     out: list[tuple[int, int]] = []
