@@ -144,6 +144,27 @@ JIEFENG = Jiefeng()
 AGREE = Consent(True)
 REFUSE = Consent(False)
 
+_PLAYS: dict[CardSet, Play] = {}
+_BURNS: dict[CardSet, Burn] = {}
+
+
+def play_of(cs: CardSet) -> Play:
+    """``Play(cs)``, one shared instance per set: the legal actions hand one out at every decision,
+    and a frozen dataclass is built through ``object.__setattr__`` (in the compiled core too)."""
+    a = _PLAYS.get(cs)
+    if a is None:
+        a = _PLAYS[cs] = Play(cs)
+    return a
+
+
+def burn_of(cs: CardSet) -> Burn:
+    """``Burn(cs)``, one shared instance per set (see :func:`play_of`)."""
+    a = _BURNS.get(cs)
+    if a is None:
+        a = _BURNS[cs] = Burn(cs)
+    return a
+
+
 _WORDS: dict[str, Action] = {
     "pass": PASS,
     "yield": YIELD,

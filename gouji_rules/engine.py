@@ -268,6 +268,9 @@ def check_start(
             raise PositionError("setup.placed gives each placed seat its own place 1-6")
 
 
+PASS_EVENTS = tuple(Event("pass", s) for s in range(6))
+"""Each seat's ``pass`` event, made once (an Event is a NamedTuple: a Python-level constructor)."""
+
 _BLANK: list[list[int]] = []
 """The ``hands`` that make ``Hand(...)`` return an empty shell for :meth:`Hand.copy` to fill (a
 compiled class has no ``__new__`` without ``__init__``)."""
@@ -744,7 +747,7 @@ class Hand:
     def _do_pass(self, s: int) -> None:
         if self.mode == FOLLOW:
             self.passed[s] = True
-            self.events.append(Event("pass", s))
+            self.events.append(PASS_EVENTS[s])
         # declining a burn is not a pass of the round, and no event: only seats that can burn are
         # asked, so a public "declined" would tell the table what the seat holds (S0: 每个人看每个人
         # 自己的牌); the action list keeps it for replay

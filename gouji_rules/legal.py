@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from .actions import Action, Burn, Play
-from .cards import CardSet
+from .actions import Action, Burn, Play, burn_of, play_of
+from .cards import CardSet, cardset
 
 # (rank, k_lo, k_hi, a_hi, s_lo, s_hi, b_lo, b_hi, y_lo, y_hi)
 Box = tuple[int, int, int, int, int, int, int, int, int, int]
@@ -31,7 +31,7 @@ def box_get(b: Box, i: int) -> CardSet:
     i, bj = divmod(i, b[7] - b[6] + 1)
     i, s = divmod(i, b[5] - b[4] + 1)
     k, a = divmod(i, b[3] + 1)
-    return CardSet(b[0], b[1] + k, a, b[4] + s, b[6] + bj, b[8] + y)
+    return cardset(b[0], b[1] + k, a, b[4] + s, b[6] + bj, b[8] + y)
 
 
 def box_has(b: Box, cs: CardSet) -> bool:
@@ -49,7 +49,7 @@ def box_has(b: Box, cs: CardSet) -> bool:
 class Legal(Sequence[Action]):
     """Legal actions: sets (boxes or a list), as Play or Burn, then the other actions."""
 
-    __slots__ = ("boxes", "burn", "extras", "n_sets", "sets", "sizes")
+    __slots__ = ("_last", "boxes", "burn", "extras", "n_sets", "sets", "sizes")
 
     def __init__(
         self,
@@ -60,20 +60,24 @@ class Legal(Sequence[Action]):
         extras: tuple[Action, ...] = (),
     ) -> None:
         self.boxes = boxes or []
-        self.sizes = [box_size(b) for b in self.boxes]
+        self.sizes = [box_size(b) for b in boxes] if boxes else []
         self.sets = sets or []
         self.burn = burn
         self.extras = extras
-        self.n_sets = sum(self.sizes) + len(self.sets)
+        self.n_sets = (sum(self.sizes) if boxes else 0) + len(self.sets)
+        self._last: Action | None = None
+        """the action ``self[i]`` returned last: ``in`` answers it without a search (it is legal)"""
 
     def __len__(self) -> int:
         return self.n_sets + len(self.extras)
 
     def set_at(self, i: int) -> CardSet:
         """The ``i``-th legal set."""
-        for b, n in zip(self.boxes, self.sizes, strict=True):
+        boxes, sizes = self.boxes, self.sizes
+        for j in range(len(boxes)):
+            n = sizes[j]
             if i < n:
-                return box_get(b, i)
+                return box_get(boxes[j], i)
             i -= n
         return self.sets[i]
 
@@ -86,15 +90,18 @@ class Legal(Sequence[Action]):
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
+        n_sets = self.n_sets
         if i < 0:
-            i += n
-        if not 0 <= i < n:
+            i += n_sets + len(self.extras)
+        if not 0 <= i < n_sets + len(self.extras):
             raise IndexError(i)
-        if i < self.n_sets:
+        if i < n_sets:
             cs = self.set_at(i)
-            return Burn(cs) if self.burn else Play(cs)
-        return self.extras[i - self.n_sets]
+            a: Action = burn_of(cs) if self.burn else play_of(cs)
+        else:
+            a = self.extras[i - n_sets]
+        self._last = a
+        return a
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(len(self)):
@@ -115,6 +122,8 @@ class Legal(Sequence[Action]):
         return cs in self.sets
 
     def __contains__(self, a: object) -> bool:
+        if a is self._last and a is not None:
+            return True
         if isinstance(a, Play):
             return not self.burn and self.has_set(a.cards)
         if isinstance(a, Burn):
