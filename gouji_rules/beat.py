@@ -25,7 +25,7 @@ subsets.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from .cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, cardset, rank_of
 from .registry import BEAT_STRATEGIES
@@ -145,18 +145,25 @@ def same_size_followers(
     return out
 
 
-@register_beat
 class Cover:
     """cover: same size, core strictly higher, each joker covered by a higher one; ``sets.dead`` ranks make a set dead."""
 
-    name = "cover"
-    zh = "大花盖小花：张数相同、核心点数更大，挂的王要用更大的王盖住；挂了死牌点数（sets.dead）的谁也管不住"
-    en = "cover: same size, core rank strictly higher, each joker covered by a higher one; sets.dead ranks make a set dead"
-    reads: tuple[str, ...] = ("dead",)
+    name: ClassVar[str] = "cover"
+    zh: ClassVar[str] = (
+        "大花盖小花：张数相同、核心点数更大，挂的王要用更大的王盖住；挂了死牌点数（sets.dead）的谁也管不住"
+    )
+    en: ClassVar[str] = (
+        "cover: same size, core rank strictly higher, each joker covered by a higher one; sets.dead ranks make a set dead"
+    )
+    reads: ClassVar[tuple[str, ...]] = ("dead",)
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
         self.dead_ranks = frozenset(rank_of(r) for r in sets.dead)
+        self._table: tuple[CardSet | None, int, int, int, int, bool] = (None, 0, 0, 0, 0, True)
+        """the table set :meth:`followers` was last asked about, with its rank, size, 小王 and
+        大王 (core included), and whether nothing beats it: every seat is asked about the same set
+        in a round.  One attribute, replaced whole, so threads sharing the rules never see a mix."""
 
     def dead(self, t: CardSet) -> bool:
         """Is ``t`` a set nothing can beat (死牌)?"""
@@ -185,22 +192,24 @@ class Cover:
         is higher and the size equal by construction, so only the jokers are checked, and
         only when ``t`` has some.  Same sets, same order.
         """
-        if self.dead(t):
+        m = self._table
+        if m[0] is not t:
+            ts, tb, ty = joker_counts(t)
+            m = self._table = (t, t.rank, t.size, ts, tb, ty > 0 or self.dead(t))  # nothing covers a top card
+        _, rank, n, ts, tb, unbeatable = m
+        if unbeatable:
             return []
-        ts, tb, ty = joker_counts(t)
-        if ty:
-            return []  # nothing covers a top card
         covered = ts + tb
+        h: list[int] = hand if isinstance(hand, list) else list(hand)
         rules = self.rules
         bare, attachable = rules.bare, rules.attachable
-        twos = hand[TWO] if rules.attach_twos else 0
-        sjs = hand[SJ] if attachable[SJ] else 0
-        bjs = hand[BJ] if attachable[BJ] else 0
-        tops = hand[TOP] if attachable[TOP] else 0
-        n = t.size
+        twos = h[TWO] if rules.attach_twos else 0
+        sjs = h[SJ] if attachable[SJ] else 0
+        bjs = h[BJ] if attachable[BJ] else 0
+        tops = h[TOP] if attachable[TOP] else 0
         out: list[CardSet] = []
-        for rb in range(t.rank + 1, NRANKS):
-            hb = hand[rb]
+        for rb in range(rank + 1, NRANKS):
+            hb = h[rb]
             if not hb:
                 continue
             if bare[rb]:
@@ -234,14 +243,18 @@ class Cover:
         return out
 
 
-@register_beat
+register_beat(Cover)
+
+
 class KillTable:
     """kill_table (二杀一 / 三杀一): each joker killed in one of the ways ``sets.kill`` lists."""
 
-    name = "kill_table"
-    zh = "二杀一/三杀一：每张王按 sets.kill 列的办法杀掉，其余的牌用更大的牌盖住"
-    en = "二杀一 / 三杀一: each joker killed by a way sets.kill lists, the other cards covered by higher ones"
-    reads: tuple[str, ...] = ("kill",)
+    name: ClassVar[str] = "kill_table"
+    zh: ClassVar[str] = "二杀一/三杀一：每张王按 sets.kill 列的办法杀掉，其余的牌用更大的牌盖住"
+    en: ClassVar[str] = (
+        "二杀一 / 三杀一: each joker killed by a way sets.kill lists, the other cards covered by higher ones"
+    )
+    reads: ClassVar[tuple[str, ...]] = ("kill",)
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
@@ -333,14 +346,16 @@ class KillTable:
         return out
 
 
-@register_beat
+register_beat(KillTable)
+
+
 class CardByCard:
     """card_by_card: both sets sorted, each card of the beater strictly higher than its counterpart."""
 
-    name = "card_by_card"
-    zh = "逐张比大：张数相同，两套牌从小到大排好，每张都比对应的那张大"
-    en = "card by card: same size; sorted, each card strictly higher than the card in the same position"
-    reads: tuple[str, ...] = ()
+    name: ClassVar[str] = "card_by_card"
+    zh: ClassVar[str] = "逐张比大：张数相同，两套牌从小到大排好，每张都比对应的那张大"
+    en: ClassVar[str] = "card by card: same size; sorted, each card strictly higher than the card in the same position"
+    reads: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
@@ -366,6 +381,10 @@ class CardByCard:
         if self.dead(t):
             return []
         return same_size_followers(self.rules, hand, t, self.beats)
+
+
+register_beat(CardByCard)
+# registered by a call, not the decorator: a decorated class is not a native class in the compiled core
 
 
 def _joker_set(s: int, b: int, y: int) -> CardSet:
