@@ -51,7 +51,7 @@ from .actions import (
 from .beat import attach_ranges
 from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
 from .errors import IllegalAction, PositionError
-from .events import Event
+from .events import Event, play_event
 from .legal import Box, Legal
 from .observe import hand_observation
 from .rng import SplitMix64
@@ -268,6 +268,8 @@ def check_start(
             raise PositionError("setup.placed gives each placed seat its own place 1-6")
 
 
+FOLLOWS = tuple((s, FOLLOW) for s in range(6))
+"""Each seat's entry in a queue of answers, made once."""
 PASS_EVENTS = tuple(Event("pass", s) for s in range(6))
 """Each seat's ``pass`` event, made once (an Event is a NamedTuple: a Python-level constructor)."""
 
@@ -776,7 +778,7 @@ class Hand:
                 ev.append(Event("burn", s, cs, prev_owner))
             self.burning, self.burn_victim = s, prev_owner
         else:
-            ev.append(Event("play", s, cs))
+            ev.append(play_event(s, cs))
             if not lead and prev_owner == self.burning and rules.break_burn:
                 ev.append(Event("break_burn", s, cs, prev_owner))
                 self.burning = -1
@@ -928,9 +930,15 @@ class Hand:
             if rules.kou and active[opp]:
                 return [(opp, KOU_MODE)]
             return []
+        if not self.bound(owner, cs):  # the common case, once a play: _locked inlined
+            passed, ffa = self.passed, self.ffa
+            out = []
+            for k in range(1, 6):
+                p = (owner + k) % 6
+                if active[p] and not (passed[p] and not rules.may_reenter(p, owner, ffa)):
+                    out.append(FOLLOWS[p])
+            return out
         order = [(owner + k) % 6 for k in range(1, 6)]
-        if not self.bound(owner, cs):
-            return [(p, FOLLOW) for p in order if active[p] and not self._locked(p, owner)]
         queue = [(p, BURN) for p in self._burners(owner, cs)]
         no_head = self.no_head
         for p in order:
