@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import NotationError
 
@@ -54,7 +54,7 @@ class Rank(IntEnum):
         return SYMBOLS[self]
 
 
-NRANKS = 16
+NRANKS: Final = 16
 SYMBOLS: tuple[str, ...] = (
     "3",
     "4",
@@ -91,14 +91,27 @@ CHINESE: tuple[str, ...] = (
     "大王",
     "鹰",
 )
-TWO = int(Rank.TWO)
-SJ = int(Rank.SJ)
-BJ = int(Rank.BJ)
-TOP = int(Rank.TOP)
-THREE = int(Rank.THREE)
-FOUR = int(Rank.FOUR)
-FIVE = int(Rank.FIVE)
-ACE = int(Rank.ACE)
+# The ranks the engine names, as literal Finals: the compiled core folds them into its loops (a
+# plain module global is a dict lookup there).  They are Rank's values (asserted below).
+TWO: Final = 12
+SJ: Final = 13
+BJ: Final = 14
+TOP: Final = 15
+THREE: Final = 0
+FOUR: Final = 1
+FIVE: Final = 2
+ACE: Final = 11
+assert (
+    Rank.TWO,
+    Rank.SJ,
+    Rank.BJ,
+    Rank.TOP,
+    Rank.THREE,
+    Rank.FOUR,
+    Rank.FIVE,
+    Rank.ACE,
+    len(Rank),
+) == (TWO, SJ, BJ, TOP, THREE, FOUR, FIVE, ACE, NRANKS)
 JOKERS = (SJ, BJ, TOP)
 
 _TOKENS: dict[str, int] = {s: i for i, s in enumerate(SYMBOLS)}

@@ -91,9 +91,18 @@ class Point(IntEnum):
         return POINT_NAMES[self]
 
 
-LEAD, FOLLOW, BURN, KOU_MODE, CONSENT, OVER = Mode
+# Final: the compiled core reads them as static variables, not through the module's dict
+LEAD: Final = Mode.LEAD
+FOLLOW: Final = Mode.FOLLOW
+BURN: Final = Mode.BURN
+KOU_MODE: Final = Mode.KOU
+CONSENT: Final = Mode.CONSENT
+OVER: Final = Mode.OVER
 MODE_NAMES = ("lead", "follow", "burn", "kou", "consent", "over")
-POINT_NONE, POINT_PENDING, POINT_OPEN, POINT_CLOSED = Point
+POINT_NONE: Final = Point.NONE
+POINT_PENDING: Final = Point.PENDING
+POINT_OPEN: Final = Point.OPEN
+POINT_CLOSED: Final = Point.CLOSED
 POINT_NAMES = ("none", "pending", "open", "closed")
 
 
@@ -759,15 +768,16 @@ class Hand:
         prev_owner, lead = self.owner, self.table is None
         rules = self.rules
         h = self.hands[s]
-        h[cs.rank] -= cs.count
-        if cs.twos:
-            h[TWO] -= cs.twos
-        if cs.sj:
-            h[SJ] -= cs.sj
-        if cs.bj:
-            h[BJ] -= cs.bj
-        if cs.top:
-            h[TOP] -= cs.top
+        rank, count, twos, sj, bj, top = cs
+        h[rank] -= count
+        if twos:
+            h[TWO] -= twos
+        if sj:
+            h[SJ] -= sj
+        if bj:
+            h[BJ] -= bj
+        if top:
+            h[TOP] -= top
         if self.requester == -2:
             self.requester = -1  # a refused 接风 blocks only the set it was asked on
         ev = self.events
@@ -1053,7 +1063,7 @@ class Hand:
             # 诈烧 / 烧牌失败 (S0 第五节, S4 第六条): no joker left to attach
             self.events.append(Event("burn_fail", leader, other=self.burn_victim))
             self._remove(leader, self.rules.burn_fail_severity)
-            if self.mode == OVER:
+            if self.is_over:  # (not self.mode: mypy would keep it narrowed from the check above)
                 return
             leader = self._next_active(leader)
         self.turn, self.mode = leader, LEAD
