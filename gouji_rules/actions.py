@@ -12,6 +12,7 @@ Text notation (used in hand records and by external bots)::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import CardSet, format_set, parse_set
 from .errors import NotationError
@@ -137,15 +138,15 @@ class Forfeit:
 
 Action = Play | Burn | Pass | Yield | Kou | Jiefeng | Consent | Declare | Choose | Head | Give | Forfeit
 
-PASS = Pass()
-YIELD = Yield()
-KOU = Kou()
-JIEFENG = Jiefeng()
-AGREE = Consent(True)
-REFUSE = Consent(False)
+PASS: Final = Pass()
+YIELD: Final = Yield()
+KOU: Final = Kou()
+JIEFENG: Final = Jiefeng()
+AGREE: Final = Consent(True)
+REFUSE: Final = Consent(False)
 
-_PLAYS: dict[CardSet, Play] = {}
-_BURNS: dict[CardSet, Burn] = {}
+_PLAYS: Final[dict[CardSet, Play]] = {}
+_BURNS: Final[dict[CardSet, Burn]] = {}
 
 
 def play_of(cs: CardSet) -> Play:

@@ -176,7 +176,7 @@ class CardSet(NamedTuple):
         return format_set(self)
 
 
-_SHARED: dict[int, CardSet] = {}
+_SHARED: Final[dict[int, CardSet]] = {}
 
 
 def cardset(rank: int, count: int, twos: int = 0, sj: int = 0, bj: int = 0, top: int = 0) -> CardSet:

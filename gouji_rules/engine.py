@@ -98,12 +98,12 @@ BURN: Final = Mode.BURN
 KOU_MODE: Final = Mode.KOU
 CONSENT: Final = Mode.CONSENT
 OVER: Final = Mode.OVER
-MODE_NAMES = ("lead", "follow", "burn", "kou", "consent", "over")
+MODE_NAMES: Final = ("lead", "follow", "burn", "kou", "consent", "over")
 POINT_NONE: Final = Point.NONE
 POINT_PENDING: Final = Point.PENDING
 POINT_OPEN: Final = Point.OPEN
 POINT_CLOSED: Final = Point.CLOSED
-POINT_NAMES = ("none", "pending", "open", "closed")
+POINT_NAMES: Final = ("none", "pending", "open", "closed")
 
 
 @dataclass(frozen=True)
@@ -277,9 +277,9 @@ def check_start(
             raise PositionError("setup.placed gives each placed seat its own place 1-6")
 
 
-FOLLOWS = tuple((s, FOLLOW) for s in range(6))
+FOLLOWS: Final = tuple((s, FOLLOW) for s in range(6))
 """Each seat's entry in a queue of answers, made once."""
-PASS_EVENTS = tuple(Event("pass", s) for s in range(6))
+PASS_EVENTS: Final = tuple(Event("pass", s) for s in range(6))
 """Each seat's ``pass`` event, made once (an Event is a NamedTuple: a Python-level constructor)."""
 
 _BLANK: list[list[int]] = []

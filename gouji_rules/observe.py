@@ -21,7 +21,7 @@ tournaments) gets the same view.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .events import Event
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .engine import Hand
     from .rules import Rules
 
-UNKNOWN = -1
+UNKNOWN: Final = -1
 """``cards_left`` of a seat whose hand size the observer may not know."""
 
 PRIVATE_TRIBUTE = ("tribute", "return_tribute")
@@ -75,7 +75,7 @@ def shown_hands(hands: Sequence[Sequence[int]], shown: Sequence[bool]) -> tuple[
     return tuple(tuple(h) if shown[s] else () for s, h in enumerate(hands))
 
 
-NOTHING_SHOWN: tuple[tuple[int, ...], ...] = ((),) * 6
+NOTHING_SHOWN: Final[tuple[tuple[int, ...], ...]] = ((),) * 6
 
 
 def hand_observation(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
