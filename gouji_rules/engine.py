@@ -48,7 +48,6 @@ from .actions import (
     Play,
     Yield,
 )
-from .beat import attach_ranges
 from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
 from .errors import IllegalAction, PositionError
 from .events import Event, play_event
@@ -594,7 +593,8 @@ class Hand:
                 extras = (*extras, JIEFENG)
             return Legal(sets=sets, extras=extras)
         if mode == LEAD:
-            return Legal(boxes=self._lead_boxes(s))
+            sizes: list[int] = []
+            return Legal(boxes=self._lead_boxes(s, sizes), sizes=sizes)
         if mode == BURN:
             sets = self._followers(s)
             if s == self.burning:
@@ -618,13 +618,20 @@ class Hand:
             hit = self._follow[s] = self.rules.beat.followers(self.hands[s], self.table)
         return hit
 
-    def _lead_boxes(self, s: int) -> list[Box]:
+    def _lead_boxes(self, s: int, sizes: list[int] | None = None) -> list[Box]:
+        """Seat ``s``'s leads as boxes; ``sizes`` (if given) receives each box's ``box_size``."""
         h = self.hands[s]
         rules = self.rules
         bie3 = rules.bie3
         only3 = bie3 and sum(h) == h[THREE]
         need_joker = self.burning == s
+        bare, attachable, exempt = rules.bare, rules.attachable, rules.burn_exempt
+        twos = h[TWO] if rules.attach_twos else 0
+        sjs = h[SJ] if attachable[SJ] else 0
+        bjs = h[BJ] if attachable[BJ] else 0
+        tops = h[TOP] if attachable[TOP] else 0
         boxes: list[Box] = []
+        out = [] if sizes is None else sizes
         for r in range(NRANKS):
             n = h[r]
             if not n:
@@ -632,17 +639,28 @@ class Hand:
             if r == THREE and bie3:
                 if only3:
                     boxes.append((r, n, n, 0, 0, 0, 0, 0, 0, 0))
+                    out.append(1)
                 continue
-            a, sj, bj, y = attach_ranges(rules, h, r)
-            if need_joker and r < SJ and not rules.burn_exempt[r]:
+            if bare[r]:  # attach_ranges, inlined
+                a = sj = bj = y = 0
+            else:
+                a = twos if r < TWO else 0
+                sj = sjs if r < SJ else 0
+                bj = bjs if r < BJ else 0
+                y = tops if r < TOP else 0
+            if need_joker and r < SJ and not exempt[r]:
                 if y:
                     boxes.append((r, 1, n, a, 0, sj, 0, bj, 1, y))
+                    out.append(n * (a + 1) * (sj + 1) * (bj + 1) * y)
                 if bj:
                     boxes.append((r, 1, n, a, 0, sj, 1, bj, 0, 0))
+                    out.append(n * (a + 1) * (sj + 1) * bj)
                 if sj:
                     boxes.append((r, 1, n, a, 1, sj, 0, 0, 0, 0))
+                    out.append(n * (a + 1) * sj)
             else:
                 boxes.append((r, 1, n, a, 0, sj, 0, bj, 0, y))
+                out.append(n * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
         return boxes
 
     def _may_yield(self, s: int) -> bool:

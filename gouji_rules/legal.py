@@ -63,9 +63,13 @@ class Legal(Sequence[Action]):
         sets: list[CardSet] | None = None,
         burn: bool = False,
         extras: tuple[Action, ...] = (),
+        sizes: list[int] | None = None,
     ) -> None:
         self.boxes = boxes or []
-        self.sizes = [box_size(b) for b in boxes] if boxes else []
+        if sizes is None or len(sizes) != len(self.boxes):
+            sizes = [box_size(b) for b in boxes] if boxes else []
+        self.sizes = sizes
+        """``box_size`` of each box (the engine, which knows them, passes them in)"""
         self.sets = sets or []
         self.burn = burn
         self.extras = extras
