@@ -242,6 +242,10 @@ class Rules:
         self.buy_price = [rank_of(x) for x in bu.price]
         self.buy_sellers = list(bu.sellers)
         self.buy_keep = bu.keep
+        self.buy_price_opposite_team = (
+            self.buy_price if bu.price_opposite_team is None else [rank_of(x) for x in bu.price_opposite_team]
+        )
+        self.buy_free = bu.free
         self.no_three_last = bu.no_three == "last"
         self.no_four_closes_point = bu.no_four_closes_point
         t = v.tribute
@@ -639,6 +643,18 @@ class Rules:
     def has_chongdian(self) -> bool:
         """冲点 may be declared (S0 十、冲点)."""
         return bool(self.chongdian)
+
+    def buy_payment(self, group: str, hand: Sequence[int]) -> int | None:
+        """The rank a buyer holding ``hand`` pays a seller of ``group`` for one 3 or 4: -1 when the card
+        is given (a teammate, or S0's 直接白送), None when he cannot buy from that group (S4 第九条:
+        「可以用2向对头的联邦买」 — the opposite's team sells only for a 2)."""
+        if group == "team":
+            return -1
+        prices = self.buy_price_opposite_team if group == "opposite_team" else self.buy_price
+        for r in prices:
+            if hand[r]:
+                return r
+        return -1 if self.buy_free else None
 
     def tribute_rank(self, hand: Sequence[int], kept: Sequence[int]) -> int:
         """The rank a payer hands over as one tribute card, or -1 (the ``tribute_card`` hook, else the

@@ -450,6 +450,16 @@ class BuyRules:
             opposite_team=("对头的联邦", "the opposite's team"),
         ),
     )
+    price_opposite_team: list[str] | None = _f(
+        ["2"],
+        "向对头的联邦买用什么付（大纲第九、十条：用2）；null 同 price",
+        "what pays the opposite's team, in order (S4 第九、十条: a 2); null: as price",
+    )
+    free: bool = _f(
+        False,
+        "买方没有可付的牌时白送（点烧闷拉：直接白送）；false 则买不成",
+        "a buyer with nothing to pay gets the card free (S0 直接白送); false: he cannot buy from that seller",
+    )
     keep: int = _f(1, "卖家自己至少留几张", "how many a seller keeps for himself", minimum=0)
     no_three: Literal["last", "none"] = _f(
         "last",

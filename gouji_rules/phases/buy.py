@@ -46,6 +46,9 @@ class Buy:
                     seat = seller(m, s, rank, group, setup)
                     if seat is None:
                         continue
+                    paid = rules.buy_payment(group, m.hands_now[s])
+                    if paid is None:
+                        continue
                     if rank == FOUR:
                         if not rules.buy_four_optional or s in asked:
                             continue
@@ -53,13 +56,8 @@ class Buy:
                         a = yield m.ask(s, DecisionKind.BUY4, (Choose("buy4"), PASS))
                         if not isinstance(a, Choose):
                             continue
-                    paid = -1
-                    if group != "team":
-                        for r in rules.buy_price:
-                            if m.hands_now[s][r]:
-                                m.move(s, seat, r)
-                                paid = r
-                                break
+                    if paid >= 0:
+                        m.move(s, seat, paid)
                     m.move(seat, s, rank)
                     m.event(Event(kind, s, CardSet(rank, 1), other=seat, value=paid + 1))
         return True
