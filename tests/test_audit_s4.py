@@ -16,10 +16,13 @@ import pytest
 from gouji_rules import HandResult, Match, settle
 from gouji_rules.actions import Action, Choose
 from gouji_rules.cards import FOUR, SJ, THREE, TWO, parse_set
+from gouji_rules.engine import FOLLOW, KOU_MODE, LEAD, Point
 
-from .conftest import S0, S4
+from .conftest import S0, S4, act, events, illegal, legal, pass_until_lead, pos
 
 FILL = "3 4 5 6"
+LOW = "5"
+OUT = "9"
 
 
 def buy_match(variant: object, hands: list[str], want4: bool = True) -> Match:
@@ -102,3 +105,121 @@ def test_s4_art9_buy_payment_predicate_names_each_reading() -> None:
     empty = [0] * 16
     assert S4.rules.buy_payment("opposite", empty) is None
     assert S0.rules.buy_payment("opposite", empty) == -1
+
+
+# -- 第四条(三) 挂花, 死牌 -----------------------------------------------------------------------
+
+
+def test_s4_art4_3_plain_set_does_not_beat_a_small_joker_set() -> None:
+    """第四条(三) “小花挂牌时，须由大花挂高于小花所挂牌一点以上的牌方能灭之”: three A do not beat KK+小花;
+    a 小花 set beats a plain set of a lower rank like any higher set."""
+    h = pos(S4, ["55", LOW, LOW, "AAAQQ+SJ", LOW, LOW], table="KK+SJ", owner=0)
+    assert (h.turn, h.mode) == (3, FOLLOW)
+    assert legal(h) == {"pass"}
+    illegal(h, "AAA", "beat")
+    h = pos(S4, ["55", LOW, LOW, "AAAQQ+SJ", LOW, LOW], table="KKK", owner=0)
+    assert legal(h) == {"AAA", "AA+SJ", "pass"}
+    illegal(h, "QQ+SJ", "beat")  # the 小花 does not lift two Q above K
+
+
+def test_s4_art4_3_big_joker_on_the_lowest_rank_is_dead() -> None:
+    """第四条(三) “大花挂任何牌时，发牌均为死牌”: 5+大花 too; the opposite concedes it (扣牌)."""
+    h = pos(S4, ["55", LOW, LOW, "66+BJ", LOW, LOW], table="5+BJ", owner=0)
+    assert (h.turn, h.mode) == (3, KOU_MODE)
+    assert legal(h) == {"kou"}
+
+
+def test_s4_art11_dead_set_in_free_for_all_is_still_conceded() -> None:
+    """第十一条 “四人乱缠，也应按顺序发牌，按规定报牌和扣牌”: a 大花 set in 四人乱缠 is still 扣牌 by the
+    opposite."""
+    h = pos(S4, ["K+BJ5", OUT, "55", "66", OUT, "88"], out=[1, 4])
+    assert h.ffa
+    act(h, "K+BJ")
+    assert (h.turn, h.mode) == (3, KOU_MODE)
+    act(h, "kou")
+    assert (h.turn, h.mode) == (0, LEAD)
+
+
+# -- 第五条 够级牌, 第八条 开点 -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "gouji", "pure"),
+    [
+        ("TTTT2", True, False),
+        ("JJJ2", True, False),
+        ("TTTT", False, False),
+        ("TTTTT", True, True),
+        ("22", True, True),
+        ("A2", True, False),
+    ],
+)
+def test_s4_art5_art8_attached_two_counts_toward_gouji_but_not_pure(cards: str, gouji: bool, pure: bool) -> None:
+    """第四条(三) “钱贴牌时…视为该牌中的普通一员” (so TTTT2 is five 10, 够级 by 第五条) and 第八条 “（三）贴2的
+    够级牌不开点”; 第五条 calls 「两张2」 itself 纯够级."""
+    cs = parse_set(cards)
+    assert S4.rules.is_gouji(cs) == gouji
+    assert S4.rules.is_pure_gouji(cs) == pure
+
+
+def test_s4_art8_attached_two_set_that_stands_does_not_open() -> None:
+    """第八条 “（三）贴2的够级牌不开点”: TTTT2 stands, then 44 is led: no 开点, and the point is given up
+    (“没开点先发4者视为自动放弃开点”; QQQ still held, so this is no 自然点)."""
+    h = pos(S4, ["TTTT2QQQ44", LOW, LOW, "9", LOW, LOW])
+    act(h, "TTTT2")
+    pass_until_lead(h)
+    assert (h.turn, h.mode) == (0, LEAD)
+    act(h, "44")
+    assert not events(h, "open_point", "natural_point")
+    assert h.point[0] == Point.CLOSED
+
+
+# -- 第十三条 接风 -------------------------------------------------------------------------------
+
+
+def test_s4_art13_jiefeng_offered_to_the_next_seat_in_play() -> None:
+    """第十三条 “持牌人对上家的底牌可暂不上牌而申请由自己重新发牌”: when the seat after the one going out is
+    already out, the next seat in play is the one whose 上家 played the last set."""
+    h = pos(S4, ["3", OUT, "55", "66", "77", "88"], out=[1])
+    act(h, "3")
+    assert (h.turn, h.mode) == (2, FOLLOW)
+    assert "jiefeng" in legal(h)
+
+
+# -- 第十五条 清 ---------------------------------------------------------------------------------
+
+
+def test_s4_art15_first_qing_is_daluo_second_erluo() -> None:
+    """第十五条 “如持牌者被清，应当时亮牌（俗称为先清为落）”: of two 清, the first is 大落 and the second 二落,
+    though both play on."""
+    h = pos(S4, ["553", "663", "77", "88", "9", "T"])
+    act(h, "55", "66", "77")
+    assert [(e.seat, e.other) for e in events(h, "men")] == [(0, 1), (1, 2)]
+    assert h.active[0] and h.active[1]
+    while not h.is_over:
+        acts = sorted(legal(h))
+        act(h, acts[0] if h.mode == LEAD else ("kou" if "kou" in acts else "pass"))
+    assert h.places[0] == 6 and h.places[1] == 5
+
+
+# -- 第十九条 计分 -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("places", "scores", "sweep"),
+    [
+        ([1, 2, 3, 4, 5, 6], (4 + 0 - 2, 0), None),  # 2 + 0 - 4 = -2 is recorded as 0
+        ([1, 2, 6, 5, 4, 3], (0, 0), None),  # 4 - 4 + 0 = 0 and 2 - 2 + 0 = 0
+        ([2, 1, 3, 6, 4, 5], (2, 0), None),  # team 1: 4 - 4 - 2 < 0
+        ([1, 4, 2, 5, 3, 6], (12, 0), 0),  # 串三户: 6 doubled
+        ([5, 3, 6, 1, 4, 2], (0, 12), 1),
+    ],
+)
+def test_s4_art19_team_sum_positive_only_and_sweep_doubled(
+    places: list[int], scores: tuple[int, int], sweep: int | None
+) -> None:
+    """第十九条 “每局中联邦3人得分之和(相抵之后)按照“只记正分，不记负分”的原则记为该方积分 … 串三户记分翻番，
+    即获胜一方积12分”"""
+    s = settle(S4, HandResult(places=places, opened=[True] * 6))
+    assert s.scores == scores
+    assert s.sweep == sweep
