@@ -9,14 +9,13 @@ zero, and so on.  Every situation is built through the public API (``Hand.positi
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from gouji_rules import HandResult, Match, settle
 from gouji_rules.actions import Action, Choose
 from gouji_rules.cards import FOUR, SJ, THREE, TWO, parse_set
 from gouji_rules.engine import FOLLOW, KOU_MODE, LEAD, Point
+from gouji_rules.variant import Variant
 
 from .conftest import S0, S4, act, events, illegal, legal, pass_until_lead, pos
 
@@ -25,12 +24,13 @@ LOW = "5"
 OUT = "9"
 
 
-def buy_match(variant: object, hands: list[str], want4: bool = True) -> Match:
+def buy_match(variant: Variant, hands: list[str], want4: bool = True) -> Match:
     """A one-hand match of ``hands`` led by seat 0, run to its first lead (every 买4 taken if ``want4``)."""
-    m = Match(variant, seed=1, hands=1, deal=hands, leader=0)  # type: ignore[arg-type]
-    pick: Callable[[list[Action]], Action] = lambda acts: next(
-        (a for a in acts if isinstance(a, Choose) and a.what == "buy4" and want4), acts[-1]
-    )
+    m = Match(variant, seed=1, hands=1, deal=hands, leader=0)
+
+    def pick(acts: list[Action]) -> Action:
+        return next((a for a in acts if isinstance(a, Choose) and a.what == "buy4" and want4), acts[-1])
+
     while m.phase != "play":
         acts = list(m.legal_actions())
         assert str(acts[-1]) == "pass" or len(acts) == 1 or m.phase == "buy4"
