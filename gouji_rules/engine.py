@@ -376,6 +376,10 @@ class Hand:
             hand._follow.clear()
             hand.queue = hand._response_queue(who, cs)
             hand._advance()
+        elif hand.table is not None and setup is not None and setup.huiwu_team is not None:
+            # 会五 (S0) already put the swept team's 5s on the table: ask the other team, seats out skipped
+            hand.queue = [(p, FOLLOW) for p in hand._response_queue_seats(hand.owner) if p % 2 != setup.huiwu_team]
+            hand._advance()
         else:
             hand._start_round(leader)
         hand._legal = None

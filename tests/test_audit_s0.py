@@ -384,3 +384,36 @@ def test_s0_sec6_men_ranks_below_burn_and_setup_places() -> None:
     while not h.is_over:
         act(h, sorted(legal(h))[0] if h.mode == LEAD else "pass")
     assert h.places[0] == 6 and h.places[1] == 5 and h.places[5] == 4
+
+
+# -- the opening: 会五 --------------------------------------------------------------------------
+
+
+def test_s0_opening_huiwu_position_nobody_answers_lake_leads() -> None:
+    """“然后开始出牌时把3人所有5出掉问另一方有没有人要，若没人要，则拉客继续出牌，这叫做“会五””: a position
+    started with ``HandSetup(huiwu_team=0)`` puts the 5s of seats 0, 2, 4 out as one set and asks
+    seats 1, 3, 5 only; nobody answers, and the 拉客 (seat 0, the leader) leads."""
+    h = pos(S0, ["557", "668", "59", "666T", "5J", "Q"], setup=HandSetup(huiwu_team=0))
+    e = events(h, "huiwu")[-1]
+    assert (e.seat, str(e.cards), e.value) == (0, "5555", 1)
+    assert str(h.table) == "5555" and h.owner == 0
+    asked = []
+    while h.mode != LEAD:
+        assert h.mode == FOLLOW
+        asked.append(h.turn)
+        act(h, "pass")
+    assert asked == [1, 3, 5]
+    assert (h.turn, h.mode) == (0, LEAD)
+    assert sum(map(sum, h.hands)) == len("7 668 9 666T J Q".replace(" ", ""))
+
+
+def test_s0_opening_huiwu_position_the_other_side_answers() -> None:
+    """会五 “问另一方有没有人要”: seat 3 takes the four 5s with four 6s and the round goes on from there."""
+    h = pos(S0, ["557", "668", "59", "6666T", "5J", "Q"], setup=HandSetup(huiwu_team=0))
+    act(h, "pass")
+    assert (h.turn, h.mode) == (3, FOLLOW)
+    assert "6666" in legal(h)
+    act(h, "6666")
+    assert h.owner == 3
+    pass_until_lead(h)
+    assert (h.turn, h.mode) == (3, LEAD)
