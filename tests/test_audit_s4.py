@@ -14,7 +14,7 @@ import pytest
 from gouji_rules import HandResult, Match, settle
 from gouji_rules.actions import Action, Choose
 from gouji_rules.cards import FOUR, SJ, THREE, TWO, parse_set
-from gouji_rules.engine import FOLLOW, KOU_MODE, LEAD, Point
+from gouji_rules.engine import BURN, FOLLOW, KOU_MODE, LEAD, Point
 from gouji_rules.variant import Variant
 
 from .conftest import S0, S4, act, events, illegal, legal, pass_until_lead, pos
@@ -223,3 +223,41 @@ def test_s4_art19_team_sum_positive_only_and_sweep_doubled(
     s = settle(S4, HandResult(places=places, opened=[True] * 6))
     assert s.scores == scores
     assert s.sweep == sweep
+
+
+# -- 第六条 烧牌: the order of burners -----------------------------------------------------------
+
+OPEN = {s: "open" for s in range(6)}
+
+
+def test_s4_art6_burners_of_one_side_in_order_of_play() -> None:
+    """第六条 “若烧牌者均为一方，则按发牌顺序进行”: seats 1 and 5 (one side) may burn seat 0's QQQ; seat 1 is
+    asked first, then seat 5, and only then the opposite answers."""
+    h = pos(S4, ["QQQ55", "KKK+SJ", "6", "7", "8", "AAA+SJ"], point=OPEN)
+    act(h, "QQQ")
+    asked = []
+    while h.mode == BURN:
+        asked.append(h.turn)
+        act(h, "pass")
+    assert asked == [1, 5]
+    assert (h.turn, h.mode) == (3, FOLLOW)
+
+
+def test_s4_art6_leaders_side_burns_before_the_other_side() -> None:
+    """第六条 “如声明烧牌者有2人以上，且分属不同的一方，则发够级牌者的联邦可先于其他人烧牌”: seats 2 and 4 (the
+    leader's side) before seats 1 and 5, each side in order of play; S0 has no such priority."""
+    hands = ["QQQ55", "KKK+SJ", "KKK+SJ", "7", "AAA+SJ", "AAA+SJ"]
+    for variant, order in ((S4, [2, 4, 1, 5]), (S0, [1, 2, 4, 5])):
+        h = pos(variant, hands, point=OPEN)
+        act(h, "QQQ")
+        asked = []
+        while h.mode == BURN:
+            asked.append(h.turn)
+            act(h, "pass")
+        assert asked == order, variant.name
+
+
+@pytest.mark.parametrize("single", ["SJ", "BJ", "2", "A", "5+SJ"])
+def test_s4_art8_single_or_joker_set_never_opens(single: str) -> None:
+    """第八条 “（一）有大、小花的牌不开点；（二）单张不开点”"""
+    assert not S4.rules.is_pure_gouji(parse_set(single))
