@@ -241,6 +241,7 @@ class Hand:
         self.places: list[int] = [0] * 6
         self.point = [POINT_NONE] * 6
         self.no_head = [False] * 6
+        self.lived = [False] * 6  # 打点 (S4 第二十二条): a 够级 set of the seat won the lead
         self.men_watch = [False] * 6
         self.men_seats: list[tuple[int, int]] = []  # (seat, by)
         self.shown: set[int] = set()  # 亮牌 (S4 第十五条): seats whose hands every seat sees
@@ -419,6 +420,7 @@ class Hand:
         new.places = self.places[:]
         new.point = self.point[:]
         new.no_head = self.no_head[:]
+        new.lived = self.lived[:]
         new.men_watch = self.men_watch[:]
         new.men_seats = self.men_seats[:]
         new.burns = self.burns[:]
@@ -800,7 +802,7 @@ class Hand:
         if rules.dadian and place == 1:
             # 打点 (S4 第二十二条(一) 其够级牌一次未活): a seat whose pure set stood (pending) has not “never lived”
             for x in (s, (s + 3) % 6):
-                if self.point[x] == POINT_NONE:
+                if self.point[x] == POINT_NONE and not self.lived[x]:
                     self.point[x] = POINT_CLOSED
                     self.events.append(Event("point_closed", x))
         self._left_play(s)
@@ -910,6 +912,8 @@ class Hand:
         ):
             # 开点 (S0 第四节): the pure 够级 set stood; the owner's next lead decides
             self.point[owner] = POINT_PENDING
+        if cs is not None and self.rules.dadian_any_gouji and self.rules.is_gouji(cs):
+            self.lived[owner] = True
         if cs is not None and self.head_rights.get(owner, 0) > 0 and self.bound(owner, cs):
             self._use_head_right(owner)
         if self.active[owner]:

@@ -321,6 +321,17 @@ class OpenPointRules:
             "any_time": ("之后任何时候发4（大纲第八条）", "any later play of 4s by the seat (S4 第八条)"),
         },
     )
+    dadian_lived: Literal["pure_stood", "gouji_won"] = _f(
+        "pure_stood",
+        "打点时什么算够级牌“活”过：pure_stood 纯够级牌站住过（按第八条开点的标准）；"
+        "gouji_won 任何够级牌取得过发牌权（大纲第二十二条(一)：即未用够级方式取得过发牌权）",
+        "what spares a seat from 打点 when 头科 goes out: a pure 够级 set of his stood (第八条's test), or any "
+        "够级 set of his won the lead (S4 第二十二条(一) 即未用够级方式取得过发牌权)",
+        choices={
+            "pure_stood": ("纯够级牌站住过", "a pure 够级 set of his stood"),
+            "gouji_won": ("任何够级牌取得过发牌权", "any 够级 set of his won the lead"),
+        },
+    )
 
 
 @dataclass(frozen=True)

@@ -261,3 +261,27 @@ def test_s4_art6_leaders_side_burns_before_the_other_side() -> None:
 def test_s4_art8_single_or_joker_set_never_opens(single: str) -> None:
     """第八条 “（一）有大、小花的牌不开点；（二）单张不开点”"""
     assert not S4.rules.is_pure_gouji(parse_set(single))
+
+
+# -- 第二十二条 打点: what “活” means -------------------------------------------------------------
+
+
+def test_s4_art22_1_dadian_lived_reading_is_a_variant_option() -> None:
+    """第二十二条(一) “头科产生前，其够级牌一次未活，即未用够级方式取得过发牌权，则头科的对头称为“不开点””.
+    Seat 3's KK+小花 won the lead (a 够级 set, but not pure: 第八条 “有大、小花的牌不开点”).  dagang reads “活”
+    with 第八条's test (``open_point.dadian_lived: pure_stood``): seat 3 is closed when seat 0 goes out 头科.
+    The literal reading (``gouji_won``) spares it: it may still open before 二科 with a pure set and 4s."""
+    hands = ["K", "66", "77", "KK+SJ QQQ 44 8", "99", "TT"]
+    for lived, closed in (("pure_stood", {0, 3}), ("gouji_won", {0})):
+        v = S4.replace(open_point={"dadian_lived": lived})
+        h = pos(v, hands, leader=3, point={1: "open", 2: "open", 4: "open", 5: "open"})
+        act(h, "KK+SJ")
+        pass_until_lead(h)
+        assert (h.turn, h.mode) == (3, LEAD)
+        act(h, "8")
+        while h.turn != 0:
+            act(h, "pass")
+        act(h, "K")  # seat 0 goes out: 头科
+        assert events(h, "finish")[0].seat == 0
+        assert {e.seat for e in events(h, "point_closed")} == closed, lived
+    assert S4.open_point.dadian_lived == "pure_stood"
