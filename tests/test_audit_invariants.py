@@ -20,13 +20,15 @@ using only the variant's predicates (``is_gouji``, ``is_pure_gouji``) and the te
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
 
+from gouji_rules import make_agent, play_match
 from gouji_rules.actions import Action, Burn, Play
 from gouji_rules.agents import GreedyAgent, RandomAgent
-from gouji_rules.cards import SJ, THREE, CardSet
+from gouji_rules.cards import BJ, NRANKS, SJ, THREE, CardSet, counts_of, parse_set
 from gouji_rules.engine import FOLLOW, KOU_MODE, LEAD, Hand, Point
 from gouji_rules.rng import derive
 from gouji_rules.variant import Variant
@@ -209,3 +211,86 @@ def test_referee_catches_a_wrong_place() -> None:
     ref = Referee(S0)
     ref.check_places(h)
     assert ref.faults and ref.faults[0][0] in ("finish_order", "bottom_order")
+
+
+# -- between hands: 进贡 ---------------------------------------------------------------------------
+
+KINDS = ["point", "burn", "men", "place", "sweep"]
+
+
+def _rank(text: str) -> int:
+    return parse_set(text).rank
+
+
+def tribute_faults(variant: Variant, seed: int) -> list[tuple[object, ...]]:
+    """Replay the cards moved before play from a match's records and check each 进贡 against the texts:
+    S0 八 “进贡进的牌一定是当前手牌最大的牌 … 吃了的贡就是点数最大也不能进”, “进贡按照点、烧、闷、拉的顺序”;
+    S4 第十四条(一) “按牌点大小取大者进贡，进贡顺序为点贡、烧贡、清贡、落贡”; and no more than is owed."""
+    rules = variant.rules
+    done = play_match(variant, seed=seed, hands=3, agents=[make_agent("greedy") for _ in range(6)])
+    faults: list[tuple[object, ...]] = []
+    owed_by_last: list[dict[str, object]] | None = None
+    for summary in done.summaries:
+        record = summary.record
+        pre = record["pre_play"]
+        redeals = [i for i, e in enumerate(pre) if e["type"] == "redeal"]
+        pre = pre[redeals[-1] + 1 :] if redeals else pre
+        hands = [list(counts_of(h)) for h in record["dealt"]]
+        kept = [[0] * NRANKS for _ in range(6)]
+        paid: Counter[tuple[str, int, int]] = Counter()
+        last_kind = 0
+        for e in pre:
+            t = e["type"]
+            if t in ("buy3", "buy4"):
+                buyer, seller, c = e["seat"], e["other"], _rank(e["cards"])
+                hands[seller][c] -= 1
+                hands[buyer][c] += 1
+                kept[buyer][c] += 1
+                if e.get("value"):
+                    price = e["value"] - 1
+                    hands[buyer][price] -= 1
+                    hands[seller][price] += 1
+                    kept[seller][price] += 1
+            elif t == "point_call":
+                giver, other, c = e["seat"], e["other"], e["value"] - 1
+                hands[other][c] -= 1
+                hands[giver][c] += 1
+                kept[giver][c] += 1
+            elif t in ("tribute", "return_tribute"):
+                giver, receiver, c = e["seat"], e["other"], _rank(e["cards"])
+                if t == "tribute":
+                    free = [
+                        r
+                        for r in rules.tribute_ranks
+                        if hands[giver][r] - (kept[giver][r] if rules.kept_excluded else 0)
+                    ]
+                    called = any(x["type"] == "point_call" and x["seat"] == giver for x in pre)
+                    if not free or (c != max(free) and not (called and c == BJ)):
+                        faults.append(("not_the_largest", seed, summary.index, giver, e["cards"], free))
+                    if e["value"] < last_kind:
+                        faults.append(("order", seed, summary.index, e))
+                    last_kind = e["value"]
+                    kept[receiver][c] += 1
+                    paid[(KINDS[e["value"] - 1], giver, receiver)] += 1
+                hands[giver][c] -= 1
+                hands[receiver][c] += 1
+            if any(n < 0 for h in hands for n in h):
+                faults.append(("card_not_held", seed, summary.index, e))
+                break
+        if owed_by_last is not None:
+            owed: Counter[tuple[str, int, int]] = Counter()
+            for d in owed_by_last:
+                owed[(str(d["kind"]), int(d["giver"]), int(d["receiver"]))] += int(d["count"])  # type: ignore[call-overload]
+            faults += [("overpaid", seed, summary.index, k, n, owed[k]) for k, n in paid.items() if n > owed[k]]
+        owed_by_last = record["debts_next"]
+    return faults
+
+
+@pytest.mark.parametrize("variant", [S0, S4], ids=["dianshaomenla", "dagang"])
+def test_s0_sec8_s4_art14_referee_finds_no_fault_in_tribute(variant: Variant) -> None:
+    """40 matches of 3 hands per variant: every 进贡 card is the payer's largest he may pay, in the order
+    of the kinds, and never more than the last hand left owing."""
+    faults = []
+    for i in range(40):
+        faults += tribute_faults(variant, 5000 + i)
+    assert faults == []
