@@ -138,6 +138,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             )
         victims.add(victim)
     _verify_bottom(rules, o)
+    _verify_burners_went_out(rules, o, burners)
     declared: set[int] = set()
     for kind, s in o.declarations:
         if not rules.may_declare(kind):
@@ -225,6 +226,24 @@ def _verify_bottom(rules: Rules, o: Outcome) -> None:
         f"places: {names} left play (诈烧 or 闷) and take the last places, the more severe lower",
         "placed_bottom",
         BURN if o.burn_fails else MEN,
+    )
+
+
+def _verify_burners_went_out(rules: Rules, o: Outcome, burners: set[int]) -> None:
+    """A burn succeeds when the burner goes out (S0 五 「并且最后走了则称为烧牌成功」, S4 第十六条 「成功用王出完牌」):
+    so he is not the one seat left in play when the hand ends, who takes the lowest place not given
+    before play (革命, 冲点) nor from the bottom (诈烧, 闷 / 清)."""
+    if not burners or (o.men and rules.men_plays_on_at_bottom):
+        return  # S4 先清为落: a 清 seat plays on, and may be the one left while every other seat went out
+    fixed = set(o.geming) | {s for s, _ in o.chongdian} | set(o.burn_fails)
+    if rules.men_bottom_severity() is not None:
+        fixed |= {v for v, _ in o.men}
+    for places in _before_choice(rules, o.places):
+        left = max((places[s] for s in range(6) if s not in fixed), default=0)
+        if all(places[b] != left for b in burners):
+            return
+    raise _illegal(
+        "places: a successful burner went out, so he is not the last seat left in play", "burn_went_out", BURN
     )
 
 

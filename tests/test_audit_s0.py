@@ -15,6 +15,8 @@ from gouji_rules import HandResult, Match, settle
 from gouji_rules.actions import Declare
 from gouji_rules.cards import BJ, SJ, counts_of, parse_set
 from gouji_rules.engine import BURN, FOLLOW, LEAD, HandSetup, Point
+from gouji_rules.errors import IllegalAction
+from gouji_rules.outcome import Outcome, can_outcome, verify_outcome
 from gouji_rules.rules import KangScope
 
 from .conftest import S0, act, events, legal, pass_until_lead, pos
@@ -417,3 +419,26 @@ def test_s0_opening_huiwu_position_the_other_side_answers() -> None:
     assert h.owner == 3
     pass_until_lead(h)
     assert (h.turn, h.mode) == (3, LEAD)
+
+
+# -- a club's entry: a burn succeeds only by going out ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("places", "men", "ok"),
+    [
+        ([6, 2, 3, 4, 5, 1], [], False),  # the burner is the seat left in play
+        ([5, 2, 3, 4, 1, 6], [], True),
+        ([5, 6, 3, 4, 1, 2], [(1, 2)], False),  # seat 1 闷 is 拉客; seat 0 at 5 is the one left
+        ([4, 6, 3, 5, 1, 2], [(1, 2)], True),
+    ],
+)
+def test_s0_sec5_entered_burn_needs_the_burner_out(places: list[int], men: list[tuple[int, int]], ok: bool) -> None:
+    """五 “…并且最后走了则称为烧牌成功”: a result entered with a successful burn by the seat that never
+    went out (the last one left in play) is refused, naming the rule."""
+    o = Outcome(places=places, burns=[(0, 1)], men=men)
+    assert can_outcome(S0.rules, o) == ok
+    if not ok:
+        with pytest.raises(IllegalAction) as info:
+            verify_outcome(S0.rules, o)
+        assert info.value.rule == "burn_went_out"
