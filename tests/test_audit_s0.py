@@ -16,6 +16,7 @@ from gouji_rules.actions import Declare
 from gouji_rules.cards import BJ, SJ, counts_of, parse_set
 from gouji_rules.engine import BURN, FOLLOW, LEAD, HandSetup, Point
 from gouji_rules.errors import IllegalAction
+from gouji_rules.observe import UNKNOWN
 from gouji_rules.outcome import Outcome, can_outcome, verify_outcome
 from gouji_rules.rules import KangScope
 
@@ -442,3 +443,16 @@ def test_s0_sec5_entered_burn_needs_the_burner_out(places: list[int], men: list[
         with pytest.raises(IllegalAction) as info:
             verify_outcome(S0.rules, o)
         assert info.value.rule == "burn_went_out"
+
+
+def test_s0_opening_a_seat_out_still_sees_no_other_hand() -> None:
+    """“每个人看每个人自己的牌，即便走了也不能看对面人与自己队友的牌”: seat 0 has gone out; its observation
+    shows no other seat's cards nor their number."""
+    h = pos(S0, ["3", "55", "66", "77", "88", "99"])
+    act(h, "3")
+    assert not h.active[0]
+    pass_until_lead(h)
+    o = h.observation(0)
+    assert o.cards_left == (0, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN)
+    assert not any(o.shown)
+    assert o.hand == tuple(h.hands[0])
