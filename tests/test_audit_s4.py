@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from gouji_rules import HandResult, Match, settle
+from gouji_rules import Hand, HandResult, Match, settle
 from gouji_rules.actions import Action, Choose
 from gouji_rules.cards import FOUR, SJ, THREE, TWO, parse_set
 from gouji_rules.engine import BURN, FOLLOW, KOU_MODE, LEAD, Point
@@ -285,3 +285,31 @@ def test_s4_art22_1_dadian_lived_reading_is_a_variant_option() -> None:
         assert events(h, "finish")[0].seat == 0
         assert {e.seat for e in events(h, "point_closed")} == closed, lived
     assert S4.open_point.dadian_lived == "pure_stood"
+
+
+# -- the deck: four packs, 36 cards each -----------------------------------------------------------
+
+
+def test_s4_art21_four_packs_36_cards_each() -> None:
+    """第二十一条 “在摸取的36张牌中” (and 第二条 “从洗好的4付牌中”): four whole packs, 216 cards, 36 to each
+    seat; every rank 16 times, each joker 4 times."""
+    rules = S4.rules
+    assert len(rules.deck) == 216 and list(rules.hand_sizes) == [36] * 6
+    ranks = [c >> 2 for c in rules.deck]
+    assert all(ranks.count(r) == 16 for r in range(13))
+    assert ranks.count(SJ) == 4 and ranks.count(SJ + 1) == 4
+    h = Hand.deal(S4, seed=11)
+    assert [sum(x) for x in h.hands] == [36] * 6
+
+
+def test_s4_art2_teams_alternate_and_opposites_sit_across() -> None:
+    """第二条前 “联邦组成后，间隔相坐，各自的够级对象自然确定。如①③⑤为一方联邦，②④⑥为另一方联邦”: seats 0 2 4
+    against 1 3 5, and the 对头 of each seat is three seats on (the one a 够级 set is bound to)."""
+    s = settle(S4, HandResult(places=[1, 4, 2, 5, 3, 6], opened=[True] * 6))
+    assert s.sweep == 0 and s.scores == (12, 0)
+    for owner in range(6):
+        hands = ["5"] * 6
+        hands[owner] = "QQQ5"
+        h = pos(S4, hands, leader=owner)
+        act(h, "QQQ")
+        assert (h.turn, h.mode) == ((owner + 3) % 6, FOLLOW)
