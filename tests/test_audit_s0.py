@@ -456,3 +456,18 @@ def test_s0_opening_a_seat_out_still_sees_no_other_hand() -> None:
     assert o.cards_left == (0, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN)
     assert not any(o.shown)
     assert o.hand == tuple(h.hands[0])
+
+
+def test_s0_sec4_no_opening_once_two_are_out() -> None:
+    """四、开点 with the opening's “走（出完牌）2个人后不存在够级”: with 够级 gone there is no 纯够级牌 to stand,
+    so nobody opens any more (dianshaomenla ``open_point.deadline_out: 2``, docs/rules.md §13): every seat
+    still in play that has not opened is closed, and QQQ standing then 44 opens nothing."""
+    h = pos(S0, ["QQQ4455", OUT, "6", "7", OUT, "8"], out=[1, 4])
+    assert h.ffa
+    assert {e.seat for e in events(h, "point_closed")} == {0, 2, 3, 5}
+    act(h, "QQQ")
+    pass_until_lead(h)
+    assert (h.turn, h.mode) == (0, LEAD)
+    act(h, "44")
+    assert not events(h, "open_point")
+    assert h.point[0] == Point.CLOSED
