@@ -1,4 +1,4 @@
-"""宣点 / 和点 (S0 第四节): declare one's opposite will not open, or agree to count each other as opened."""
+"""宣点 / 和点 (S0 四、开点): declare one's opposite will not open, or agree to count each other as opened."""
 
 from __future__ import annotations
 
