@@ -41,7 +41,6 @@ from ..errors import GoujiError, IllegalAction
 from ..inputs import MIB, InputFileError, open_regular
 from ..match import hand_result
 from ..outcome import settle_outcome
-from ..registry import DECLARATIONS
 from ..settle import settle
 from ..variant import BUILTIN, Variant
 from .club import entry_of, outcome_of
@@ -437,6 +436,7 @@ def _same_debts(variant: Variant, hand: Hand, record: dict[str, Any]) -> str | N
     rules = variant.rules
     places = list(hand.places)
     declarations: list[tuple[str, int]] = []
+    staked = rules.staked_declarations()  # the bets that price 点贡; 和点 only opens both
     try:
         for e in record.get("pre_play", []):
             kind = e.get("type")
@@ -444,7 +444,7 @@ def _same_debts(variant: Variant, hand: Hand, record: dict[str, Any]) -> str | N
                 declarations.clear()
             elif kind == "choose_last":  # the last place named another seat of its side (after play)
                 places[e["seat"]], places[e["other"]] = places[e["other"]], places[e["seat"]]
-            elif kind in DECLARATIONS and rules.declaration(kind).stake is not None:  # a bet; 和点 is not
+            elif kind in staked:
                 declarations.append((kind, int(e["seat"])))
         geming = [int(s) for s in record.get("setup", {}).get("geming", [])]
         got = [d.__dict__ for d in settle(rules, hand_result(hand, declarations, geming, places)).debts]
