@@ -47,8 +47,9 @@ class Xuandian:
             if votes.get(s) == "hedian" and votes.get(o) == "hedian":
                 prep.setup.opened |= {s, o}
                 m.event(Event("hedian", s, other=o))
+        staked = m.rules.staked_declarations()  # bets (宣点); 和点 only opened both, above
         for s, kind in sorted(votes.items()):
-            if kind != "hedian":
+            if kind in staked:
                 prep.declarations.append((kind, s))
                 m.event(Event(kind, s, other=(s + 3) % 6))
         return True
