@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
 from .agents import GreedyAgent, _cost
-from .cards import NRANKS, SJ, THREE, CardSet, card_rank
+from .cards import NRANKS, SJ, THREE, CardSet
 from .engine import BURN, MODE_NAMES, Hand, Observation
 from .errors import IllegalAction
 from .events import Event
@@ -69,9 +69,7 @@ def _event_action(e: Event) -> Action | None:
 
 def unseen_cards(obs: Observation) -> tuple[list[int], list[list[int]]]:
     """The cards this seat has not seen (by rank), and the cards each seat has played this hand."""
-    deck = [0] * NRANKS
-    for c in obs.rules.deck:
-        deck[card_rank(c)] += 1
+    deck = obs.rules.deck_counts
     played = [[0] * NRANKS for _ in range(6)]
     for e in obs.events:
         if e.type in PLAYED and e.cards is not None and 0 <= e.seat < 6:

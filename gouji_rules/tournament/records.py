@@ -35,7 +35,7 @@ from jsonschema.exceptions import best_match
 
 from .. import catalog
 from ..actions import parse_action
-from ..cards import NRANKS, SYMBOLS, card_rank, format_hand, parse_hand
+from ..cards import NRANKS, SYMBOLS, format_hand, parse_hand
 from ..engine import Hand, counts_of_cards, deal_cards
 from ..errors import GoujiError, IllegalAction
 from ..inputs import MIB, InputFileError, open_regular
@@ -286,9 +286,7 @@ def deck_problem(variant: Variant, record: dict[str, Any]) -> str | None:
     the discards must then be the cards dealt.  A single hand's ``deal`` is what was dealt.
     """
     rules = variant.rules
-    deck = [0] * NRANKS
-    for c in rules.deck:
-        deck[card_rank(c)] += 1
+    deck = rules.deck_counts
     key = "dealt" if "dealt" in record else "deal"
     try:
         hands = [_counts(h, f"{key} seat {s}") for s, h in enumerate(record[key])]
