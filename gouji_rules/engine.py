@@ -26,8 +26,8 @@ leads, or, if he has gone out, the lead passes by the variant's 接风 rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +118,9 @@ class HandSetup:
     huiwu_team: int | None = None
     """S0 会五: the swept team, whose 5s are put out together before the first lead"""
 
+    def __reduce__(self) -> tuple[type[HandSetup], tuple[Any, ...]]:
+        return (HandSetup, tuple(getattr(self, f.name) for f in fields(self)))
+
 
 @dataclass(frozen=True, slots=True)
 class Observation:
@@ -139,6 +142,10 @@ class Observation:
     rules: Rules
     shown: tuple[tuple[int, ...], ...] = ()
     """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
+        # the compiled build cannot set a frozen field after construction (see actions.py)
+        return (Observation, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def deal_cards(
@@ -430,6 +437,17 @@ class Hand:
         new.shown = set(self.shown)
         new.fallen = set(self.fallen)
         return new
+
+    def __copy__(self) -> Hand:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Callable[[Rules, dict[str, Any]], Hand], tuple[Rules, dict[str, Any]]]:
+        """Pickled as the rules and the attributes (``__getstate__``: the instance dict when pure,
+        mypyc's named attributes when compiled), set again on an empty shell when loaded."""
+        return (_unpickle_hand, (self.rules, dict(self.__getstate__())))  # type: ignore[call-overload]
 
     # -- queries -----------------------------------------------------------------------
 
@@ -1181,3 +1199,10 @@ class Hand:
             except IllegalAction as e:
                 e.index = i
                 raise
+
+
+def _unpickle_hand(rules: Rules, state: dict[str, Any]) -> Hand:
+    hand = Hand(rules, _BLANK, 0)
+    for name, value in state.items():
+        setattr(hand, name, value)
+    return hand

@@ -19,7 +19,7 @@ from the seed, so the replay is exact).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -261,13 +261,22 @@ class Match:
 
     def copy(self) -> Match:
         """An independent copy, rebuilt by replaying this match's decisions (linear in them)."""
+        return _replayed(*self._replay())
+
+    def _replay(self) -> tuple[Any, ...]:
         deal, leader, debts, setup = self._start
-        new = Match(
-            self.rules, self.seed, self.n_hands, self.rotate, deal=deal, leader=leader, debts=debts, setup=setup
-        )
-        for seat, action in self.log:
-            new.apply(action, seat)
-        return new
+        return (self.rules, self.seed, self.n_hands, self.rotate, deal, leader, debts, setup, self.log)
+
+    def __copy__(self) -> Match:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Callable[..., Match], tuple[Any, ...]]:
+        """Pickled as its start and its decisions (its phases run in a generator, which cannot
+        be pickled); loading replays them, as :meth:`copy` does."""
+        return (_replayed, self._replay())
 
     def observation(self, seat: int | None = None) -> Observation:
         """What a seat may see now (during play, the hand's observation)."""
@@ -552,3 +561,20 @@ def play_match(
 
 
 __all__ = ["HEAD_FOREVER", "Decision", "HandSummary", "Match", "deal_from", "hand_result", "play_match", "settle"]
+
+
+def _replayed(
+    rules: Rules,
+    seed: int,
+    hands: int,
+    rotate: int,
+    deal: Any,
+    leader: int | None,
+    debts: Sequence[Debt],
+    setup: HandSetup | None,
+    log: Sequence[tuple[int, Action]],
+) -> Match:
+    m = Match(rules, seed, hands, rotate, deal=deal, leader=leader, debts=debts, setup=setup)
+    for seat, action in log:
+        m.apply(action, seat)
+    return m

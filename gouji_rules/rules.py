@@ -285,6 +285,23 @@ class Rules:
         self.sweep_multiplier_param = v.scoring.sweep_multiplier
         self.beat: BeatStrategy = make_strategy(self, v.sets)
 
+    # -- a value: equal, pickled and copied as the variant it was compiled from ---------
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or (isinstance(other, Rules) and other.variant == self.variant)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple[Callable[[Variant], Rules], tuple[Variant]]:
+        return (as_rules, (self.variant,))
+
+    def __copy__(self) -> Rules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self
+
     # -- sets ---------------------------------------------------------------------------
 
     def set_context(self, cs: CardSet) -> dict[str, Any]:

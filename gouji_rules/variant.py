@@ -718,6 +718,10 @@ class Variant:
             object.__setattr__(self, "_rules", cached)
         return cached
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the cached compiled rules (they are rebuilt from the sections on use)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_rules"}
+
     def fingerprint(self) -> str:
         """A short hash of every rule (sections and hook texts, not the name): hand records carry
         it, so a record can be checked against the rules it was played under."""
