@@ -105,8 +105,10 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"{what}: {rules.name} does not let a seat burn {whom}", "burn_who", BURN)
         if burner in burners:
             raise _illegal(f"{what}: a burn succeeds when the burner goes out, once a hand", "burn_once", BURN)
-        if rules.burn_needs_open_point and not opened[burner]:
-            raise _illegal(f"{what}: only a seat that has opened (开点) may burn", "burn_open_point", BURN)
+        try:
+            rules.verify_burn(burner, victim, opened=opened[burner])  # what is left: the 开点 a burn may need
+        except IllegalAction as e:
+            raise _illegal(f"{what}: {e.message}", e.rule, BURN) from None
         burners.add(burner)
     for s in o.burn_fails:
         if not rules.has_burn():
@@ -120,10 +122,10 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     victims: set[int] = set()
     for victim, by in o.men:
         what = f"men {victim}:{by}"
-        if not rules.has_men():
-            raise _illegal(f"{what}: {rules.name} has no 闷 / 清", "men", MEN)
-        if victim == by:
-            raise _illegal(f"{what}: a seat cannot 闷 itself", "men", MEN)
+        try:
+            rules.verify_men(victim, by)
+        except IllegalAction as e:
+            raise _illegal(f"{what}: {e.message}", e.rule, MEN) from None
         if victim in placed or by in placed:
             raise _illegal(f"{what}: a 革命 or 冲点 seat does not play the hand", "men", MEN)
         if victim in victims:

@@ -1,4 +1,4 @@
-"""买3买4 (S0 第七节; S4 第九条 买三, 第十条 买四)."""
+"""买3买4 (S0 七、买3买4; S4 第九条 买三, 第十条 买四)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ SELLERS = {"opposite": (3,), "team": (2, 4), "opposite_team": (1, 5)}
 @register_phase
 class Buy:
     """Sellers serve in the variant's order of groups, so every seller serves its own opposite
-    before anyone else (S0 七: 如果对门缺3,4则必须先卖给对门)."""
+    before anyone else (S0 七、买3买4: 如果对门缺3,4则必须先卖给对门)."""
 
     name = "buy"
     zh = "买3买4"
