@@ -99,7 +99,7 @@ HOOKS: dict[str, HookSpec] = {
     "chongdian_eligible": HookSpec(
         {"max_rank": "rank", "pure_sets": "int", "twos": "int", "jokers": "int"},
         "bool",
-        "能不能冲点（点烧闷拉第十节：没有大于A的牌，至少3套纯够级牌）",
+        "能不能冲点（点烧闷拉 十、冲点：没有大于A的牌，至少3套纯够级牌）",
         "may this player 冲点",
     ),
     "kang_self": HookSpec(
@@ -259,7 +259,7 @@ class Rules:
         self.sweep_redeal = t.sweep_redeal
         self.sweep_streak_same_team = t.sweep_streak == "same_team"
         self.tribute_shown = t.shown
-        """tribute and returned cards are shown to the whole table (S0 八 明置)"""
+        """tribute and returned cards are shown to the whole table (S0 八、进贡: 明置)"""
         self.tribute_kinds = compile_tribute_kinds(self, t)
         g = v.geming
         self.geming = g.enabled
@@ -342,7 +342,7 @@ class Rules:
         return hit
 
     def is_pure_gouji(self, cs: CardSet) -> bool:
-        """纯够级牌 (S0 第四节, S4 第八条): 够级 with no joker, no attached 2, not a single."""
+        """纯够级牌 (S0 四、开点, S4 第八条): 够级 with no joker, no attached 2, not a single."""
         hit = self._pure.get(cs)
         if hit is None:
             gouji = self.is_gouji(cs)
@@ -429,7 +429,7 @@ class Rules:
         return self.reenter_opposite_set and owner == (passed_seat + 3) % 6
 
     def burn_order(self, owner: int) -> list[int]:
-        """The seats asked whether they burn ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
+        """The seats asked whether they burn ``owner``'s 够级 set, in priority order (S4 第六条, S0 五、烧牌)."""
         ks = (2, 4, 1, 5) if self.burn_own_team_first else (1, 2, 4, 5)
         return [(owner + k) % 6 for k in ks]
 
@@ -455,7 +455,7 @@ class Rules:
             )
         if not self.burn_after_pass and passed:
             return IllegalAction(
-                "a player who passed in this round may not burn", rule="burn_after_pass", clause="S0 第五节"
+                "a player who passed in this round may not burn", rule="burn_after_pass", clause="S0 五、烧牌"
             )
         return None
 
@@ -539,7 +539,7 @@ class Rules:
         return declarers >= self.geming_void_at
 
     def chongdian_places(self, players: int) -> tuple[int, ...]:
-        """The places of the 冲点 players, the better first (S0 第十节: one is 四客; of two, the other 小拉)."""
+        """The places of the 冲点 players, the better first (S0 十、冲点: one is 四客; of two, the other 小拉)."""
         if players <= 1:
             return (self.chongdian_place,)
         return (self.chongdian_place, self.chongdian_second_place)
@@ -553,14 +553,14 @@ class Rules:
         return seat if succeeded else (seat + 3) % 6
 
     def chongdian_outcome(self, seat: int, success: bool) -> tuple[frozenset[int], frozenset[int]]:
-        """Who counts as opened and who may no longer open after ``seat``'s 冲点 (S0 第十节):
+        """Who counts as opened and who may no longer open after ``seat``'s 冲点 (S0 十、冲点):
         success opens it; failure closes it and opens its opposite."""
         opened = frozenset({self.chongdian_opens(seat, success)})
         return opened, (frozenset() if success else frozenset({seat}))
 
     def bottom_severity(self, kind: str) -> int | None:
         """How far down a seat is placed at once, counted from last place, by ``kind``: ``burn_fail``
-        (诈烧, S0 第五节, S4 第六条) or ``men`` (闷 under S0 第六节); None when the seat plays on (S4's 清).
+        (诈烧, S0 五、烧牌, S4 第六条) or ``men`` (闷 under S0 六、闷与被闷); None when the seat plays on (S4's 清).
         Of two seats placed so, the higher severity is lower."""
         if kind == "burn_fail":
             return self.burn_fail_severity
@@ -572,7 +572,7 @@ class Rules:
         if not self.men:
             return IllegalAction(f"{self.name} has no 闷 / 清", rule="men_enabled")
         if victim == by:
-            return IllegalAction("a seat cannot 闷 itself", rule="men_self", clause="S0 第六节, S4 第十五条")
+            return IllegalAction("a seat cannot 闷 itself", rule="men_self", clause="S0 六、闷与被闷, S4 第十五条")
         return None
 
     def verify_men(self, victim: int, by: int) -> None:
@@ -599,7 +599,7 @@ class Rules:
     # -- between hands (hooks dispatched here) ----------------------------------------------------
 
     def kang(self, hand: Sequence[int]) -> KangScope:
-        """扛贡 (S0 第八节, S4 第十四条(七)): whom the holder of ``hand`` exempts from tribute."""
+        """扛贡 (S0 八、进贡, S4 第十四条(七)): whom the holder of ``hand`` exempts from tribute."""
         if not self.kang_enabled:
             return KangScope.NONE
         ctx = {"sj": hand[SJ], "bj": hand[BJ]}
@@ -648,7 +648,7 @@ class Rules:
         return self.announce == "always" or (self.announce == "free_for_all" and free_for_all)
 
     def chongdian_eligible(self, hand: Sequence[int]) -> bool:
-        """May a player holding ``hand`` 冲点 (S0 第十节: nothing above A, three pure 够级 sets)?"""
+        """May a player holding ``hand`` 冲点 (S0 十、冲点: nothing above A, three pure 够级 sets)?"""
         if not self.chongdian:
             return False
         top = max((r for r in range(NRANKS) if hand[r]), default=0)
