@@ -861,7 +861,3 @@ def deal_sizes(v: Variant, total: int) -> list[int]:
         raise VariantError(f"{total} cards do not divide among 6 players (deck.uneven is 'error')")
     return [base + (1 if i < extra else 0) for i in range(6)]
 
-
-def rank_symbol(r: int) -> str:
-    """The notation of rank ``r`` (``T``, ``SJ`` …)."""
-    return SYMBOLS[r]
