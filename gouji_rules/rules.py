@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .beat import BeatStrategy, make_strategy
-from .cards import ACE, BJ, JOKERS, NRANKS, SJ, SYMBOLS, TOP, TWO, CardSet, card, rank_of
+from .cards import ACE, BJ, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 
 if TYPE_CHECKING:
