@@ -227,7 +227,7 @@ class Observation:
 
     def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
         # the compiled build cannot set a frozen field after construction (see actions.py)
-        return (Observation, tuple(getattr(self, f.name) for f in fields(self)))
+        return (Observation, self._fields())
 
 
 def deal_cards(
