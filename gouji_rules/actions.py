@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import CardSet, format_set, parse_set
+from .cards import SHARED_MAX, CardSet, format_set, parse_set
 from .errors import NotationError
 from .registry import DECLARATIONS
 
@@ -181,7 +181,9 @@ def play_of(cs: CardSet) -> Play:
     and a frozen dataclass is built through ``object.__setattr__`` (in the compiled core too)."""
     a = _PLAYS.get(cs)
     if a is None:
-        a = _PLAYS[cs] = Play(cs)
+        a = Play(cs)
+        if len(_PLAYS) < SHARED_MAX:
+            _PLAYS[cs] = a
     return a
 
 
@@ -189,7 +191,9 @@ def burn_of(cs: CardSet) -> Burn:
     """``Burn(cs)``, one shared instance per set (see :func:`play_of`)."""
     a = _BURNS.get(cs)
     if a is None:
-        a = _BURNS[cs] = Burn(cs)
+        a = Burn(cs)
+        if len(_BURNS) < SHARED_MAX:
+            _BURNS[cs] = a
     return a
 
 

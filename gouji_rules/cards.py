@@ -177,6 +177,8 @@ class CardSet(NamedTuple):
 
 
 _SHARED: Final[dict[int, CardSet]] = {}
+SHARED_MAX: Final = 1 << 16
+"""At most this many shared values per kind (sets here, Play and Burn in actions.py)."""
 
 
 def cardset(rank: int, count: int, twos: int = 0, sj: int = 0, bj: int = 0, top: int = 0) -> CardSet:
@@ -191,7 +193,9 @@ def cardset(rank: int, count: int, twos: int = 0, sj: int = 0, bj: int = 0, top:
     key = rank | count << 4 | twos << 12 | sj << 20 | bj << 28 | top << 36
     cs = _SHARED.get(key)
     if cs is None:
-        cs = _SHARED[key] = CardSet(rank, count, twos, sj, bj, top)
+        cs = CardSet(rank, count, twos, sj, bj, top)
+        if len(_SHARED) < SHARED_MAX:  # play keeps to a few thousand; made-up positions may not
+            _SHARED[key] = cs
     return cs
 
 

@@ -6,7 +6,7 @@ import os
 
 from gouji_rules.agents import RandomAgent
 from gouji_rules.bench import compiled
-from gouji_rules.engine import Hand
+from gouji_rules.engine import Hand, Observation
 from gouji_rules.variant import dagang
 
 
@@ -31,3 +31,72 @@ def test_the_build_is_the_one_asked_for() -> None:
     """The test command's editable install never compiles (setup.py); ``.ci/run`` runs the suite
     again against the compiled wheel with ``GOUJI_EXPECT_COMPILED=1``."""
     assert compiled() is (os.environ.get("GOUJI_EXPECT_COMPILED") == "1")
+
+
+def test_cover_followers_are_exactly_the_sets_that_beat_the_table() -> None:
+    """Cover.followers folds the beat test into the generation (issue 13 item 3); it must list the
+    sets of the table's size that ``beats`` accepts, in the generic generator's order."""
+    import random
+
+    from gouji_rules.beat import same_size_followers
+    from gouji_rules.cards import NRANKS, CardSet
+
+    rng = random.Random(5)
+    for variant in (dagang(), dagang().replace(sets={"attach_twos": False}), dagang().replace(sets={"dead": []})):
+        rules = variant.rules
+        for _ in range(3000):
+            hand = [rng.choice([0, 0, 1, 2, 3, 4, 6]) for _ in range(NRANKS)]
+            r = rng.randrange(NRANKS)
+            t = CardSet(
+                r,
+                rng.randint(1, 5),
+                rng.choice([0, 0, 1, 2]) if r < 12 else 0,
+                rng.choice([0, 0, 1, 2]) if r < 13 else 0,
+                rng.choice([0, 0, 1]) if r < 14 else 0,
+                rng.choice([0, 0, 0, 1]) if r < 15 else 0,
+            )
+            expected = [] if rules.beat.dead(t) else same_size_followers(rules, hand, t, rules.beat.beats)
+            assert rules.beat.followers(hand, t) == expected
+
+
+def test_lead_box_sizes_are_the_boxes_sizes() -> None:
+    from gouji_rules.legal import box_size
+
+    hand = _midway_hand()
+    for s in range(6):
+        sizes: list[int] = []
+        boxes = hand._lead_boxes(s, sizes)
+        assert sizes == [box_size(b) for b in boxes]
+
+
+def test_shared_sets_and_plays_are_equal_values_and_bounded() -> None:
+    from gouji_rules import cards
+    from gouji_rules.actions import Play, play_of
+    from gouji_rules.cards import CardSet, cardset
+
+    assert cardset(10, 3, 1, 1) == CardSet(10, 3, 1, 1) and cardset(10, 3, 1, 1) is cardset(10, 3, 1, 1)
+    assert cardset(1, 300) == CardSet(1, 300)  # beyond any deck: made, not shared
+    assert play_of(CardSet(4, 2)) == Play(CardSet(4, 2))
+    for i in range(cards.SHARED_MAX + 10):
+        cardset(1, i % 250, i // 250 % 250, (i // 62500) % 4)
+    assert len(cards._SHARED) <= cards.SHARED_MAX
+
+
+def test_observation_is_a_value() -> None:
+    hand = _midway_hand()
+    a, b = hand.observation(), hand.observation()
+    assert a == b and hash(a.hand) == hash(b.hand) and a is not b
+    assert repr(a).startswith(f"Observation(seat={a.seat}, mode='{a.mode}', hand=")
+    match a:
+        case Observation(seat, mode):
+            assert (seat, mode) == (hand.turn, hand.mode.label)
+
+
+def _midway_hand() -> Hand:
+    hand = Hand.deal(dagang(), seed=11)
+    agents = [RandomAgent() for _ in range(6)]
+    for s, a in enumerate(agents):
+        a.start_hand(11, s)
+    for _ in range(60):
+        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    return hand
