@@ -139,7 +139,7 @@ class Observation:
     building it a fifth of a simulated decision; equality, hash and repr are the dataclass's.
     """
 
-    __match_args__ = (
+    __match_args__: Final = (  # Final: a class attribute in the compiled core (match statements read it)
         "seat",
         "mode",
         "hand",
