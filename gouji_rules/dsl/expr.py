@@ -24,6 +24,7 @@ import importlib.resources
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -70,11 +71,89 @@ class ExprError(VariantError):
         self.hint = hint
 
 
+LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+
+
+def grammar_text() -> str:
+    """The text of ``grammar/expr.lark`` as installed."""
+    return importlib.resources.files("gouji_rules.data.grammar").joinpath("expr.lark").read_text("utf-8")
+
+
+def table_key(text: str) -> str:
+    """What a saved parser table was built from: the grammar's text, the options and lark's version."""
+    import hashlib
+
+    import lark
+
+    return hashlib.sha256(f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {lark.__version__}".encode()).hexdigest()
+
+
 @functools.cache
 def parser() -> Lark:
-    """The LALR parser for ``expr.lark`` (built once)."""
-    text = importlib.resources.files("gouji_rules.data.grammar").joinpath("expr.lark").read_text("utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    """The LALR parser for ``expr.lark`` (once per process).
+
+    Building the LALR tables takes longer than all the rest of ``gouji validate``, so lark's own
+    serialisation of the built parser is shipped in ``gouji_rules/data/expr_parser.json`` (written
+    by :func:`write_table`) and used only while its key is this grammar's, options' and lark's: an
+    edited grammar or another lark is never read from a stale table, it is built as before."""
+    import io
+    import json
+    import pickle
+
+    text = grammar_text()
+    try:
+        saved = json.loads(_table_file().read_text("utf-8"), object_hook=_untag)
+    except (OSError, ValueError):
+        saved = None
+    if isinstance(saved, dict) and saved.get("key") == table_key(text):
+        # Lark.load, the public door to a saved parser, reads a pickle: made here, from the JSON
+        loaded: Lark = Lark.load(io.BytesIO(pickle.dumps({"data": saved["data"], "memo": saved["memo"]})))
+        return loaded
+    return Lark(text, **LARK_OPTIONS)
+
+
+def _table_file() -> importlib.resources.abc.Traversable:
+    return importlib.resources.files("gouji_rules.data").joinpath("expr_parser.json")
+
+
+def _tag(value: Any) -> Any:
+    """lark's serialised parser as JSON: tuples and maps with number keys are tagged, to come back as they were."""
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: _tag(v) for k, v in value.items()}
+        return {"__items__": [[_tag(k), _tag(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"__tuple__": [_tag(v) for v in value]}
+    if isinstance(value, list):
+        return [_tag(v) for v in value]
+    return value
+
+
+def _untag(obj: dict[str, Any]) -> Any:
+    if len(obj) == 1 and "__items__" in obj:
+        return {k: v for k, v in obj["__items__"]}
+    if len(obj) == 1 and "__tuple__" in obj:
+        return tuple(obj["__tuple__"])
+    return obj
+
+
+def table_json(text: str) -> str:
+    """The text of ``expr_parser.json`` for this grammar: its parser, built and serialised by lark."""
+    import json
+
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = Lark(text, **LARK_OPTIONS).memo_serialize([TerminalDef, Rule])
+    doc = {"key": table_key(text), "generated_by": "gouji_rules.dsl.expr.write_table", "data": data, "memo": memo}
+    return json.dumps(_tag(doc), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def write_table() -> Path:
+    """Regenerate ``gouji_rules/data/expr_parser.json`` (run after changing ``grammar/expr.lark`` or lark)."""
+    path = Path(__file__).resolve().parent.parent / "data" / "expr_parser.json"
+    path.write_text(table_json(grammar_text()), encoding="utf-8")
+    return path
 
 
 def parse(text: str) -> Tree[Token]:
