@@ -52,17 +52,20 @@ class _Unsure(Exception):
     """libyaml's reading might differ from pure PyYAML's here: read the file with pure PyYAML."""
 
 
+LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+"""What YAML counts as a line break: lines and columns are counted as the parsers count them."""
+
+
 class Source:
     """A file's name and text, and a map from character offsets to lines and columns."""
 
     def __init__(self, filename: str, text: str) -> None:
         self.filename = filename
         self.text = text
-        self.lines = text.splitlines()
-        self._starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self._starts.append(i + 1)
+        self._starts = [0, *(m.end() for m in LINE_BREAK.finditer(text))]
+        self.lines = LINE_BREAK.split(text)
+        if self.lines[-1] == "":  # the text ends with a line break: no line after it
+            self.lines.pop()
 
     def position(self, index: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
