@@ -127,16 +127,41 @@ def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--engine-only", is_flag=True, help="skip the variant-loading and expression-hook measurements")
 @click.option("--schedule", "schedule_players", type=click.IntRange(6, 6000), help="also time scheduling N players")
+@click.option(
+    "--cold-start", is_flag=True, help="instead: time `gouji validate` of a club file in fresh processes (medians)"
+)
+@click.option(
+    "--runs", type=click.IntRange(1, 1000), default=20, show_default=True, help="processes per --cold-start figure"
+)
 @handles_errors
 def bench_cmd(
-    variant_spec: str, hands: int, seed: int, as_json: bool, engine_only: bool, schedule_players: int | None
+    variant_spec: str,
+    hands: int,
+    seed: int,
+    as_json: bool,
+    engine_only: bool,
+    schedule_players: int | None,
+    cold_start: bool,
+    runs: int,
 ) -> None:
-    """Engine speed on one core (random agents), variant loading, and expression hooks vs parameters."""
+    """Engine speed on one core (random agents), variant loading, and expression hooks vs parameters.
+
+    With --cold-start: how long `gouji validate` takes in a fresh process, against Python's own start.
+    """
+    if cold_start:
+        from .dsl.bench import bench_cold_start
+
+        _print_bench(bench_cold_start(runs), as_json)
+        return
     from .bench import run_bench
 
     if schedule_players is not None and schedule_players % 6:
         raise click.BadParameter(f"{schedule_players} is not a multiple of 6 (six sit at a table)")
     out = run_bench(variant_spec, hands, seed, dsl=not engine_only, schedule_players=schedule_players)
+    _print_bench(out, as_json)
+
+
+def _print_bench(out: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
