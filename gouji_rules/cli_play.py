@@ -165,8 +165,9 @@ def _print_bench(out: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
+    width = max(32, *(len(k) + 2 for k in out))
     for key, value in out.items():
-        click.echo(f"{key:<32}{value}")
+        click.echo(f"{key:<{width}}{value}")
 
 
 def register(group: click.Group) -> None:
