@@ -151,7 +151,8 @@ def bench_cmd(
     if cold_start:
         from .dsl.bench import bench_cold_start
 
-        _print_bench(bench_cold_start(runs), as_json)
+        cold = bench_cold_start(runs)
+        _print_bench(cold, as_json, max(len(k) for k in cold) + 2)
         return
     from .bench import run_bench
 
@@ -161,11 +162,10 @@ def bench_cmd(
     _print_bench(out, as_json)
 
 
-def _print_bench(out: dict[str, Any], as_json: bool) -> None:
+def _print_bench(out: dict[str, Any], as_json: bool, width: int = 32) -> None:
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
-    width = max(32, *(len(k) + 2 for k in out))
     for key, value in out.items():
         click.echo(f"{key:<{width}}{value}")
 
