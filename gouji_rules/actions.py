@@ -7,6 +7,9 @@ Text notation (used in hand records and by external bots)::
     yield          让牌                  kou            扣牌 a dead set
     jiefeng        ask to lead (接风)    agree / refuse answer a 接风 request
     wrong_play     a turn lost to a wrong play (错牌不出; only under play.wrong_play: lose_turn)
+
+Each value with a field says how it is pickled (``__reduce__``): the compiled build (setup.py)
+cannot set a frozen field after construction, so its twin must be rebuilt by its constructor.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ class Play:
     def __str__(self) -> str:
         return format_set(self.cards)
 
+    def __reduce__(self) -> tuple[type[Play], tuple[CardSet]]:
+        return (Play, (self.cards,))
+
 
 @dataclass(frozen=True, slots=True)
 class Burn:
@@ -36,6 +42,9 @@ class Burn:
 
     def __str__(self) -> str:
         return "burn " + format_set(self.cards)
+
+    def __reduce__(self) -> tuple[type[Burn], tuple[CardSet]]:
+        return (Burn, (self.cards,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +88,9 @@ class Consent:
     def __str__(self) -> str:
         return "agree" if self.agree else "refuse"
 
+    def __reduce__(self) -> tuple[type[Consent], tuple[bool]]:
+        return (Consent, (self.agree,))
+
 
 @dataclass(frozen=True, slots=True)
 class Declare:
@@ -88,6 +100,9 @@ class Declare:
 
     def __str__(self) -> str:
         return self.kind
+
+    def __reduce__(self) -> tuple[type[Declare], tuple[str]]:
+        return (Declare, (self.kind,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +115,9 @@ class Choose:
     def __str__(self) -> str:
         return self.what
 
+    def __reduce__(self) -> tuple[type[Choose], tuple[str]]:
+        return (Choose, (self.what,))
+
 
 @dataclass(frozen=True, slots=True)
 class Head:
@@ -109,6 +127,9 @@ class Head:
 
     def __str__(self) -> str:
         return "with_head" if self.keep else "no_head"
+
+    def __reduce__(self) -> tuple[type[Head], tuple[bool]]:
+        return (Head, (self.keep,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +143,9 @@ class Give:
 
         return "give " + SYMBOLS[self.rank]
 
+    def __reduce__(self) -> tuple[type[Give], tuple[int]]:
+        return (Give, (self.rank,))
+
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
@@ -133,6 +157,9 @@ class Forfeit:
 
     def __str__(self) -> str:
         return "wrong_play"
+
+    def __reduce__(self) -> tuple[type[Forfeit], tuple[str]]:
+        return (Forfeit, (self.reason,))
 
 
 Action = Play | Burn | Pass | Yield | Kou | Jiefeng | Consent | Declare | Choose | Head | Give | Forfeit

@@ -17,6 +17,13 @@ from .legal import Legal
 from .rng import SplitMix64, derive
 from .rules import NEVER
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # installed without mypy: the decorator only tells mypyc something, at build time
+
+    def mypyc_attr(*_: object, **__: object) -> Callable[[type], type]:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 class Agent(Protocol):
     """Who decides for a seat: told each hand's seed, then asked for one legal action at a time."""
@@ -32,6 +39,7 @@ class Agent(Protocol):
         ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot author's `class MyBot(RandomAgent)`
 class RandomAgent:
     """Uniform over the legal actions."""
 
@@ -56,6 +64,7 @@ def _cost(cs: CardSet, hand: tuple[int, ...]) -> float:
     return (cs.sj + joker_core) * 20 + cs.bj * 30 + cs.top * 40 + cs.twos * 8 + cs.rank * 0.5 + broken
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyAgent:
     """A sensible heuristic: lead low, beat with the cheapest set, keep jokers for 够级 fights.
 

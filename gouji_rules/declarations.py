@@ -43,7 +43,7 @@ class Declaration:
 
 @register_declaration
 class Xuandian(Declaration):
-    """宣点 (S0 第四节): before play, declare that one's opposite will not open."""
+    """宣点 (S0 四、开点): before play, declare that one's opposite will not open."""
 
     name = "xuandian"
     zh = "宣点：出牌前宣称对门本局不开点"
@@ -54,7 +54,7 @@ class Xuandian(Declaration):
 
 @register_declaration
 class Hedian(Declaration):
-    """和点 (S0 第四节): both opposites agree to count each other as opened."""
+    """和点 (S0 四、开点): both opposites agree to count each other as opened."""
 
     name = "hedian"
     zh = "和点：对门两人都同意则互相算开点"

@@ -26,8 +26,8 @@ leads, or, if he has gone out, the lead passes by the variant's 接风 rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +118,9 @@ class HandSetup:
     huiwu_team: int | None = None
     """S0 会五: the swept team, whose 5s are put out together before the first lead"""
 
+    def __reduce__(self) -> tuple[type[HandSetup], tuple[Any, ...]]:
+        return (HandSetup, tuple(getattr(self, f.name) for f in fields(self)))
+
 
 @dataclass(frozen=True, slots=True)
 class Observation:
@@ -139,6 +142,10 @@ class Observation:
     rules: Rules
     shown: tuple[tuple[int, ...], ...] = ()
     """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
+        # the compiled build cannot set a frozen field after construction (see actions.py)
+        return (Observation, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def deal_cards(
@@ -241,6 +248,7 @@ class Hand:
         self.places: list[int] = [0] * 6
         self.point = [POINT_NONE] * 6
         self.no_head = [False] * 6
+        self.lived = [False] * 6  # 打点 (S4 第二十二条): a 够级 set of the seat won the lead
         self.men_watch = [False] * 6
         self.men_seats: list[tuple[int, int]] = []  # (seat, by)
         self.shown: set[int] = set()  # 亮牌 (S4 第十五条): seats whose hands every seat sees
@@ -376,6 +384,10 @@ class Hand:
             hand._follow.clear()
             hand.queue = hand._response_queue(who, cs)
             hand._advance()
+        elif hand.table is not None and setup is not None and setup.huiwu_team is not None:
+            # 会五 (S0) already put the swept team's 5s on the table: ask the other team, seats out skipped
+            hand.queue = [(p, FOLLOW) for p in hand._response_queue_seats(hand.owner) if p % 2 != setup.huiwu_team]
+            hand._advance()
         else:
             hand._start_round(leader)
         hand._legal = None
@@ -415,6 +427,7 @@ class Hand:
         new.places = self.places[:]
         new.point = self.point[:]
         new.no_head = self.no_head[:]
+        new.lived = self.lived[:]
         new.men_watch = self.men_watch[:]
         new.men_seats = self.men_seats[:]
         new.burns = self.burns[:]
@@ -430,6 +443,17 @@ class Hand:
         new.shown = set(self.shown)
         new.fallen = set(self.fallen)
         return new
+
+    def __copy__(self) -> Hand:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Callable[[Rules, dict[str, Any]], Hand], tuple[Rules, dict[str, Any]]]:
+        """Pickled as the rules and the attributes (``__getstate__``: the instance dict when pure,
+        mypyc's named attributes when compiled), set again on an empty shell when loaded."""
+        return (_unpickle_hand, (self.rules, dict(self.__getstate__())))  # type: ignore[call-overload]
 
     # -- queries -----------------------------------------------------------------------
 
@@ -796,7 +820,7 @@ class Hand:
         if rules.dadian and place == 1:
             # 打点 (S4 第二十二条(一) 其够级牌一次未活): a seat whose pure set stood (pending) has not “never lived”
             for x in (s, (s + 3) % 6):
-                if self.point[x] == POINT_NONE:
+                if self.point[x] == POINT_NONE and not self.lived[x]:
                     self.point[x] = POINT_CLOSED
                     self.events.append(Event("point_closed", x))
         self._left_play(s)
@@ -906,6 +930,8 @@ class Hand:
         ):
             # 开点 (S0 第四节): the pure 够级 set stood; the owner's next lead decides
             self.point[owner] = POINT_PENDING
+        if cs is not None and self.rules.dadian_any_gouji and self.rules.is_gouji(cs):
+            self.lived[owner] = True
         if cs is not None and self.head_rights.get(owner, 0) > 0 and self.bound(owner, cs):
             self._use_head_right(owner)
         if self.active[owner]:
@@ -1181,3 +1207,10 @@ class Hand:
             except IllegalAction as e:
                 e.index = i
                 raise
+
+
+def _unpickle_hand(rules: Rules, state: dict[str, Any]) -> Hand:
+    hand = Hand(rules, _BLANK, 0)
+    for name, value in state.items():
+        setattr(hand, name, value)
+    return hand

@@ -25,10 +25,14 @@ DEFAULT_LIMIT = 16 * MIB
 class InputFileError(GoujiError):
     """A file that cannot be read as asked: missing, not a regular file, too large, or not text."""
 
-    def __init__(self, path: str | Path, message: str) -> None:
+    def __init__(self, path: str | Path, message: str, *, missing: bool = False, kind: str = "") -> None:
         super().__init__(f"{path}: {message}")
         self.path = str(path)
         self.message = message
+        self.missing = missing
+        """there is no such file"""
+        self.kind = kind
+        """what the path is when it was refused by its type: "a folder", "a pipe (FIFO)", "a device" …"""
 
 
 def _kind(mode: int) -> str:
@@ -53,9 +57,9 @@ def open_regular(path: str | Path) -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InputFileError(path, "no such file") from None
+        raise InputFileError(path, "no such file", missing=True) from None
     except IsADirectoryError:
-        raise InputFileError(path, "is a folder, not a file") from None
+        raise InputFileError(path, "is a folder, not a file", kind="a folder") from None
     except PermissionError:
         raise InputFileError(path, "permission denied") from None
     except OSError as e:
@@ -63,7 +67,8 @@ def open_regular(path: str | Path) -> BinaryIO:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputFileError(path, f"is {_kind(st.st_mode)}, not a regular file")
+            kind = _kind(st.st_mode)
+            raise InputFileError(path, f"is {kind}, not a regular file", kind=kind)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)

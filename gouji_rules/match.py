@@ -19,7 +19,7 @@ from the seed, so the replay is exact).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,25 @@ def deal_from(hands: Sequence[str | Sequence[int]]) -> list[list[int]]:
         else:
             out.append(list(h))
     return out
+
+
+def hand_result(
+    hand: Hand, declarations: Sequence[tuple[str, int]], geming: Iterable[int], places: Sequence[int]
+) -> HandResult:
+    """What :func:`settle` prices from a finished ``hand``: its 开点 states, burns and 闷s, with the
+    match's declarations and 革命 seats, and ``places`` as the after-play phases left them (商定大落).
+
+    The match settles each hand with it, and ``gouji verify`` recomputes a record's ``debts_next``
+    with it, so the two cannot drift apart.
+    """
+    return HandResult(
+        places=list(places),
+        opened=[p == Point.OPEN for p in hand.point],
+        burns=list(hand.burns),
+        men=list(hand.men_seats),
+        declarations=list(declarations),
+        geming=sorted(geming),
+    )
 
 
 def check_match_start(
@@ -242,13 +261,22 @@ class Match:
 
     def copy(self) -> Match:
         """An independent copy, rebuilt by replaying this match's decisions (linear in them)."""
+        return _replayed(*self._replay())
+
+    def _replay(self) -> tuple[Any, ...]:
         deal, leader, debts, setup = self._start
-        new = Match(
-            self.rules, self.seed, self.n_hands, self.rotate, deal=deal, leader=leader, debts=debts, setup=setup
-        )
-        for seat, action in self.log:
-            new.apply(action, seat)
-        return new
+        return (self.rules, self.seed, self.n_hands, self.rotate, deal, leader, debts, setup, self.log)
+
+    def __copy__(self) -> Match:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Callable[..., Match], tuple[Any, ...]]:
+        """Pickled as its start and its decisions (its phases run in a generator, which cannot
+        be pickled); loading replays them, as :meth:`copy` does."""
+        return (_replayed, self._replay())
 
     def observation(self, seat: int | None = None) -> Observation:
         """What a seat may see now (during play, the hand's observation)."""
@@ -434,26 +462,10 @@ class Match:
         while not hand.is_over:
             a = yield Decision(hand.turn, DecisionKind.PLAY, Legal())
             hand.apply(a)
-        result = HandResult(
-            places=list(hand.places),
-            opened=[p == Point.OPEN for p in hand.point],
-            burns=list(hand.burns),
-            men=list(hand.men_seats),
-            declarations=list(prep.declarations),
-            geming=sorted(hs.geming),
-        )
         prep.places = list(hand.places)
         for phase in phases_of(rules, "after_play"):
             yield from phase.run(self, prep)
-        if prep.places != list(hand.places):
-            result = HandResult(
-                places=prep.places,
-                opened=result.opened,
-                burns=result.burns,
-                men=result.men,
-                declarations=result.declarations,
-                geming=result.geming,
-            )
+        result = hand_result(hand, prep.declarations, hs.geming, prep.places)
         settlement = settle(rules, result)
         if settlement.sweep is not None:
             self.event(Event("sweep", value=settlement.sweep + 1))
@@ -548,4 +560,21 @@ def play_match(
     return m
 
 
-__all__ = ["HEAD_FOREVER", "Decision", "HandSummary", "Match", "deal_from", "play_match", "settle"]
+__all__ = ["HEAD_FOREVER", "Decision", "HandSummary", "Match", "deal_from", "hand_result", "play_match", "settle"]
+
+
+def _replayed(
+    rules: Rules,
+    seed: int,
+    hands: int,
+    rotate: int,
+    deal: Any,
+    leader: int | None,
+    debts: Sequence[Debt],
+    setup: HandSetup | None,
+    log: Sequence[tuple[int, Action]],
+) -> Match:
+    m = Match(rules, seed, hands, rotate, deal=deal, leader=leader, debts=debts, setup=setup)
+    for seat, action in log:
+        m.apply(action, seat)
+    return m

@@ -9,9 +9,9 @@ anyone from telling him.
 Some things are seen by a few seats only:
 
 * a 清 player's hand, once shown (S4 第十五条 「应当时亮牌」, ``men.show_hand``), is seen by everyone;
-* the card a 点贡 payer takes unseen from his opposite (S0 八 大王 call, event ``point_call``) is
+* the card a 点贡 payer takes unseen from his opposite (S0 八、进贡 大王 call, event ``point_call``) is
   known to those two seats only: the others see the event without its rank;
-* tribute and returned cards are shown to the whole table where the text says so (S0 八
+* tribute and returned cards are shown to the whole table where the text says so (S0 八、进贡
   「所有进贡的牌全部明置」, ``tribute.shown``); otherwise only giver and receiver see the card.
 
 ``Hand.observation`` and ``Match.observation`` are built here, so every caller (simulator, bots,

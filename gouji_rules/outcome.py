@@ -105,8 +105,10 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"{what}: {rules.name} does not let a seat burn {whom}", "burn_who", BURN)
         if burner in burners:
             raise _illegal(f"{what}: a burn succeeds when the burner goes out, once a hand", "burn_once", BURN)
-        if rules.burn_needs_open_point and not opened[burner]:
-            raise _illegal(f"{what}: only a seat that has opened (开点) may burn", "burn_open_point", BURN)
+        try:
+            rules.verify_burn(burner, victim, opened=opened[burner])  # what is left: the 开点 a burn may need
+        except IllegalAction as e:
+            raise _illegal(f"{what}: {e.message}", e.rule, BURN) from None
         burners.add(burner)
     for s in o.burn_fails:
         if not rules.has_burn():
@@ -120,10 +122,10 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     victims: set[int] = set()
     for victim, by in o.men:
         what = f"men {victim}:{by}"
-        if not rules.has_men():
-            raise _illegal(f"{what}: {rules.name} has no 闷 / 清", "men", MEN)
-        if victim == by:
-            raise _illegal(f"{what}: a seat cannot 闷 itself", "men", MEN)
+        try:
+            rules.verify_men(victim, by)
+        except IllegalAction as e:
+            raise _illegal(f"{what}: {e.message}", e.rule, MEN) from None
         if victim in placed or by in placed:
             raise _illegal(f"{what}: a 革命 or 冲点 seat does not play the hand", "men", MEN)
         if victim in victims:
@@ -138,6 +140,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             )
         victims.add(victim)
     _verify_bottom(rules, o)
+    _verify_burners_went_out(rules, o, burners)
     declared: set[int] = set()
     for kind, s in o.declarations:
         if not rules.may_declare(kind):
@@ -225,6 +228,24 @@ def _verify_bottom(rules: Rules, o: Outcome) -> None:
         f"places: {names} left play (诈烧 or 闷) and take the last places, the more severe lower",
         "placed_bottom",
         BURN if o.burn_fails else MEN,
+    )
+
+
+def _verify_burners_went_out(rules: Rules, o: Outcome, burners: set[int]) -> None:
+    """A burn succeeds when the burner goes out (S0 五 「并且最后走了则称为烧牌成功」, S4 第十六条 「成功用王出完牌」):
+    so he is not the one seat left in play when the hand ends, who takes the lowest place not given
+    before play (革命, 冲点) nor from the bottom (诈烧, 闷 / 清)."""
+    if not burners or (o.men and rules.men_plays_on_at_bottom):
+        return  # S4 先清为落: a 清 seat plays on, and may be the one left while every other seat went out
+    fixed = set(o.geming) | {s for s, _ in o.chongdian} | set(o.burn_fails)
+    if rules.men_bottom_severity() is not None:
+        fixed |= {v for v, _ in o.men}
+    for places in _before_choice(rules, o.places):
+        left = max((places[s] for s in range(6) if s not in fixed), default=0)
+        if all(places[b] != left for b in burners):
+            return
+    raise _illegal(
+        "places: a successful burner went out, so he is not the last seat left in play", "burn_went_out", BURN
     )
 
 

@@ -27,6 +27,9 @@ class SplitMix64:
     def __init__(self, seed: int) -> None:
         self.state = seed & MASK
 
+    def __reduce__(self) -> tuple[type[SplitMix64], tuple[int]]:
+        return (SplitMix64, (self.state,))
+
     def next_u64(self) -> int:
         self.state = z = (self.state + GAMMA) & MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK

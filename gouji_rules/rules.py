@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .beat import BeatStrategy, make_strategy
-from .cards import ACE, BJ, JOKERS, NRANKS, SJ, SYMBOLS, TOP, TWO, CardSet, card, rank_of
+from .cards import ACE, BJ, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ HOOKS: dict[str, HookSpec] = {
     "chongdian_eligible": HookSpec(
         {"max_rank": "rank", "pure_sets": "int", "twos": "int", "jokers": "int"},
         "bool",
-        "能不能冲点（点烧闷拉第十节：没有大于A的牌，至少3套纯够级牌）",
+        "能不能冲点（点烧闷拉 十、冲点：没有大于A的牌，至少3套纯够级牌）",
         "may this player 冲点",
     ),
     "kang_self": HookSpec(
@@ -223,6 +223,8 @@ class Rules:
         self.natural_point = op.natural_point
         self.dadian = op.dadian
         self.four_any_time = op.four_when == "any_time"
+        self.dadian_any_gouji = op.dadian_lived == "gouji_won"
+        """S4 第二十二条(一): any 够级 set that won the lead spares its seat from 打点 (else a pure set that stood)"""
         """S4 第八条: the 4s that open may come any time after the pure set stood (S0: the very next lead)"""
         self.men = v.men.enabled
         self.men_ranks_last = v.men.penalty == "place_bottom"
@@ -242,6 +244,10 @@ class Rules:
         self.buy_price = [rank_of(x) for x in bu.price]
         self.buy_sellers = list(bu.sellers)
         self.buy_keep = bu.keep
+        self.buy_price_opposite_team = (
+            self.buy_price if bu.price_opposite_team is None else [rank_of(x) for x in bu.price_opposite_team]
+        )
+        self.buy_free = bu.free
         self.no_three_last = bu.no_three == "last"
         self.no_four_closes_point = bu.no_four_closes_point
         t = v.tribute
@@ -253,7 +259,7 @@ class Rules:
         self.sweep_redeal = t.sweep_redeal
         self.sweep_streak_same_team = t.sweep_streak == "same_team"
         self.tribute_shown = t.shown
-        """tribute and returned cards are shown to the whole table (S0 八 明置)"""
+        """tribute and returned cards are shown to the whole table (S0 八、进贡: 明置)"""
         self.tribute_kinds = compile_tribute_kinds(self, t)
         g = v.geming
         self.geming = g.enabled
@@ -284,6 +290,23 @@ class Rules:
         """hands are scored (S4 第十九条); off: tribute without scoring"""
         self.sweep_multiplier_param = v.scoring.sweep_multiplier
         self.beat: BeatStrategy = make_strategy(self, v.sets)
+
+    # -- a value: equal, pickled and copied as the variant it was compiled from ---------
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or (isinstance(other, Rules) and other.variant == self.variant)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple[Callable[[Variant], Rules], tuple[Variant]]:
+        return (as_rules, (self.variant,))
+
+    def __copy__(self) -> Rules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self
 
     # -- sets ---------------------------------------------------------------------------
 
@@ -319,7 +342,7 @@ class Rules:
         return hit
 
     def is_pure_gouji(self, cs: CardSet) -> bool:
-        """纯够级牌 (S0 第四节, S4 第八条): 够级 with no joker, no attached 2, not a single."""
+        """纯够级牌 (S0 四、开点, S4 第八条): 够级 with no joker, no attached 2, not a single."""
         hit = self._pure.get(cs)
         if hit is None:
             gouji = self.is_gouji(cs)
@@ -406,7 +429,7 @@ class Rules:
         return self.reenter_opposite_set and owner == (passed_seat + 3) % 6
 
     def burn_order(self, owner: int) -> list[int]:
-        """The seats asked whether they burn ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
+        """The seats asked whether they burn ``owner``'s 够级 set, in priority order (S4 第六条, S0 五、烧牌)."""
         ks = (2, 4, 1, 5) if self.burn_own_team_first else (1, 2, 4, 5)
         return [(owner + k) % 6 for k in ks]
 
@@ -432,7 +455,7 @@ class Rules:
             )
         if not self.burn_after_pass and passed:
             return IllegalAction(
-                "a player who passed in this round may not burn", rule="burn_after_pass", clause="S0 第五节"
+                "a player who passed in this round may not burn", rule="burn_after_pass", clause="S0 五、烧牌"
             )
         return None
 
@@ -516,7 +539,7 @@ class Rules:
         return declarers >= self.geming_void_at
 
     def chongdian_places(self, players: int) -> tuple[int, ...]:
-        """The places of the 冲点 players, the better first (S0 第十节: one is 四客; of two, the other 小拉)."""
+        """The places of the 冲点 players, the better first (S0 十、冲点: one is 四客; of two, the other 小拉)."""
         if players <= 1:
             return (self.chongdian_place,)
         return (self.chongdian_place, self.chongdian_second_place)
@@ -530,14 +553,14 @@ class Rules:
         return seat if succeeded else (seat + 3) % 6
 
     def chongdian_outcome(self, seat: int, success: bool) -> tuple[frozenset[int], frozenset[int]]:
-        """Who counts as opened and who may no longer open after ``seat``'s 冲点 (S0 第十节):
+        """Who counts as opened and who may no longer open after ``seat``'s 冲点 (S0 十、冲点):
         success opens it; failure closes it and opens its opposite."""
         opened = frozenset({self.chongdian_opens(seat, success)})
         return opened, (frozenset() if success else frozenset({seat}))
 
     def bottom_severity(self, kind: str) -> int | None:
         """How far down a seat is placed at once, counted from last place, by ``kind``: ``burn_fail``
-        (诈烧, S0 第五节, S4 第六条) or ``men`` (闷 under S0 第六节); None when the seat plays on (S4's 清).
+        (诈烧, S0 五、烧牌, S4 第六条) or ``men`` (闷 under S0 六、闷与被闷); None when the seat plays on (S4's 清).
         Of two seats placed so, the higher severity is lower."""
         if kind == "burn_fail":
             return self.burn_fail_severity
@@ -549,7 +572,7 @@ class Rules:
         if not self.men:
             return IllegalAction(f"{self.name} has no 闷 / 清", rule="men_enabled")
         if victim == by:
-            return IllegalAction("a seat cannot 闷 itself", rule="men_self", clause="S0 第六节, S4 第十五条")
+            return IllegalAction("a seat cannot 闷 itself", rule="men_self", clause="S0 六、闷与被闷, S4 第十五条")
         return None
 
     def verify_men(self, victim: int, by: int) -> None:
@@ -576,7 +599,7 @@ class Rules:
     # -- between hands (hooks dispatched here) ----------------------------------------------------
 
     def kang(self, hand: Sequence[int]) -> KangScope:
-        """扛贡 (S0 第八节, S4 第十四条(七)): whom the holder of ``hand`` exempts from tribute."""
+        """扛贡 (S0 八、进贡, S4 第十四条(七)): whom the holder of ``hand`` exempts from tribute."""
         if not self.kang_enabled:
             return KangScope.NONE
         ctx = {"sj": hand[SJ], "bj": hand[BJ]}
@@ -625,7 +648,7 @@ class Rules:
         return self.announce == "always" or (self.announce == "free_for_all" and free_for_all)
 
     def chongdian_eligible(self, hand: Sequence[int]) -> bool:
-        """May a player holding ``hand`` 冲点 (S0 第十节: nothing above A, three pure 够级 sets)?"""
+        """May a player holding ``hand`` 冲点 (S0 十、冲点: nothing above A, three pure 够级 sets)?"""
         if not self.chongdian:
             return False
         top = max((r for r in range(NRANKS) if hand[r]), default=0)
@@ -639,6 +662,18 @@ class Rules:
     def has_chongdian(self) -> bool:
         """冲点 may be declared (S0 十、冲点)."""
         return bool(self.chongdian)
+
+    def buy_payment(self, group: str, hand: Sequence[int]) -> int | None:
+        """The rank a buyer holding ``hand`` pays a seller of ``group`` for one 3 or 4: -1 when the card
+        is given (a teammate, or S0's 直接白送), None when he cannot buy from that group (S4 第九条:
+        「可以用2向对头的联邦买」 — the opposite's team sells only for a 2)."""
+        if group == "team":
+            return -1
+        prices = self.buy_price_opposite_team if group == "opposite_team" else self.buy_price
+        for r in prices:
+            if hand[r]:
+                return r
+        return -1 if self.buy_free else None
 
     def tribute_rank(self, hand: Sequence[int], kept: Sequence[int]) -> int:
         """The rank a payer hands over as one tribute card, or -1 (the ``tribute_card`` hook, else the
@@ -826,7 +861,3 @@ def deal_sizes(v: Variant, total: int) -> list[int]:
         raise VariantError(f"{total} cards do not divide among 6 players (deck.uneven is 'error')")
     return [base + (1 if i < extra else 0) for i in range(6)]
 
-
-def rank_symbol(r: int) -> str:
-    """The notation of rank ``r`` (``T``, ``SJ`` …)."""
-    return SYMBOLS[r]

@@ -33,6 +33,7 @@ from .agents import GreedyAgent, _cost
 from .cards import NRANKS, SJ, THREE, CardSet
 from .engine import BURN, MODE_NAMES, Hand, Observation
 from .errors import IllegalAction
+from .events import Event
 from .legal import Legal
 from .rng import SplitMix64, derive
 
@@ -44,14 +45,9 @@ ACTION_EVENTS = frozenset(
 MAX_TRIES = 4  # rebuild attempts per world before the world is given up
 
 
-def copy_hand(hand: Hand) -> Hand:
-    """A copy of a hand that shares nothing mutable with it (the engine's ``Hand.copy()``)."""
-    return hand.copy()
-
-
-def _event_action(e: object) -> Action | None:
-    t = getattr(e, "type", "")
-    cards = getattr(e, "cards", None)
+def _event_action(e: Event) -> Action | None:
+    """The action a public event of play records (None for events that are not a seat's action)."""
+    t, cards = e.type, e.cards
     if t == "play" and cards is not None:
         return Play(cards)
     if t in ("burn", "counter_burn") and cards is not None:
@@ -65,7 +61,7 @@ def _event_action(e: object) -> Action | None:
     if t == "jiefeng_request":
         return JIEFENG
     if t == "consent":
-        return AGREE if getattr(e, "value", 0) == 1 else REFUSE
+        return AGREE if e.value == 1 else REFUSE
     if t == "wrong_play":
         return Forfeit()
     return None
@@ -73,9 +69,7 @@ def _event_action(e: object) -> Action | None:
 
 def unseen_cards(obs: Observation) -> tuple[list[int], list[list[int]]]:
     """The cards this seat has not seen (by rank), and the cards each seat has played this hand."""
-    deck = [0] * NRANKS
-    for c in obs.rules.deck:
-        deck[c >> 2] += 1
+    deck = obs.rules.deck_counts
     played = [[0] * NRANKS for _ in range(6)]
     for e in obs.events:
         if e.type in PLAYED and e.cards is not None and 0 <= e.seat < 6:
@@ -90,7 +84,7 @@ def unseen_cards(obs: Observation) -> tuple[list[int], list[list[int]]]:
 
 def _shown(obs: Observation) -> dict[int, tuple[int, ...]]:
     """The hands shown to the table (亮牌), by seat."""
-    return {s: tuple(h) for s, h in enumerate(getattr(obs, "shown", ()) or ()) if h}
+    return {s: tuple(h) for s, h in enumerate(obs.shown) if h}
 
 
 def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> list[int]:
@@ -98,14 +92,14 @@ def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> 
     else the deal size less what the seat has played (then adjusted to the pool).  A seat out
     of play may still hold cards (a 闷 seat keeps its 3s)."""
     me = obs.seat
-    left = getattr(obs, "cards_left", None)
+    left = obs.cards_left
     leader = next((e.seat for e in obs.events if e.type == "deal"), 0)
     sizes = obs.rules.hand_sizes
     out = [0] * 6
     for s in range(6):
         if s == me:
             continue
-        if left is not None and s < len(left) and left[s] is not None and left[s] >= 0:
+        if s < len(left) and left[s] >= 0:
             out[s] = int(left[s])
         else:
             out[s] = max(0, sizes[(s - leader) % 6] - sum(played[s]))
@@ -312,7 +306,7 @@ class SearchAgent:
                 continue  # a world whose choices differ from the real ones cannot judge them
             done += 1
             for i, a in enumerate(cands):
-                sim = copy_hand(world)
+                sim = world.copy()
                 sim.apply(a)
                 rollout(sim, self.players)
                 sc = sim.scores()

@@ -2,7 +2,7 @@
 
 A pure function of the hand's result, so a club event that records hands
 played with real cards gets exactly the same points and tribute as a
-simulated one.  Clauses: S0 第八节 and 计分; S4 第十四–十九条, 第二十二条.
+simulated one.  Clauses: S0 八、进贡 and S0 opening (scoring); S4 第十四–十九条, 第二十二条.
 """
 
 from __future__ import annotations

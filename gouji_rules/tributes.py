@@ -5,7 +5,7 @@ id (the value in ``tribute.order`` / ``returned`` / ``waivable`` and in ``Debt.k
 Chinese and English names, the ``tribute`` fields it reads, the number its ``tribute`` events
 carry as ``value``, and its behaviour: the debts a hand's result leaves.  It is compiled once
 per variant as ``cls(rules, tribute_section)``; :meth:`Rules.debts` asks every compiled kind,
-in the variant's order (S0 第八节 点→烧→闷→拉; S4 第十四条 点→烧→清→落).
+in the variant's order (S0 八、进贡 点→烧→闷→拉; S4 第十四条 点→烧→清→落).
 
 A new kind (docs/extending.md) is one class here or in the club's own module; the schema's
 choices, the rule sheet and the compare metrics pick it up from the registry.
@@ -65,7 +65,7 @@ class TributeKind:
 
 @register_tribute
 class PointTribute(TributeKind):
-    """点贡 (S0 第八节, S4 第十七条, 第二十二条): the seat that did not open pays its opposite that
+    """点贡 (S0 八、进贡, S4 第十七条, 第二十二条): the seat that did not open pays its opposite that
     did; a declaration (宣点, 明点, 预点) stakes its own count and replaces the pair's 点贡."""
 
     name = "point"
@@ -115,7 +115,7 @@ class PointTribute(TributeKind):
 
 @register_tribute
 class BurnTribute(TributeKind):
-    """烧贡: the burned seat pays the burner who went out while burning (S0 第八节, S4 第十七条)."""
+    """烧贡: the burned seat pays the burner who went out while burning (S0 八、进贡, S4 第十七条)."""
 
     name = "burn"
     zh = "烧贡"
@@ -134,7 +134,7 @@ class BurnTribute(TributeKind):
 
 @register_tribute
 class MenTribute(TributeKind):
-    """闷贡 / 清贡: the seat whose set before its last 3s was beaten pays the beater (S0 第六节, S4 第十五条)."""
+    """闷贡 / 清贡: the seat whose set before its last 3s was beaten pays the beater (S0 六、闷与被闷 and 八、进贡, S4 第十五条)."""
 
     name = "men"
     zh = "闷贡/清贡"

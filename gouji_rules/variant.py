@@ -317,8 +317,19 @@ class OpenPointRules:
         "any_time 之后任何时候发4（大纲第八条：纯够级牌开点。开点方可发4，不发4者，视为没有开点）",
         "when the 4s that open must come after the pure 够级 set stood: the very next lead (S0), or any later play (S4)",
         choices={
-            "next_lead": ("下一手就发4（点烧闷拉第四节）", "the seat's very next lead (S0 四、开点)"),
+            "next_lead": ("下一手就发4（点烧闷拉 四、开点）", "the seat's very next lead (S0 四、开点)"),
             "any_time": ("之后任何时候发4（大纲第八条）", "any later play of 4s by the seat (S4 第八条)"),
+        },
+    )
+    dadian_lived: Literal["pure_stood", "gouji_won"] = _f(
+        "pure_stood",
+        "打点时什么算够级牌“活”过：pure_stood 纯够级牌站住过（按第八条开点的标准）；"
+        "gouji_won 任何够级牌取得过发牌权（大纲第二十二条(一)：即未用够级方式取得过发牌权）",
+        "what spares a seat from 打点 when 头科 goes out: a pure 够级 set of his stood (第八条's test), or any "
+        "够级 set of his won the lead (S4 第二十二条(一) 即未用够级方式取得过发牌权)",
+        choices={
+            "pure_stood": ("纯够级牌站住过", "a pure 够级 set of his stood"),
+            "gouji_won": ("任何够级牌取得过发牌权", "any 够级 set of his won the lead"),
         },
     )
 
@@ -450,6 +461,16 @@ class BuyRules:
             opposite_team=("对头的联邦", "the opposite's team"),
         ),
     )
+    price_opposite_team: list[str] | None = _f(
+        ["2"],
+        "向对头的联邦买用什么付（大纲第九、十条：用2）；null 同 price",
+        "what pays the opposite's team, in order (S4 第九、十条: a 2); null: as price",
+    )
+    free: bool = _f(
+        False,
+        "买方没有可付的牌时白送（点烧闷拉：直接白送）；false 则买不成",
+        "a buyer with nothing to pay gets the card free (S0 直接白送); false: he cannot buy from that seller",
+    )
     keep: int = _f(1, "卖家自己至少留几张", "how many a seller keeps for himself", minimum=0)
     no_three: Literal["last", "none"] = _f(
         "last",
@@ -479,8 +500,8 @@ class TributeRules:
     )
     kept_excluded: bool = _f(
         False,
-        "吃了不吐：买来的、吃来的贡不能再进贡（点烧闷拉第七、八节；大纲没有，按牌点大小取大者进贡）",
-        "cards gained by buying or tribute cannot be paid on (S0 吃了不吐; S4 pays the largest card, whatever its origin)",
+        "吃了不吐：买来的、吃来的贡不能再进贡（点烧闷拉 七、买3买4 和 八、进贡；大纲没有，按牌点大小取大者进贡）",
+        "cards gained by buying or tribute cannot be paid on (S0 七、买3买4 and 八、进贡: 吃了不吐; S4 pays the largest card, whatever its origin)",
     )
     place: list[list[int]] = _f(
         [[6, 1, 2], [5, 2, 1]],
@@ -513,8 +534,8 @@ class TributeRules:
     )
     point_call: bool = _f(
         False,
-        "欠点贡的人摸到大王可以亮出，叫停对门摸的一张牌收为还贡，进贡时进大王（点烧闷拉第八节）",
-        "a player owing 点贡 who holds a 大王 may show it, take one of his opposite's cards unseen, and pay the 大王 (S0 第八节)",
+        "欠点贡的人摸到大王可以亮出，叫停对门摸的一张牌收为还贡，进贡时进大王（点烧闷拉 八、进贡）",
+        "a player owing 点贡 who holds a 大王 may show it, take one of his opposite's cards unseen, and pay the 大王 (S0 八、进贡)",
     )
     sweep: Literal["opposite", "place"] = _f(
         "opposite",
@@ -533,8 +554,8 @@ class TributeRules:
     )
     shown: bool = _f(
         False,
-        "进贡、还贡的牌全桌明置（点烧闷拉第八节：所有进贡的牌全部明置）；false 只有进贡双方看到",
-        "tribute and returned cards are shown to the whole table (S0 八 明置); false: only giver and receiver see them",
+        "进贡、还贡的牌全桌明置（点烧闷拉 八、进贡：所有进贡的牌全部明置）；false 只有进贡双方看到",
+        "tribute and returned cards are shown to the whole table (S0 八、进贡: 明置); false: only giver and receiver see them",
     )
     sweep_streak: Literal["either_team", "same_team"] = _f(
         "either_team",
@@ -581,9 +602,9 @@ class GemingRules:
 
 @dataclass(frozen=True)
 class ChongdianRules:
-    """冲点（点烧闷拉第十节）。
+    """冲点（点烧闷拉 十、冲点）。
 
-    冲点 (S0 第十节): rushing the point with three pure 够级 sets.
+    冲点 (S0 十、冲点): rushing the point with three pure 够级 sets.
     """
 
     enabled: bool = _f(False, "可以冲点", "冲点 is allowed")
@@ -717,6 +738,10 @@ class Variant:
             cached = Rules(self)
             object.__setattr__(self, "_rules", cached)
         return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the cached compiled rules (they are rebuilt from the sections on use)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_rules"}
 
     def fingerprint(self) -> str:
         """A short hash of every rule (sections and hook texts, not the name): hand records carry

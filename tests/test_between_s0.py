@@ -86,59 +86,59 @@ def test_s0_sweep_pays_the_usual_la_tribute() -> None:
     assert debts([1, 4, 2, 5, 3, 6]) == [("place", 5, 0, 2, False), ("place", 3, 2, 1, False)]
 
 
-# -- 第八节 进贡: 点, 烧, 闷, 拉 ---------------------------------------------------------------------
+# -- 八、进贡: 点, 烧, 闷, 拉 ---------------------------------------------------------------------
 
 
 def test_s0_sec8_one_opened_other_pays_one_point_tribute() -> None:
-    """第八节 点贡 “对门2人，若有一方开点，一方不开点，则不开点一方在下一局摸完牌后进给对门一张点贡”"""
+    """八、进贡 点贡 “对门2人，若有一方开点，一方不开点，则不开点一方在下一局摸完牌后进给对门一张点贡”"""
     assert point(opened=[True, True, True, True, True, False]) == [("point", 5, 2, 1, False)]
 
 
 def test_s0_sec8_both_opened_nobody_pays() -> None:
-    """第八节 点贡 “若对门2人都开点则不需要进贡”"""
+    """八、进贡 点贡 “若对门2人都开点则不需要进贡”"""
     assert point(opened=ALL_OPEN) == []
 
 
 def test_s0_sec8_neither_opened_nobody_pays() -> None:
-    """第八节 点贡 “若对门两人都不开点也都不需要进贡。”"""
+    """八、进贡 点贡 “若对门两人都不开点也都不需要进贡。”"""
     assert point(opened=NONE_OPEN) == []
 
 
 def test_s0_sec8_xuandian_right_declarer_opened_takes_two() -> None:
-    """第八节 “若对门2人有一方宣点，若本局游戏被宣点的一方没开点，而宣点的一方开点了，则下一局游戏被宣点者进2张点贡给宣点者”"""
+    """八、进贡 “若对门2人有一方宣点，若本局游戏被宣点的一方没开点，而宣点的一方开点了，则下一局游戏被宣点者进2张点贡给宣点者”"""
     opened = [True, True, True, False, True, True]
     assert point(opened=opened, declarations=[("xuandian", 0)]) == [("point", 3, 0, 2, False)]
 
 
 def test_s0_sec8_xuandian_neither_opened_nobody_pays() -> None:
-    """第八节 “若本局游戏被宣点的人没开点，而宣点的人也没开点，则都不进贡”"""
+    """八、进贡 “若本局游戏被宣点的人没开点，而宣点的人也没开点，则都不进贡”"""
     assert point(opened=NONE_OPEN, declarations=[("xuandian", 0)]) == []
 
 
 def test_s0_sec8_xuandian_declared_opened_declarer_pays_two() -> None:
-    """第八节 “若本局游戏被宣点的人开点了，则下一局游戏宣点者给被宣点者进2张点贡。”"""
+    """八、进贡 “若本局游戏被宣点的人开点了，则下一局游戏宣点者给被宣点者进2张点贡。”"""
     opened = [False, True, True, True, True, True]
     assert point(opened=opened, declarations=[("xuandian", 0)]) == [("point", 0, 3, 2, False)]
     assert point(opened=ALL_OPEN, declarations=[("xuandian", 0)]) == [("point", 0, 3, 2, False)]
 
 
 def test_s0_sec8_burn_tribute_one_to_the_burner() -> None:
-    """第八节 烧贡 “当一个人的够级牌被别人烧牌成功，则下一局游戏被烧者进一张烧贡给烧人者。”"""
+    """八、进贡 烧贡 “当一个人的够级牌被别人烧牌成功，则下一局游戏被烧者进一张烧贡给烧人者。”"""
     assert [d for d in debts(burns=[(4, 2)]) if d[0] == "burn"] == [("burn", 2, 4, 1, False)]
 
 
 def test_s0_sec8_men_tribute_one_to_who_beat_him() -> None:
-    """第八节 闷贡 “下一局游戏被闷者需要进给闷他的人一张闷贡。”"""
+    """八、进贡 闷贡 “下一局游戏被闷者需要进给闷他的人一张闷贡。”"""
     assert [d for d in debts(men=[(1, 3)]) if d[0] == "men"] == [("men", 1, 3, 1, False)]
 
 
 def test_s0_sec8_la_tribute_two_to_first_one_to_second() -> None:
-    """第八节 拉贡 “下一局游戏大拉进给头客2张拉贡，二拉进给二客1张拉贡。”"""
+    """八、进贡 拉贡 “下一局游戏大拉进给头客2张拉贡，二拉进给二客1张拉贡。”"""
     assert debts([4, 6, 1, 2, 5, 3]) == [("place", 1, 2, 2, False), ("place", 4, 3, 1, False)]
 
 
 def test_s0_sec8_order_dian_shao_men_la_nothing_returned() -> None:
-    """第八节 “进贡按照“点”、“烧”、“闷”、“拉”的顺序进贡。” (S0 has no 还贡)"""
+    """八、进贡 “进贡按照“点”、“烧”、“闷”、“拉”的顺序进贡。” (S0 has no 还贡)"""
     got = debts(opened=[True, True, True, True, True, False], burns=[(4, 2)], men=[(1, 3)])
     assert [d[0] for d in got] == ["point", "burn", "men", "place", "place"]
     assert not any(d[4] for d in got)
@@ -184,11 +184,11 @@ def test_s0_swept_side_decides_who_is_la_ke() -> None:
     assert m.turn == 0  # the chosen 拉客 draws and leads: the first to decide in the next hand
 
 
-# -- 第四节 宣点、和点 ---------------------------------------------------------------------------------
+# -- 四、开点: 宣点、和点 ---------------------------------------------------------------------------------
 
 
 def test_s0_sec4_both_hedian_count_as_opened(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第四节 “若对门2人都选择和点则视为本局游戏互相开点”"""
+    """四、开点 “若对门2人都选择和点则视为本局游戏互相开点”"""
     m = start(monkeypatch, [FILL] * 6, {("xuandian", 1): Declare("hedian"), ("xuandian", 4): Declare("hedian")})
     assert ev(m, "hedian") == [("hedian", 1, None, 4, 0)]
     assert m.hand is not None
@@ -197,14 +197,14 @@ def test_s0_sec4_both_hedian_count_as_opened(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_s0_sec4_one_side_refuses_hedian_play_as_usual(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第四节 “若有一方不同意和点则游戏正常进行。”"""
+    """四、开点 “若有一方不同意和点则游戏正常进行。”"""
     m = start(monkeypatch, [FILL] * 6, {("xuandian", 1): Declare("hedian")})
     assert ev(m, "hedian") == []
     assert m.hand is not None and m.hand.setup.opened == frozenset()
 
 
 def test_s0_sec4_xuandian_before_play_settled_after_the_hand() -> None:
-    """第四节 “宣点即出牌前宣称本局游戏对门不开点。” with the stakes of 第八节"""
+    """四、开点 “宣点即出牌前宣称本局游戏对门不开点。” with the stakes of 八、进贡"""
     m = Match(S0, 5, 1)
     drive(m, {("xuandian", s): Declare("xuandian") for s in (0, 1)})
     rec = m.summaries[0].record
@@ -226,7 +226,7 @@ def test_s0_sec4_xuandian_before_play_settled_after_the_hand() -> None:
 
 
 def test_s0_sec10_phase_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “特别说明一下，在摸牌结束出牌开始之间的环节有很多，我们明确一下顺序：
+    """十、冲点 (last paragraph) “特别说明一下，在摸牌结束出牌开始之间的环节有很多，我们明确一下顺序：
     “摸牌”→“扛贡”→“宣点、和点”→“买3买4”→“进贡”→“冲点”→“正常游戏”。”"""
     owed = [Debt("place", 5, 0, 1), Debt("place", 1, 2, 1)]
     hands = ["4 5", "3 4 2 2", FILL, "33 4 5", CHONG, "3 4 SJ SJ SJ SJ"]
@@ -235,11 +235,11 @@ def test_s0_sec10_phase_order(monkeypatch: pytest.MonkeyPatch) -> None:
     assert kinds == ["deal", "kang", "xuandian", "buy3", "tribute", "chongdian"]
 
 
-# -- 第七节 买3买4 -------------------------------------------------------------------------------------
+# -- 七、买3买4 -------------------------------------------------------------------------------------
 
 
 def test_s0_sec7_buy_with_a_two(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第七节 “没有3,4的人需要向多余3,4的人上交1张2来买一张3或一张4。”"""
+    """七、买3买4 “没有3,4的人需要向多余3,4的人上交1张2来买一张3或一张4。”"""
     m = start(monkeypatch, ["5 2 2", FILL, FILL, "33 44 5", FILL, FILL], {"buy4": Choose("buy4")})
     assert ev(m, "buy3", "buy4") == [("buy3", 0, "3", 3, TWO + 1), ("buy4", 0, "4", 3, TWO + 1)]
     assert start_hand(m, 0) == counts_of("3 4 5")
@@ -247,7 +247,7 @@ def test_s0_sec7_buy_with_a_two(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_s0_sec7_three_is_a_must_four_may_be_left(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第七节 “3每个人必须有一张，4可以选择不买”"""
+    """七、买3买4 “3每个人必须有一张，4可以选择不买”"""
     rig_deal(monkeypatch, ["5 2 2", FILL, FILL, "33 44 5", FILL, FILL], first=[0])
     m = Match(S0, 1, 1)
     asked = drive(m, until=at_play)
@@ -256,7 +256,7 @@ def test_s0_sec7_three_is_a_must_four_may_be_left(monkeypatch: pytest.MonkeyPatc
 
 
 def test_s0_sec7_three_must_be_bought_from_opposite_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第七节 “同理如果队友有多余3,4也必须先向对门买，如果对门没有多余则可以由队友赠送”"""
+    """七、买3买4 “同理如果队友有多余3,4也必须先向对门买，如果对门没有多余则可以由队友赠送”"""
     m = start(monkeypatch, ["4 5 2", FILL, "33 4 5", "33 4 5", FILL, FILL])
     assert ev(m, "buy3") == [("buy3", 0, "3", 3, TWO + 1)]
     m = start(monkeypatch, ["4 5 2", FILL, "33 4 5", FILL, FILL, FILL])
@@ -265,14 +265,14 @@ def test_s0_sec7_three_must_be_bought_from_opposite_first(monkeypatch: pytest.Mo
 
 
 def test_s0_sec7_seller_serves_opposite_before_teammate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第七节 “多余的3,4可以免费赠送（也可以卖）给没有3,4的队友，但如果对门缺3,4则必须先卖给对门。”"""
+    """七、买3买4 “多余的3,4可以免费赠送（也可以卖）给没有3,4的队友，但如果对门缺3,4则必须先卖给对门。”"""
     # seat 0 has a spare 3; its teammate 2 and its opposite 3 both lack one; seat 2 comes first in order
     m = start(monkeypatch, ["33 4 5", "33 4 5", "4 5 2", "4 5 2", "3 4 5", "3 4 5"])
     assert ("buy3", 3, "3", 0, TWO + 1) in ev(m, "buy3")
 
 
 def test_s0_sec7_pay_with_a_joker_or_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第七节 “如果没有2则用王买，如果2,王都没有，则多余3,4的人直接白送。”"""
+    """七、买3买4 “如果没有2则用王买，如果2,王都没有，则多余3,4的人直接白送。”"""
     m = start(monkeypatch, ["4 5 SJ", FILL, FILL, "33 4 5", FILL, FILL])
     assert ev(m, "buy3") == [("buy3", 0, "3", 3, SJ + 1)]
     m = start(monkeypatch, ["4 5 A", FILL, FILL, "33 4 5", FILL, FILL])
@@ -281,18 +281,18 @@ def test_s0_sec7_pay_with_a_joker_or_nothing(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_s0_sec7_kept_cards_not_paid_as_tribute(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第七节 “通过买3买4得到2或王的人不还给买3买4的人任何牌，并且不能拿来进贡，这叫做“吃了不吐”原则。”"""
+    """七、买3买4 “通过买3买4得到2或王的人不还给买3买4的人任何牌，并且不能拿来进贡，这叫做“吃了不吐”原则。”"""
     m = second(monkeypatch, [Debt("place", 3, 1, 1)], ["4 5 2", FILL, FILL, "33 4 5", FILL, FILL])
     assert ev(m, "buy3") == [("buy3", 0, "3", 3, TWO + 1)]
     assert ev(m, "tribute") == []  # seat 3's only 2 was bought in
     assert start_hand(m, 3) == counts_of("3 4 5 2")
 
 
-# -- 第八节 进贡 (paying) ------------------------------------------------------------------------------
+# -- 八、进贡 (paying) ------------------------------------------------------------------------------
 
 
 def test_s0_sec8_tribute_is_the_largest_card_shown(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第八节 “进贡进的牌一定是当前手牌最大的牌” … “所有进贡的牌全部明置。”"""
+    """八、进贡 “进贡进的牌一定是当前手牌最大的牌” … “所有进贡的牌全部明置。”"""
     m = second(monkeypatch, [Debt("place", 5, 0, 2)], [FILL, FILL, FILL, FILL, FILL, "3 4 A 2 2 SJ"])
     assert ev(m, "tribute") == [("tribute", 5, "SJ", 0, 4), ("tribute", 5, "2", 0, 4)]
     shown = [e for e in m.events if e.type == "tribute"]
@@ -300,7 +300,7 @@ def test_s0_sec8_tribute_is_the_largest_card_shown(monkeypatch: pytest.MonkeyPat
 
 
 def test_s0_sec8_tribute_received_is_not_paid_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第八节 “但吃了的贡就是点数最大也不能进，遵循“吃了不吐”原则。”"""
+    """八、进贡 “但吃了的贡就是点数最大也不能进，遵循“吃了不吐”原则。”"""
     owed = [Debt("burn", 1, 0, 1), Debt("place", 0, 3, 1)]
     m = second(monkeypatch, owed, ["3 4 2 SJ", "3 4 BJ", FILL, FILL, FILL, FILL])
     assert ev(m, "tribute") == [("tribute", 1, "BJ", 0, 2), ("tribute", 0, "SJ", 3, 4)]
@@ -308,14 +308,14 @@ def test_s0_sec8_tribute_received_is_not_paid_on(monkeypatch: pytest.MonkeyPatch
 
 
 def test_s0_sec8_nothing_of_two_or_above_left_nothing_paid(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第八节 “2以下的牌不参与买三买四也不参与进贡，如果没有2以及以上的牌则剩余的贡不需要进”"""
+    """八、进贡 “2以下的牌不参与买三买四也不参与进贡，如果没有2以及以上的牌则剩余的贡不需要进”"""
     m = second(monkeypatch, [Debt("place", 5, 0, 2)], [FILL, FILL, FILL, FILL, FILL, "3 4 A A 2"])
     assert ev(m, "tribute") == [("tribute", 5, "2", 0, 4)]
     assert start_hand(m, 5) == counts_of("3 4 A A")
 
 
 def test_s0_sec8_same_team_place_tribute_may_be_waived(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第八节 “点烧闷贡必须进，拉贡如果是同帮的话可以免贡。”"""
+    """八、进贡 “点烧闷贡必须进，拉贡如果是同帮的话可以免贡。”"""
     owed = [Debt("burn", 2, 0, 1), Debt("men", 4, 0, 1), Debt("place", 4, 0, 1)]
     hands = [FILL, FILL, "3 4 2", FILL, "3 4 2 2", FILL]
     rig_debts(monkeypatch, owed)
@@ -329,7 +329,7 @@ def test_s0_sec8_same_team_place_tribute_may_be_waived(monkeypatch: pytest.Monke
 
 
 def test_s0_sec8_four_small_jokers_exempt_self(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第八节 “摸牌结束后若手里有4个以上的小王或者大王可以“扛贡”，即本局个人不进贡” — “四小扛自己”"""
+    """八、进贡 “摸牌结束后若手里有4个以上的小王或者大王可以“扛贡”，即本局个人不进贡” — “四小扛自己”"""
     owed = [Debt("place", 1, 0, 2), Debt("place", 3, 2, 1)]
     m = second(monkeypatch, owed, [FILL, "3 4 SJ SJ SJ SJ SJ", FILL, "3 4 2", FILL, FILL])
     assert ev(m, "kang") == [("kang", 1, None, -1, 1)]
@@ -339,7 +339,7 @@ def test_s0_sec8_four_small_jokers_exempt_self(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_s0_sec8_four_big_jokers_exempt_team(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第八节 “若摸到4个大王则本局所有队友所有贡全部清零。这叫做“四小扛自己，四大扛全场”。”"""
+    """八、进贡 “若摸到4个大王则本局所有队友所有贡全部清零。这叫做“四小扛自己，四大扛全场”。”"""
     owed = [Debt("point", 1, 4, 1), Debt("place", 3, 0, 2), Debt("burn", 0, 5, 1)]
     m = second(monkeypatch, owed, ["3 4 2", "3 4 2", FILL, "3 4 2 2", FILL, "3 4 BJ BJ BJ BJ"])
     assert ev(m, "kang") == [("kang", 5, None, -1, 2)]
@@ -347,17 +347,17 @@ def test_s0_sec8_four_big_jokers_exempt_team(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_s0_sec8_three_small_jokers_do_not_exempt(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第八节 “4个以上的小王” (three are not enough)"""
+    """八、进贡 “4个以上的小王” (three are not enough)"""
     m = second(monkeypatch, [Debt("place", 1, 0, 1)], [FILL, "3 4 SJ SJ SJ", FILL, FILL, FILL, FILL])
     assert ev(m, "kang") == []
     assert ev(m, "tribute") == [("tribute", 1, "SJ", 0, 4)]
 
 
-# -- 第十节 冲点 ------------------------------------------------------------------------------------
+# -- 十、冲点 ------------------------------------------------------------------------------------
 
 
 def test_s0_sec10_chongdian_only_with_nothing_above_a_and_three_pure_sets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “当买3买4和进贡进行完毕后，如果此时一名游戏者手中没有大于A的牌，并且有至少3套纯够级牌，则可以选择冲点”"""
+    """十、冲点 “当买3买4和进贡进行完毕后，如果此时一名游戏者手中没有大于A的牌，并且有至少3套纯够级牌，则可以选择冲点”"""
     hands = [CHONG, CHONG + " 2", "3 4 TTTTT JJJJ", "3 4 AA KK QQQ", CHONG + " SJ", FILL]
     rig_deal(monkeypatch, hands, first=[0])
     m = Match(S0, 1, 1)
@@ -366,7 +366,7 @@ def test_s0_sec10_chongdian_only_with_nothing_above_a_and_three_pure_sets(monkey
 
 
 def test_s0_sec10_chongdian_after_buying_and_tribute(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “当买3买4和进贡进行完毕后” (a 2 paid as tribute makes the payer eligible)"""
+    """十、冲点 “当买3买4和进贡进行完毕后” (a 2 paid as tribute makes the payer eligible)"""
     m = second(monkeypatch, [Debt("place", 0, 3, 1)], [CHONG + " 2", FILL, FILL, FILL, FILL, FILL])
     assert ev(m, "tribute") == [("tribute", 0, "2", 3, 4)]
     assert [e.seat for e in m.all_events if e.type == "chongdian"] == []  # declined by default
@@ -380,7 +380,7 @@ def test_s0_sec10_chongdian_after_buying_and_tribute(monkeypatch: pytest.MonkeyP
 
 
 def test_s0_sec10_chongdian_success_fourth_and_opened(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “冲点者将3套够级牌依次打出，每打一套够级牌则询问冲点者对门是否要，3套够级牌若有一套站住则冲点成功，
+    """十、冲点 “冲点者将3套够级牌依次打出，每打一套够级牌则询问冲点者对门是否要，3套够级牌若有一套站住则冲点成功，
     直接扔掉手牌，被视为四客并且开点”"""
     picks = {"chongdian": Choose("chongdian"), "chong_set": Play(parse_set("QQQ")), "chong_answer": PASS}
     m = start(monkeypatch, [CHONG, FILL, FILL, "3 4 KKK", FILL, FILL], picks)
@@ -397,7 +397,7 @@ def test_s0_sec10_chongdian_success_fourth_and_opened(monkeypatch: pytest.Monkey
 def test_s0_sec10_chongdian_failure_fourth_not_opened_opposite_opened_drops_fours(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """第十节 “若3套够级牌都被对门打掉则冲点失败，被视为四客并且没开点，对门被视为开点并且扔掉4继续游戏。”"""
+    """十、冲点 “若3套够级牌都被对门打掉则冲点失败，被视为四客并且没开点，对门被视为开点并且扔掉4继续游戏。”"""
     sets = iter(["TTTTT", "JJJJ", "QQQ"])
     answers = iter(["QQQQQ", "KKKK", "AAA"])
     picks = {
@@ -416,7 +416,7 @@ def test_s0_sec10_chongdian_failure_fourth_not_opened_opposite_opened_drops_four
 
 
 def test_s0_sec10_two_chongdian_fourth_and_xiaola(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “若有2名角色冲点则冲点成功者为四客，失败者为小拉”"""
+    """十、冲点 “若有2名角色冲点则冲点成功者为四客，失败者为小拉”"""
     answers = iter(["QQQQQ", "KKKK", "AAA"])
     picks = {
         ("chongdian", 0): Choose("chongdian"),
@@ -431,7 +431,7 @@ def test_s0_sec10_two_chongdian_fourth_and_xiaola(monkeypatch: pytest.MonkeyPatc
 
 
 def test_s0_sec10_two_chongdian_both_succeed_last_hands_better_is_fourth(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “若都成功或都失败则按照上一局名次，名次高的为四客，名次低的为小拉。”"""
+    """十、冲点 “若都成功或都失败则按照上一局名次，名次高的为四客，名次低的为小拉。”"""
     rig_deal(monkeypatch, [FILL] * 6, [CHONG, CHONG, FILL, FILL, FILL, FILL], first=[0, 0])
     m = Match(S0, 1, 2)
     drive(m, until=lambda m: len(m.summaries) == 1)
@@ -444,7 +444,7 @@ def test_s0_sec10_two_chongdian_both_succeed_last_hands_better_is_fourth(monkeyp
 
 
 def test_s0_sec10_three_chongdian_redeal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “若3人或3人以上冲点则重新洗牌摸牌，贡数不变。”"""
+    """十、冲点 “若3人或3人以上冲点则重新洗牌摸牌，贡数不变。”"""
     rig_debts(monkeypatch, [Debt("place", 4, 3, 1)])
     three = [CHONG, CHONG, CHONG, FILL, "3 4 2", FILL]
     calls = rig_deal(monkeypatch, [FILL] * 6, three, [FILL, FILL, FILL, FILL, "3 4 2", FILL], first=[0, 0, 0])
@@ -464,7 +464,7 @@ def test_s0_sec10_three_chongdian_redeal(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_s0_sec10_with_head_after_success_may_open(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “冲点者的对门在冲点结束后可以选择“有头”或者“无头”” … “选择有头则在对门冲点成功的情况下也可以开点”;
+    """十、冲点 “冲点者的对门在冲点结束后可以选择“有头”或者“无头”” … “选择有头则在对门冲点成功的情况下也可以开点”;
     “同时别人的够级牌他不能要”"""
     picks = {"chongdian": Choose("chongdian"), "chong_answer": PASS, ("head", 3): Head(True)}
     m = start(monkeypatch, [CHONG, FILL, FILL, "3 4 KKK", FILL, FILL], picks)
@@ -475,7 +475,7 @@ def test_s0_sec10_with_head_after_success_may_open(monkeypatch: pytest.MonkeyPat
 
 
 def test_s0_sec10_no_head_after_success_cannot_open(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十节 “如果选择无头，则该人在本局游戏中不存在够级，任何人的任何牌他都可以随时打，但他的牌别人也可以随时打。”
+    """十、冲点 “如果选择无头，则该人在本局游戏中不存在够级，任何人的任何牌他都可以随时打，但他的牌别人也可以随时打。”
     … “但选择无头若对门冲点成功则不能开点。”"""
     picks = {"chongdian": Choose("chongdian"), "chong_answer": PASS, ("head", 3): Head(False)}
     m = start(monkeypatch, [CHONG, FILL, FILL, "3 4 KKK", FILL, FILL], picks)

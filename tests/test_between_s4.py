@@ -493,7 +493,7 @@ def test_s4_art14_2_cannot_pay_what_is_owed_may_geming(monkeypatch: pytest.Monke
 
 
 def test_s4_art14_1_largest_card_paid_even_if_just_bought_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    """第十四条(一) “按牌点大小取大者进贡”: S4 has no 吃了不吐 (S0 七), so seat 3 pays as 烧贡 the 2 that seat 0
+    """第十四条(一) “按牌点大小取大者进贡”: S4 has no 吃了不吐 (S0 七、买3买4), so seat 3 pays as 烧贡 the 2 that seat 0
     paid it for a 3 (``tribute.kept_excluded: false``); with S0's rule that 2 could not be paid."""
     for variant, paid in ((R4, [("tribute", 3, "2", 1, 2)]), (R4.replace(tribute={"kept_excluded": True}), [])):
         rig_debts(monkeypatch, [Debt("burn", 3, 1, 1)])

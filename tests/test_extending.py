@@ -12,6 +12,7 @@ import pytest
 from gouji_rules.agents import RandomAgent
 from gouji_rules.beat import register_beat, same_size_followers
 from gouji_rules.cards import CardSet
+from gouji_rules.compare import compare, hand_metrics
 from gouji_rules.dsl.schema import generate
 from gouji_rules.match import play_match
 from gouji_rules.registry import BEAT_STRATEGIES, TRIBUTE_KINDS
@@ -90,6 +91,20 @@ def test_a_registered_tribute_kind_is_paid_over_200_hands(registered: None) -> N
     assert sum(len(m.summaries) for m in matches) == 200
     paid = [e for m in matches for e in m.all_events if e.type == "tribute" and e.value == LastToFirst.value]
     assert paid  # the new kind's cards change hands, tagged with its own event value
+
+
+def test_a_registered_tribute_kind_is_a_compare_metric(registered: None) -> None:
+    """docs/extending.md: compare's ``owed_<kind>`` metrics come from the registry when a comparison runs,
+    so a kind registered after gouji_rules.compare was imported is measured, and counts what it demands."""
+    order = ["point", "burn", "men", "place", "last_to_first"]
+    v = dagang().replace(name="ltf", tribute={"order": order, "waivable": []})
+    doc = compare([dagang(), v], 4, seed=1)
+    assert "owed_last_to_first" in [m["id"] for m in doc["metrics"]]
+    owed = [r["metrics"]["owed_last_to_first"]["mean"] for r in doc["results"]]
+    assert owed == [1, 1]  # every hand owes one such card (a kind the order does not name comes last)
+    TRIBUTE_KINDS.unregister("last_to_first")
+    assert "owed_last_to_first" not in [m.id for m in hand_metrics()]
+    register_tribute(LastToFirst)
 
 
 def test_registered_entries_are_schema_choices_at_once(registered: None) -> None:

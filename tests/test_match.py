@@ -339,7 +339,7 @@ OTHER = "3 4 5 6 7 8 9 T J Q K A 2"
 
 
 def test_match_phase_is_the_decision_kind_during_chongdian() -> None:
-    """docs/events.md: ``Match.phase`` reads ``chong_set`` and ``chong_answer`` inside 冲点 (S0 第十节)."""
+    """docs/events.md: ``Match.phase`` reads ``chong_set`` and ``chong_answer`` inside 冲点 (S0 十、冲点)."""
     m = Match(S0, 1, 1, deal=[CHONG, OTHER, OTHER, OTHER, OTHER, OTHER], leader=0)
     seen = drive(m, {("chongdian", 0): lambda legal: legal[0]}, until=at_play)
     assert ("chongdian", 0) in seen and ("chong_set", 0) in seen and ("chong_answer", 3) in seen

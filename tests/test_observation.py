@@ -66,7 +66,7 @@ def _call_then_waive(monkeypatch: pytest.MonkeyPatch, variant: Variant) -> Match
 
 
 def test_s0_sec8_card_taken_unseen_is_known_only_to_the_two_seats(monkeypatch: pytest.MonkeyPatch) -> None:
-    """S0 八 (点贡): “当对门摸牌时可以随时叫停，将对门要摸的这张牌作为还贡收入自己的牌里” — the card is taken unseen:
+    """S0 八、进贡 (点贡): “当对门摸牌时可以随时叫停，将对门要摸的这张牌作为还贡收入自己的牌里” — the card is taken unseen:
     its rank (the ``point_call`` value) is in the observation of the caller and his opposite only."""
     m = _call_then_waive(monkeypatch, S0.replace(chongdian={"enabled": False}))
     (taken,) = [e.value for e in m.events if e.type == "point_call"]
@@ -77,7 +77,7 @@ def test_s0_sec8_card_taken_unseen_is_known_only_to_the_two_seats(monkeypatch: p
 
 
 def test_s0_sec8_tribute_cards_are_shown_to_all(monkeypatch: pytest.MonkeyPatch) -> None:
-    """S0 八 “所有进贡的牌全部明置” (``tribute.shown``): every seat sees the 大王 paid as 点贡."""
+    """S0 八、进贡 “所有进贡的牌全部明置” (``tribute.shown``): every seat sees the 大王 paid as 点贡."""
     m = _call_then_waive(monkeypatch, S0.replace(chongdian={"enabled": False}))
     for seat in range(6):
         paid = [str(e.cards) for e in m.observation(seat).events if e.type == "tribute"]

@@ -88,6 +88,15 @@ def test_s4_art6_no_burn_of_the_opposite_nor_before_opening() -> None:
     verify_outcome(dianshaomenla().rules, Outcome(places=[1, 2, 3, 4, 5, 6], burns=[(0, 1)]))
 
 
+def test_s4_art15_s0_men_a_seat_is_not_men_by_itself() -> None:
+    """闷 / 清 is another seat beating one's set (S4 第十五条, S0 六、闷与被闷): the entry is refused by the same
+    Rules.verify_men the engine asks, with its rule id."""
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(dagang().rules, Outcome(places=[1, 2, 3, 4, 5, 6], men=[(4, 4)]))
+    assert (e.value.rule, e.value.clause) == ("men_self", "S4 第十五条; S0 六、闷与被闷")
+    assert e.value.message.startswith("men 4:4: a seat cannot 闷 itself")
+
+
 def test_teammate_burn_refused_where_the_variant_says_so() -> None:
     from gouji_rules.dsl import load_text
 

@@ -434,7 +434,7 @@ def test_s0_has_no_kou() -> None:
 
 
 def test_s0_sec6_men_and_the_beater_going_out_in_one_play_both_count() -> None:
-    """第六节 “被闷的人直接被判定为拉客” — when the set that 闷s the player is also the beater's last,
+    """六、闷与被闷 “被闷的人直接被判定为拉客” — when the set that 闷s the player is also the beater's last,
     both the 闷 and the beater's finish are recorded before the hand ends."""
     h = pos(S0, ["993", "TT", "9", "9", "9", "9"], leader=0, out=[2, 3, 4, 5])
     act(h, "99")

@@ -430,24 +430,22 @@ def test_s4_art8_fours_after_pure_set_stood_need_not_be_the_next_lead() -> None:
     """第八条 “纯够级牌开点。开点方可发4，不发4者，视为没有开点。” The text names no order: KK stands, then 55
     stands, then 44 opens (``open_point.four_when: any_time``).  Under S0's “下一张打出4” (``next_lead``) the 55
     lead spoils it: the 44 closes the point while AA is held, and opens only as 自然点 once it is not."""
-    for hand, want in (("KK5544AA3", "open_point"), ("KK55443", "open_point")):
-        h = pos(S4, [hand, "6", "6", "6", "6", "6"])
-        act(h, "KK")
-        pass_until_lead(h)
-        act(h, "55")
-        pass_until_lead(h)
-        act(h, "44")
-        assert [e.type for e in events(h, "open_point", "natural_point", "point_closed")] == [want]
-        assert h.point[0] == 2  # open
     s0_order = S4.replace(open_point={"four_when": "next_lead"})
-    for hand, want in (("KK5544AA3", "point_closed"), ("KK55443", "natural_point")):
-        h = pos(s0_order, [hand, "6", "6", "6", "6", "6"])
+    cases = [
+        (S4, "KK5544AA3", "open_point"),
+        (S4, "KK55443", "open_point"),
+        (s0_order, "KK5544AA3", "point_closed"),
+        (s0_order, "KK55443", "natural_point"),
+    ]
+    for v, hand, want in cases:
+        h = pos(v, [hand, "6", "6", "6", "6", "6"])
         act(h, "KK")
         pass_until_lead(h)
         act(h, "55")
         pass_until_lead(h)
         act(h, "44")
         assert [e.type for e in events(h, "open_point", "natural_point", "point_closed")] == [want]
+        assert (h.point[0] == 2) == (want != "point_closed")  # opened, but for the closed point
 
 
 @pytest.mark.parametrize("gouji", ["QQQ+SJ", "QQ2"])

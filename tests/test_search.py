@@ -5,7 +5,7 @@ from gouji_rules.actions import PASS
 from gouji_rules.agents import GreedyAgent, make_agent
 from gouji_rules.engine import Hand
 from gouji_rules.rng import SplitMix64
-from gouji_rules.search import SearchAgent, copy_hand, rebuild, sample_world, unseen_cards
+from gouji_rules.search import SearchAgent, rebuild, sample_world, unseen_cards
 from gouji_rules.sim import play_hand
 from gouji_rules.variant import dagang, dianshaomenla
 
@@ -25,7 +25,7 @@ def _position(variant_factory, seed: int, decisions: int) -> Hand:
 
 def _swap_hidden(hand: Hand, me: int) -> Hand:
     """The same position with one card of two other seats' hands exchanged (their counts kept)."""
-    other = copy_hand(hand)
+    other = hand.copy()
     seats = [s for s in range(6) if s != me and sum(other.hands[s]) > 0]
     a, b = seats[0], seats[1]
     ra = next(r for r in range(16) if other.hands[a][r] and other.hands[a][r] > other.hands[b][r])

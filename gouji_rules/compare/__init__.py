@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from .backends import BackendError, DaskBackend, ProcessBackend, SerialBackend, make_backend
 from .run import SCHEMA_VERSION, compare, strip_timing
-from .work import METRICS
+from .work import hand_metrics, metrics_for
 
 __all__ = [
-    "METRICS",
     "SCHEMA_VERSION",
     "BackendError",
     "DaskBackend",
     "ProcessBackend",
     "SerialBackend",
     "compare",
+    "hand_metrics",
     "make_backend",
+    "metrics_for",
     "strip_timing",
 ]

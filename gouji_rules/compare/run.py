@@ -17,7 +17,7 @@ from .backends import Backend, SerialBackend
 from .rulediff import rule_differences
 from .skill import parse_agents
 from .stats import Z975, Histogram
-from .work import DEALS_PER_UNIT, METRICS, Tally, VariantSource, load, metrics_for, plan
+from .work import DEALS_PER_UNIT, Tally, VariantSource, hand_metrics, load, metrics_for, owed_kinds, plan
 
 SCHEMA_VERSION = 1
 CONFIDENCE = 0.95
@@ -65,15 +65,16 @@ def compare(
     parse_agents(agents)  # one agent for every seat, or side A,side B (compare/skill.py)
     variants = [load(s)[0] for s in sources]  # fail early, before any worker starts
     backend = backend or SerialBackend()
-    total = Tally(len(sources), len(metrics_for(match_hands)))
+    owed = owed_kinds()  # the tribute kinds registered now, each measured as owed_<kind>
+    total = Tally(len(sources), len(metrics_for(match_hands, owed)))
     start = time.perf_counter()
-    for tally in backend.run(plan(seed, deals, sources, agents, per_unit, match_hands)):
+    for tally in backend.run(plan(seed, deals, sources, agents, per_unit, match_hands, owed)):
         total.merge(tally)
         if progress is not None:
             progress(total.deals)
     seconds = time.perf_counter() - start
     names = labels([v.name for v in variants])
-    doc = document(total, names, variants, sources, seed, agents, per_unit, match_hands)
+    doc = document(total, names, variants, sources, seed, agents, per_unit, match_hands, owed)
     hands = 2 * deals * len(sources) * max(1, match_hands)
     doc["timing"] = {
         "seconds": round(seconds, 3),
@@ -94,14 +95,17 @@ def document(
     agents: str,
     per_unit: int,
     match_hands: int = 0,
+    owed: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The comparison document from the merged tally (no timings: those are added by the caller).
+    ``owed``: the tribute kinds the run measured (default: those registered now).
 
     A deal's sum over its two seatings is turned into a per-hand mean by dividing by 2
     (single hands) or 2K (a match of K hands); a match metric by 2.
     """
-    metrics = metrics_for(match_hands)
-    scales = [2 * max(1, match_hands)] * len(METRICS) + [2] * (len(metrics) - len(METRICS))
+    metrics = metrics_for(match_hands, owed)
+    per_hand = len(hand_metrics(owed))
+    scales = [2 * max(1, match_hands)] * per_hand + [2] * (len(metrics) - per_hand)
     results = []
     for label, accs in zip(names, total.per_variant, strict=True):
         ests = {m.id: acc.estimate(k).to_json() for m, acc, k in zip(metrics, accs, scales, strict=True)}

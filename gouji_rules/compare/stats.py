@@ -136,9 +136,6 @@ class Moments:
         m = float(mean)
         return Estimate(m, m - half, m + half, n)
 
-    def to_state(self) -> list[int]:
-        return [self.n, self.s1, self.s2]
-
 
 @dataclass
 class Histogram:

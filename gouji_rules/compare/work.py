@@ -26,12 +26,12 @@ from typing import NamedTuple
 
 from ..agents import Agent
 from ..cards import parse_set
-from ..engine import POINT_OPEN, Hand
-from ..match import HandSummary, Match, play_match
+from ..engine import Hand
+from ..match import HandSummary, Match, hand_result, play_match
 from ..registry import TRIBUTE_KINDS
 from ..rng import derive
 from ..rules import Rules
-from ..settle import Debt, HandResult, settle
+from ..settle import Debt, settle
 from ..variant import Variant
 from .skill import table_agents
 from .stats import Histogram, Moments
@@ -42,9 +42,11 @@ DEALS_PER_UNIT = 25
 TRIBUTE_EVENTS = ("tribute", "return_tribute")
 """Event ids that move a card between players between hands (进贡 / 还贡), one card per event."""
 
-OWED_KINDS = tuple(TRIBUTE_KINDS)
-"""The kinds of tribute a hand's settlement can demand (``settle.Debt.kind``): the registry's,
-as registered when this module is first imported."""
+
+def owed_kinds() -> tuple[str, ...]:
+    """The kinds of tribute a hand's settlement can demand (``settle.Debt.kind``): the registry's,
+    as registered when a comparison is planned, so a kind a club registers later gets its metric."""
+    return tuple(TRIBUTE_KINDS)
 
 
 class Metric(NamedTuple):
@@ -70,17 +72,14 @@ _EVENT_ZH = {
     "sweep": "串三户",
 }
 COUNTED_EVENTS = tuple(_EVENT_ZH)
-_OWED_ZH = {k: TRIBUTE_KINDS[k].zh for k in OWED_KINDS}
 
-METRICS: tuple[Metric, ...] = (
+_BEFORE_OWED: tuple[Metric, ...] = (
     Metric("decisions", "每局决策数", "play decisions per hand", "num", "play"),
     Metric("sets", "每局出牌套数", "sets put down per hand (play, burn, counter_burn)", "num", "play"),
     *(Metric(e, f"每局{zh}次数", f"{e} events per hand", "num", "events") for e, zh in _EVENT_ZH.items()),
     Metric("tribute_cards", "每局进贡还贡张数", "cards moved by tribute and return_tribute per hand", "num", "tribute"),
-    *(
-        Metric(f"owed_{k}", f"每局应进{zh}张数", f"{k} tribute cards the hand's settlement demands", "num", "tribute")
-        for k, zh in _OWED_ZH.items()
-    ),
+)
+_AFTER_OWED: tuple[Metric, ...] = (
     Metric("score_diff", "比分差(0队−1队)", "team 0 score − team 1 score", "num", "score"),
     Metric("margin", "分差绝对值", "|team 0 score − team 1 score|", "num", "score"),
     Metric(
@@ -111,15 +110,34 @@ MATCH_METRICS: tuple[Metric, ...] = (
     Metric("match_draw", "整场平局率", "match: equal totals", "rate", "match"),
     Metric("match_hands", "整场局数", "hands played in the match", "num", "match"),
 )
-METRIC_IDS = tuple(m.id for m in METRICS)
-_EVENT_INDEX = {e: METRIC_IDS.index(e) for e in COUNTED_EVENTS}
-_OWED_INDEX = {k: METRIC_IDS.index(f"owed_{k}") for k in OWED_KINDS}
 _SET_EVENTS = frozenset(("play", "burn", "counter_burn"))
 
 
-def metrics_for(match_hands: int) -> tuple[Metric, ...]:
-    """The metrics a run measures: per hand, plus per match when hands are played in matches."""
-    return METRICS + MATCH_METRICS if match_hands else METRICS
+def hand_metrics(owed: Sequence[str] | None = None) -> tuple[Metric, ...]:
+    """The per-hand metrics, with one ``owed_<kind>`` for each kind of tribute in ``owed``
+    (default: :func:`owed_kinds`, the kinds registered now)."""
+    kinds = owed_kinds() if owed is None else owed
+    return (
+        *_BEFORE_OWED,
+        *(
+            Metric(
+                f"owed_{k}",
+                f"每局应进{TRIBUTE_KINDS[k].zh}张数",
+                f"{k} tribute cards the hand's settlement demands",
+                "num",
+                "tribute",
+            )
+            for k in kinds
+        ),
+        *_AFTER_OWED,
+    )
+
+
+def metrics_for(match_hands: int, owed: Sequence[str] | None = None) -> tuple[Metric, ...]:
+    """The metrics a run measures: per hand (:func:`hand_metrics`), plus per match when hands are
+    played in matches."""
+    hand = hand_metrics(owed)
+    return hand + MATCH_METRICS if match_hands else hand
 
 
 VariantSource = str | Variant
@@ -142,6 +160,9 @@ class WorkUnit:
     sources: tuple[VariantSource, ...]
     agents: str
     match_hands: int = 0
+    owed: tuple[str, ...] = ()
+    """the tribute kinds measured (``owed_<kind>``), fixed when the run is planned, so every worker
+    fills the same rows whatever its process has registered"""
 
 
 def plan(
@@ -151,11 +172,14 @@ def plan(
     agents: str,
     per_unit: int = DEALS_PER_UNIT,
     match_hands: int = 0,
+    owed: Sequence[str] | None = None,
 ) -> Iterator[WorkUnit]:
-    """The work units of a run, in order.  Lazy: 100,000 deals make no list."""
+    """The work units of a run, in order.  Lazy: 100,000 deals make no list.  ``owed``: the tribute
+    kinds measured (default: those registered now)."""
     portable = tuple(portable_source(s) for s in sources)
+    kinds = owed_kinds() if owed is None else tuple(owed)
     for index, start in enumerate(range(0, deals, per_unit)):
-        yield WorkUnit(index, start, min(start + per_unit, deals), seed, portable, agents, match_hands)
+        yield WorkUnit(index, start, min(start + per_unit, deals), seed, portable, agents, match_hands, kinds)
 
 
 def portable_source(source: VariantSource) -> VariantSource:
@@ -179,7 +203,7 @@ class Tally:
     """
 
     variants: int
-    metrics: int = len(METRICS)
+    metrics: int
     deals: int = 0
     per_variant: list[list[Moments]] = field(default_factory=list)
     diffs: list[list[Moments]] = field(default_factory=list)
@@ -293,13 +317,7 @@ class HandFacts(NamedTuple):
 
 def facts_of_hand(hand: Hand) -> HandFacts:
     """A hand played alone: its events, and the tribute its settlement would demand."""
-    result = HandResult(
-        places=list(hand.places),
-        opened=[p == POINT_OPEN for p in hand.point],
-        burns=list(hand.burns),
-        men=list(hand.men_seats),
-    )
-    settlement = settle(hand.rules, result)
+    settlement = settle(hand.rules, hand_result(hand, (), (), hand.places))
     events = [(e.type, e.cards.size if e.cards is not None else 0) for e in hand.events]
     return HandFacts(hand.decisions, events, hand.places, settlement.scores, hand.events[0].seat, settlement.debts)
 
@@ -316,60 +334,52 @@ def facts_of_summary(summary: HandSummary) -> HandFacts:
     return HandFacts(len(record["actions"]), events, summary.places, summary.scores, summary.leader, summary.debts)
 
 
-def measure(facts: HandFacts, decider: Decider) -> list[int]:
-    """One finished hand as integers, in the order of :data:`METRICS`."""
-    row = [0] * len(METRICS)
-    row[0] = facts.decisions
-    sets = 0
+def measure(facts: HandFacts, decider: Decider) -> dict[str, int]:
+    """One finished hand as integers by metric id (:func:`hand_metrics`; a metric not named is 0)."""
+    out: dict[str, int] = {"decisions": facts.decisions}
+    sets = tribute_cards = 0
     for t, cards in facts.events:
         if t in _SET_EVENTS:
             sets += 1
-        i = _EVENT_INDEX.get(t)
-        if i is not None:
-            row[i] += 1
+        if t in _EVENT_ZH:
+            out[t] = out.get(t, 0) + 1
         if t in TRIBUTE_EVENTS:
-            row[_TRIBUTE_CARDS] += cards or 1
-    row[1] = sets
+            tribute_cards += cards or 1
+    out["sets"] = sets
+    out["tribute_cards"] = tribute_cards
     for d in facts.debts:
-        j = _OWED_INDEX.get(d.kind)
-        if j is not None:
-            row[j] += d.count
+        key = f"owed_{d.kind}"
+        out[key] = out.get(key, 0) + d.count
     a, b = facts.scores
     diff = a - b
-    row[_SCORE_DIFF] = diff
-    row[_SKILL_GAP] = diff  # side A always holds team 0's seats (compare/skill.py)
-    row[_MARGIN] = abs(diff)
-    row[_POINTS] = a + b
-    row[_WINNER] = max(a, b)
-    row[_T0] = int(diff > 0)
-    row[_T1] = int(diff < 0)
-    row[_DRAW] = int(diff == 0)
     leader = facts.leader
     lead_diff = diff if leader % 2 == 0 else -diff
-    row[_LEADER_ADV] = lead_diff
-    row[_LEADER_WIN] = int(lead_diff > 0)
     places = facts.places
-    row[_LEADER_PLACE] = places[leader]
-    for s in range(6):
-        row[_SEAT0 + s] = places[s]
     k = decider.decided_at(places)
-    row[_DECIDED_1] = int(k <= 1)
-    row[_DECIDED_2] = int(k <= 2)
-    row[_DECIDED_AT] = k
-    return row
+    out.update(
+        score_diff=diff,
+        skill_gap=diff,  # side A always holds team 0's seats (compare/skill.py)
+        margin=abs(diff),
+        points_awarded=a + b,
+        winner_score=max(a, b),
+        team0_win=int(diff > 0),
+        team1_win=int(diff < 0),
+        draw=int(diff == 0),
+        leader_adv=lead_diff,
+        leader_win=int(lead_diff > 0),
+        leader_place=places[leader],
+        decided_1=int(k <= 1),
+        decided_2=int(k <= 2),
+        decided_at=k,
+    )
+    for s in range(6):
+        out[f"place_seat_{s}"] = places[s]
+    return out
 
 
-def _index(*ids: str) -> tuple[int, ...]:
-    return tuple(METRIC_IDS.index(x) for x in ids)
-
-
-(_TRIBUTE_CARDS, _SCORE_DIFF, _MARGIN, _POINTS, _WINNER) = _index(
-    "tribute_cards", "score_diff", "margin", "points_awarded", "winner_score"
-)
-_T0, _T1, _DRAW = _index("team0_win", "team1_win", "draw")
-(_SKILL_GAP,) = _index("skill_gap")
-_LEADER_ADV, _LEADER_WIN, _LEADER_PLACE, _SEAT0 = _index("leader_adv", "leader_win", "leader_place", "place_seat_0")
-_DECIDED_1, _DECIDED_2, _DECIDED_AT = _index("decided_1", "decided_2", "decided_at")
+def row_of(values: dict[str, int], metrics: Sequence[Metric]) -> list[int]:
+    """Measured values in the order of ``metrics``."""
+    return [values.get(m.id, 0) for m in metrics]
 
 
 def play(variant: Variant, seed: int, rotate: int, agents: Sequence[Agent]) -> Hand:
@@ -383,11 +393,12 @@ def play(variant: Variant, seed: int, rotate: int, agents: Sequence[Agent]) -> H
     return hand
 
 
-def measure_match(match: Match, decider: Decider) -> tuple[list[int], list[int]]:
-    """A finished match: the sum of its hands' rows, and its own row (:data:`MATCH_METRICS`)."""
-    total = [0] * len(METRICS)
+def measure_match(match: Match, decider: Decider, metrics: Sequence[Metric]) -> tuple[list[int], list[int]]:
+    """A finished match: the sum of its hands' rows (in the order of ``metrics``), and its own row
+    (:data:`MATCH_METRICS`)."""
+    total = [0] * len(metrics)
     for summary in match.summaries:
-        for i, x in enumerate(measure(facts_of_summary(summary), decider)):
+        for i, x in enumerate(row_of(measure(facts_of_summary(summary), decider), metrics)):
             total[i] += x
     a, b = match.scores
     diff = a - b
@@ -402,7 +413,8 @@ def run_unit(unit: WorkUnit) -> Tally:
     """
     loaded = [load(s) for s in unit.sources]
     agents = table_agents(unit.agents)
-    tally = Tally(len(loaded), len(metrics_for(unit.match_hands)))
+    metrics = hand_metrics(unit.owed)
+    tally = Tally(len(loaded), len(metrics_for(unit.match_hands, unit.owed)))
     for i in range(unit.start, unit.stop):
         dseed = derive(unit.seed, i)
         sums: list[list[int]] = []
@@ -411,16 +423,16 @@ def run_unit(unit: WorkUnit) -> Tally:
             for r in (0, 1):
                 if unit.match_hands:
                     match = play_match(variant, dseed, unit.match_hands, agents, rotate=r)
-                    hands, whole = measure_match(match, decider)
+                    hands, whole = measure_match(match, decider, metrics)
                     for summary in match.summaries:
                         a, b = summary.scores
                         tally.scores[v].add(a - b)
                     tally.match_scores[v].add(whole[0])
                     rows.append(hands + whole)
                 else:
-                    row = measure(facts_of_hand(play(variant, dseed, r, agents)), decider)
-                    tally.scores[v].add(row[_SCORE_DIFF])
-                    rows.append(row)
+                    values = measure(facts_of_hand(play(variant, dseed, r, agents)), decider)
+                    tally.scores[v].add(values["score_diff"])
+                    rows.append(row_of(values, metrics))
             sums.append([x + y for x, y in zip(*rows, strict=True)])
         tally.add_deal(sums)
     return tally
@@ -429,16 +441,16 @@ def run_unit(unit: WorkUnit) -> Tally:
 __all__ = [
     "DEALS_PER_UNIT",
     "MATCH_METRICS",
-    "METRICS",
-    "METRIC_IDS",
     "Decider",
     "HandFacts",
     "Metric",
     "Tally",
     "VariantSource",
     "WorkUnit",
+    "hand_metrics",
     "measure",
     "metrics_for",
+    "owed_kinds",
     "plan",
     "play",
     "run_unit",

@@ -541,6 +541,16 @@ class CompiledHook:
     def __repr__(self) -> str:
         return f"CompiledHook({self.name}: {self.source!r})"
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CompiledHook) and (other.name, other.source) == (self.name, self.source)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.source))
+
+    def __reduce__(self) -> tuple[Callable[[str, str], CompiledHook], tuple[str, str]]:
+        """Pickled as its text (a compiled function cannot be), compiled again when loaded."""
+        return (_recompile, (self.name, self.source))
+
 
 def compile_expression(text: str, names: Mapping[str, str], result: str) -> Fn:
     """Compile an expression over ``names`` (name -> type) that must give ``result``."""
@@ -557,3 +567,9 @@ def compile_hook(name: str, text: str, spec: HookSpec) -> CompiledHook:
         hint = "compare it, for example: ... > 0" if spec.result == "bool" and t == "int" else ""
         raise ExprError(f"hook {name} must give {_a(spec.result)}, but this expression gives {_a(t)}", 0, hint)
     return CompiledHook(name, text, fn, t, frozenset(names_used(tree)))
+
+
+def _recompile(name: str, text: str) -> CompiledHook:
+    from ..rules import HOOKS
+
+    return compile_hook(name, text, HOOKS[name])

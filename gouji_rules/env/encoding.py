@@ -94,10 +94,7 @@ class ActionEncoding:
     """
 
     def __init__(self, rules: Rules) -> None:
-        deck = [0] * NRANKS
-        for c in rules.deck:
-            deck[c >> 2] += 1
-        self.deck = tuple(deck)
+        deck = self.deck = tuple(rules.deck_counts)
         self.word_index = {a: i for i, a in enumerate(WORDS)}
         # per core rank: the radices (count, twos, sj, bj, top) and where its block starts
         self.radix: list[tuple[int, int, int, int, int]] = []

@@ -121,12 +121,12 @@ class ObservationEncoder:
             v[TABLE_AT + NRANKS] = 1.0
         if 0 <= obs.table_owner < 6:
             v[OWNER_AT + (obs.table_owner - me) % 6] = 1.0
-        left = getattr(obs, "cards_left", None)
+        left = obs.cards_left
         finish = list(obs.finish)
         played = self.played(obs)
-        shown = getattr(obs, "shown", ()) or ()
+        shown = obs.shown
         for k, s in enumerate(rel):
-            if left is not None and s < len(left) and left[s] is not None and left[s] >= 0:
+            if s < len(left) and left[s] >= 0:
                 v[LEFT_AT + k] = left[s]
                 v[LEFT_AT + 6 + k] = 1.0
             v[ACTIVE_AT + k] = float(obs.active[s])

@@ -1,6 +1,6 @@
 """The phases of a match around each hand, one module per phase, registered in order.
 
-Before each hand (S0 第十节: 摸牌 → 扛贡 → 宣点/和点 → 买3买4 → 进贡 → 冲点 → 正常游戏; S4: 预点
+Before each hand (S0 十、冲点, last paragraph: 摸牌 → 扛贡 → 宣点/和点 → 买3买4 → 进贡 → 冲点 → 正常游戏; S4: 预点
 before 开牌, 买4 before 进贡 (第十条), 明点 after 进贡 and before the first lead (第二十二条(三))):
 
     yudian → [deal] → kang → xuandian → geming → buy → tribute → buy_check → chongdian → mingdian → [play]

@@ -1,4 +1,4 @@
-"""买3买4 (S0 第七节; S4 第九条 买三, 第十条 买四)."""
+"""买3买4 (S0 七、买3买4; S4 第九条 买三, 第十条 买四)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ SELLERS = {"opposite": (3,), "team": (2, 4), "opposite_team": (1, 5)}
 @register_phase
 class Buy:
     """Sellers serve in the variant's order of groups, so every seller serves its own opposite
-    before anyone else (S0 七: 如果对门缺3,4则必须先卖给对门)."""
+    before anyone else (S0 七、买3买4: 如果对门缺3,4则必须先卖给对门)."""
 
     name = "buy"
     zh = "买3买4"
@@ -46,6 +46,9 @@ class Buy:
                     seat = seller(m, s, rank, group, setup)
                     if seat is None:
                         continue
+                    paid = rules.buy_payment(group, m.hands_now[s])
+                    if paid is None:
+                        continue
                     if rank == FOUR:
                         if not rules.buy_four_optional or s in asked:
                             continue
@@ -53,13 +56,8 @@ class Buy:
                         a = yield m.ask(s, DecisionKind.BUY4, (Choose("buy4"), PASS))
                         if not isinstance(a, Choose):
                             continue
-                    paid = -1
-                    if group != "team":
-                        for r in rules.buy_price:
-                            if m.hands_now[s][r]:
-                                m.move(s, seat, r)
-                                paid = r
-                                break
+                    if paid >= 0:
+                        m.move(s, seat, paid)
                     m.move(seat, s, rank)
                     m.event(Event(kind, s, CardSet(rank, 1), other=seat, value=paid + 1))
         return True

@@ -1,4 +1,4 @@
-"""冲点 (S0 第十节): with nothing above A and three pure 够级 sets, play them at once to open."""
+"""冲点 (S0 十、冲点): with nothing above A and three pure 够级 sets, play them at once to open."""
 
 from __future__ import annotations
 

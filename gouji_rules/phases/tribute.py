@@ -1,4 +1,4 @@
-"""进贡 / 还贡 (S0 第八节, S4 第十四–十八条): the debts of the last hand, in the variant's order."""
+"""进贡 / 还贡 (S0 八、进贡, S4 第十四–十八条): the debts of the last hand, in the variant's order."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ class Tribute:
             if d.kind == "point" and rules.point_call and m.free(d.giver, BJ):
                 a = yield m.ask(d.giver, DecisionKind.POINT_CALL, (Choose("call"), PASS))
                 if isinstance(a, Choose) and any(m.hands_now[d.receiver]):
-                    # 亮出大王，叫停对门要摸的这张牌作为还贡收入自己的牌里，进贡时将大王进上 (S0 第八节)
+                    # 亮出大王，叫停对门要摸的这张牌作为还贡收入自己的牌里，进贡时将大王进上 (S0 八、进贡)
                     r = m.random_card(d.receiver)
                     m.move(d.receiver, d.giver, r)
                     m.move(d.giver, d.receiver, BJ)

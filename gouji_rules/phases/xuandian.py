@@ -1,4 +1,4 @@
-"""宣点 / 和点 (S0 第四节): declare one's opposite will not open, or agree to count each other as opened."""
+"""宣点 / 和点 (S0 四、开点): declare one's opposite will not open, or agree to count each other as opened."""
 
 from __future__ import annotations
 
@@ -47,8 +47,9 @@ class Xuandian:
             if votes.get(s) == "hedian" and votes.get(o) == "hedian":
                 prep.setup.opened |= {s, o}
                 m.event(Event("hedian", s, other=o))
+        staked = m.rules.staked_declarations()  # bets (宣点); 和点 only opened both, above
         for s, kind in sorted(votes.items()):
-            if kind != "hedian":
+            if kind in staked:
                 prep.declarations.append((kind, s))
                 m.event(Event(kind, s, other=(s + 3) % 6))
         return True

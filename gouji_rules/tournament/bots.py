@@ -251,6 +251,7 @@ class ExternalPlayer(Player):
         self.retired = False
         self.stray: list[bytes] = []
         self.stray_count = 0
+        self.wants_end = False  # the bot's hello answer asked for the end message ("end": true)
 
     # -- the process ------------------------------------------------------------------------
 
@@ -291,6 +292,16 @@ class ExternalPlayer(Player):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+    def end(self, result: dict[str, Any]) -> None:
+        """The run is over: tell a bot that asked for it (``"end": true`` in its hello answer) its result.
+
+        Opt-in, because protocol 2 lists its messages and promised no ``end``: a bot that refuses a
+        message it does not know must keep working.  Nothing is read back; :meth:`close` follows.
+        """
+        if self.wants_end and self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(BotFault):
+                self._send({"type": "end", "protocol": PROTOCOL_VERSION, **result})
 
     def close(self) -> None:
         """End of the event: close stdin (the bot should exit on EOF), wait a moment, then end the group."""
@@ -417,6 +428,7 @@ class ExternalPlayer(Player):
         protocol = reply.get("protocol", PROTOCOL_VERSION)
         if protocol != PROTOCOL_VERSION:
             raise self._fault("invalid_reply", f"the bot speaks protocol {clip(str(protocol))}, not {PROTOCOL_VERSION}")
+        self.wants_end = reply.get("end") is True
         self.stray.clear()
         self.stray_count = 0
 

@@ -29,11 +29,6 @@ class InputError(EventError, ValueError):
             return f"{self.file}: error: {self.message}"
         return self.message
 
-    @property
-    def located(self) -> bool:
-        """True when the message already names where the mistake is (the CLI adds no prefix)."""
-        return bool(self.file)
-
 
 class SchemaTooNew(EventError):
     """The event file was written by a newer version of this package."""

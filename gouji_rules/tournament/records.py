@@ -35,12 +35,15 @@ from jsonschema.exceptions import best_match
 
 from .. import catalog
 from ..actions import parse_action
-from ..cards import NRANKS, SYMBOLS, card_rank, format_hand, parse_hand
+from ..cards import NRANKS, SYMBOLS, format_hand, parse_hand
 from ..engine import Hand, counts_of_cards, deal_cards
 from ..errors import GoujiError, IllegalAction
 from ..inputs import MIB, InputFileError, open_regular
-from ..settle import HandResult, settle
+from ..match import hand_result
+from ..outcome import settle_outcome
+from ..settle import settle
 from ..variant import BUILTIN, Variant
+from .club import entry_of, outcome_of
 from .errors import EventError, InputError
 from .storage import HandRow
 from .variant_copy import rules_data, variant_from_rules
@@ -283,9 +286,7 @@ def deck_problem(variant: Variant, record: dict[str, Any]) -> str | None:
     the discards must then be the cards dealt.  A single hand's ``deal`` is what was dealt.
     """
     rules = variant.rules
-    deck = [0] * NRANKS
-    for c in rules.deck:
-        deck[card_rank(c)] += 1
+    deck = rules.deck_counts
     key = "dealt" if "dealt" in record else "deal"
     try:
         hands = [_counts(h, f"{key} seat {s}") for s, h in enumerate(record[key])]
@@ -351,6 +352,12 @@ def seed_problem(variant: Variant, record: dict[str, Any]) -> str | None:
     return None
 
 
+def _illegal_text(where: str, e: IllegalAction) -> str:
+    """``WHERE: illegal: MESSAGE (rule RULE) [CLAUSE]``: the rule and its clause, as every refusal names them."""
+    clause = f" [{e.clause}]" if e.clause else ""
+    return f"{where}: illegal: {e.message} (rule {e.rule}){clause}"
+
+
 def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
     """None when the record replays to the same end under ``variant``; otherwise what is wrong.
 
@@ -382,13 +389,12 @@ def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
         try:
             hand.apply(action, seat)
         except IllegalAction as e:
-            clause = f" [{e.clause}]" if e.clause else ""
-            return f"{where}: illegal: {e.message} (rule {e.rule}){clause}"
+            return _illegal_text(where, e)
         except (GoujiError, ValueError, IndexError) as e:
             return f"{where}: cannot be applied: {e}"
     if not hand.is_over:
         return f"the actions end after action {len(actions)} but the hand is not over (seat {hand.turn} to act)"
-    return _same_end(hand, record)
+    return _same_end(hand, record) or _same_debts(variant, hand, record)
 
 
 def _same_end(hand: Hand, record: dict[str, Any]) -> str | None:
@@ -413,6 +419,48 @@ def _same_end(hand: Hand, record: dict[str, Any]) -> str | None:
     return None
 
 
+def _debt_text(debts: list[dict[str, Any]]) -> str:
+    """``[point 3->0 x1, ...]``: a debt list short enough for a one-line error."""
+    return (
+        "[" + ", ".join(f"{d.get('kind')} {d.get('giver')}->{d.get('receiver')} x{d.get('count')}" for d in debts) + "]"
+    )
+
+
+def _same_debts(variant: Variant, hand: Hand, record: dict[str, Any]) -> str | None:
+    """A match record's ``debts_next`` is what the replayed hand leaves: settled again from the replay,
+    with the declarations and 商定大落 its ``pre_play`` events name (:func:`~gouji_rules.match.hand_result`)."""
+    if "debts_next" not in record:
+        return None
+    rules = variant.rules
+    places = list(hand.places)
+    declarations: list[tuple[str, int]] = []
+    staked = rules.staked_declarations()  # the bets that price 点贡; 和点 only opens both
+    try:
+        for e in record.get("pre_play", []):
+            kind = e.get("type")
+            if kind == "redeal":  # a void deal (革命, 冲点) is dealt again: its declarations go with it
+                declarations.clear()
+            elif kind == "choose_last":  # the last place named another seat of its side (after play)
+                places[e["seat"]], places[e["other"]] = places[e["other"]], places[e["seat"]]
+            elif kind in staked:
+                declarations.append((kind, int(e["seat"])))
+        geming = [int(s) for s in record.get("setup", {}).get("geming", [])]
+        got = [d.__dict__ for d in settle(rules, hand_result(hand, declarations, geming, places)).debts]
+    except (GoujiError, AttributeError, KeyError, TypeError, ValueError, IndexError) as e:
+        return f"cannot settle the replay again: {e}"
+    return _debts_differ(variant, record, got)
+
+
+def _debts_differ(variant: Variant, record: dict[str, Any], got: list[dict[str, Any]]) -> str | None:
+    """None when the record states no ``debts_next`` or states ``got``; otherwise both, on one line."""
+    if "debts_next" not in record:
+        return None
+    stated = list(record["debts_next"])
+    if stated == got:
+        return None
+    return f"debts_next {_debt_text(stated)} is not what the hand leaves under {variant.name}: {_debt_text(got)}"
+
+
 def _check_places(record: dict[str, Any]) -> str | None:
     """Places are 1..6 once each, and every finishing order given agrees with them."""
     places = record.get("places")
@@ -427,28 +475,23 @@ def _check_places(record: dict[str, Any]) -> str | None:
 
 
 def _verify_result(variant: Variant, record: dict[str, Any]) -> str | None:
-    """A result entered at a table: settle it again and compare the points."""
-    r = record.get("result") or {}
+    """A result entered at a table: judged and settled again the way the club judged it when it was
+    entered (:func:`~gouji_rules.tournament.club.score_entry`), then its points and debts compared."""
     problem = _check_places(record)
     if problem:
         return problem
+    rules = variant.rules
+    stated = {**(record.get("result") or {}), "finish": sorted(range(6), key=lambda s: record["places"][s])}
     try:
-        places = list(record["places"])
-        opened = [s in r.get("opened", []) for s in range(6)]
-        res = HandResult(
-            places=places,
-            opened=opened,
-            burns=[tuple(x) for x in r.get("burns", [])],
-            men=[tuple(x) for x in r.get("men", [])],
-            declarations=[(str(k), int(s)) for k, s in r.get("declarations", [])],
-            geming=list(r.get("geming", [])),
-        )
-        st = settle(variant, res)
+        outcome = outcome_of(entry_of((0, 0, 0), stated, rules), [str(s) for s in range(6)])
+        st, debts = settle_outcome(rules, outcome)
+    except IllegalAction as e:
+        return _illegal_text("the result", e)
     except (GoujiError, KeyError, TypeError, ValueError, IndexError) as e:
         return f"cannot score the result: {e}"
     if list(st.scores) != list(record.get("scores", [])):
         return f"scores {list(st.scores)} under {variant.name} != recorded {record.get('scores')}"
-    return None
+    return _debts_differ(variant, record, [d.__dict__ for d in debts])
 
 
 def check(book: RulesBook, record: dict[str, Any]) -> tuple[Variant | None, str | None]:

@@ -21,10 +21,14 @@ from ..agents import GreedyAgent
 from ..errors import IllegalAction
 from ..match import Match
 from ..rng import derive
+from . import standings
 from .bots import BotFault, ExternalPlayer, Player, make_player
 from .errors import EventError
 from .event import Tournament
 from .storage import EventDB, Fault, HandRow
+
+END_STANDING = ("rank", "played", "won", "drawn", "lost", "byes", "match_points", "hand_points", "firsts", "lasts")
+"""The fields of the bot's standings line that its ``end`` message carries (docs/tournaments.md names them)."""
 
 DEFAULT_TIME_LIMIT = 2.0
 DETAIL_MAX = 1000  # characters of a fault's detail stored, whatever the bot sent
@@ -79,6 +83,19 @@ class _Pool:
                     f"bot {p.name!r} ({command}) cannot play: {f.detail}; no hand was played "
                     "(docs/bot-protocol.md: a bot answers hello when it starts)"
                 ) from None
+
+    def end(self, complete: bool) -> None:
+        """Send ``end`` to each external bot that asked for it (docs/bot-protocol.md, Ending): the event,
+        whether every match is stored, and the bot's line of the standings."""
+        wanting = [(eid, p) for eid, p in self.external.items() if p.wants_end]
+        if not wanting:
+            return
+        lines = standings.compute(self.event)
+        for eid, p in wanting:
+            name = self.event.entrants[eid].name
+            line = next((ln for ln in lines if ln.name == name or name in ln.members), None)
+            mine = None if line is None else {k: getattr(line, k) for k in END_STANDING}
+            p.end({"event": self.event.name, "complete": complete, "entrants": len(lines), "standing": mine})
 
     def close(self) -> None:
         for p in self.external.values():
@@ -206,6 +223,7 @@ def run_event(
                     f"round {rnd} table {tbl}{dup}: {len(rows)} hands, seats 0 2 4 {a} : {b} seats 1 3 5{extra} "
                     f"[{len(done) + len(report.played)}/{len(todo)}]"
                 )
+        pool.end(complete=set(todo) <= event.db.stored_units())
     finally:
         pool.close()
     return report

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import stat
 import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import temp_beside
+from ..inputs import InputFileError, open_regular
 from .errors import EventBusy, EventError, SchemaTooNew
 
 # (version, what it does, SQL).  Append only: a shipped step is never edited.
@@ -187,23 +187,18 @@ def check_event_file(path: Path) -> None:
     """Refuse, before SQLite touches it, anything that is not an SQLite file: a folder, a FIFO, a device,
     an empty file, a CSV.  Nothing is written to it (SQLite would turn an empty file into a database)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise EventError(f"{path}: no such event file") from None
-    except IsADirectoryError:
-        raise EventError(f"{path}: is a folder, not an event file") from None
-    except OSError as e:
-        raise EventError(f"{path}: cannot be opened ({e.strerror})") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else None
-            raise EventError(f"{path}: is {kind or 'a special file'}, not an event file")
-        head = os.read(fd, len(SQLITE_MAGIC))
+        with open_regular(path) as fh:  # the shared guard: a FIFO cannot hang the open, a swap is caught
+            head = fh.read(len(SQLITE_MAGIC))
+    except InputFileError as e:
+        if e.missing:
+            what = "no such event file"
+        elif e.kind:  # refused by its type: a folder, a pipe, a device
+            what = f"is {e.kind}, not an event file"
+        else:
+            what = f"cannot be opened ({e.message})"
+        raise EventError(f"{path}: {what}") from None
     except OSError as e:
         raise EventError(f"{path}: cannot be read ({e.strerror})") from None
-    finally:
-        os.close(fd)
     if not head:
         raise EventError(f"{path}: is empty, not an event file (create one with 'gouji event new')")
     if head != SQLITE_MAGIC:

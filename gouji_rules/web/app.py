@@ -285,13 +285,15 @@ def _hand_number(request: Request) -> int:
 
 
 def place_names(event: Tournament, lang: str) -> list[str]:
-    """The six places as the event's rules name them (S4 头科…大落, S0 头客…大拉); English ordinals."""
+    """The six places as the event's rules name them (S4 头科…大落, S0 头客…大拉).  In English, the
+    ordinal with the rules' own name in brackets, as the pages name every term of the game: ``1st (头科)``."""
+    names = list(event.variant.rules.place_names)
     if lang == "en":
-        return WORDS["place_names"]["en"].split(",")
-    return list(event.variant.rules.place_names)
+        return [f"{en} ({zh})" for en, zh in zip(WORDS["place_names"]["en"].split(","), names, strict=True)]
+    return names
 
 
-def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None) -> dict[str, Any]:
+def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None, lang: str) -> dict[str, Any]:
     seats = st.event.db.seating(rnd)[(rnd, tbl)]
     names = st.event.seat_names(seats)
     if entry is None:
@@ -303,7 +305,7 @@ def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None) -> 
         "hand": hand,
         "names": names,
         "offer": st.offer(rnd, tbl),
-        "place_names": place_names(st.event, "zh"),
+        "place_names": place_names(st.event, lang),
         "entry": entry,
         "is_correction": st.event.db.hand(rnd, tbl, hand) is not None,
         "error": "",
@@ -316,7 +318,7 @@ async def hand_form(request: Request) -> Response:
     seat = _seat(request)
     hand = _hand_number(request)
     base = f"/t/{request.path_params['token']}"
-    ctx = _form_ctx(st, seat.round, seat.table, hand, None)
+    ctx = _form_ctx(st, seat.round, seat.table, hand, None, _lang(request))
     wait = tables.pending(st.event, seat.round, seat.table, hand)
     return page(
         request, "hand.html", base=base, action=f"{base}/hand/{hand}", admin=False, wait=wait, side=seat.side, **ctx
@@ -333,7 +335,7 @@ async def hand_enter(request: Request) -> Response:
     try:
         tables.enter(st.event, seat.side, entry)
     except ValueError as e:
-        ctx = _form_ctx(st, seat.round, seat.table, hand, entry)
+        ctx = _form_ctx(st, seat.round, seat.table, hand, entry, _lang(request))
         ctx["error"] = str(e)
         ctx["error_zh"] = word("refused", _lang(request))
         return page(
@@ -470,7 +472,7 @@ async def admin_hand_form(request: Request) -> Response:
     st = _state(request)
     base = _admin(request)
     rnd, tbl, hand = _admin_target(request)
-    ctx = _form_ctx(st, rnd, tbl, hand, None)
+    ctx = _form_ctx(st, rnd, tbl, hand, None, _lang(request))
     action = f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"
     return page(request, "hand.html", base=base, action=action, admin=True, wait=None, side=-1, **ctx)
 
@@ -484,7 +486,7 @@ async def admin_hand_save(request: Request) -> Response:
     try:
         tables.organiser_record(st.event, entry)
     except EventError as e:
-        ctx = _form_ctx(st, rnd, tbl, hand, entry)
+        ctx = _form_ctx(st, rnd, tbl, hand, entry, _lang(request))
         ctx["error"] = str(e)
         ctx["error_zh"] = word("refused", _lang(request))
         action = f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"

@@ -14,7 +14,6 @@ from gouji_rules.engine import Hand
 from gouji_rules.env import FEATURES, WORDS, ActionEncoding, GoujiEnv, ObservationEncoder, SeatEnv
 from gouji_rules.env.encoding import KIND_BURN, KIND_PLAY, KIND_WORD
 from gouji_rules.errors import IllegalAction
-from gouji_rules.search import copy_hand
 from gouji_rules.variant import dagang, dianshaomenla
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +61,7 @@ def test_observation_vector_does_not_change_when_other_seats_hidden_cards_do() -
     for _ in range(40):
         hand.apply(agent.act(hand.observation(), hand.legal_actions()))
     me = hand.turn
-    other = copy_hand(hand)
+    other = hand.copy()
     a, b = [s for s in range(6) if s != me][:2]
     ra = next(r for r in range(16) if other.hands[a][r] > other.hands[b][r])
     rb = next(r for r in range(16) if other.hands[b][r] > other.hands[a][r])

@@ -135,6 +135,46 @@ def test_index_bot_plays_an_event_and_messages_match_the_schema(tmp_path: Path) 
     assert max(len(json.dumps(m)) for m in msgs) < 64 * 1024
 
 
+# Asks for the end message in its hello answer; logs every message, and "EOF" once its stdin closes.
+END_BOT = textwrap.dedent(
+    """
+    import json, sys
+    with open(sys.argv[1], "a") as log:
+        for line in sys.stdin:
+            log.write(line)
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(json.dumps({"type": "hello", "id": req["id"], "protocol": 2, "end": True}), flush=True)
+            elif req["type"] == "act":
+                print(json.dumps({"id": req["id"], "index": 0}), flush=True)
+        log.write("EOF\\n")
+    """
+)
+
+
+def test_a_bot_that_asks_for_it_gets_end_with_its_standing_then_eof(tmp_path: Path) -> None:
+    """docs/bot-protocol.md, Ending: ``"end": true`` in the hello answer brings one ``end`` message when the run
+    is over, with the bot's line of the standings as ``gouji event standings --json`` prints it; then stdin closes.
+    A bot that did not ask gets no ``end`` (test_index_bot_plays_an_event_and_messages_match_the_schema)."""
+    bot, log = tmp_path / "end_bot.py", tmp_path / "log.jsonl"
+    bot.write_text(END_BOT, encoding="utf-8")
+    out = run_event(tmp_path, f"cmd:{sys.executable} {bot} {log}", "dagang", hands=2)
+    assert "0 fault(s)" in out
+    *lines, last = log.read_text().splitlines()
+    assert last == "EOF"
+    msgs = [json.loads(x) for x in lines]
+    validator = jsonschema.Draft202012Validator(schema())
+    for m in msgs:
+        validator.validate(m)
+    assert [m["type"] for m in msgs].count("end") == 1 and msgs[-1]["type"] == "end"
+    end = msgs[-1]
+    r = gouji("event", "standings", str(tmp_path / "e.sqlite"), "--json")
+    table = json.loads(r.stdout)["standings"]
+    mine = next(row for row in table if row["name"] == "x")
+    assert end["event"] == "p" and end["complete"] is True and end["entrants"] == len(table)
+    assert end["standing"] == {k: mine[k] for k in end["standing"]} and end["standing"]["played"] == 1
+
+
 def test_schema_rejects_malformed_messages() -> None:
     validator = jsonschema.Draft202012Validator(schema())
     for bad in [{"id": 1, "action": "pass", "index": 0}, {"id": 1}, {"type": "act", "id": 1}, {"id": -1, "index": 0}]:

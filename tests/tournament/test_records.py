@@ -387,3 +387,47 @@ def test_verify_leaves_another_programs_database_untouched(tmp_path: Path) -> No
     r = gouji("verify", str(db))
     assert r.exit_code == 1 and "not an event file" in r.stdout
     assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+
+@pytest.mark.parametrize(("name", "seed"), [("dagang", 2), ("dianshaomenla", 2)])
+def test_verify_recomputes_debts_next_of_a_match_record(tmp_path: Path, name: str, seed: int) -> None:
+    """What a hand leaves owed (``debts_next``) is settled again from the replay: the declarations (预点, 明点,
+    宣点), 革命, a void deal dealt again and the losers' choice of last place all count as in the match."""
+    out = tmp_path / "m.jsonl"
+    argv = ["--hands", "12", "--match-hands", "6", "--agents", "random", "--seed", str(seed), "--quiet"]
+    assert gouji("simulate", "--variant", name, "--records", str(out), *argv).exit_code == 0
+    head, *recs = lines(out)
+    seen = {e["type"] for r in recs for e in r["pre_play"]}
+    wanted = {"yudian", "mingdian", "geming", "redeal"} if name == "dagang" else {"xuandian", "hedian"}
+    assert wanted | {"choose_last"} <= seen  # the records exercise each of them
+    r = gouji("verify", str(out))
+    assert r.exit_code == 0, r.output
+    k = next(i for i, x in enumerate(recs) if x["debts_next"])
+    debts = [dict(d) for d in recs[k]["debts_next"]]
+    debts[0]["count"] += 1
+    tampered = [*recs[:k], dict(recs[k], debts_next=debts), *recs[k + 1 :]]
+    for bad in (tampered, [*recs[:k], dict(recs[k], debts_next=[]), *recs[k + 1 :]]):
+        r = gouji("verify", str(write(out, [head, *bad])))
+        assert r.exit_code == 1
+        (line,) = r.stdout.splitlines()
+        assert line.startswith(f"{out}:{k + 2}: hand {k + 1}: debts_next [")
+        assert f"is not what the hand leaves under {name}: [" in line
+
+
+def test_verify_judges_and_settles_an_entered_result_as_the_club_did(tmp_path: Path, players_csv: Path) -> None:
+    """A result record (entered at a table) is judged by the rules again (a burn the rules forbid is refused
+    with rule and clause) and its ``debts_next`` is settled again, waivers taken out."""
+    ev = tmp_path / "e.sqlite"
+    assert gouji("event", "new", str(ev), "--name", "e", "--players", str(players_csv)).exit_code == 0
+    r = gouji("event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1", "--finish", "2 0 4 1 5 3")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "r.jsonl"
+    assert gouji("event", "export", str(ev), "--records", str(out)).exit_code == 0
+    head, rec = lines(out)
+    assert rec["kind"] == "result" and rec["debts_next"]
+    assert gouji("verify", str(out)).exit_code == 0
+    r = gouji("verify", str(write(out, [head, dict(rec, debts_next=rec["debts_next"][1:])])))
+    assert r.exit_code == 1 and ":2: hand 1: debts_next [" in r.stdout
+    burned = dict(rec, result=dict(rec["result"], burns=[[1, 4]]))  # seat 1 burning its opposite
+    r = gouji("verify", str(write(out, [head, burned])))
+    assert r.exit_code == 1 and "illegal:" in r.stdout and "(rule burn_who) [S4 第六条" in r.stdout

@@ -17,15 +17,20 @@ from gouji_rules.tournament.storage import MIGRATIONS, SCHEMA_VERSION, EventDB, 
 from .conftest import gouji, module_argv, run_gouji, standings_json
 
 
-def test_old_file_is_migrated_and_newer_refused(tmp_path: Path, players_csv: Path) -> None:
+def version_1_event(tmp_path: Path, players_csv: Path) -> Path:
+    """A new event made to look like a version-1 file: what version 2 added is dropped."""
     ev = tmp_path / "e.sqlite"
     assert gouji("event", "new", str(ev), "--name", "e", "--players", str(players_csv)).exit_code == 0
-    # make it look like a version-1 file: drop what version 2 added
     con = sqlite3.connect(ev)
     con.executescript(
         "DROP INDEX faults_by_entrant; ALTER TABLE audit DROP COLUMN source; DELETE FROM schema_version WHERE version = 2;"
     )
     con.close()
+    return ev
+
+
+def test_old_file_is_migrated_and_newer_refused(tmp_path: Path, players_csv: Path) -> None:
+    ev = version_1_event(tmp_path, players_csv)
     with EventDB(ev) as db:
         assert db.schema_version() == SCHEMA_VERSION == MIGRATIONS[-1][0]
         assert "source" in {r[1] for r in db.con.execute("PRAGMA table_info(audit)")}
@@ -176,13 +181,7 @@ def test_read_commands_do_not_write(tmp_path: Path, players_csv: Path) -> None:
 
 
 def test_an_old_event_is_read_without_being_migrated(tmp_path: Path, players_csv: Path) -> None:
-    ev = tmp_path / "e.sqlite"
-    assert gouji("event", "new", str(ev), "--name", "e", "--players", str(players_csv)).exit_code == 0
-    con = sqlite3.connect(ev)
-    con.executescript(
-        "DROP INDEX faults_by_entrant; ALTER TABLE audit DROP COLUMN source; DELETE FROM schema_version WHERE version = 2;"
-    )
-    con.close()
+    ev = version_1_event(tmp_path, players_csv)
     before = ev.read_bytes()
     r = gouji("event", "standings", str(ev), "--json")
     assert r.exit_code == 0, r.output

@@ -194,6 +194,22 @@ def test_s4_art3_the_form_names_places_as_the_rules_do(club: Club) -> None:
     assert "五科" not in page
 
 
+def test_in_english_the_form_and_score_sheet_name_places_in_english_with_the_rules_own_names(club: Club) -> None:
+    """``?lang=en``: each place is an English ordinal with the variant's own name in brackets, as the pages
+    write every term of the game (``Opened (开点)``), on the entry form and on the printed score sheet."""
+    with Tournament.open(club.event) as ev:
+        names = list(ev.variant.places.names)
+    want = [f"{en} ({zh})" for en, zh in zip(["1st", "2nd", "3rd", "4th", "5th", "last"], names, strict=True)]
+    form = club.c.get(f"{club.link(1, 1, 0)}/hand/1?lang=en").text
+    assert all(f"<span>{n}</span>" in form for n in want), want
+    sheet = club.c.get(f"{club.admin}/print/1?lang=en").text
+    assert all(f"<th>{n}</th>" in sheet for n in want), want
+    admin_form = club.c.get(f"{club.admin}/r/1/t/1/hand/1?lang=en")
+    assert admin_form.status_code == 200 and all(f"<span>{n}</span>" in admin_form.text for n in want)
+    zh_form = club.c.get(f"{club.link(1, 1, 0)}/hand/1?lang=zh").text
+    assert all(f"<span>{n}</span>" in zh_form for n in names) and "1st" not in zh_form
+
+
 def test_withdraw_and_reject_leave_the_hand_open_and_the_audit_trail_complete(club: Club) -> None:
     assert club.enter(1, 0).status_code == 303
     audit = club.pending_audit(1, 1)
