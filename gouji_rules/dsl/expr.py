@@ -25,15 +25,16 @@ import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any
 
 from ..cards import SYMBOLS, rank_of
 from ..errors import NotationError, VariantError
 from ..rules import HookSpec
 from .errors import did_you_mean
+
+if TYPE_CHECKING:  # lark is imported when an expression is parsed: a file without hooks never needs it
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 Fn = Callable[[Mapping[str, Any]], Any]
 
@@ -100,6 +101,8 @@ def parser() -> Lark:
     import json
     import pickle
 
+    from lark import Lark
+
     text = grammar_text()
     try:
         saved = json.loads(_table_file().read_text("utf-8"), object_hook=_untag)
@@ -141,6 +144,7 @@ def table_json(text: str) -> str:
     """The text of ``expr_parser.json`` for this grammar: its parser, built and serialised by lark."""
     import json
 
+    from lark import Lark
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
@@ -170,6 +174,8 @@ def parse(text: str) -> Tree[Token]:
                 raise ExprError(f"expression nests too deeply (more than {MAX_DEPTH} brackets)", i)
         elif ch in ")]":
             depth -= 1
+    from lark.exceptions import LarkError, UnexpectedInput
+
     try:
         tree = parser().parse(text)
     except UnexpectedInput as e:
@@ -181,6 +187,8 @@ def parse(text: str) -> Tree[Token]:
 
 
 def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     pos = e.pos_in_stream if isinstance(e.pos_in_stream, int) else len(text)
     if isinstance(e, UnexpectedCharacters):
         ch = text[pos] if pos < len(text) else ""
@@ -223,6 +231,8 @@ def _expected(expected: set[str] | frozenset[str] | Sequence[str]) -> str:
 
 
 def _check_depth(tree: Tree[Token]) -> None:
+    from lark import Tree
+
     stack: list[tuple[Tree[Token] | Token | None, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -233,6 +243,8 @@ def _check_depth(tree: Tree[Token]) -> None:
 
 
 def _pos(node: Tree[Token] | Token | None) -> int:
+    from lark import Token, Tree
+
     if isinstance(node, Token):
         return node.start_pos or 0
     if isinstance(node, Tree) and not node.meta.empty:
@@ -303,6 +315,8 @@ class _Compiler:
         return fn
 
     def compile(self, node: Tree[Token] | Token) -> tuple[str, Fn]:
+        from lark import Token
+
         if isinstance(node, Token):  # pragma: no cover - every token sits under a named rule
             raise ExprError(f"unexpected {str(node)!r}", node.start_pos or 0)
         kind = str(node.data)
@@ -506,6 +520,8 @@ class _Compiler:
 
 def _quoted_rank(node: Tree[Token] | Token) -> str:
     """``'5'`` for the number 5 written where a rank was meant (``'T'`` for 10); ``'K'`` for anything else."""
+    from lark import Tree
+
     if isinstance(node, Tree) and node.data == "int":
         n = str(node.children[0])
         if n in SYMBOLS:
