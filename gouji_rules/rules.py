@@ -860,4 +860,3 @@ def deal_sizes(v: Variant, total: int) -> list[int]:
     if extra and v.deck.uneven == "error":
         raise VariantError(f"{total} cards do not divide among 6 players (deck.uneven is 'error')")
     return [base + (1 if i < extra else 0) for i in range(6)]
-
