@@ -5,26 +5,88 @@ The public API, in one import::
     from gouji_rules import Hand, Match, Agent, Rules, Variant, load_variant, settle, HandResult, make_agent
 
 See docs/api.md (its examples are run as doctests).
+
+The names are imported on first use (PEP 562), so that ``gouji validate`` and the other
+commands that need only the variant-file modules start without loading the engine.  The first
+name read imports every module of the API at once, as an eager ``__init__`` would.
 """
 
-from .actions import Action, Burn, Choose, Consent, Declare, Give, Head, Jiefeng, Kou, Pass, Play, Yield, parse_action
-from .agents import Agent, GreedyAgent, RandomAgent, make_agent
-from .beat import BeatStrategy, register_beat
-from .cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
-from .catalog import resolve as load_variant
-from .engine import Hand, HandSetup, Mode, Observation, Point
-from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
-from .events import Event
-from .legal import Legal
-from .match import HandSummary, Match, play_match
-from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
-from .rules import Rules
-from .settle import Debt, HandResult, Settlement, settle
-from .sim import play_hand, simulate
-from .tributes import TributeKind, register_tribute
-from .variant import Variant, dagang, dianshaomenla
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .actions import (
+        Action,
+        Burn,
+        Choose,
+        Consent,
+        Declare,
+        Give,
+        Head,
+        Jiefeng,
+        Kou,
+        Pass,
+        Play,
+        Yield,
+        parse_action,
+    )
+    from .agents import Agent, GreedyAgent, RandomAgent, make_agent
+    from .beat import BeatStrategy, register_beat
+    from .cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
+    from .catalog import resolve as load_variant
+    from .engine import Hand, HandSetup, Mode, Observation, Point
+    from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
+    from .events import Event
+    from .legal import Legal
+    from .match import HandSummary, Match, play_match
+    from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
+    from .rules import Rules
+    from .settle import Debt, HandResult, Settlement
+    from .sim import play_hand, simulate
+    from .tributes import TributeKind, register_tribute
+    from .variant import Variant, dagang, dianshaomenla
+
+from .settle import settle  # bound now: a lazy name would be shadowed by the submodule of the same name
 
 __version__ = "0.1.0"
+
+_MODULES: dict[str, tuple[str, ...]] = {
+    "actions": (
+        "Action",
+        "Burn",
+        "Choose",
+        "Consent",
+        "Declare",
+        "Give",
+        "Head",
+        "Jiefeng",
+        "Kou",
+        "Pass",
+        "Play",
+        "Yield",
+        "parse_action",
+    ),
+    "agents": ("Agent", "GreedyAgent", "RandomAgent", "make_agent"),
+    "beat": ("BeatStrategy", "register_beat"),
+    "cards": ("CardSet", "Rank", "format_hand", "format_set", "parse_hand", "parse_set"),
+    "catalog": ("load_variant",),
+    "engine": ("Hand", "HandSetup", "Mode", "Observation", "Point"),
+    "errors": ("GoujiError", "IllegalAction", "NotationError", "PositionError", "UnknownVariant", "VariantError"),
+    "events": ("Event",),
+    "legal": ("Legal",),
+    "match": ("HandSummary", "Match", "play_match"),
+    "registry": ("BEAT_STRATEGIES", "DECLARATIONS", "PHASES", "TRIBUTE_KINDS"),
+    "rules": ("Rules",),
+    "settle": ("Debt", "HandResult", "Settlement", "settle"),
+    "sim": ("play_hand", "simulate"),
+    "tributes": ("TributeKind", "register_tribute"),
+    "variant": ("Variant", "dagang", "dianshaomenla"),
+}
+"""The modules of the public API, in the order an eager ``__init__`` imported them, and their names."""
+_RENAMED = {"load_variant": "resolve"}
+"""Public names that a module defines under another name."""
 
 __all__ = [
     "BEAT_STRATEGIES",
@@ -86,3 +148,18 @@ __all__ = [
     "settle",
     "simulate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported on first use together with every other (as an eager import would)."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    for module, names in _MODULES.items():
+        mod = importlib.import_module(f".{module}", __name__)
+        for public in names:
+            globals()[public] = getattr(mod, _RENAMED.get(public, public))
+    return globals()[name]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,160 +1,81 @@
-"""The ``gouji`` command: thin click commands over the library.  Only this module prints."""
+"""The ``gouji`` command: thin click commands over the library.  Only the ``cli*`` modules print.
+
+Each command lives in a ``cli_*`` module that is imported only when that command runs, so
+``gouji validate`` starts without the engine, the tournament or the web modules.  The one-line
+help of every command is kept here, for ``gouji --help`` (a test checks it against the commands).
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-from typing import Any
+import importlib
 
 import click
 
-from . import catalog
-from .agents import AGENTS
-from .cli_common import MAX_MATCH_HANDS, SEED, check_output_paths, handles_errors, hands_option
-from .sim import simulate
+COMMANDS: dict[str, tuple[str, str]] = {
+    "bench": (
+        "cli_play",
+        "Engine speed on one core (random agents), variant loading, and expression hooks vs parameters.",
+    ),
+    "compare": (
+        "cli_compare",
+        "Compare VARIANTS (shipped names or files; the first is the baseline) on the same deals.",
+    ),
+    "diff": ("cli_variants", "Show the rules in which variants A and B differ, side by side."),
+    "event": ("cli_events", "Run a tournament under house rules: club events at real tables, or bot events."),
+    "explain": ("cli_variants", "Print VARIANT (a shipped name or a file) as a house-rules sheet."),
+    "replay": ("cli_records", "Step through a hand record: Enter for the next action, q to quit."),
+    "schema": ("cli_variants", "Print the JSON Schema of a variant file (for editors and other tools)."),
+    "simulate": ("cli_play", "Play HANDS hands of a variant with bots and count what happens."),
+    "validate": ("cli_variants", "Check variant files (or shipped names): every error of every file, and warnings."),
+    "variants": ("cli_variants", "List the shipped variants, one line each."),
+    "verify": (
+        "cli_records",
+        "Check hand records (JSONL files, or EVENT.sqlite) against the rules they were played under.",
+    ),
+}
+"""Each command of ``gouji``: the module whose ``register(group)`` adds it, and its one-line help."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A click group whose commands are imported when one is run (or its own help asked for)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module = importlib.import_module(f".{COMMANDS[cmd_name][0]}", __package__)
+            module.register(self)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] not in self.commands and args[0] not in COMMANDS:
+            for name in COMMANDS:  # a mistyped name: click's "did you mean" looks among the loaded commands
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``gouji --help``, from :data:`COMMANDS` (nothing is imported for it)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            cmd = self.commands.get(name) or click.Command(name, help=COMMANDS[name][1])  # help as click cuts it
+            if not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gouji_rules")
 def main() -> None:
     """够级 (Gouji): referee hands, check a club's rules, compare variants, run events."""
 
-
-@main.command("simulate")
-@click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
-@hands_option(100, "hands to play")
-@click.option("--seed", default=0, show_default=True, type=SEED)
-@click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
-@click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
-@click.option("--records", help="write one JSON hand record per line (never over an event file or an input)")
-@click.option(
-    "--match-hands",
-    type=click.IntRange(1, MAX_MATCH_HANDS),
-    default=None,
-    help="play whole matches of K hands (tribute and scores carried between hands)",
-)
-@click.option("--quiet", is_flag=True, help="no progress bar")
-@handles_errors
-def simulate_cmd(
-    variant_spec: str,
-    hands: int,
-    seed: int,
-    agent_name: str,
-    as_json: bool,
-    records: str | None,
-    match_hands: int | None,
-    quiet: bool,
-) -> None:
-    """Play HANDS hands of a variant with bots and count what happens."""
-    if records:
-        _check_records_path(records, variant_spec)
-    variant = catalog.resolve(variant_spec)
-    out = _run_with_progress(variant, hands, seed, agent_name, records, quiet, match_hands)
-    if as_json:
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
-        return
-    _print_summary(out, variant.rules.place_names)
-
-
-def _check_records_path(records: str, variant_spec: str) -> None:
-    """The records file is written whole at the end; it must not be an input, nor an event file."""
-    import os
-
-    check_output_paths([records], [variant_spec if os.path.exists(variant_spec) else None])
-
-
-def _run_with_progress(
-    variant: Any, hands: int, seed: int, agent_name: str, records: str | None, quiet: bool, match_hands: int | None
-) -> dict[str, Any]:
-    from functools import partial
-
-    from .atomic import atomic_writer
-    from .sim import simulate_matches
-
-    run: Any = simulate if match_hands is None else partial(simulate_matches, match_hands=match_hands)
-
-    show = not quiet and hands >= 200 and sys.stderr.isatty()  # no bar in logs and pipes
-    with click.progressbar(length=hands, label="hands", file=sys.stderr) if show else _null_bar() as bar:
-        last = [0]
-
-        def progress(done: int) -> None:
-            bar.update(done - last[0])
-            last[0] = done
-
-        if records:
-            with atomic_writer(records) as fh:
-                out: dict[str, Any] = run(
-                    variant, hands, seed=seed, agent_name=agent_name, records=fh, progress=progress
-                )
-                return out
-        out = run(variant, hands, seed=seed, agent_name=agent_name, progress=progress)
-        return out
-
-
-class _null_bar:
-    def __enter__(self) -> _null_bar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def update(self, n: int) -> None:
-        return None
-
-
-def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
-    click.echo(f"variant {out['variant']}: {out['hands']} hands, seed {out['seed']}, agents {out['agents']}")
-    click.echo(
-        f"{out['decisions']} decisions in {out['seconds']:.2f} s "
-        f"({out['hands_per_second']} hands/s, {out['decisions_per_second']} decisions/s)"
-    )
-    click.echo("events per hand:")
-    for k, n in out["events"].items():
-        click.echo(f"  {k:<16}{n / out['hands']:>10.3f}")
-    click.echo("places by seat (" + " ".join(place_names) + "):")
-    for seat, counts in out["places"].items():
-        click.echo(f"  seat {seat}: " + " ".join(f"{c:>6}" for c in counts))
-    click.echo(f"team points: {out['team_points'][0]} (seats 0 2 4) vs {out['team_points'][1]} (seats 1 3 5)")
-    if "match_results" in out:
-        r = out["match_results"]
-        click.echo(
-            f"matches of {out['match_hands']} hands: {r['team0']} won by seats 0 2 4, {r['team1']} by 1 3 5, {r['draw']} drawn"
-        )
-
-
-@main.command("bench")
-@click.option("--variant", "variant_spec", default="dagang", show_default=True)
-@hands_option(1000, "hands to time")
-@click.option("--seed", default=0, show_default=True, type=SEED)
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--engine-only", is_flag=True, help="skip the variant-loading and expression-hook measurements")
-@click.option("--schedule", "schedule_players", type=click.IntRange(6, 6000), help="also time scheduling N players")
-@handles_errors
-def bench_cmd(
-    variant_spec: str, hands: int, seed: int, as_json: bool, engine_only: bool, schedule_players: int | None
-) -> None:
-    """Engine speed on one core (random agents), variant loading, and expression hooks vs parameters."""
-    from .bench import run_bench
-
-    if schedule_players is not None and schedule_players % 6:
-        raise click.BadParameter(f"{schedule_players} is not a multiple of 6 (six sit at a table)")
-    out = run_bench(variant_spec, hands, seed, dsl=not engine_only, schedule_players=schedule_players)
-    if as_json:
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
-        return
-    for key, value in out.items():
-        click.echo(f"{key:<32}{value}")
-
-
-from .cli_compare import register as _register_compare  # noqa: E402
-from .cli_events import register as _register_events  # noqa: E402
-from .cli_records import register as _register_records  # noqa: E402
-from .cli_variants import register as _register_variant_commands  # noqa: E402
-
-_register_variant_commands(main)
-_register_compare(main)
-_register_events(main)
-_register_records(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,7 +1,8 @@
 """Measurements for ``gouji bench``: loading variant files and running expression hooks.
 
 ``bench_load`` times load + validate + compile of a club file with a two-level
-extends chain (club -> dianshaomenla -> dagang), warm (after one untimed load).
+extends chain (club -> dianshaomenla -> dagang), warm (after one untimed load);
+``bench_cold_start`` times ``gouji validate`` in fresh processes, as a club runs it.
 ``bench_hooks`` plays the same hands twice with greedy agents: once with
 dagang's rules as plain parameters, once with the same rules written as
 expression hooks, and reports decisions per second of both and their ratio.
@@ -16,8 +17,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..sim import simulate
-from ..variant import dagang
 from . import load_file, load_text
 
 CLUB = "extends: dianshaomenla\nname: bench_club\nburn:\n  teammate: false\n"
@@ -63,6 +62,9 @@ def _quote_hooks() -> str:
 
 def bench_hooks(hands: int, seed: int) -> dict[str, Any]:
     """Engine speed with rules as expression hooks vs the same rules as plain parameters."""
+    from ..sim import simulate
+    from ..variant import dagang
+
     plain = dagang()
     hooked = load_text(_quote_hooks(), "<bench>")
     out: dict[str, Any] = {"schema_version": 1, "hands": hands, "seed": seed, "agents": "greedy"}
@@ -81,4 +83,82 @@ def bench_hooks(hands: int, seed: int) -> dict[str, Any]:
     out["decisions_per_second_hooks"] = h
     out["ratio_hooks_to_parameters"] = round(h / p, 3) if p else None
     out["hooks"] = dict(EQUIVALENT_HOOKS)
+    return out
+
+
+COLD_CLUB = """\
+# a club's house rules: the 够级大纲 with its own scores and answering rule
+extends: dagang
+name: cold_club
+title: 俱乐部够级
+scoring:
+  points: [6, 3, 0, 0, -3, -6]
+hooks:
+  may_answer: free_for_all or owner_no_head or is_opposite
+"""
+"""What ``bench_cold_start`` validates: a small club file that extends a shipped variant and has a hook."""
+
+
+def _run_ms(argv: list[str], cwd: str) -> tuple[float, float | None]:
+    """Wall-clock and CPU (user + system) milliseconds of one fresh process (CPU None where unknown)."""
+    import subprocess
+
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        return (time.perf_counter() - start) * 1000, None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+
+
+def bench_cold_start(runs: int = 20) -> dict[str, Any]:
+    """``gouji validate`` from a cold start: ``runs`` fresh Python processes each, medians in ms.
+
+    Measured: a club file (:data:`COLD_CLUB`, extends dagang, one hook) and the shipped
+    ``dianshaomenla``; ``gouji --help``; and the floor, a bare ``python -c pass`` and
+    ``python -S -c pass``.  Runs are interleaved, so other load on the machine falls on all alike;
+    CPU time (user + system of the child) is less sensitive to that load than wall time."""
+    import os
+    import sys
+
+    from .merge import shipped_dir
+
+    runs = max(1, runs)
+    gouji = [sys.executable, "-m", "gouji_rules.cli"]
+    with tempfile.TemporaryDirectory() as tmp:
+        club = Path(tmp) / "club.yaml"
+        club.write_text(COLD_CLUB, encoding="utf-8")
+        shipped = str(shipped_dir().joinpath("dianshaomenla.yaml"))
+        commands = {
+            "validate_cold_start": [*gouji, "validate", str(club)],
+            "validate_dianshaomenla_cold_start": [*gouji, "validate", shipped],
+            "help_cold_start": [*gouji, "--help"],
+            "python_start": [sys.executable, "-c", "pass"],
+            "python_start_no_site": [sys.executable, "-S", "-c", "pass"],
+        }
+        for argv in commands.values():  # untimed: writes the bytecode caches where Python may
+            _run_ms(argv, tmp)
+        walls: dict[str, list[float]] = {k: [] for k in commands}
+        cpus: dict[str, list[float]] = {k: [] for k in commands}
+        for _ in range(runs):
+            for key, argv in commands.items():
+                wall, cpu = _run_ms(argv, tmp)
+                walls[key].append(wall)
+                if cpu is not None:
+                    cpus[key].append(cpu)
+    out: dict[str, Any] = {"schema_version": 1, "runs": runs}
+    for key in commands:
+        out[f"{key}_ms_median"] = round(statistics.median(walls[key]), 1)
+        if cpus[key]:
+            out[f"{key}_cpu_ms_median"] = round(statistics.median(cpus[key]), 1)
+    out["validate_cold_start_file"] = "club.yaml: extends dagang, scoring.points, hooks.may_answer (dsl/bench.py)"
+    out["bytecode_cached"] = not (sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"))
+    out["load_average"] = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
+    out["target_ms"] = 100
     return out

@@ -24,15 +24,17 @@ import importlib.resources
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..cards import SYMBOLS, rank_of
 from ..errors import NotationError, VariantError
 from ..rules import HookSpec
 from .errors import did_you_mean
+
+if TYPE_CHECKING:  # lark is imported when an expression is parsed: a file without hooks never needs it
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 Fn = Callable[[Mapping[str, Any]], Any]
 
@@ -70,11 +72,92 @@ class ExprError(VariantError):
         self.hint = hint
 
 
+LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+
+
+def grammar_text() -> str:
+    """The text of ``grammar/expr.lark`` as installed."""
+    return importlib.resources.files("gouji_rules.data.grammar").joinpath("expr.lark").read_text("utf-8")
+
+
+def table_key(text: str) -> str:
+    """What a saved parser table was built from: the grammar's text, the options and lark's version."""
+    import hashlib
+
+    import lark
+
+    return hashlib.sha256(f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {lark.__version__}".encode()).hexdigest()
+
+
 @functools.cache
 def parser() -> Lark:
-    """The LALR parser for ``expr.lark`` (built once)."""
-    text = importlib.resources.files("gouji_rules.data.grammar").joinpath("expr.lark").read_text("utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    """The LALR parser for ``expr.lark`` (once per process).
+
+    Building the LALR tables takes longer than all the rest of ``gouji validate``, so lark's own
+    serialisation of the built parser is shipped in ``gouji_rules/data/expr_parser.json`` (written
+    by :func:`write_table`) and used only while its key is this grammar's, options' and lark's: an
+    edited grammar or another lark is never read from a stale table, it is built as before."""
+    import io
+    import json
+    import pickle
+
+    from lark import Lark
+
+    text = grammar_text()
+    try:
+        saved = json.loads(_table_file().read_text("utf-8"), object_hook=_untag)
+    except (OSError, ValueError):
+        saved = None
+    if isinstance(saved, dict) and saved.get("key") == table_key(text):
+        # Lark.load, the public door to a saved parser, reads a pickle: made here, from the JSON
+        loaded: Lark = Lark.load(io.BytesIO(pickle.dumps({"data": saved["data"], "memo": saved["memo"]})))
+        return loaded
+    return Lark(text, **LARK_OPTIONS)
+
+
+def _table_file() -> importlib.resources.abc.Traversable:
+    return importlib.resources.files("gouji_rules.data").joinpath("expr_parser.json")
+
+
+def _tag(value: Any) -> Any:
+    """lark's serialised parser as JSON: tuples and maps with number keys are tagged, to come back as they were."""
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: _tag(v) for k, v in value.items()}
+        return {"__items__": [[_tag(k), _tag(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"__tuple__": [_tag(v) for v in value]}
+    if isinstance(value, list):
+        return [_tag(v) for v in value]
+    return value
+
+
+def _untag(obj: dict[str, Any]) -> Any:
+    if len(obj) == 1 and "__items__" in obj:
+        return {k: v for k, v in obj["__items__"]}
+    if len(obj) == 1 and "__tuple__" in obj:
+        return tuple(obj["__tuple__"])
+    return obj
+
+
+def table_json(text: str) -> str:
+    """The text of ``expr_parser.json`` for this grammar: its parser, built and serialised by lark."""
+    import json
+
+    from lark import Lark
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = Lark(text, **LARK_OPTIONS).memo_serialize([TerminalDef, Rule])
+    doc = {"key": table_key(text), "generated_by": "gouji_rules.dsl.expr.write_table", "data": data, "memo": memo}
+    return json.dumps(_tag(doc), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def write_table() -> Path:
+    """Regenerate ``gouji_rules/data/expr_parser.json`` (run after changing ``grammar/expr.lark`` or lark)."""
+    path = Path(__file__).resolve().parent.parent / "data" / "expr_parser.json"
+    path.write_text(table_json(grammar_text()), encoding="utf-8")
+    return path
 
 
 def parse(text: str) -> Tree[Token]:
@@ -91,6 +174,8 @@ def parse(text: str) -> Tree[Token]:
                 raise ExprError(f"expression nests too deeply (more than {MAX_DEPTH} brackets)", i)
         elif ch in ")]":
             depth -= 1
+    from lark.exceptions import LarkError, UnexpectedInput
+
     try:
         tree = parser().parse(text)
     except UnexpectedInput as e:
@@ -102,6 +187,8 @@ def parse(text: str) -> Tree[Token]:
 
 
 def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     pos = e.pos_in_stream if isinstance(e.pos_in_stream, int) else len(text)
     if isinstance(e, UnexpectedCharacters):
         ch = text[pos] if pos < len(text) else ""
@@ -144,6 +231,8 @@ def _expected(expected: set[str] | frozenset[str] | Sequence[str]) -> str:
 
 
 def _check_depth(tree: Tree[Token]) -> None:
+    from lark import Tree
+
     stack: list[tuple[Tree[Token] | Token | None, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -154,6 +243,8 @@ def _check_depth(tree: Tree[Token]) -> None:
 
 
 def _pos(node: Tree[Token] | Token | None) -> int:
+    from lark import Token, Tree
+
     if isinstance(node, Token):
         return node.start_pos or 0
     if isinstance(node, Tree) and not node.meta.empty:
@@ -224,6 +315,8 @@ class _Compiler:
         return fn
 
     def compile(self, node: Tree[Token] | Token) -> tuple[str, Fn]:
+        from lark import Token
+
         if isinstance(node, Token):  # pragma: no cover - every token sits under a named rule
             raise ExprError(f"unexpected {str(node)!r}", node.start_pos or 0)
         kind = str(node.data)
@@ -427,6 +520,8 @@ class _Compiler:
 
 def _quoted_rank(node: Tree[Token] | Token) -> str:
     """``'5'`` for the number 5 written where a rank was meant (``'T'`` for 10); ``'K'`` for anything else."""
+    from lark import Tree
+
     if isinstance(node, Tree) and node.data == "int":
         n = str(node.children[0])
         if n in SYMBOLS:

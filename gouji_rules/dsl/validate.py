@@ -18,11 +18,7 @@ import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
-
-import jsonschema
-import jsonschema.protocols
-import jsonschema.validators
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GoujiError
 from ..rules import HOOKS
@@ -33,6 +29,10 @@ from .merge import Chain
 from .schema import schema as generated_schema
 from .slips import fullwidth_slip
 from .yamlpos import Node, Source
+
+if TYPE_CHECKING:
+    import jsonschema
+    import jsonschema.protocols
 
 INT_RE = re.compile(r"[+-]?(0|[1-9][0-9]*)\Z")
 CHINESE_NUMBERS = {w: i for i, w in enumerate("零一二三四五六七八九十")} | {"两": 2}
@@ -165,12 +165,22 @@ _PRIORITY = {"type": 0, "enum": 1, "additionalItems": 3}
 
 
 def validator_for(sch: dict[str, Any]) -> jsonschema.protocols.Validator:
+    import jsonschema
+    import jsonschema.validators
+
     cls = jsonschema.validators.validator_for(sch, default=jsonschema.Draft7Validator)
     return cls(sch)
 
 
 def schema_errors(data: Any, root: Node, index: Index, sch: dict[str, Any], errors: list[VariantFileError]) -> None:
-    """Validate the typed tree with ``jsonschema``; report each failure at its place in the YAML."""
+    """Validate the typed tree with ``jsonschema``; report each failure at its place in the YAML.
+
+    A tree that :func:`~gouji_rules.dsl.conform.conforms` has no failure to report, and
+    ``jsonschema`` is not even imported (it is the slowest part of ``gouji validate``)."""
+    from .conform import conforms
+
+    if conforms(data, sch):
+        return
     best: dict[JsonPath, jsonschema.ValidationError] = {}
     extra_keys: list[jsonschema.ValidationError] = []
     for err in validator_for(sch).iter_errors(data):

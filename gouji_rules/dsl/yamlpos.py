@@ -10,11 +10,19 @@ Limits (a hostile file fails fast with a clear error): the file size, the
 nesting depth, the number of aliases and the number of nodes after aliases
 are expanded (the "billion laughs").  Duplicate keys, YAML tags, merge keys
 (``<<``) and several documents in one file are errors.
+
+Two parsers, one reading: libyaml (PyYAML's ``CSafeLoader``, some ten times faster)
+reads the file when it is present, and pure PyYAML reads it whenever libyaml fails, finds
+a limit exceeded, or meets something the two read differently (a tab, a carriage return,
+a byte-order mark inside the text, an empty value, a ``?`` or ``:`` inside a flow
+collection).  So every file the fast parser accepts gives the nodes, positions included,
+the pure one gives, and every error is the pure parser's, word for word.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +36,25 @@ MAX_ALIASES = 64
 MAX_NODES = 4000
 NULLS = ("", "~", "null", "Null", "NULL")
 
+try:
+    from yaml import CSafeLoader as _FastLoader
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _FastLoader = None  # type: ignore[assignment, misc]
+
+PURE_ONLY = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
+"""Characters libyaml and pure PyYAML read differently (pure PyYAML refuses tabs that libyaml
+accepts; they disagree on a byte-order mark inside the text): a file with one is read by pure PyYAML."""
+FLOW_PURE_ONLY = frozenset("?:#,[]{}")
+"""Characters in a plain value inside ``[…]`` or ``{…}`` on which the two parsers disagree."""
+
+
+class _Unsure(Exception):
+    """libyaml's reading might differ from pure PyYAML's here: read the file with pure PyYAML."""
+
+
+LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+"""What YAML counts as a line break: lines and columns are counted as the parsers count them."""
+
 
 class Source:
     """A file's name and text, and a map from character offsets to lines and columns."""
@@ -35,11 +62,10 @@ class Source:
     def __init__(self, filename: str, text: str) -> None:
         self.filename = filename
         self.text = text
-        self.lines = text.splitlines()
-        self._starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self._starts.append(i + 1)
+        self._starts = [0, *(m.end() for m in LINE_BREAK.finditer(text))]
+        self.lines = LINE_BREAK.split(text)
+        if self.lines[-1] == "":  # the text ends with a line break: no line after it
+            self.lines.pop()
 
     def position(self, index: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
@@ -169,11 +195,7 @@ def parse(text: str, filename: str = "<string>") -> Node:
     slips = key_colons(src)
     if slips:
         raise VariantErrors(slips)
-    _check_events(src)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as e:
-        raise VariantErrors([_mark_error(src, e)]) from None
+    root = _compose(src)
     if root is None:
         raise VariantErrors([src.error("the file is empty; a variant file is a mapping (extends:, name:, …)", 1, 1)])
     _check_expansion(src, root)
@@ -185,11 +207,38 @@ def parse(text: str, filename: str = "<string>") -> Node:
     return node
 
 
-def _check_events(src: Source) -> None:
-    """One pass over the parser's events: syntax, depth, aliases, tags, one document."""
-    depth = aliases = documents = 0
+def _compose(src: Source) -> yaml.Node | None:
+    """The document's node graph (aliases not expanded), by libyaml when it reads it as pure PyYAML would."""
+    if _FastLoader is not None and not PURE_ONLY.search(src.text) and not _non_printable(src.text):
+        try:
+            _check_events(src, fast=True)
+            node: yaml.Node | None = yaml.compose(src.text, Loader=_FastLoader)
+            return node
+        except (yaml.YAMLError, VariantErrors, _Unsure):
+            pass  # pure PyYAML reads it again and says what is wrong, in its words and at its place
+    _check_events(src)
     try:
-        for ev in yaml.parse(src.text, Loader=yaml.SafeLoader):
+        node = yaml.compose(src.text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        raise VariantErrors([_mark_error(src, e)]) from None
+    return node
+
+
+def _non_printable(text: str) -> bool:
+    return yaml.reader.Reader.NON_PRINTABLE.search(text) is not None
+
+
+def _check_events(src: Source, fast: bool = False) -> None:
+    """One pass over the parser's events: syntax, depth, aliases, tags, one document.
+
+    ``fast``: libyaml's events, and :class:`_Unsure` where its reading may differ from pure PyYAML's;
+    its syntax errors are raised as they are (pure PyYAML reports them)."""
+    depth = aliases = documents = 0
+    flows: list[bool] = []
+    try:
+        for ev in yaml.parse(src.text, Loader=_FastLoader if fast else yaml.SafeLoader):
+            if fast:
+                _vouch(ev, flows)
             if isinstance(ev, yaml.DocumentStartEvent):
                 documents += 1
                 if documents > 1:
@@ -208,7 +257,21 @@ def _check_events(src: Source) -> None:
             if tag is not None and tag != "!":
                 raise _at(src, ev, f"YAML tags are not allowed (found {tag!r})", "write plain values; no !! tags")
     except yaml.YAMLError as e:
+        if fast:
+            raise
         raise VariantErrors([_mark_error(src, e)]) from None
+
+
+def _vouch(ev: yaml.Event, flows: list[bool]) -> None:
+    """Raise :class:`_Unsure` at an event that libyaml may place or accept otherwise than pure PyYAML."""
+    if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+        flows.append(bool(ev.flow_style) or bool(flows and flows[-1]))
+    elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+        flows.pop()
+    elif isinstance(ev, yaml.ScalarEvent) and not ev.style:
+        in_flow = bool(flows and flows[-1])
+        if ev.value == "" or (in_flow and not FLOW_PURE_ONLY.isdisjoint(ev.value)):
+            raise _Unsure
 
 
 def _check_expansion(src: Source, root: yaml.Node) -> None:
