@@ -57,7 +57,7 @@ class RandomAgent:
         return legal[self.rng.below(len(legal))]
 
 
-def _cost(cs: CardSet, hand: tuple[int, ...]) -> float:
+def set_cost(cs: CardSet, hand: tuple[int, ...]) -> float:
     """How much of the hand's strength a set spends: jokers most, then 2s, then high ranks."""
     broken = 0.5 if cs.count < hand[cs.rank] else 0.0
     joker_core = cs.count if cs.rank >= SJ else 0
@@ -227,7 +227,7 @@ class GreedyAgent:
 
     @staticmethod
     def _cheapest(cands: list[CardSet], h: tuple[int, ...]) -> CardSet:
-        return min(cands, key=lambda cs: _cost(cs, h))
+        return min(cands, key=lambda cs: set_cost(cs, h))
 
 
 def _search() -> Agent:

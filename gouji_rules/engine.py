@@ -863,7 +863,7 @@ class Hand:
         self._advance()
 
     def _point_on_lead(self, s: int, cs: CardSet) -> None:
-        """开点 (S0 第四节, S4 第八条): a 4 led right after one's pure 够级 set stood."""
+        """开点 (S0 四、开点, S4 第八条): a 4 led right after one's pure 够级 set stood."""
         if not self.rules.open_point:
             return
         p = self.point[s]
@@ -891,7 +891,7 @@ class Hand:
         return self.rules.may_open_now(len(self.finish), self.trick_out)
 
     def _men(self, victim: int, by: int) -> None:
-        """闷 / 清 (S0 第六节, S4 第十五条): the set before one's final 3s was beaten."""
+        """闷 / 清 (S0 六、闷与被闷, S4 第十五条): the set before one's final 3s was beaten."""
         self.men_watch[victim] = False
         self.men_seats.append((victim, by))
         self.events.append(Event("men", victim, other=by))
@@ -1001,7 +1001,7 @@ class Hand:
         return queue
 
     def _burners(self, owner: int, cs: CardSet) -> list[int]:
-        """Who may burn (烧牌) ``owner``'s 够级 set, in priority order (S4 第六条, S0 第五节)."""
+        """Who may burn (烧牌) ``owner``'s 够级 set, in priority order (S4 第六条, S0 五、烧牌)."""
         rules = self.rules
         if not rules.burn:
             return []
@@ -1042,7 +1042,7 @@ class Hand:
             and self.rules.is_pure_gouji(cs)
             and self._may_open_now()
         ):
-            # 开点 (S0 第四节): the pure 够级 set stood; the owner's next lead decides
+            # 开点 (S0 四、开点): the pure 够级 set stood; the owner's next lead decides
             self.point[owner] = POINT_PENDING
         if cs is not None and self.rules.dadian_any_gouji and self.rules.is_gouji(cs):
             self.lived[owner] = True
@@ -1104,7 +1104,7 @@ class Hand:
         if not self.active[leader]:
             leader = self._next_active(leader)
         if self.burning == leader and not self._can_burn_lead(leader):
-            # 诈烧 / 烧牌失败 (S0 第五节, S4 第六条): no joker left to attach
+            # 诈烧 / 烧牌失败 (S0 五、烧牌, S4 第六条): no joker left to attach
             self.events.append(Event("burn_fail", leader, other=self.burn_victim))
             self._remove(leader, self.rules.burn_fail_severity)
             if self.is_over:  # (not self.mode: mypy would keep it narrowed from the check above)
@@ -1221,7 +1221,7 @@ class Hand:
                 return IllegalAction(
                     "a burner must attach a joker to every set but the last 3s",
                     rule="burn_joker",
-                    clause="S4 第六条, S0 第五节",
+                    clause="S4 第六条, S0 五、烧牌",
                 )
             if mode == FOLLOW and isinstance(action, Burn):
                 return IllegalAction(

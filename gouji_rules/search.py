@@ -29,7 +29,7 @@ import time
 from collections.abc import Sequence
 
 from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
-from .agents import GreedyAgent, _cost
+from .agents import GreedyAgent, set_cost
 from .cards import NRANKS, SJ, THREE, CardSet
 from .engine import BURN, MODE_NAMES, Hand, Observation
 from .errors import IllegalAction
@@ -261,10 +261,10 @@ class SearchAgent:
         h = obs.hand
         if obs.mode == "lead":
             sets = [CardSet(r, h[r]) for r in range(NRANKS) if h[r]]
-            more: list[Action] = [Play(cs) for cs in sorted(sets, key=lambda cs: _cost(cs, h))]
+            more: list[Action] = [Play(cs) for cs in sorted(sets, key=lambda cs: set_cost(cs, h))]
         else:
             wrap = Burn if legal.burn else Play
-            more = list(legal.extras) + [wrap(cs) for cs in sorted(legal.sets, key=lambda cs: _cost(cs, h))]
+            more = list(legal.extras) + [wrap(cs) for cs in sorted(legal.sets, key=lambda cs: set_cost(cs, h))]
         for a in more:
             if len(out) >= self.candidates:
                 break
