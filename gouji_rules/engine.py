@@ -283,6 +283,17 @@ def check_start(
             raise PositionError("setup.placed gives each placed seat its own place 1-6")
 
 
+def verify_wrong_play(rules: Rules) -> None:
+    """Raise IllegalAction unless a wrong play loses the turn under ``rules`` (错牌不出, ``play.wrong_play``);
+    a hand in play and a match between hands both ask it."""
+    if not rules.wrong_play_loses_turn:
+        raise IllegalAction(
+            f"under {rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
+            rule="wrong_play",
+            clause="S4 第四条(一) 错牌不出",
+        )
+
+
 FOLLOWS: Final = tuple((s, FOLLOW) for s in range(6))
 """Each seat's entry in a queue of answers, made once."""
 PASS_EVENTS: Final = tuple(Event("pass", s) for s in range(6))
@@ -760,12 +771,7 @@ class Hand:
             raise IllegalAction(
                 f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)"
             )
-        if not self.rules.wrong_play_loses_turn:
-            raise IllegalAction(
-                f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
-                rule="wrong_play",
-                clause="S4 第四条(一) 错牌不出",
-            )
+        verify_wrong_play(self.rules)
 
     def forfeit(self, seat: int | None = None, reason: str = "") -> None:
         """错牌不出: the seat to act loses its turn (「其顺牌权自动取消，由其下家行使顺牌权」).

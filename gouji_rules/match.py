@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import PASS, Action, Forfeit
 from .cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_suit, counts_of, format_hand
-from .engine import Hand, HandSetup, Observation, Point, check_start, counts_of_cards, deal_cards
+from .engine import (
+    Hand,
+    HandSetup,
+    Observation,
+    Point,
+    check_start,
+    counts_of_cards,
+    deal_cards,
+    verify_wrong_play,
+)
 from .errors import GoujiError, IllegalAction, PositionError
 from .events import Event
 from .legal import Legal
@@ -240,18 +249,14 @@ class Match:
         if d.kind == DecisionKind.PLAY:
             assert self.hand is not None
             self.hand.verify_forfeit(seat)
-            self.log.append((d.seat, Forfeit(reason)))
+            lost = Forfeit(reason)
+            self.log.append((d.seat, lost))
             self.decisions += 1
-            self._step(Forfeit(reason))
+            self._step(lost)
             return
         if seat is not None and seat != d.seat:
             raise IllegalAction(f"it is seat {d.seat}'s decision, not seat {seat}'s", rule="turn_order")
-        if not self.rules.wrong_play_loses_turn:
-            raise IllegalAction(
-                f"under {self.rules.name} a wrong play is refused, not a lost turn (play.wrong_play: refuse)",
-                rule="wrong_play",
-                clause="S4 第四条(一) 错牌不出",
-            )
+        verify_wrong_play(self.rules)
         legal = d.legal
         default = PASS if PASS in legal else legal[0]
         self.event(Event("wrong_play", d.seat))
