@@ -754,8 +754,7 @@ class Hand:
             self.queue.append((s, FOLLOW))
             self._advance()
         elif isinstance(action, Kou):
-            self.events.append(Event("kou", s, self.table, self.owner))
-            self._end_round()
+            self._do_kou(s)
         elif isinstance(action, Jiefeng):
             self._request_jiefeng(s)
         elif isinstance(action, Consent):
@@ -796,8 +795,7 @@ class Hand:
         elif mode == LEAD:
             self._start_round(self._next_active(s))
         elif mode == KOU_MODE:
-            self.events.append(Event("kou", s, self.table, self.owner))
-            self._end_round()
+            self._do_kou(s)
         elif mode == CONSENT:
             self._consent(s, True)
 
@@ -811,6 +809,11 @@ class Hand:
         # asked, so a public "declined" would tell the table what the seat holds (S0: 每个人看每个人
         # 自己的牌); the action list keeps it for replay
         self._advance()
+
+    def _do_kou(self, s: int) -> None:
+        """扣牌: the dead set is let stand and the round ends."""
+        self.events.append(Event("kou", s, self.table, self.owner))
+        self._end_round()
 
     def _do_play(self, s: int, cs: CardSet, *, burn: bool) -> None:
         prev_owner, lead = self.owner, self.table is None
