@@ -409,9 +409,13 @@ class Hand:
         self.events.append(Event("huiwu", owner, cs, value=team + 1))
         self.table, self.owner = cs, owner
         self.trick_out = 0
-        self.queue = [(p, FOLLOW) for p in self._response_queue_seats(owner) if p % 2 != team]
-        self._advance()
+        self._ask_huiwu_answers(team)
         return True
+
+    def _ask_huiwu_answers(self, team: int) -> None:
+        """The other team, in turn from the 5s' owner, may answer 会五's 5s (seats out skipped)."""
+        self.queue = [(p, FOLLOW) for p in self._response_queue_seats(self.owner) if p % 2 != team]
+        self._advance()
 
     def _response_queue_seats(self, owner: int) -> list[int]:
         return [(owner + k) % 6 for k in range(1, 6) if self.active[(owner + k) % 6]]
@@ -483,9 +487,8 @@ class Hand:
             hand.queue = hand._response_queue(who, cs)
             hand._advance()
         elif hand.table is not None and setup is not None and setup.huiwu_team is not None:
-            # 会五 (S0) already put the swept team's 5s on the table: ask the other team, seats out skipped
-            hand.queue = [(p, FOLLOW) for p in hand._response_queue_seats(hand.owner) if p % 2 != setup.huiwu_team]
-            hand._advance()
+            # 会五 (S0) already put the swept team's 5s on the table: ask again, now the seats in ``out`` are out
+            hand._ask_huiwu_answers(setup.huiwu_team)
         else:
             hand._start_round(leader)
         hand._legal = None
