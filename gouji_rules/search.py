@@ -163,23 +163,20 @@ def rebuild(obs: Observation, deal: Sequence[Sequence[int]]) -> Hand | None:
     """Replay the hand's public events on a sampled deal; None if the world cannot reach ``obs``.
 
     Burn offers depend on hidden cards (a seat is asked only if it can burn), so a world
-    may ask a seat the real table did not (it declines) or not ask one the real table did
-    (that decline is skipped).
+    may ask a seat the real table did not: it declines.  A declined offer leaves no public
+    event (engine ``_do_pass``), so the real table's declines need no replaying.
     """
     events = list(obs.events)
     if not events or events[0].type != "deal" or any(e.type == "huiwu" for e in events):
         return None
-    hand = Hand(obs.rules.variant, deal, events[0].seat)
+    hand = Hand(obs.rules, deal, events[0].seat)
     try:
         for e in events:
             a = _event_action(e) if e.type in ACTION_EVENTS else None
             if a is None:
                 continue
-            declined = (e.type == "pass" and e.value == 1) or (e.type == "wrong_play" and e.value == BURN + 1)
-            burning_now = declined or e.type in ("burn", "counter_burn")
+            burning_now = e.type in ("burn", "counter_burn")
             if burning_now and not _offered(hand, e.seat):
-                if declined:
-                    continue  # the real table asked this seat, this world does not: nothing to decline
                 return None
             # seats this world asks to burn before the event's seat (or at all, for any other event)
             # but the real table did not: they decline
