@@ -276,11 +276,16 @@ def check_start(
     if dealt and over:
         raise PositionError(f"more cards of {', '.join(over)} than the {rules.name} deck holds")
     if setup is not None:
-        seats = [*setup.placed, *setup.geming, *setup.opened, *setup.closed, *setup.no_head, *setup.head_rights]
-        if any(not 0 <= x < 6 for x in seats):
-            raise PositionError("setup names a seat outside 0-5")
-        if any(not 1 <= p <= 6 for p in setup.placed.values()) or len(set(setup.placed.values())) < len(setup.placed):
-            raise PositionError("setup.placed gives each placed seat its own place 1-6")
+        check_setup(setup)
+
+
+def check_setup(setup: HandSetup) -> None:
+    """Raise PositionError unless ``setup`` names seats 0-5 and gives placed seats distinct places 1-6."""
+    seats = [*setup.placed, *setup.geming, *setup.opened, *setup.closed, *setup.no_head, *setup.head_rights]
+    if any(not 0 <= x < 6 for x in seats):
+        raise PositionError("setup names a seat outside 0-5")
+    if any(not 1 <= p <= 6 for p in setup.placed.values()) or len(set(setup.placed.values())) < len(setup.placed):
+        raise PositionError("setup.placed gives each placed seat its own place 1-6")
 
 
 def verify_wrong_play(rules: Rules) -> None:

@@ -30,6 +30,7 @@ from .engine import (
     HandSetup,
     Observation,
     Point,
+    check_setup,
     check_start,
     counts_of_cards,
     deal_cards,
@@ -115,7 +116,7 @@ def check_match_start(
             raise PositionError("a dealt card id is outside the deck's ranks and suits")
         check_start(rules, [counts_of_cards(h) for h in cards], leader or 0, setup, dealt=True)
     elif setup is not None:
-        check_start(rules, [[0] * NRANKS] * 6, leader or 0, setup)
+        check_setup(setup)
     for d in debts:
         if not (0 <= d.giver < 6 and 0 <= d.receiver < 6) or d.giver == d.receiver or d.count < 0:
             raise PositionError(f"{d}: a debt is owed by one seat 0-5 to another, a count of 0 or more")
