@@ -100,6 +100,12 @@ def hand_result(
     )
 
 
+def _verify_seat(d: Decision, seat: int | None) -> None:
+    """Raise IllegalAction unless ``seat`` (if named) is the one ``d`` asks (a decision between hands)."""
+    if seat is not None and seat != d.seat:
+        raise IllegalAction(f"it is seat {d.seat}'s decision, not seat {seat}'s", rule="turn_order")
+
+
 def check_match_start(
     rules: Rules,
     deal: Sequence[str | Sequence[int]] | None,
@@ -214,8 +220,7 @@ class Match:
             assert self.hand is not None
             self.hand.verify(action, seat)
             return
-        if seat is not None and seat != d.seat:
-            raise IllegalAction(f"it is seat {d.seat}'s decision, not seat {seat}'s", rule="turn_order")
+        _verify_seat(d, seat)
         if action not in d.legal:
             raise IllegalAction(f"{action} is not a choice in the {d.kind} phase now", rule=d.kind)
 
@@ -255,8 +260,7 @@ class Match:
             self.decisions += 1
             self._step(lost)
             return
-        if seat is not None and seat != d.seat:
-            raise IllegalAction(f"it is seat {d.seat}'s decision, not seat {seat}'s", rule="turn_order")
+        _verify_seat(d, seat)
         verify_wrong_play(self.rules)
         legal = d.legal
         default = PASS if PASS in legal else legal[0]
