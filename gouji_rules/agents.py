@@ -240,7 +240,7 @@ AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": Greed
 
 
 def make_agent(name: str) -> Agent:
-    """A new agent by name (``random``, ``greedy``); unknown names raise ValueError."""
+    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``ismcts``); unknown names raise ValueError."""
     try:
         return AGENTS[name]()
     except KeyError:
