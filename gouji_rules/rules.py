@@ -165,12 +165,11 @@ class Rules:
         for sym in v.burn.exempt:
             self.burn_exempt[rank_of(sym)] = True
         self.deck = build_deck(v)
-        self.ranks_present = [False] * NRANKS
         self.deck_counts = [0] * NRANKS
         """how many cards of each rank the deck holds"""
         for c in self.deck:
-            self.ranks_present[c >> 2] = True
             self.deck_counts[c >> 2] += 1
+        self.ranks_present = [n > 0 for n in self.deck_counts]
         self.seats = 6
         self.hand_sizes = deal_sizes(v, len(self.deck))
         self.place_names = list(v.places.names)
@@ -360,11 +359,10 @@ class Rules:
         """The fewest cards of rank ``r`` that make a pure 够级 set (0: none can)."""
         mins = self._pure_min
         if mins is None:
-            in_deck = [0] * NRANKS
-            for c in self.deck:
-                in_deck[c >> 2] += 1
             pure = self.is_pure_gouji
-            mins = [next((k for k in range(2, n + 1) if pure(CardSet(x, k))), 0) for x, n in enumerate(in_deck)]
+            mins = [
+                next((k for k in range(2, n + 1) if pure(CardSet(x, k))), 0) for x, n in enumerate(self.deck_counts)
+            ]
             self._pure_min = mins
         return int(mins[r])
 
