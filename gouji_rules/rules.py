@@ -222,9 +222,9 @@ class Rules:
         self.natural_point = op.natural_point
         self.dadian = op.dadian
         self.four_any_time = op.four_when == "any_time"
+        """S4 第八条: the 4s that open may come any time after the pure set stood (S0: the very next lead)"""
         self.dadian_any_gouji = op.dadian_lived == "gouji_won"
         """S4 第二十二条(一): any 够级 set that won the lead spares its seat from 打点 (else a pure set that stood)"""
-        """S4 第八条: the 4s that open may come any time after the pure set stood (S0: the very next lead)"""
         self.men = v.men.enabled
         self.men_ranks_last = v.men.penalty == "place_bottom"
         self.men_severity = v.men.severity
