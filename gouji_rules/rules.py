@@ -563,7 +563,8 @@ class Rules:
         if kind == "burn_fail":
             return self.burn_fail_severity
         if kind == "men":
-            return self.men_severity if (self.men and self.men_ranks_last) else None
+            # a 清 seat that plays on is placed later, not at once (men_bottom_severity says where)
+            return None if (self.men_plays_on_at_bottom or not self.men) else self.men_bottom_severity()
         raise VariantError(f"no place is forced by {kind!r} (burn_fail or men)")
 
     def _men_refusal(self, victim: int, by: int) -> IllegalAction | None:
