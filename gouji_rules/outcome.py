@@ -147,7 +147,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"declare {kind}:{s}: {rules.name} has no {kind}", "declare", DECLARE)
         if s in declared:
             raise _illegal(f"declare {kind}:{s}: a seat declares once a hand", "declare", DECLARE)
-        if rules.declare_needs_both_in_play(kind) and (s in placed or (s + 3) % 6 in placed):
+        if rules.declaration_barred(kind, s, placed):
             raise _illegal(
                 f"declare {kind}:{s}: declared after 革命 and 冲点, not by or on a seat placed before play",
                 "declare",

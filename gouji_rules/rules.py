@@ -7,7 +7,7 @@ expression hook costs one dict lookup after its first call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -733,9 +733,9 @@ class Rules:
         """A staked declaration this variant has (:meth:`can_declare`)."""
         return kind in self.staked_declarations() and self.can_declare(kind)
 
-    def declare_needs_both_in_play(self, kind: str) -> bool:
-        """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one."""
-        return kind == "mingdian"
+    def declaration_barred(self, kind: str, seat: int, placed: Collection[int]) -> bool:
+        """明点 is declared after 革命 and 冲点: not by a seat placed before play (``placed``), nor on one."""
+        return kind == "mingdian" and (seat in placed or (seat + 3) % 6 in placed)
 
     # -- scoring --------------------------------------------------------------------------
 
