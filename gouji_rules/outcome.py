@@ -269,7 +269,7 @@ def settle_outcome(rules: Rules, o: Outcome) -> tuple[Settlement, list[Debt]]:
     Returns the settlement and the debts still owed.
     """
     verify_outcome(rules, o)
-    settlement = settle(rules.variant, o.hand_result(rules))
+    settlement = settle(rules, o.hand_result(rules))
     debts = list(settlement.debts)
     for giver, receiver in o.waived:
         hit = next(
