@@ -189,8 +189,7 @@ def _verify_placed_before_play(rules: Rules, o: Outcome) -> None:
 
 def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> bool:
     for s in o.geming:
-        top = sorted(places[(s + k) % 6] for k in (2, 4)) == [1, 2]
-        if places[s] != rules.geming_final_place(top):
+        if places[s] != rules.geming_place_at(s, places):
             return False
     if o.chongdian:
         want = rules.chongdian_places(len(o.chongdian))

@@ -532,6 +532,11 @@ class Rules:
         """The place of a 革命 player (S4 第二十一条): 四科, or 三科 when his two teammates took 头科 and 二科."""
         return self.geming_place_if_team_top if teammates_top else self.geming_place
 
+    def geming_place_at(self, seat: int, places: Sequence[int]) -> int:
+        """The place of the 革命 player at ``seat`` given where the others finished (``places``, by seat)."""
+        mates = sorted(places[(seat + k) % 6] for k in (2, 4))
+        return self.geming_final_place(mates == [1, 2])
+
     def geming_voids(self, declarers: int) -> bool:
         """This many 革命 at once void the hand (S4 第二十一条)."""
         return declarers >= self.geming_void_at
