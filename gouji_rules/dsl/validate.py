@@ -26,6 +26,7 @@ from ..variant import SECTIONS, Variant, make_variant
 from .errors import VariantErrors, VariantFileError, did_you_mean
 from .expr import CompiledHook, ExprError, compile_hook
 from .merge import Chain
+from .schema import NAME_RULE
 from .schema import schema as generated_schema
 from .slips import fullwidth_slip
 from .yamlpos import Node, Source
@@ -234,7 +235,7 @@ def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantF
         return node.error(f"{path} must have {want} items, not {len(value)}", f"{en} ({zh})" if en else "")
     if kw == "pattern" and path == "name":
         return node.error(
-            f"name: {value!r} may use only letters (of any script), digits, '_' and '-' (not first)",
+            f"name: {value!r} {NAME_RULE}",
             "a name is used as a file name and on the command line: no spaces, dots or punctuation",
         )
     if kw == "maxLength":
