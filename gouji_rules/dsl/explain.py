@@ -188,10 +188,11 @@ def _hook_sentence(name: str, hook: Any, lang: str) -> str:
 def _hooks_by_section(variant: Variant) -> dict[str, list[tuple[str, Any]]]:
     """The hooks each section shows after its fields (the section of the rule a hook decides)."""
     out: dict[str, list[tuple[str, Any]]] = {}
+    sections = dict(SECTIONS)
     for name, hook in sorted(variant.hooks.items()):
         o = OVERRIDES.get(name)
         section = o.section if o is not None else name.split(".")[0]
-        if section in dict(SECTIONS):
+        if section in sections:
             out.setdefault(section, []).append((name, hook))
     return out
 
@@ -220,9 +221,7 @@ def explain(variant: Variant, lang: str = "zh") -> str:
             return f"第{item}条" if sec == here else f"{zh_numeral(sec)}、第{item}条"
         return f"{item}" if sec == here else f"{sec}.{item}"
 
-    number = 0
-    for key, cls in SECTIONS:
-        number += 1
+    for number, (key, cls) in enumerate(SECTIONS, 1):
         doc_lines = [x.strip() for x in (cls.__doc__ or key).strip().splitlines() if x.strip()]
         doc = doc_lines[0] if zh or len(doc_lines) < 2 else doc_lines[1]
         lines.append(f"{zh_numeral(number)}、{doc}（{key}）" if zh else f"{number}. {key}: {doc}")
@@ -253,7 +252,7 @@ def explain(variant: Variant, lang: str = "zh") -> str:
         lines.append("")
     rest = sorted((n, h) for n, h in variant.hooks.items() if n not in where)
     if rest:
-        number += 1
+        number = len(SECTIONS) + 1
         title = "用表达式写的其他规则（hooks）" if zh else "Other rules written as expressions (hooks)"
         lines.append(f"{zh_numeral(number)}、{title}" if zh else f"{number}. {title}")
         for j, (n, h) in enumerate(rest, 1):
