@@ -82,13 +82,6 @@ def _is_rank_field(value: Any) -> bool:
     return False
 
 
-SHORT_LABELS: dict[str, Words] = {
-    "jiefeng.policy": ("接风（有人走后没人管时谁出牌）", "接风: who leads after a player goes out and nobody answers"),
-    "men.penalty": ("被闷（清）的处罚", "the penalty for 闷 / 清"),
-}
-"""Labels for enumerated fields whose description lists the codes with no lead-in to keep."""
-
-
 def _lead_in(label: str, colon: str) -> str:
     """The text before the first ``colon`` outside brackets, or "" when there is none."""
     depth = 0
@@ -104,7 +97,8 @@ def _lead_in(label: str, colon: str) -> str:
 
 def label_for(field: dataclasses.Field[Any], lang: str, choices: Mapping[str, Words] | None = None) -> str:
     """A field's description as the label of its line; when it spells out the codes (``cover 大花盖小花；
-    kill_table …``), only the lead-in before the colon, since the value itself is printed in words."""
+    kill_table …``), only the lead-in before the colon, since the value itself is printed in words; a
+    description with no lead-in to keep gives the field's own short ``metadata["label"]`` (zh, en)."""
     zh = lang == "zh"
     label = str(field.metadata.get("zh" if zh else "en", field.name))
     if not choices or not any(re.search(rf"\b{re.escape(c)}\b", label) for c in choices):
@@ -112,9 +106,9 @@ def label_for(field: dataclasses.Field[Any], lang: str, choices: Mapping[str, Wo
     head = _lead_in(label, "：" if zh else ": ")
     if head and not any(re.search(rf"\b{re.escape(c)}\b", head) for c in choices):
         return head
-    for key, words in SHORT_LABELS.items():
-        if key.endswith("." + field.name):
-            return words[0] if zh else words[1]
+    short = field.metadata.get("label")
+    if short is not None:
+        return str(short[0] if zh else short[1])
     return label
 
 
