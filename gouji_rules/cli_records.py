@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .cli_common import handles_errors
+from .cli_common import add_commands, handles_errors
 
 
 @click.command("replay")
@@ -82,9 +82,7 @@ def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool, 
 
 def register(group: click.Group) -> None:
     """Add ``replay`` and ``verify`` to the ``gouji`` group."""
-    for cmd in (replay_cmd, verify_cmd):
-        if cmd.name not in group.commands:
-            group.add_command(cmd)
+    add_commands(group, replay_cmd, verify_cmd)
 
 
 __all__ = ["register", "replay_cmd", "verify_cmd"]
