@@ -56,8 +56,7 @@ def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool, 
     Each record must match the record format (--schema), carry its rules' fingerprint,
     deal the variant's deck (and the deal its seed makes), replay to the recorded end, and
     state the debts its replay leaves (debts_next); the first illegal action is reported
-    with its rule.  Exit 0 when every record
-    verifies, 1 when any does not.
+    with its rule.  Exit 0 when every record verifies, 1 when any does not.
     """
     from .tournament.records import schema_text, verify_files
 
