@@ -23,6 +23,13 @@ from .outputs import OutputPathError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def add_commands(group: click.Group, *commands: click.Command) -> None:
+    """Add each command to ``group`` unless it is there already (a module's ``register`` may run twice)."""
+    for cmd in commands:
+        if cmd.name not in group.commands:
+            group.add_command(cmd)
+
+
 def fail(message: str) -> NoReturn:
     first = message.splitlines()[0] if message else ""
     click.echo(message if ": error: " in first else f"error: {message}", err=True)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .cli_common import SEED, check_output_paths, handles_errors
+from .cli_common import SEED, add_commands, check_output_paths, handles_errors
 from .tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -470,9 +470,7 @@ def register(group: click.Group) -> None:
     from .cli_serve import register as register_serve
 
     register_serve(event_group)
-    for cmd in (event_group,):
-        if cmd.name not in group.commands:
-            group.add_command(cmd)
+    add_commands(group, event_group)
 
 
 __all__ = ["event_group", "register"]

@@ -14,7 +14,7 @@ import click
 
 from . import catalog
 from .agents import AGENTS
-from .cli_common import MAX_MATCH_HANDS, SEED, check_output_paths, handles_errors, hands_option
+from .cli_common import MAX_MATCH_HANDS, SEED, add_commands, check_output_paths, handles_errors, hands_option
 from .sim import simulate
 
 
@@ -172,9 +172,7 @@ def _print_bench(out: dict[str, Any], as_json: bool, width: int = 32) -> None:
 
 def register(group: click.Group) -> None:
     """Add ``simulate`` and ``bench`` to the ``gouji`` group."""
-    for cmd in (simulate_cmd, bench_cmd):
-        if cmd.name not in group.commands:
-            group.add_command(cmd)
+    add_commands(group, simulate_cmd, bench_cmd)
 
 
 __all__ = ["bench_cmd", "register", "simulate_cmd"]

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .cli_common import handles_errors
+from .cli_common import add_commands, handles_errors
 
 
 @click.command("replay")
@@ -56,8 +56,7 @@ def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool, 
     Each record must match the record format (--schema), carry its rules' fingerprint,
     deal the variant's deck (and the deal its seed makes), replay to the recorded end, and
     state the debts its replay leaves (debts_next); the first illegal action is reported
-    with its rule.  Exit 0 when every record
-    verifies, 1 when any does not.
+    with its rule.  Exit 0 when every record verifies, 1 when any does not.
     """
     from .tournament.records import schema_text, verify_files
 
@@ -82,9 +81,7 @@ def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool, 
 
 def register(group: click.Group) -> None:
     """Add ``replay`` and ``verify`` to the ``gouji`` group."""
-    for cmd in (replay_cmd, verify_cmd):
-        if cmd.name not in group.commands:
-            group.add_command(cmd)
+    add_commands(group, replay_cmd, verify_cmd)
 
 
 __all__ = ["register", "replay_cmd", "verify_cmd"]

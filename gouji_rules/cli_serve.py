@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .cli_common import fail, handles_errors
+from .cli_common import add_commands, fail, handles_errors
 
 
 def _lan_address() -> str:
@@ -87,5 +87,4 @@ def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links
 
 def register(group: click.Group) -> None:
     """Add ``serve`` to the ``gouji event`` group."""
-    if "serve" not in group.commands:
-        group.add_command(serve_cmd)
+    add_commands(group, serve_cmd)

@@ -147,7 +147,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"declare {kind}:{s}: {rules.name} has no {kind}", "declare", DECLARE)
         if s in declared:
             raise _illegal(f"declare {kind}:{s}: a seat declares once a hand", "declare", DECLARE)
-        if rules.declare_needs_both_in_play(kind) and (s in placed or (s + 3) % 6 in placed):
+        if rules.declaration_barred(kind, s, placed):
             raise _illegal(
                 f"declare {kind}:{s}: declared after 革命 and 冲点, not by or on a seat placed before play",
                 "declare",
@@ -189,8 +189,7 @@ def _verify_placed_before_play(rules: Rules, o: Outcome) -> None:
 
 def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> bool:
     for s in o.geming:
-        top = sorted(places[(s + k) % 6] for k in (2, 4)) == [1, 2]
-        if places[s] != rules.geming_final_place(top):
+        if places[s] != rules.geming_place_at(s, places):
             return False
     if o.chongdian:
         want = rules.chongdian_places(len(o.chongdian))
@@ -269,7 +268,7 @@ def settle_outcome(rules: Rules, o: Outcome) -> tuple[Settlement, list[Debt]]:
     Returns the settlement and the debts still owed.
     """
     verify_outcome(rules, o)
-    settlement = settle(rules.variant, o.hand_result(rules))
+    settlement = settle(rules, o.hand_result(rules))
     debts = list(settlement.debts)
     for giver, receiver in o.waived:
         hit = next(

@@ -7,7 +7,7 @@ expression hook costs one dict lookup after its first call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -165,12 +165,11 @@ class Rules:
         for sym in v.burn.exempt:
             self.burn_exempt[rank_of(sym)] = True
         self.deck = build_deck(v)
-        self.ranks_present = [False] * NRANKS
         self.deck_counts = [0] * NRANKS
         """how many cards of each rank the deck holds"""
         for c in self.deck:
-            self.ranks_present[c >> 2] = True
             self.deck_counts[c >> 2] += 1
+        self.ranks_present = [n > 0 for n in self.deck_counts]
         self.seats = 6
         self.hand_sizes = deal_sizes(v, len(self.deck))
         self.place_names = list(v.places.names)
@@ -223,9 +222,9 @@ class Rules:
         self.natural_point = op.natural_point
         self.dadian = op.dadian
         self.four_any_time = op.four_when == "any_time"
+        """S4 第八条: the 4s that open may come any time after the pure set stood (S0: the very next lead)"""
         self.dadian_any_gouji = op.dadian_lived == "gouji_won"
         """S4 第二十二条(一): any 够级 set that won the lead spares its seat from 打点 (else a pure set that stood)"""
-        """S4 第八条: the 4s that open may come any time after the pure set stood (S0: the very next lead)"""
         self.men = v.men.enabled
         self.men_ranks_last = v.men.penalty == "place_bottom"
         self.men_severity = v.men.severity
@@ -360,11 +359,10 @@ class Rules:
         """The fewest cards of rank ``r`` that make a pure 够级 set (0: none can)."""
         mins = self._pure_min
         if mins is None:
-            in_deck = [0] * NRANKS
-            for c in self.deck:
-                in_deck[c >> 2] += 1
             pure = self.is_pure_gouji
-            mins = [next((k for k in range(2, n + 1) if pure(CardSet(x, k))), 0) for x, n in enumerate(in_deck)]
+            mins = [
+                next((k for k in range(2, n + 1) if pure(CardSet(x, k))), 0) for x, n in enumerate(self.deck_counts)
+            ]
             self._pure_min = mins
         return int(mins[r])
 
@@ -534,6 +532,11 @@ class Rules:
         """The place of a 革命 player (S4 第二十一条): 四科, or 三科 when his two teammates took 头科 and 二科."""
         return self.geming_place_if_team_top if teammates_top else self.geming_place
 
+    def geming_place_at(self, seat: int, places: Sequence[int]) -> int:
+        """The place of the 革命 player at ``seat`` given where the others finished (``places``, by seat)."""
+        mates = sorted(places[(seat + k) % 6] for k in (2, 4))
+        return self.geming_final_place(mates == [1, 2])
+
     def geming_voids(self, declarers: int) -> bool:
         """This many 革命 at once void the hand (S4 第二十一条)."""
         return declarers >= self.geming_void_at
@@ -565,7 +568,8 @@ class Rules:
         if kind == "burn_fail":
             return self.burn_fail_severity
         if kind == "men":
-            return self.men_severity if (self.men and self.men_ranks_last) else None
+            # a 清 seat that plays on is placed later, not at once (men_bottom_severity says where)
+            return None if (self.men_plays_on_at_bottom or not self.men) else self.men_bottom_severity()
         raise VariantError(f"no place is forced by {kind!r} (burn_fail or men)")
 
     def _men_refusal(self, victim: int, by: int) -> IllegalAction | None:
@@ -734,9 +738,9 @@ class Rules:
         """A staked declaration this variant has (:meth:`can_declare`)."""
         return kind in self.staked_declarations() and self.can_declare(kind)
 
-    def declare_needs_both_in_play(self, kind: str) -> bool:
-        """明点 is declared after 革命 and 冲点: not by a seat placed before play, nor on one."""
-        return kind == "mingdian"
+    def declaration_barred(self, kind: str, seat: int, placed: Collection[int]) -> bool:
+        """明点 is declared after 革命 and 冲点: not by a seat placed before play (``placed``), nor on one."""
+        return kind == "mingdian" and (seat in placed or (seat + 3) % 6 in placed)
 
     # -- scoring --------------------------------------------------------------------------
 

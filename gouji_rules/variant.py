@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 
 def doc(zh: str, en: str, **extra: Any) -> dict[str, Any]:
-    """Field metadata: the Chinese and English descriptions plus extras (minimum, maximum, choices)."""
+    """Field metadata: the Chinese and English descriptions plus extras (minimum, maximum, choices, and
+    label: a short (zh, en) label for the rule sheet when the description only lists the codes)."""
     return {"zh": zh, "en": en, **extra}
 
 
@@ -243,6 +244,7 @@ class JiefengRules:
             next_teammate=("走的人的队友先出", "the player's teammate first"),
             by_consent=("下家申请接风，其余人同意", "the next seat asks, everyone else consents"),
         ),
+        label=("接风（有人走后没人管时谁出牌）", "接风: who leads after a player goes out and nobody answers"),
     )
 
 
@@ -353,6 +355,7 @@ class MenRules:
             tribute_only=("继续打，只进清贡、不影响名次", "plays on, only owes 清贡"),
             bottom_plays_on=("先清为落：从最后排名，但继续出牌", "placed from the bottom (先清为落), plays on"),
         ),
+        label=("被闷（清）的处罚", "the penalty for 闷 / 清"),
     )
     severity: int = _f(1, "被闷排名的轻重", "how far down a 闷 player is placed", minimum=0)
     show_hand: bool = _f(

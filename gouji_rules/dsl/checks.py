@@ -9,7 +9,6 @@ warnings, and the parent reports them when it is checked itself.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping
 
 from ..beat import unused_sets_fields
@@ -17,6 +16,7 @@ from ..variant import SECTIONS, Variant
 from .errors import VariantFileError
 from .expr import CompiledHook
 from .overrides import decided
+from .schema import NAME_RULE, is_name_char
 from .yamlpos import Node
 
 Warn = Callable[[str, list[str], str], None]
@@ -38,11 +38,11 @@ def build_errors(variant: Variant, root: Node) -> list[VariantFileError]:
     """Errors that need more than one field to see (before the engine's tables are built)."""
     out: list[VariantFileError] = []
     name = root.get("name")
-    odd = [c for c in variant.name if not (unicodedata.category(c)[0] in "LMN" or c in "_-")]
+    odd = [c for c in variant.name if not is_name_char(c)]
     if name is not None and odd:  # what a portable schema pattern cannot say: symbols such as emoji
         out.append(
             name.error(
-                f"name: {variant.name!r} may use only letters (of any script), digits, '_' and '-' (not first)",
+                f"name: {variant.name!r} {NAME_RULE}",
                 f"{odd[0]!r} (U+{ord(odd[0]):04X}) is not a letter or a digit",
             )
         )

@@ -82,13 +82,6 @@ def _is_rank_field(value: Any) -> bool:
     return False
 
 
-SHORT_LABELS: dict[str, Words] = {
-    "jiefeng.policy": ("接风（有人走后没人管时谁出牌）", "接风: who leads after a player goes out and nobody answers"),
-    "men.penalty": ("被闷（清）的处罚", "the penalty for 闷 / 清"),
-}
-"""Labels for enumerated fields whose description lists the codes with no lead-in to keep."""
-
-
 def _lead_in(label: str, colon: str) -> str:
     """The text before the first ``colon`` outside brackets, or "" when there is none."""
     depth = 0
@@ -104,7 +97,8 @@ def _lead_in(label: str, colon: str) -> str:
 
 def label_for(field: dataclasses.Field[Any], lang: str, choices: Mapping[str, Words] | None = None) -> str:
     """A field's description as the label of its line; when it spells out the codes (``cover 大花盖小花；
-    kill_table …``), only the lead-in before the colon, since the value itself is printed in words."""
+    kill_table …``), only the lead-in before the colon, since the value itself is printed in words; a
+    description with no lead-in to keep gives the field's own short ``metadata["label"]`` (zh, en)."""
     zh = lang == "zh"
     label = str(field.metadata.get("zh" if zh else "en", field.name))
     if not choices or not any(re.search(rf"\b{re.escape(c)}\b", label) for c in choices):
@@ -112,9 +106,9 @@ def label_for(field: dataclasses.Field[Any], lang: str, choices: Mapping[str, Wo
     head = _lead_in(label, "：" if zh else ": ")
     if head and not any(re.search(rf"\b{re.escape(c)}\b", head) for c in choices):
         return head
-    for key, words in SHORT_LABELS.items():
-        if key.endswith("." + field.name):
-            return words[0] if zh else words[1]
+    short = field.metadata.get("label")
+    if short is not None:
+        return str(short[0] if zh else short[1])
     return label
 
 
@@ -188,10 +182,11 @@ def _hook_sentence(name: str, hook: Any, lang: str) -> str:
 def _hooks_by_section(variant: Variant) -> dict[str, list[tuple[str, Any]]]:
     """The hooks each section shows after its fields (the section of the rule a hook decides)."""
     out: dict[str, list[tuple[str, Any]]] = {}
+    sections = dict(SECTIONS)
     for name, hook in sorted(variant.hooks.items()):
         o = OVERRIDES.get(name)
         section = o.section if o is not None else name.split(".")[0]
-        if section in dict(SECTIONS):
+        if section in sections:
             out.setdefault(section, []).append((name, hook))
     return out
 
@@ -220,9 +215,7 @@ def explain(variant: Variant, lang: str = "zh") -> str:
             return f"第{item}条" if sec == here else f"{zh_numeral(sec)}、第{item}条"
         return f"{item}" if sec == here else f"{sec}.{item}"
 
-    number = 0
-    for key, cls in SECTIONS:
-        number += 1
+    for number, (key, cls) in enumerate(SECTIONS, 1):
         doc_lines = [x.strip() for x in (cls.__doc__ or key).strip().splitlines() if x.strip()]
         doc = doc_lines[0] if zh or len(doc_lines) < 2 else doc_lines[1]
         lines.append(f"{zh_numeral(number)}、{doc}（{key}）" if zh else f"{number}. {key}: {doc}")
@@ -253,7 +246,7 @@ def explain(variant: Variant, lang: str = "zh") -> str:
         lines.append("")
     rest = sorted((n, h) for n, h in variant.hooks.items() if n not in where)
     if rest:
-        number += 1
+        number = len(SECTIONS) + 1
         title = "用表达式写的其他规则（hooks）" if zh else "Other rules written as expressions (hooks)"
         lines.append(f"{zh_numeral(number)}、{title}" if zh else f"{number}. {title}")
         for j, (n, h) in enumerate(rest, 1):

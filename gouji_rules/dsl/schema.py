@@ -72,14 +72,20 @@ NAME_PATTERN = (
 )
 """A variant name is safe as a file name and a CLI word: letters of any script, digits, '_' and '-'
 (not first); no space, dot, slash, quote, punctuation (ASCII, CJK or full-width) or invisible mark."""
+NAME_RULE = "may use only letters (of any script), digits, '_' and '-' (not first)"
+"""How the error about a bad name words the rule, whichever check finds it."""
+
+
+def is_name_char(c: str) -> bool:
+    """A letter (of any script, marks included), a digit, '_' or '-': what a portable pattern such as
+    :data:`NAME_PATTERN` cannot say by itself (it lets symbols such as emoji through)."""
+    return unicodedata.category(c)[0] in "LMN" or c in "_-"
 
 
 def safe_name(text: str) -> str:
     """``text`` as a name the schema accepts: each character it refuses becomes ``_`` (``custom`` if empty)."""
     pattern = re.compile(NAME_PATTERN)
-    out = "".join(
-        c if (unicodedata.category(c)[0] in "LMN" or c in "_-") and pattern.fullmatch("a" + c) else "_" for c in text
-    )[:64]
+    out = "".join(c if is_name_char(c) and pattern.fullmatch("a" + c) else "_" for c in text)[:64]
     if out.startswith("-"):
         out = "_" + out[1:]
     return out or "custom"

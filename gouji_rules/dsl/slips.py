@@ -93,11 +93,10 @@ def _code_part(line: str) -> str:
 def key_colons(src: Source) -> list[VariantFileError]:
     """Every ``key：`` (a full-width colon after a key) and every full-width space in an indentation."""
     out = []
-    start = 0
-    for n, line in enumerate(src.text.splitlines(keepends=True), 1):
+    for n, line in enumerate(src.lines, 1):
         m = KEY_COLON.match(line)
         if m and not line.lstrip().startswith("#"):
-            out.append(_slip(src, start + m.end() - 1))
+            out.append(_slip(src, src.line_start(n) + m.end() - 1))
         indent = re.match(r"[ \t\u3000]*", line)
         if indent and "\u3000" in indent.group():
             col = indent.group().index("\u3000") + 1
@@ -109,7 +108,6 @@ def key_colons(src: Source) -> list[VariantFileError]:
                     "switch the input method to half-width and indent with spaces",
                 )
             )
-        start += len(line)
     return out
 
 

@@ -26,6 +26,7 @@ from ..variant import SECTIONS, Variant, make_variant
 from .errors import VariantErrors, VariantFileError, did_you_mean
 from .expr import CompiledHook, ExprError, compile_hook
 from .merge import Chain
+from .schema import NAME_RULE
 from .schema import schema as generated_schema
 from .slips import fullwidth_slip
 from .yamlpos import Node, Source
@@ -219,9 +220,7 @@ def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantF
     if kw == "enum":
         enum = [e for e in sch.get("enum", []) if e is not None]
         v = str(value)
-        upper = {str(e).upper(): e for e in enum}
-        hint = f"did you mean {upper[v.upper()]!r}?" if v.upper() in upper else did_you_mean(v, [str(e) for e in enum])
-        hint = hint or _word_hint(v, enum, sch)
+        hint = _near(v, [str(e) for e in enum]) or _word_hint(v, enum, sch)
         return node.error(f"{path}: {v!r} is not one of {', '.join(str(e) for e in enum)}", hint)
     if kw == "minimum":
         return node.error(f"{path} must be at least {sch['minimum']}, not {_show_number(value)}")
@@ -234,7 +233,7 @@ def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantF
         return node.error(f"{path} must have {want} items, not {len(value)}", f"{en} ({zh})" if en else "")
     if kw == "pattern" and path == "name":
         return node.error(
-            f"name: {value!r} may use only letters (of any script), digits, '_' and '-' (not first)",
+            f"name: {value!r} {NAME_RULE}",
             "a name is used as a file name and on the command line: no spaces, dots or punctuation",
         )
     if kw == "maxLength":
@@ -315,11 +314,16 @@ def _expect(main: str, sch: dict[str, Any]) -> str:
     }.get(main, main)
 
 
+def _near(word: str, names: list[str]) -> str:
+    """``did you mean 'x'?`` for a name written in the wrong case, else for a near miss; or ``""``."""
+    upper = {n.upper(): n for n in names}
+    if word.upper() in upper:
+        return f"did you mean {upper[word.upper()]!r}?"
+    return did_you_mean(word, names)
+
+
 def _key_hint(key: str, props: dict[str, Any], path: str, sch: dict[str, Any]) -> str:
-    upper = {str(p).upper(): p for p in props}
-    if key.upper() in upper:
-        return f"did you mean {upper[key.upper()]!r}?"
-    hint = did_you_mean(key, props)
+    hint = _near(key, list(props))
     if hint:
         return hint
     if not key.isascii():

@@ -45,6 +45,12 @@ AGENT_NAMES = tuple(f"seat_{s}" for s in range(6))
 ObsDict = dict[str, Any]
 
 
+def team_reward(delta: tuple[int, int], seat: int) -> float:
+    """A seat's reward for a step: its team's score change less the other team's."""
+    team = seat % 2
+    return float(delta[team] - delta[1 - team])
+
+
 def resolve_variant(variant: str | Path | Variant) -> Variant:
     """A Variant from a shipped name, a file path, or a Variant."""
     if isinstance(variant, Variant):
@@ -219,10 +225,10 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
-        d0, d1 = t.apply(self.encoding.decode(int(action)))
+        delta = t.apply(self.encoding.decode(int(action)))
         self._cumulative_rewards[agent] = 0.0
         for s, a in enumerate(AGENT_NAMES):
-            self.rewards[a] = float(d0 - d1 if s % 2 == 0 else d1 - d0)
+            self.rewards[a] = team_reward(delta, s)
         if t.is_over:
             for a in self.agents:
                 self.terminations[a] = True

@@ -113,7 +113,6 @@ class ActionEncoding:
             start += rad[0] * rad[1] * rad[2] * rad[3] * rad[4]
         self.n_sets = start
         self.size = 2 * start + len(WORDS)
-        self._starts = list(self.offsets)
         self._radix_arr = np.asarray(self.radix, dtype=np.int64)
         self._offsets_arr = np.asarray(self.offsets, dtype=np.int64)
         self._boxes: dict[Box, tuple[IntArray, FloatArray]] = {}
@@ -148,7 +147,7 @@ class ActionEncoding:
         burn = i >= self.n_sets
         if burn:
             i -= self.n_sets
-        r = bisect_right(self._starts, i) - 1
+        r = bisect_right(self.offsets, i) - 1
         i -= self.offsets[r]
         _, t, j1, j2, j3 = self.radix[r]
         i, y = divmod(i, j3)

@@ -23,7 +23,7 @@ import numpy as np
 from ..agents import Agent, make_agent
 from ..errors import IllegalAction
 from ..variant import Variant
-from .aec import GoujiEnv, ObsDict, Table
+from .aec import GoujiEnv, ObsDict, Table, team_reward
 
 
 class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
@@ -87,11 +87,7 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
                 return reward
             s = t.turn
             d = t.apply(self.others[s].act(t.observation(s), t.legal_actions()))
-            reward += self._mine(d)
-
-    def _mine(self, delta: tuple[int, int]) -> float:
-        team = self.seat % 2
-        return float(delta[team] - delta[1 - team])
+            reward += team_reward(d, self.seat)
 
     def _obs(self) -> ObsDict:
         t = self.table
@@ -116,7 +112,7 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
             raise IllegalAction("the episode is over; call reset()", rule="hand_over")
         try:
             act = self.aec.encoding.decode(int(action))
-            reward = self._mine(t.apply(act))
+            reward = team_reward(t.apply(act), self.seat)
         except (IllegalAction, ValueError):
             if self.illegal == "raise":
                 raise

@@ -32,12 +32,9 @@ class Mingdian:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
         done = {s for _, s in prep.declarations}
         placed = prep.setup.placed
-        both_in_play = m.rules.declare_needs_both_in_play("mingdian")
         for k in range(6):
             s = (prep.lead + k) % 6
-            if s in done:
-                continue
-            if both_in_play and (s in placed or (s + 3) % 6 in placed):
+            if s in done or m.rules.declaration_barred("mingdian", s, placed):
                 continue
             a = yield m.ask(s, DecisionKind.MINGDIAN, (Declare("mingdian"), PASS))
             if isinstance(a, Declare):

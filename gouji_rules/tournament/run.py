@@ -153,13 +153,13 @@ def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int)
             faults.append(Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], kind, detail[:DETAIL_MAX]))
         if kind == "retired":
             retired.add(seat)
-        if kind == "illegal" and variant.play.wrong_play == "lose_turn":
+        if kind == "illegal":
             # 错牌不出 (S4 第四条(一)): the wrong play loses the turn, and the record shows it
             try:
                 m.forfeit(seat, detail[:200])
                 continue
             except IllegalAction:
-                pass  # a decision that cannot be forfeited: the fallback makes it
+                pass  # the variant refuses wrong plays (play.wrong_play), or the decision cannot be forfeited
         m.apply(fallback[seat].act(obs, legal), seat)
     for p in players:
         p.end_match()
