@@ -1196,8 +1196,7 @@ class Hand:
     def _geming_places(self) -> None:
         """S4 第二十一条: a 革命 player whose two teammates took 头科 and 二科 is 三科 (a sweep)."""
         for s in self.setup.geming:
-            mates = sorted(self.places[(s + k) % 6] for k in (2, 4))
-            place = self.rules.geming_final_place(mates == [1, 2])
+            place = self.rules.geming_place_at(s, self.places)
             if self.places[s] != place:
                 other = self.places.index(place)
                 self.places[other], self.places[s] = self.places[s], place
