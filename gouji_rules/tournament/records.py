@@ -659,8 +659,9 @@ def pick(path: str, hand: int, override: Variant | None = None) -> tuple[Variant
     raise InputError(f"the file has {n} hand record{'s' if n != 1 else ''}, not {hand}", file=path)
 
 
-def replay_steps(variant: Variant, record: dict[str, Any]) -> Iterator[str]:
-    """The hand as text, one block per step: the deal first, then each action and what it caused."""
+def replay_steps(variant: Variant, record: dict[str, Any]) -> Iterator[tuple[str, bool]]:
+    """The hand as text, one block per step: the deal first, then each action and what it caused;
+    each with whether it stands (False for the illegal action that ends the replay)."""
     if "actions" not in record:
         raise InputError("this record has no actions to step through (a result entered at a table)")
     try:
@@ -674,22 +675,22 @@ def replay_steps(variant: Variant, record: dict[str, Any]) -> Iterator[str]:
         if isinstance(players, list) and len(players) == 6:
             who = f" {players[s]}"
         head.append(f"  seat {s}{who}: {format_hand(hand.hands[s])}")
-    yield "\n".join(head)
+    yield "\n".join(head), True
     seen = len(hand.events)
     for k, text in enumerate(record["actions"], start=1):
         seat_text, _, act = str(text).partition(":")
         try:
             hand.apply(parse_action(act), int(seat_text))
         except (GoujiError, ValueError) as e:
-            yield f"{k:>4}. seat {seat_text}: {act}   ILLEGAL: {e}"
+            yield f"{k:>4}. seat {seat_text}: {act}   ILLEGAL: {e}", False
             return
         new = [e for e in hand.events[seen:] if e.type not in ("play", "pass")]
         seen = len(hand.events)
         notes = "; ".join(_event_text(e.to_json()) for e in new)
         left = " ".join(str(n) for n in hand.cards_left())
-        yield f"{k:>4}. seat {seat_text}: {act:<12} left [{left}]" + (f"   {notes}" if notes else "")
+        yield f"{k:>4}. seat {seat_text}: {act:<12} left [{left}]" + (f"   {notes}" if notes else ""), True
     if hand.is_over:
-        yield f"places {list(hand.places)}, scores {list(hand.scores())}"
+        yield f"places {list(hand.places)}, scores {list(hand.scores())}", True
 
 
 def _event_text(e: dict[str, Any]) -> str:
@@ -711,11 +712,11 @@ def replay(
     """Emit each step; ``wait`` is called between steps and returns False to stop (q).
 
     Returns False when the record holds an illegal action (the step that says so is emitted)."""
-    for i, step in enumerate(replay_steps(variant, record)):
+    for i, (step, stands) in enumerate(replay_steps(variant, record)):
         if i and wait is not None and not wait():
             return True
         emit(step)
-        if "   ILLEGAL: " in step:
+        if not stands:
             return False
     return True
 
