@@ -24,6 +24,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import inspect
+import sys
 from _thread import get_ident
 from collections.abc import Callable
 from operator import attrgetter
@@ -71,7 +72,7 @@ def _frozen(cls: type[T]) -> type[T]:
     methods: dict[str, Callable[..., Any]] = {
         "__init__": _init(cls, fields),
         "__repr__": _repr([f.name for f in fields if f.repr]),
-        "__eq__": _eq(_values([f.name for f in fields if f.compare])),
+        "__eq__": _eq([f.name for f in fields if f.compare]),
     }
     for name, method in methods.items():
         if name not in cls.__dict__:
@@ -94,6 +95,7 @@ def _frozen(cls: type[T]) -> type[T]:
 
 
 def _attach(cls: type, name: str, method: Callable[..., Any]) -> None:
+    method.__name__ = name
     method.__qualname__ = f"{cls.__qualname__}.{name}"
     method.__module__ = cls.__module__
     setattr(cls, name, method)
@@ -163,13 +165,31 @@ def _repr(names: list[str]) -> Callable[[Any], str]:
     return __repr__
 
 
-def _eq(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
-    def __eq__(self: Any, other: Any) -> Any:
+def _eq(names: list[str]) -> Callable[[Any, Any], Any]:
+    if sys.version_info < (3, 13):
+        values = _values(names)
+
+        def eq_tuples(self: Any, other: Any) -> Any:  # as 3.11 and 3.12 generate it: tuples compared
+            if other.__class__ is self.__class__:
+                return values(self) == values(other)
+            return NotImplemented
+
+        return eq_tuples
+    getters = [attrgetter(name) for name in names]
+
+    def eq_fields(self: Any, other: Any) -> Any:  # as 3.13 generates it: `self.a == other.a and …`
+        if self is other:
+            return True
         if other.__class__ is self.__class__:
-            return values(self) == values(other)
+            result: Any = True
+            for get in getters:
+                result = get(self) == get(other)
+                if not result:
+                    break
+            return result
         return NotImplemented
 
-    return __eq__
+    return eq_fields
 
 
 def _hash(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
@@ -179,7 +199,9 @@ def _hash(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
     return __hash__
 
 
-def _frozen_setattr(cls: type[Any], names: tuple[str, ...]) -> tuple[Callable[..., None], Callable[..., None]]:
+def _frozen_setattr(cls: type[Any], fields: tuple[str, ...]) -> tuple[Callable[..., None], Callable[..., None]]:
+    names = fields if sys.version_info < (3, 13) else frozenset(fields)  # 3.13 tests `name in {'a', …}`
+
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
             raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
