@@ -126,14 +126,14 @@ def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[...
         co_name="__init__",
         co_qualname=f"{cls.__qualname__}.__init__",
     )
-    defaults = []
+    defaults, last_default = [], ""
     for f in fields:
-        if f.default is not dataclasses.MISSING:
-            defaults.append(f.default)
-        elif f.default_factory is not dataclasses.MISSING:
-            defaults.append(_FACTORY)
+        if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+            defaults.append(f.default if f.default is not dataclasses.MISSING else _FACTORY)
+            last_default = f.name
         elif defaults:
-            raise TypeError(f"non-default argument {f.name!r} follows default argument")
+            which = f" {last_default!r}" if sys.version_info >= (3, 13) else ""  # 3.13 names it
+            raise TypeError(f"non-default argument {f.name!r} follows default argument{which}")
     init = FunctionType(code, {"_assign": _assign, "locals": locals}, "__init__", tuple(defaults) or None)
     init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     return init
