@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .registry import TRIBUTE_KINDS
 from .rules import sweep_of
-from .settle import Debt, HandResult
+from .settlement import Debt, HandResult
 
 if TYPE_CHECKING:
     from .rules import Rules
