@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .errors import IllegalAction
 from .rules import Rules
-from .settle import Debt, HandResult, Settlement, settle
+from .settlement import Debt, HandResult, Settlement, settle
 
 BURN = "S4 第六条; S0 五、烧牌"
 MEN = "S4 第十五条; S0 六、闷与被闷"

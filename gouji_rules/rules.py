@@ -17,7 +17,7 @@ from .cards import ACE, BJ, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 
 if TYPE_CHECKING:
-    from .settle import Debt, HandResult
+    from .settlement import Debt, HandResult
     from .variant import Variant
 
 NEVER = 1 << 30

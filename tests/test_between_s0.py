@@ -16,7 +16,7 @@ import pytest
 from gouji_rules.actions import PASS, Choose, Declare, Head, Play
 from gouji_rules.cards import FOUR, SJ, TWO, counts_of, parse_set
 from gouji_rules.match import HEAD_FOREVER, Match
-from gouji_rules.settle import Debt, HandResult, settle
+from gouji_rules.settlement import Debt, HandResult, settle
 
 from .test_match import S0, at_play, drive, ev, rig_deal, rig_debts
 
