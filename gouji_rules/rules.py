@@ -724,6 +724,12 @@ class Rules:
         """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
         return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
 
+    def may_refuse_return(self, payer_hand: Sequence[int], rank: int, other_ranks: int) -> bool:
+        """May the payer refuse a returned card of ``rank`` (``tribute.return_refusable``; S4 第十四条(四)
+        「若进贡一方没有与还贡牌点数相同的牌，可拒绝此张还贡牌，请吃贡方换」)?  Only when he holds no card of
+        that rank and the receiver has ``other_ranks`` (> 0) still to offer."""
+        return self.return_refusable and not payer_hand[rank] and other_ranks > 0
+
     def declaration(self, name: str) -> Any:
         """The compiled declaration called ``name``; unknown names raise VariantError."""
         hit = self.declarations.get(name)
