@@ -635,6 +635,12 @@ class Rules:
         alone = bool(hook(ctx)) if hook is not None else hand[SJ] >= self.kang_small
         return KangScope.SELF if (alone or hand[BJ] >= self.kang_small) else KangScope.NONE
 
+    def kang_seats(self, seat: int, scope: KangScope) -> frozenset[int]:
+        """The seats a 扛贡 of ``scope`` by ``seat`` exempts from paying: his whole side (大王扛贡) or himself."""
+        if scope is KangScope.TEAM:
+            return frozenset({seat, (seat + 2) % 6, (seat + 4) % 6})
+        return frozenset({seat}) if scope is KangScope.SELF else frozenset()
+
     def geming_eligible(self, hand: Sequence[int]) -> bool:
         """May a player holding ``hand`` declare 革命 (S4 第二十一条: no 2 and no joker)?"""
         if not self.geming:
