@@ -547,6 +547,26 @@ class Rules:
             return (self.chongdian_place,)
         return (self.chongdian_place, self.chongdian_second_place)
 
+    def chongdian_placings(
+        self, results: Sequence[tuple[int, bool]], last_places: Sequence[int] | None = None
+    ) -> list[dict[int, int]]:
+        """Where the 冲点 players (``(seat, succeeded)`` in the order they declared) are placed, as
+        every placing the rules allow (S0 十、冲点): one is 四客; of two, the one that succeeded takes
+        the better place, and when both succeeded or both failed, the better of last hand
+        (``last_places``; the first to declare when they tied or there was no last hand).  Without
+        ``last_places`` (a hand entered at a table) a tie allows either order."""
+        places = self.chongdian_places(len(results))
+        if len(results) == 1:
+            return [{results[0][0]: places[0]}]
+        (a, ok_a), (b, ok_b) = results[0], results[1]
+        if ok_a != ok_b:
+            good, bad = (a, b) if ok_a else (b, a)
+            return [{good: places[0], bad: places[1]}]
+        if last_places is None:
+            return [{a: places[0], b: places[1]}, {b: places[0], a: places[1]}]
+        good, bad = (a, b) if last_places[a] <= last_places[b] else (b, a)
+        return [{good: places[0], bad: places[1]}]
+
     def chongdian_redeals(self, players: int) -> bool:
         """This many 冲点 players cause a redeal (S0 十、冲点)."""
         return players >= self.chongdian_redeal_at
@@ -614,6 +634,12 @@ class Rules:
         hook = self.hooks.get("kang_self")
         alone = bool(hook(ctx)) if hook is not None else hand[SJ] >= self.kang_small
         return KangScope.SELF if (alone or hand[BJ] >= self.kang_small) else KangScope.NONE
+
+    def kang_seats(self, seat: int, scope: KangScope) -> frozenset[int]:
+        """The seats a 扛贡 of ``scope`` by ``seat`` exempts from paying: his whole side (大王扛贡) or himself."""
+        if scope is KangScope.TEAM:
+            return frozenset({seat, (seat + 2) % 6, (seat + 4) % 6})
+        return frozenset({seat}) if scope is KangScope.SELF else frozenset()
 
     def geming_eligible(self, hand: Sequence[int]) -> bool:
         """May a player holding ``hand`` declare 革命 (S4 第二十一条: no 2 and no joker)?"""
@@ -703,6 +729,12 @@ class Rules:
     def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
         """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
         return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
+
+    def may_refuse_return(self, payer_hand: Sequence[int], rank: int, other_ranks: int) -> bool:
+        """May the payer refuse a returned card of ``rank`` (``tribute.return_refusable``; S4 第十四条(四)
+        「若进贡一方没有与还贡牌点数相同的牌，可拒绝此张还贡牌，请吃贡方换」)?  Only when he holds no card of
+        that rank and the receiver has ``other_ranks`` (> 0) still to offer."""
+        return self.return_refusable and not payer_hand[rank] and other_ranks > 0
 
     def declaration(self, name: str) -> Any:
         """The compiled declaration called ``name``; unknown names raise VariantError."""

@@ -443,6 +443,18 @@ def test_s0_sec10_two_chongdian_both_succeed_last_hands_better_is_fourth(monkeyp
     assert m.hand.setup.placed == {better: 4, worse: 5}
 
 
+def test_s0_sec10_chongdian_placings_are_one_rule_for_the_table_and_club_entry() -> None:
+    """十、冲点: the phase (last places known) and a hand entered at a table (not known) ask one rule."""
+    rules = S0.rules
+    assert rules.chongdian_placings([(2, False)]) == [{2: 4}]
+    assert rules.chongdian_placings([(0, False), (1, True)]) == [{1: 4, 0: 5}]
+    last = [6, 1, 2, 3, 4, 5]
+    assert rules.chongdian_placings([(0, True), (1, True)], last) == [{1: 4, 0: 5}]
+    assert rules.chongdian_placings([(0, False), (1, False)], [0] * 6) == [{0: 4, 1: 5}]
+    either = rules.chongdian_placings([(0, True), (1, True)])
+    assert sorted(map(sorted, (p.items() for p in either))) == [[(0, 4), (1, 5)], [(0, 5), (1, 4)]]
+
+
 def test_s0_sec10_three_chongdian_redeal(monkeypatch: pytest.MonkeyPatch) -> None:
     """十、冲点 “若3人或3人以上冲点则重新洗牌摸牌，贡数不变。”"""
     rig_debts(monkeypatch, [Debt("place", 4, 3, 1)])
