@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .beat import BeatStrategy, make_strategy
-from .cards import ACE, BJ, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
+from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 
 if TYPE_CHECKING:
@@ -274,6 +274,8 @@ class Rules:
         self.chongdian_place = ch.place
         self.chongdian_second_place = ch.second_place
         self.chongdian_redeal_at = ch.redeal_at
+        self.chongdian_fail_drops_fours = ch.fail_drops_fours
+        self.chongdian_no_head_closes = ch.no_head_closes
         m = v.match
         self.kaipai_count = m.kaipai == "count"
         self.shangban = m.first_leader == "shangban"
@@ -580,6 +582,16 @@ class Rules:
         success opens it; failure closes it and opens its opposite."""
         opened = frozenset({self.chongdian_opens(seat, success)})
         return opened, (frozenset() if success else frozenset({seat}))
+
+    def chongdian_dropped(self, succeeded: bool) -> tuple[int, ...]:
+        """The ranks a 冲点 player's opposite throws away after it (S0 十、冲点「对门被视为开点并且扔掉4继续游戏」
+        when it fails; ``chongdian.fail_drops_fours``)."""
+        return (FOUR,) if not succeeded and self.chongdian_fail_drops_fours else ()
+
+    def chongdian_no_head_closed(self, succeeded: bool) -> bool:
+        """Does an opposite who chose 无头 lose the right to open (S0 十、冲点「选择无头若对门冲点成功则不能开点」;
+        ``chongdian.no_head_closes``)?"""
+        return succeeded and self.chongdian_no_head_closes
 
     def bottom_severity(self, kind: str) -> int | None:
         """How far down a seat is placed at once, counted from last place, by ``kind``: ``burn_fail``

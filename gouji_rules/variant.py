@@ -33,8 +33,10 @@ else:
 
 
 def doc(zh: str, en: str, **extra: Any) -> dict[str, Any]:
-    """Field metadata: the Chinese and English descriptions plus extras (minimum, maximum, choices, and
-    label: a short (zh, en) label for the rule sheet when the description only lists the codes)."""
+    """Field metadata: the Chinese and English descriptions plus extras (minimum, maximum, choices,
+    label: a short (zh, en) label for the rule sheet when the description only lists the codes, and
+    legacy: for an option added after events began keeping copies of their rules, the value that
+    plays the game as before it existed; see :func:`with_legacy`)."""
     return {"zh": zh, "en": en, **extra}
 
 
@@ -197,6 +199,7 @@ class PlayRules:
             "refuse": ("错牌被拒绝，重新出（IllegalAction）", "the wrong play is refused (IllegalAction)"),
             "lose_turn": ("错牌不出：失去这次出牌权", "错牌不出: the seat loses its turn"),
         },
+        legacy="refuse",
     )
     announce: Literal["never", "free_for_all", "always"] = _f(
         "never",
@@ -208,6 +211,7 @@ class PlayRules:
             "free_for_all": ("四人乱缠中报牌", "during 四人乱缠"),
             "always": ("随时报牌（手牌数人人可见）", "always (every hand size is visible)"),
         },
+        legacy="always",
     )
 
 
@@ -326,6 +330,7 @@ class OpenPointRules:
             "next_lead": ("下一手就发4（点烧闷拉 四、开点）", "the seat's very next lead (S0 四、开点)"),
             "any_time": ("之后任何时候发4（大纲第八条）", "any later play of 4s by the seat (S4 第八条)"),
         },
+        legacy="next_lead",
     )
     dadian_lived: Literal["pure_stood", "gouji_won"] = _f(
         "pure_stood",
@@ -337,6 +342,7 @@ class OpenPointRules:
             "pure_stood": ("纯够级牌站住过", "a pure 够级 set of his stood"),
             "gouji_won": ("任何够级牌取得过发牌权", "any 够级 set of his won the lead"),
         },
+        legacy="pure_stood",
     )
 
 
@@ -366,6 +372,7 @@ class MenRules:
         True,
         "被清者当时亮牌，此后手牌人人可见（大纲第十五条：如持牌者被清，应当时亮牌）",
         "a 清 player shows his hand at once, and it stays visible to every seat (S4 第十五条 亮牌)",
+        legacy=False,
     )
 
 
@@ -395,6 +402,7 @@ class ScoringRules:
         True,
         "计分（大纲第十九条积分制）；false 只进贡不计分（大纲第十四条：采取积分制一般不再进贡，见 tribute.enabled）",
         "hands are scored (S4 第十九条); false: tribute without scoring (S4 第十四条, see tribute.enabled)",
+        legacy=True,
     )
 
 
@@ -472,11 +480,13 @@ class BuyRules:
         ["2"],
         "向对头的联邦买用什么付（大纲第九、十条：用2）；null 同 price",
         "what pays the opposite's team, in order (S4 第九、十条: a 2); null: as price",
+        legacy=None,
     )
     free: bool = _f(
         False,
         "买方没有可付的牌时白送（点烧闷拉：直接白送）；false 则买不成",
         "a buyer with nothing to pay gets the card free (S0 直接白送); false: he cannot buy from that seller",
+        legacy=True,
     )
     keep: int = _f(1, "卖家自己至少留几张", "how many a seller keeps for himself", minimum=0)
     no_three: Literal["last", "none"] = _f(
@@ -543,6 +553,7 @@ class TributeRules:
         False,
         "欠点贡的人摸到大王可以亮出，叫停对门摸的一张牌收为还贡，进贡时进大王（点烧闷拉 八、进贡）",
         "a player owing 点贡 who holds a 大王 may show it, take one of his opposite's cards unseen, and pay the 大王 (S0 八、进贡)",
+        legacy=False,
     )
     sweep: Literal["opposite", "place"] = _f(
         "opposite",
@@ -563,6 +574,7 @@ class TributeRules:
         False,
         "进贡、还贡的牌全桌明置（点烧闷拉 八、进贡：所有进贡的牌全部明置）；false 只有进贡双方看到",
         "tribute and returned cards are shown to the whole table (S0 八、进贡: 明置); false: only giver and receiver see them",
+        legacy=True,
     )
     sweep_streak: Literal["either_team", "same_team"] = _f(
         "either_team",
@@ -572,6 +584,7 @@ class TributeRules:
             "either_team": ("哪一方串三户都算连续", "a sweep by either team continues the streak"),
             "same_team": ("同一方连续串三户才算", "only sweeps by the same team continue the streak"),
         },
+        legacy="either_team",
     )
 
 
@@ -604,6 +617,7 @@ class GemingRules:
         True,
         "进贡不起也可以革命：欠的贡多于手里的法定贡牌（大纲第十四条(二)：若没有摸到法定贡牌，或进贡不起，可以革命）",
         "a player who owes more tribute than the tribute cards he holds may also declare 革命 (S4 第十四条(二))",
+        legacy=False,
     )
 
 
@@ -622,6 +636,18 @@ class ChongdianRules:
         5, "两人冲点时失败者的名次（小拉）", "the place of the worse of two 冲点 players", minimum=1, maximum=6
     )
     redeal_at: int = _f(3, "几人以上冲点就重新洗牌", "this many 冲点 players cause a redeal", minimum=2)
+    fail_drops_fours: bool = _f(
+        True,
+        "冲点失败时对门扔掉手里的4继续游戏",
+        "when a 冲点 fails, its opposite throws away his 4s and plays on",
+        legacy=True,
+    )
+    no_head_closes: bool = _f(
+        True,
+        "对门选无头时，冲点成功则对门不能开点",
+        "an opposite who chose 无头 may not open when the 冲点 succeeded",
+        legacy=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -639,6 +665,7 @@ class MatchRules:
             count=("开牌人抽一张牌按点数数到首取牌人", "count by a drawn card's value from the 开牌人"),
             random=("随机", "random"),
         ),
+        legacy="random",
     )
     first_leader: Literal["random", "shangban"] = _f(
         "shangban",
@@ -753,15 +780,9 @@ class Variant:
     def fingerprint(self) -> str:
         """A short hash of every rule (sections and hook texts, not the name): hand records carry
         it, so a record can be checked against the rules it was played under."""
-        import hashlib
-        import json
-
         data = self.to_dict()
-        for key in ("name", "title", "source"):
-            data.pop(key, None)
         data["hooks"] = {k: _hook_text(f) for k, f in sorted(self.hooks.items())}
-        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        return rules_fingerprint(data)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (no hooks), in the shape of a variant file."""
@@ -780,6 +801,35 @@ class Variant:
             else:
                 changes[key] = value
         return dataclasses.replace(self, **changes)
+
+
+def rules_fingerprint(data: Mapping[str, Any]) -> str:
+    """The fingerprint of rules written as data in a variant file's shape (:meth:`Variant.fingerprint`):
+    the sections and hook texts, not the name, title or source.  A record's or an event's copy of
+    its rules is checked with it as it was written, even after options were added to the model."""
+    import hashlib
+    import json
+
+    body = {k: v for k, v in data.items() if k not in ("name", "title", "source")}
+    body.setdefault("hooks", {})
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def with_legacy(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of rules written as data (an event's or a record's), with each option added to the model
+    since it was written set to its ``legacy`` value: the value that plays the game as the engine did
+    before the option existed (which is not always its default).  Such a copy holds every option of
+    its day, so an option it lacks is one added since."""
+    out = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in data.items()}
+    for key, cls in SECTIONS:
+        section = out.get(key)
+        if not isinstance(section, dict):
+            continue
+        for f in dataclasses.fields(cls):
+            if f.name not in section and "legacy" in f.metadata:
+                section[f.name] = f.metadata["legacy"]
+    return out
 
 
 def _hook_text(fn: Hook) -> str:

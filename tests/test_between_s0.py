@@ -17,6 +17,7 @@ from gouji_rules.actions import PASS, Choose, Declare, Head, Play
 from gouji_rules.cards import FOUR, SJ, TWO, counts_of, parse_set
 from gouji_rules.match import HEAD_FOREVER, Match
 from gouji_rules.settlement import Debt, HandResult, settle
+from gouji_rules.variant import Variant
 
 from .test_match import S0, at_play, drive, ev, rig_deal, rig_debts
 
@@ -36,10 +37,10 @@ def point(places: list[int] = ORDER, opened: list[bool] = ALL_OPEN, **kw: Any) -
     return [d for d in debts(places, opened, **kw) if d[0] == "point"]
 
 
-def start(monkeypatch: pytest.MonkeyPatch, hands: list[str], picks: Any = None) -> Match:
+def start(monkeypatch: pytest.MonkeyPatch, hands: list[str], picks: Any = None, variant: Variant = S0) -> Match:
     """A one-hand match of the rigged deal (seat 0 draws and leads), stopped at the first lead."""
     rig_deal(monkeypatch, hands, first=[0])
-    m = Match(S0, 1, 1)
+    m = Match(variant, 1, 1)
     drive(m, picks, until=at_play)
     assert m.hand is not None
     return m
@@ -415,6 +416,25 @@ def test_s0_sec10_chongdian_failure_fourth_not_opened_opposite_opened_drops_four
     assert m.discards[FOUR] == 3
 
 
+def test_s0_sec10_chongdian_failure_drops_the_fours_only_where_the_variant_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """十、冲点 「对门被视为开点并且扔掉4继续游戏」 is ``chongdian.fail_drops_fours``; a town that keeps the 4s says false."""
+    sets = iter(["TTTTT", "JJJJ", "QQQ"])
+    answers = iter(["QQQQQ", "KKKK", "AAA"])
+    picks = {
+        ("chongdian", 0): Choose("chongdian"),
+        "chong_set": lambda legal: Play(parse_set(next(sets))),
+        "chong_answer": lambda legal: Play(parse_set(next(answers))),
+    }
+    keeps = S0.replace(chongdian={"fail_drops_fours": False})
+    m = start(monkeypatch, [CHONG, FILL, FILL, "3 44 5 QQQQQ KKKK AAA", FILL, FILL], picks, keeps)
+    assert ev(m, "chongdian") == [("chongdian", 0, None, 3, 2)]
+    assert m.hand is not None and 3 in m.hand.setup.opened
+    assert start_hand(m, 3) == counts_of("3 44 5")
+    assert m.discards[FOUR] == 1  # the 冲点 player's own 4 only
+
+
 def test_s0_sec10_two_chongdian_fourth_and_xiaola(monkeypatch: pytest.MonkeyPatch) -> None:
     """十、冲点 “若有2名角色冲点则冲点成功者为四客，失败者为小拉”"""
     answers = iter(["QQQQQ", "KKKK", "AAA"])
@@ -495,3 +515,13 @@ def test_s0_sec10_no_head_after_success_cannot_open(monkeypatch: pytest.MonkeyPa
     assert m.hand.no_head[3]
     assert 3 in m.hand.setup.closed
     assert m.hand.point[3] == 3  # POINT_CLOSED
+
+
+def test_s0_sec10_no_head_keeps_the_point_where_the_variant_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """十、冲点 「选择无头若对门冲点成功则不能开点」 is ``chongdian.no_head_closes``; false leaves the point as it was."""
+    picks = {"chongdian": Choose("chongdian"), "chong_answer": PASS, ("head", 3): Head(False)}
+    lenient = S0.replace(chongdian={"no_head_closes": False})
+    m = start(monkeypatch, [CHONG, FILL, FILL, "3 4 KKK", FILL, FILL], picks, lenient)
+    assert m.hand is not None
+    assert m.hand.no_head[3]
+    assert 3 not in m.hand.setup.closed and m.hand.point[3] != 3

@@ -6,7 +6,6 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose, Head, Pass, Play
-from ..cards import FOUR
 from ..events import Event
 from ..legal import Legal
 from .base import Decision, DecisionKind, HandPrep, register_phase
@@ -79,9 +78,9 @@ class Chongdian:
             opened, closed = rules.chongdian_outcome(s, success)
             setup.opened |= opened
             setup.closed |= closed
-            if not success:
-                m.discards[FOUR] += m.hands_now[o][FOUR]
-                m.hands_now[o][FOUR] = 0
+            for r in rules.chongdian_dropped(success):
+                m.discards[r] += m.hands_now[o][r]
+                m.hands_now[o][r] = 0
         setup.placed.update(
             rules.chongdian_placings([(s, results[s]) for s in players], prep.last_places or [0] * 6)[0]
         )
@@ -95,7 +94,7 @@ class Chongdian:
                 m.event(Event("with_head", o, other=s))
             else:
                 setup.no_head.add(o)
-                if results[s]:
-                    setup.closed.add(o)  # 选择无头若对门冲点成功则不能开点
+                if rules.chongdian_no_head_closed(results[s]):
+                    setup.closed.add(o)
                     setup.opened.discard(o)
         return True

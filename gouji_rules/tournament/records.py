@@ -42,7 +42,7 @@ from ..inputs import MIB, InputFileError, open_regular
 from ..match import hand_result
 from ..outcome import settle_outcome
 from ..settlement import settle
-from ..variant import BUILTIN, Variant
+from ..variant import BUILTIN, Variant, rules_fingerprint
 from .club import entry_of, outcome_of
 from .errors import EventError, InputError
 from .storage import HandRow
@@ -204,9 +204,13 @@ class RulesBook:
         variant = variant_from_rules(record["rules"])
         got = variant.rules.fingerprint
         given = record.get("variant_hash")
-        if given is not None and given != got:
+        # rules written by an earlier version lack the options added since: their fingerprint is the
+        # one they had as written (variant_from_rules gave the missing options their legacy values)
+        if given is not None and given != got and given != rules_fingerprint(record["rules"]):
             raise EventError(f"the rules carried have the fingerprint {got}, but the record says variant_hash {given}")
         self.by_hash.setdefault(got, variant)
+        if given is not None:
+            self.by_hash.setdefault(given, variant)
         return variant
 
     def _shipped(self, name: str, fingerprint: str) -> Variant | None:

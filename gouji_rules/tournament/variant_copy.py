@@ -5,8 +5,12 @@ change its past scores when that happens, so ``event new`` stores the file's
 text (or, for a shipped variant, its name) together with the resolved rules as
 plain data (``Variant.to_dict()``).  Every later command rebuilds the Variant
 from the stored text, never from the file on disk, and checks that the rebuilt
-rules are the ones stored: a file the copy ``extends`` may still have changed,
-and scoring silently under other rules would be worse than stopping.
+rules are the ones stored.  When they are not (a file the copy ``extends``, or
+the shipped variant, has changed, or this version of gouji_rules has options the
+copy's did not), the event plays on under the stored rules themselves, each
+option added since at its legacy value (``with_legacy``); only a copy that
+cannot be rebuilt to the same rules stops the event, as scoring silently under
+other rules would be worse than stopping.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 from .. import catalog, dsl
 from ..errors import GoujiError
-from ..variant import BUILTIN, SECTIONS, Variant, _hook_text
+from ..variant import BUILTIN, SECTIONS, Variant, _hook_text, with_legacy
 from .errors import EventError
 
 
@@ -56,13 +60,40 @@ def rebuild(copy: dict[str, Any]) -> Variant:
         variant = catalog.resolve(str(copy["name"]))
     else:
         variant = dsl.load_text(str(copy["text"]), str(copy["filename"]), Path(str(copy["base"])))
-    if json.loads(_canon(variant)) != copy["rules"]:
+    if json.loads(_canon(variant)) == copy["rules"]:
+        return variant
+    older = _as_stored(copy["rules"], variant)
+    if older is None:
         raise EventError(
             f"the rules rebuilt from the event's copy of {copy.get('filename') or copy['name']} differ from the "
             "rules the event was created with (a file it extends, or the shipped variant, has changed); "
             "scores would change, so the event stops here"
         )
-    return variant
+    return older
+
+
+def _as_stored(stored: Any, current: Variant) -> Variant | None:
+    """The rules the event was created with, rebuilt from its stored copy: the options added to the
+    model since at their legacy values, the hooks from the stored text (``current``).  None when the
+    copy cannot be rebuilt to the same rules (an option it holds no longer exists, or changed meaning)."""
+    if not isinstance(stored, dict):
+        return None
+    data = dict(stored)
+    hooks = {k: _hook_text(f) for k, f in sorted(current.hooks.items())}
+    if hooks:
+        data["hooks"] = hooks
+    try:
+        older = variant_from_rules(data, "<the event's copy of its rules>")
+    except EventError:
+        return None
+    rebuilt = json.loads(_canon(older))
+    same = all(
+        rebuilt.get(key) == value
+        if not isinstance(value, dict)
+        else isinstance(rebuilt.get(key), dict) and all(rebuilt[key].get(k) == v for k, v in value.items())
+        for key, value in stored.items()
+    )
+    return older if same else None
 
 
 # -- the rules a hand record carries ---------------------------------------------------------
@@ -96,7 +127,7 @@ def variant_from_rules(data: dict[str, Any], where: str = "<record>") -> Variant
     if extra:
         raise EventError(f"{where}: the rules hold {extra[0]!r}, which a record's rules may not hold")
     try:
-        return dsl.load_text(json.dumps(data, ensure_ascii=False), where, None)
+        return dsl.load_text(json.dumps(with_legacy(data), ensure_ascii=False), where, None)
     except GoujiError as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise EventError(f"the rules the record carries are not valid: {first}") from None
