@@ -86,10 +86,13 @@ def lark_version() -> str:
 
     loaded: Any = sys.modules.get("lark")
     if loaded is None:
-        import importlib.util
-
-        spec = importlib.util.find_spec("lark")
-        origin = spec.origin if spec is not None else None
+        origin = None
+        for finder in sys.meta_path:  # as importlib.util.find_spec does for a top-level name
+            find = getattr(finder, "find_spec", None)
+            spec = find("lark", None) if find is not None else None
+            if spec is not None:
+                origin = spec.origin
+                break
         try:
             source = Path(origin).read_text("utf-8") if origin else ""
         except (OSError, ValueError):
@@ -139,23 +142,32 @@ class _LarkParser:
 
 
 def from_lark(node: Any) -> Any:
-    """A lark tree or token as :mod:`lalr`'s, positions included."""
+    """A lark tree or token as :mod:`lalr`'s, positions included (without recursion: trees can be deep)."""
     from lark import Token as LarkToken
 
-    if node is None:
-        return None
-    if isinstance(node, LarkToken):
-        t: Any = node
-        tok = Token(t.type, str(t), t.start_pos, t.line, t.column)
-        tok.end_line, tok.end_column, tok.end_pos = t.end_line, t.end_column, t.end_pos
-        return tok
-    tree = Tree(str(node.data), [from_lark(c) for c in node.children])
-    if not node.meta.empty:
-        m = node.meta
-        tree.meta.empty = False
-        tree.meta.line, tree.meta.column, tree.meta.start_pos = m.line, m.column, m.start_pos
-        tree.meta.end_line, tree.meta.end_column, tree.meta.end_pos = m.end_line, m.end_column, m.end_pos
-    return tree
+    def convert(n: Any) -> Any:
+        if n is None:
+            return None
+        if isinstance(n, LarkToken):
+            t: Any = n
+            tok = Token(t.type, str(t), t.start_pos, t.line, t.column)
+            tok.end_line, tok.end_column, tok.end_pos = t.end_line, t.end_column, t.end_pos
+            return tok
+        tree = Tree(str(n.data), list(n.children))
+        if not n.meta.empty:
+            m, meta = n.meta, tree.meta
+            meta.empty = False
+            meta.line, meta.column, meta.start_pos = m.line, m.column, m.start_pos
+            meta.end_line, meta.end_column, meta.end_pos = m.end_line, m.end_column, m.end_pos
+        pending.append(tree)
+        return tree
+
+    pending: list[Tree] = []
+    root = convert(node)
+    while pending:
+        tree = pending.pop()
+        tree.children = [convert(c) for c in tree.children]
+    return root
 
 
 @functools.cache

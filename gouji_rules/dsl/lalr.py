@@ -24,9 +24,9 @@ class Token(str):
     start_pos: int
     line: int
     column: int
-    end_line: int
-    end_column: int
-    end_pos: int
+    end_line: int | None
+    end_column: int | None
+    end_pos: int | None
 
     def __new__(cls, type_: str, value: str, start_pos: int, line: int, column: int) -> Token:
         self = super().__new__(cls, value)
@@ -34,6 +34,7 @@ class Token(str):
         self.start_pos = start_pos
         self.line = line
         self.column = column
+        self.end_line = self.end_column = self.end_pos = None
         return self
 
     def __repr__(self) -> str:
@@ -387,14 +388,11 @@ def export(parser: Any) -> dict[str, Any]:
     if parser.options.transformer is not None or parser.options.tree_class not in (None, LarkTree):
         raise ValueError("only lark's own trees can be exported")
 
-    lexers: list[Any] = []
     for lexer in [*contextual.lexers.values(), contextual.root_lexer]:
         if type(lexer) is not BasicLexer:
             raise ValueError(f"unexpected lexer {lexer!r}")
         if lexer.user_callbacks or lexer.g_regex_flags or lexer.use_bytes or lexer.re is not re:
             raise ValueError("lexer callbacks, global regexp flags and byte input are not replayed")
-        if all(lexer is not seen for seen in lexers):
-            lexers.append(lexer)
     root: Any = contextual.root_lexer
     terminals = sorted(root.terminals, key=lambda t: t.name)
     index = {t.name: i for i, t in enumerate(terminals)}
@@ -442,25 +440,40 @@ def export(parser: Any) -> dict[str, Any]:
         return [str(rule.origin.name), len(rule.expansion), str(f.args[0]), expand1, include, append_none]
 
     table = front.parser._parse_table
-    if sorted(table.states) != list(range(len(table.states))) or len(table.start_states) != 1:
-        raise ValueError("unexpected parse table layout")
+    if len(table.start_states) != 1 or len(table.end_states) != 1:
+        raise ValueError("only a grammar with one start rule can be exported")
 
-    def action(a: Any, arg: Any) -> int:
-        return int(arg) if a is Shift else ~rule_index[id(arg)]
-
-    states = [{str(s): action(a, arg) for s, (a, arg) in table.states[i].items()} for i in range(len(table.states))]
+    # lark numbers its states in an order that changes from run to run: number them by a walk from the start
     (start,) = table.start_states.values()
     (end,) = table.end_states.values()
+    order: list[int] = [start]
+    number = {order[0]: 0}
+    for s in order:
+        for _, (a, arg) in sorted(table.states[s].items()):
+            if a is Shift and arg not in number:
+                number[arg] = len(order)
+                order.append(arg)
+    if len(order) != len(table.states):
+        raise ValueError("parse table states unreachable from the start")
+
+    def action(a: Any, arg: Any) -> int:
+        return number[arg] if a is Shift else ~rule_index[id(arg)]
+
+    states = [{str(s): action(a, arg) for s, (a, arg) in sorted(table.states[old].items())} for old in order]
+    used: list[Any] = []
+    for old in order:
+        if all(contextual.lexers[old] is not lx for lx in used):
+            used.append(contextual.lexers[old])
+    if all(root is not lx for lx in used):
+        used.append(root)
     return {
         "terminals": [terminal_spec(t) for t in terminals],
         "ignore": sorted(ignore),
-        "lexers": [lexer_spec(lx) for lx in lexers],
-        "state_lexer": [
-            next(i for i, lx in enumerate(lexers) if lx is contextual.lexers[s]) for s in range(len(states))
-        ],
-        "root_lexer": next(i for i, lx in enumerate(lexers) if lx is root),
+        "lexers": [lexer_spec(lx) for lx in used],
+        "state_lexer": [next(i for i, lx in enumerate(used) if lx is contextual.lexers[old]) for old in order],
+        "root_lexer": next(i for i, lx in enumerate(used) if lx is root),
         "states": states,
         "rules": [rule_spec(r) for r in rules],
-        "start": start,
-        "end": end,
+        "start": number[start],
+        "end": number[end],
     }
