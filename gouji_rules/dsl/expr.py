@@ -82,8 +82,6 @@ def grammar_text() -> str:
 
 def lark_version() -> str:
     """The installed lark's version, read from its ``__init__.py`` without importing it (that takes 30 ms)."""
-    import re
-
     loaded: Any = sys.modules.get("lark")
     if loaded is None:
         origin = None
@@ -97,9 +95,12 @@ def lark_version() -> str:
             source = Path(origin).read_text("utf-8") if origin else ""
         except (OSError, ValueError):
             source = ""
-        found = re.search(r"""^__version__(?:\s*:\s*str)?\s*=\s*["']([^"'\s]+)["']""", source, re.M)
-        if found:
-            return found.group(1)
+        for line in source.splitlines():  # __version__: str = "1.3.1"
+            name, eq, value = line.partition("=")
+            if eq and name.split(":")[0].strip() == "__version__":
+                version = value.strip().strip("'\"")
+                if version and value.strip()[0] in "'\"" and version.replace(".", "").isalnum():
+                    return version
         import lark
 
         loaded = lark
