@@ -149,7 +149,7 @@ _Terminal = tuple[str, str | None, "re.Pattern[str] | None"]
 
 
 class _Lexer:
-    """One of lark's ``BasicLexer`` s: its terminals in lark's order, first match wins (as lark's alternation)."""
+    """One of lark's basic lexers: its terminals in lark's order, the first that matches wins (as in lark's regexp)."""
 
     __slots__ = ("allowed", "ignore", "newline", "terminals", "unless")
 
