@@ -43,12 +43,10 @@ if TYPE_CHECKING:
     from .match import HandSummary, Match, play_match
     from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
     from .rules import Rules
-    from .settle import Debt, HandResult, Settlement
+    from .settlement import Debt, HandResult, Settlement, settle
     from .sim import play_hand, simulate
     from .tributes import TributeKind, register_tribute
     from .variant import Variant, dagang, dianshaomenla
-
-from .settle import settle  # bound now: a lazy name would be shadowed by the submodule of the same name
 
 __version__ = "0.1.0"
 
@@ -79,7 +77,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "match": ("HandSummary", "Match", "play_match"),
     "registry": ("BEAT_STRATEGIES", "DECLARATIONS", "PHASES", "TRIBUTE_KINDS"),
     "rules": ("Rules",),
-    "settle": ("Debt", "HandResult", "Settlement", "settle"),
+    "settlement": ("Debt", "HandResult", "Settlement", "settle"),
     "sim": ("play_hand", "simulate"),
     "tributes": ("TributeKind", "register_tribute"),
     "variant": ("Variant", "dagang", "dianshaomenla"),

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
-from .errors import UnknownVariant
+from .errors import UnknownVariant, near_miss
 from .variant import BUILTIN, DEFAULT, Variant
 
 
@@ -28,6 +27,6 @@ def resolve(spec: str | None) -> Variant:
     path = Path(spec)
     if path.suffix in (".yaml", ".yml") or path.exists():
         return dsl.load_file(path)
-    close = difflib.get_close_matches(spec, names(), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else f"; shipped variants: {', '.join(names())}"
+    close = near_miss(spec, names())
+    hint = f"; did you mean {close!r}?" if close else f"; shipped variants: {', '.join(names())}"
     raise UnknownVariant(f"unknown variant {spec!r}{hint}")

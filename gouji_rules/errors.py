@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+
+def near_miss(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a misspelt ``word`` was most likely meant to be, if one is close enough.
+
+    Every "did you mean" of the package asks this; difflib is imported only when a name is wrong."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
 
 class GoujiError(Exception):
     """Base class of every error the package raises on purpose."""

@@ -44,7 +44,7 @@ from .phases.chongdian import HEAD_FOREVER
 from .registry import TRIBUTE_KINDS
 from .rng import SplitMix64, derive
 from .rules import Rules, as_rules
-from .settle import Debt, HandResult, Settlement, settle
+from .settlement import Debt, HandResult, Settlement, settle
 
 if TYPE_CHECKING:
     from .agents import Agent

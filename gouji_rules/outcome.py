@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .errors import IllegalAction
 from .rules import Rules
-from .settle import Debt, HandResult, Settlement, settle
+from .settlement import Debt, HandResult, Settlement, settle
 
 BURN = "S4 第六条; S0 五、烧牌"
 MEN = "S4 第十五条; S0 六、闷与被闷"
@@ -192,16 +192,8 @@ def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> boo
         if places[s] != rules.geming_place_at(s, places):
             return False
     if o.chongdian:
-        want = rules.chongdian_places(len(o.chongdian))
-        if len(o.chongdian) == 1:
-            return places[o.chongdian[0][0]] == want[0]
-        (a, ok_a), (b, ok_b) = o.chongdian[0], o.chongdian[1]
-        got = {places[a], places[b]}
-        if got != set(want):
-            return False
-        if ok_a != ok_b:  # the one that succeeded takes the better place
-            good = a if ok_a else b
-            return places[good] == want[0]
+        got = {s: places[s] for s, _ in o.chongdian}
+        return got in rules.chongdian_placings(o.chongdian)
     return True
 
 

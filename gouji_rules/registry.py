@@ -16,12 +16,11 @@ A class registered later, from a club's or a test's module, shows up everywhere 
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import VariantError
+from .errors import VariantError, near_miss
 
 
 class Registered(Protocol):
@@ -74,8 +73,8 @@ class Registry(Mapping[str, T], Generic[T]):
         hit = entries.get(name)
         if hit is not None:
             return hit
-        close = difflib.get_close_matches(name, list(entries), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(entries)}"
+        close = near_miss(name, entries)
+        hint = f"; did you mean {close!r}?" if close else f"; known: {', '.join(entries)}"
         raise VariantError(f"unknown {self.what} {name!r}{hint}")
 
     @property

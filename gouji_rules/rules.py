@@ -17,7 +17,7 @@ from .cards import ACE, BJ, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 
 if TYPE_CHECKING:
-    from .settle import Debt, HandResult
+    from .settlement import Debt, HandResult
     from .variant import Variant
 
 NEVER = 1 << 30
@@ -546,6 +546,26 @@ class Rules:
         if players <= 1:
             return (self.chongdian_place,)
         return (self.chongdian_place, self.chongdian_second_place)
+
+    def chongdian_placings(
+        self, results: Sequence[tuple[int, bool]], last_places: Sequence[int] | None = None
+    ) -> list[dict[int, int]]:
+        """Where the 冲点 players (``(seat, succeeded)`` in the order they declared) are placed, as
+        every placing the rules allow (S0 十、冲点): one is 四客; of two, the one that succeeded takes
+        the better place, and when both succeeded or both failed, the better of last hand
+        (``last_places``; the first to declare when they tied or there was no last hand).  Without
+        ``last_places`` (a hand entered at a table) a tie allows either order."""
+        places = self.chongdian_places(len(results))
+        if len(results) == 1:
+            return [{results[0][0]: places[0]}]
+        (a, ok_a), (b, ok_b) = results[0], results[1]
+        if ok_a != ok_b:
+            good, bad = (a, b) if ok_a else (b, a)
+            return [{good: places[0], bad: places[1]}]
+        if last_places is None:
+            return [{a: places[0], b: places[1]}, {b: places[0], a: places[1]}]
+        good, bad = (a, b) if last_places[a] <= last_places[b] else (b, a)
+        return [{good: places[0], bad: places[1]}]
 
     def chongdian_redeals(self, players: int) -> bool:
         """This many 冲点 players cause a redeal (S0 十、冲点)."""

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .registry import TRIBUTE_KINDS
 from .rules import sweep_of
-from .settle import Debt, HandResult
 
 if TYPE_CHECKING:
     from .rules import Rules
+    from .settlement import Debt, HandResult
     from .variant import TributeRules
 
 T = TypeVar("T", bound=Any)
@@ -56,6 +56,8 @@ class TributeKind:
 
     def debt(self, giver: int, receiver: int, count: int) -> Debt:
         """One debt of this kind."""
+        from .settlement import Debt  # here, not above: checking a variant file reads the kinds' names only
+
         return Debt(self.name, giver, receiver, count, self.returned)
 
     def debts(self, rules: Rules, result: HandResult) -> list[Debt]:

@@ -16,7 +16,7 @@ import pytest
 from gouji_rules.actions import PASS, Choose, Declare, Head, Play
 from gouji_rules.cards import FOUR, SJ, TWO, counts_of, parse_set
 from gouji_rules.match import HEAD_FOREVER, Match
-from gouji_rules.settle import Debt, HandResult, settle
+from gouji_rules.settlement import Debt, HandResult, settle
 
 from .test_match import S0, at_play, drive, ev, rig_deal, rig_debts
 
@@ -441,6 +441,18 @@ def test_s0_sec10_two_chongdian_both_succeed_last_hands_better_is_fourth(monkeyp
     better, worse = (0, 1) if last[0] < last[1] else (1, 0)
     assert m.hand is not None
     assert m.hand.setup.placed == {better: 4, worse: 5}
+
+
+def test_s0_sec10_chongdian_placings_are_one_rule_for_the_table_and_club_entry() -> None:
+    """十、冲点: the phase (last places known) and a hand entered at a table (not known) ask one rule."""
+    rules = S0.rules
+    assert rules.chongdian_placings([(2, False)]) == [{2: 4}]
+    assert rules.chongdian_placings([(0, False), (1, True)]) == [{1: 4, 0: 5}]
+    last = [6, 1, 2, 3, 4, 5]
+    assert rules.chongdian_placings([(0, True), (1, True)], last) == [{1: 4, 0: 5}]
+    assert rules.chongdian_placings([(0, False), (1, False)], [0] * 6) == [{0: 4, 1: 5}]
+    either = rules.chongdian_placings([(0, True), (1, True)])
+    assert sorted(map(sorted, (p.items() for p in either))) == [[(0, 4), (1, 5)], [(0, 5), (1, 4)]]
 
 
 def test_s0_sec10_three_chongdian_redeal(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from gouji_rules.actions import AGREE, PASS, REFUSE, Choose, Declare, Give, Head
 from gouji_rules.cards import FOUR, SJ, THREE, TWO, card, counts_of, parse_set
 from gouji_rules.engine import Hand, HandSetup
 from gouji_rules.match import Match, play_match
-from gouji_rules.settle import Debt, HandResult, settle
+from gouji_rules.settlement import Debt, HandResult, settle
 from gouji_rules.variant import Variant
 
 from .test_match import S4, at_play, drive, ev, rig_deal, rig_debts

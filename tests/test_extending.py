@@ -17,7 +17,7 @@ from gouji_rules.dsl.schema import generate
 from gouji_rules.match import play_match
 from gouji_rules.registry import BEAT_STRATEGIES, TRIBUTE_KINDS
 from gouji_rules.rules import Rules
-from gouji_rules.settle import Debt, HandResult, settle
+from gouji_rules.settlement import Debt, HandResult, settle
 from gouji_rules.sim import simulate
 from gouji_rules.tributes import TributeKind, register_tribute
 from gouji_rules.variant import SetsRules, TributeRules, dagang

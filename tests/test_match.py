@@ -24,7 +24,7 @@ from gouji_rules.actions import PASS, Action
 from gouji_rules.agents import GreedyAgent, RandomAgent
 from gouji_rules.cards import NRANKS, card, counts_of, parse_set
 from gouji_rules.match import Match, play_match
-from gouji_rules.settle import Debt
+from gouji_rules.settlement import Debt
 from gouji_rules.variant import Variant, dagang, dianshaomenla
 
 S0 = dianshaomenla()

@@ -17,7 +17,7 @@ from gouji_rules.engine import BURN, Hand
 from gouji_rules.events import Event
 from gouji_rules.match import Match
 from gouji_rules.observe import UNKNOWN, witnesses
-from gouji_rules.settle import Debt
+from gouji_rules.settlement import Debt
 from gouji_rules.variant import Variant
 
 from .conftest import S0, S4, act, pos

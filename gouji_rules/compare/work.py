@@ -31,7 +31,7 @@ from ..match import HandSummary, Match, hand_result, play_match
 from ..registry import TRIBUTE_KINDS
 from ..rng import derive
 from ..rules import Rules
-from ..settle import Debt, settle
+from ..settlement import Debt, settle
 from ..variant import Variant
 from .skill import table_agents
 from .stats import Histogram, Moments

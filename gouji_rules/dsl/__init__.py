@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import VariantError
 from ..variant import Variant
 from .errors import VariantErrors, VariantFileError
-from .merge import display_path, load_chain, read_file, shipped_dir, shipped_names, shipped_text
+from .merge import display_path, load_chain, read_file, shipped_chain, shipped_dir, shipped_names, shipped_text
 from .schema import safe_name
 from .validate import Checked, check_chain, raise_if_errors
 
@@ -33,6 +33,7 @@ __all__ = [
     "load_shipped",
     "load_text",
     "shipped_names",
+    "shipped_text",
     "validate_paths",
 ]
 
@@ -88,19 +89,12 @@ def load_shipped(name: str) -> Variant:
     """A variant shipped in the package, by name (``dagang``, ``dianshaomenla`` …)."""
     if name not in shipped_names():
         raise VariantError(f"no shipped variant file {name!r}")
-    text, fname = shipped_text(name)
-    res = shipped_dir().joinpath(f"{name}.yaml")
-    base = Path(str(res)).parent if Path(str(res)).exists() else None
-    try:
-        chain = load_chain(text, fname, base, str(res))
-    except VariantErrors:
-        raise
-    return raise_if_errors(check_chain(chain, name))
+    return raise_if_errors(check_chain(shipped_chain(name), name))
 
 
 def shipped_path(name: str) -> str:
     """Where a shipped variant file is, for messages."""
-    return display_path(str(shipped_dir().joinpath(f"{name}.yaml")))
+    return display_path(str(shipped_dir() / f"{name}.yaml"))
 
 
 def validate_paths(paths: Iterable[str | Path]) -> list[Checked]:
@@ -109,11 +103,8 @@ def validate_paths(paths: Iterable[str | Path]) -> list[Checked]:
     for p in paths:
         s = str(p)
         if not Path(s).exists() and s in shipped_names():
-            text, fname = shipped_text(s)
-            res = shipped_dir().joinpath(f"{s}.yaml")
-            base = Path(str(res)).parent if Path(str(res)).exists() else None
             try:
-                chain = load_chain(text, fname, base, str(res))
+                chain = shipped_chain(s)
             except VariantErrors as e:
                 out.append(Checked(None, list(e.errors)))
                 continue

@@ -11,11 +11,10 @@ but are returned, never raised.
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from ..errors import VariantError
+from ..errors import VariantError, near_miss
 
 
 def display_width(text: str) -> int:
@@ -25,8 +24,8 @@ def display_width(text: str) -> int:
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A ``did you mean 'x'?`` hint for a near miss, or ``""``."""
-    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else ""
+    close = near_miss(word, set(choices))
+    return f"did you mean {close!r}?" if close else ""
 
 
 class VariantFileError(VariantError):

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import SYMBOLS, rank_of
+from ..data import folder
 from ..errors import NotationError, VariantError
 from ..rules import HookSpec
 from .errors import did_you_mean
@@ -61,23 +62,15 @@ class ExprError(VariantError):
 
 LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
 
-_DATA = Path(__file__).parent.parent / "data"
 
-
-def _data_text(*parts: str) -> str:
-    """A file of ``gouji_rules.data``, read beside this module (importlib.resources only where it is not a file)."""
-    path = _DATA.joinpath(*parts)
-    if path.is_file():
-        return path.read_text("utf-8")
-    import importlib.resources
-
-    package = ".".join(["gouji_rules.data", *parts[:-1]])
-    return importlib.resources.files(package).joinpath(parts[-1]).read_text("utf-8")
+def _data_text(package: str, name: str) -> str:
+    """A file of a data package, read from its folder (no importlib.resources: its import alone costs ms)."""
+    return (folder(package) / name).read_text("utf-8")
 
 
 def grammar_text() -> str:
     """The text of ``grammar/expr.lark`` as installed."""
-    return _data_text("grammar", "expr.lark")
+    return _data_text("gouji_rules.data.grammar", "expr.lark")
 
 
 def lark_version() -> str:
@@ -184,7 +177,7 @@ def parser() -> Parser | _LarkParser:
 
     text = grammar_text()
     try:
-        saved = json.loads(_data_text("expr_parser.json"))
+        saved = json.loads(_data_text("gouji_rules.data", "expr_parser.json"))
         if saved["built_from"] == table_key(text):
             return Parser(saved["tables"])
     except (OSError, ValueError, LookupError, TypeError):
@@ -210,7 +203,7 @@ def table_json(text: str) -> str:
 
 def write_table() -> Path:
     """Regenerate ``gouji_rules/data/expr_parser.json`` (run after changing ``grammar/expr.lark`` or lark)."""
-    path = Path(__file__).resolve().parent.parent / "data" / "expr_parser.json"
+    path = folder("gouji_rules.data") / "expr_parser.json"
     path.write_text(table_json(grammar_text()), encoding="utf-8")
     return path
 

@@ -16,11 +16,11 @@ parent file points into the parent.
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..data import folder
 from ..inputs import InputFileError, read_bytes
 from .errors import VariantErrors, VariantFileError, did_you_mean
 from .yamlpos import MAX_BYTES, Node, decode, parse
@@ -32,8 +32,9 @@ anything larger (``/dev/zero``, a log file) is refused by its size before it is 
 NOT_INHERITED = ("extends", "name", "title", "source")
 
 
-def shipped_dir() -> importlib.resources.abc.Traversable:
-    return importlib.resources.files("gouji_rules.data.variants")
+def shipped_dir() -> Path:
+    """The folder of the variant files shipped with the package."""
+    return folder("gouji_rules.data.variants")
 
 
 def shipped_names() -> list[str]:
@@ -43,10 +44,17 @@ def shipped_names() -> list[str]:
 
 def shipped_text(name: str) -> tuple[str, str]:
     """The text of a shipped variant file and the file name to report."""
-    res = shipped_dir().joinpath(f"{name}.yaml")
-    data = res.read_bytes()
-    filename = display_path(str(res))
+    path = shipped_dir() / f"{name}.yaml"
+    data = path.read_bytes()
+    filename = display_path(str(path))
     return decode(data, filename), filename
+
+
+def shipped_chain(name: str) -> Chain:
+    """A shipped variant file and everything it extends, merged.  Raises VariantErrors."""
+    text, fname = shipped_text(name)
+    path = shipped_dir() / f"{name}.yaml"
+    return load_chain(text, fname, path.parent, _identity(str(path)))
 
 
 def display_path(path: str) -> str:
@@ -103,10 +111,8 @@ def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, P
     looks_like_path = "/" in target or "\\" in target or target.endswith((".yaml", ".yml"))
     if not looks_like_path and target in names:
         text, fname = shipped_text(target)
-        res = shipped_dir().joinpath(f"{target}.yaml")
-        ident = _identity(str(res))
-        base_dir = Path(str(res)).parent if Path(str(res)).exists() else None
-        return text, fname, base_dir, ident
+        path = shipped_dir() / f"{target}.yaml"
+        return text, fname, path.parent, _identity(str(path))
     path = (base or Path.cwd()) / target
     if not path.exists():
         choices: list[str] = list(names)

@@ -12,7 +12,7 @@ from ..cards import CardSet
 from ..engine import HandSetup
 from ..legal import Legal
 from ..registry import PHASES
-from ..settle import Debt
+from ..settlement import Debt
 
 if TYPE_CHECKING:
     from ..match import Match

@@ -82,17 +82,9 @@ class Chongdian:
             if not success:
                 m.discards[FOUR] += m.hands_now[o][FOUR]
                 m.hands_now[o][FOUR] = 0
-        # places: one 冲点 player is 四客; of two, the successful one (else last hand's better) 四客
-        if len(players) == 1:
-            setup.placed[players[0]] = rules.chongdian_places(1)[0]
-        else:
-            p1, p2 = players[0], players[1]
-            if results[p1] != results[p2]:
-                good, bad = (p1, p2) if results[p1] else (p2, p1)
-            else:
-                lp = prep.last_places or [0] * 6
-                good, bad = (p1, p2) if lp[p1] <= lp[p2] else (p2, p1)
-            setup.placed[good], setup.placed[bad] = rules.chongdian_places(2)
+        setup.placed.update(
+            rules.chongdian_placings([(s, results[s]) for s in players], prep.last_places or [0] * 6)[0]
+        )
         for s in players:
             o = (s + 3) % 6
             if o in setup.placed:

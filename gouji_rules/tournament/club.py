@@ -20,7 +20,7 @@ from ..errors import IllegalAction
 from ..outcome import Outcome, opened_in_play, settle_outcome
 from ..registry import DECLARATIONS
 from ..rules import Rules
-from ..settle import Debt, Settlement
+from ..settlement import Debt, Settlement
 from . import schedule, standings
 from .errors import AlreadyRecorded, EventError, InputError
 from .event import Tournament, _rows, team_seats

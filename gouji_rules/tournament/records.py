@@ -41,7 +41,7 @@ from ..errors import GoujiError, IllegalAction
 from ..inputs import MIB, InputFileError, open_regular
 from ..match import hand_result
 from ..outcome import settle_outcome
-from ..settle import settle
+from ..settlement import settle
 from ..variant import BUILTIN, Variant
 from .club import entry_of, outcome_of
 from .errors import EventError, InputError

@@ -15,10 +15,10 @@ key before it, so where it stands in the list decides who counts as tied.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..errors import near_miss
 from .errors import EventError
 
 if TYPE_CHECKING:
@@ -46,8 +46,8 @@ def parse(text: str | Sequence[str]) -> tuple[str, ...]:
         raise EventError(f"give at least one tiebreak: {', '.join(TIEBREAKS)}")
     for name in names:
         if name not in TIEBREAKS:
-            close = difflib.get_close_matches(name, list(TIEBREAKS), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; tiebreaks: {', '.join(TIEBREAKS)}"
+            close = near_miss(name, TIEBREAKS)
+            hint = f"; did you mean {close!r}?" if close else f"; tiebreaks: {', '.join(TIEBREAKS)}"
             raise EventError(f"unknown tiebreak {name!r}{hint}")
     dup = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if dup is not None:

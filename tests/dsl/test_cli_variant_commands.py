@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gouji_rules.cli import main
-from gouji_rules.dsl import shipped_names
-from gouji_rules.dsl.bench import bench_hooks, bench_load
+from gouji_rules.dsl import bench, shipped_names
+from gouji_rules.dsl.bench import bench_cold_start, bench_hooks, bench_load
+from gouji_rules.errors import GoujiError
 
 INVALID = Path(__file__).resolve().parent.parent / "invalid"
 
@@ -93,6 +97,19 @@ def test_bench_functions_report_numbers() -> None:
     assert load["ms_median"] > 0
     hooks = bench_hooks(20, 1)
     assert hooks["same_game"] is True and hooks["ratio_hooks_to_parameters"] > 0
+
+
+def test_bench_cold_start_times_the_gouji_command_a_club_runs() -> None:
+    cold = bench_cold_start(1)
+    script = Path(sys.executable).parent / ("gouji.exe" if os.name == "nt" else "gouji")
+    assert cold["validate_cold_start_command"] == ("gouji" if script.is_file() else "python -m gouji_rules.cli")
+    assert cold["validate_cold_start_ms_median"] > 0 and cold["target_ms"] == 100
+
+
+def test_bench_cold_start_refuses_to_time_a_command_that_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "COLD_CLUB", "extends: no_such_variant\n")
+    with pytest.raises(GoujiError, match=r"validate_cold_start: .* exited with 1: .*no shipped variant or file"):
+        bench.bench_cold_start(1)
 
 
 def test_validate_of_a_file_that_is_no_variant_prints_50_diagnostics_and_the_count(tmp_path: Path) -> None:
