@@ -203,8 +203,13 @@ def table_json(text: str) -> str:
 
 def write_table() -> Path:
     """Regenerate ``gouji_rules/data/expr_parser.json`` (run after changing ``grammar/expr.lark`` or lark)."""
+    import os
+
     path = folder("gouji_rules.data") / "expr_parser.json"
-    path.write_text(table_json(grammar_text()), encoding="utf-8")
+    text = table_json(grammar_text())
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, path)  # a table is whole or not there: never half-written
     return path
 
 
