@@ -635,6 +635,12 @@ class Rules:
         alone = bool(hook(ctx)) if hook is not None else hand[SJ] >= self.kang_small
         return KangScope.SELF if (alone or hand[BJ] >= self.kang_small) else KangScope.NONE
 
+    def kang_seats(self, seat: int, scope: KangScope) -> frozenset[int]:
+        """The seats a 扛贡 of ``scope`` by ``seat`` exempts from paying: his whole side (大王扛贡) or himself."""
+        if scope is KangScope.TEAM:
+            return frozenset({seat, (seat + 2) % 6, (seat + 4) % 6})
+        return frozenset({seat}) if scope is KangScope.SELF else frozenset()
+
     def geming_eligible(self, hand: Sequence[int]) -> bool:
         """May a player holding ``hand`` declare 革命 (S4 第二十一条: no 2 and no joker)?"""
         if not self.geming:
@@ -723,6 +729,12 @@ class Rules:
     def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
         """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
         return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
+
+    def may_refuse_return(self, payer_hand: Sequence[int], rank: int, other_ranks: int) -> bool:
+        """May the payer refuse a returned card of ``rank`` (``tribute.return_refusable``; S4 第十四条(四)
+        「若进贡一方没有与还贡牌点数相同的牌，可拒绝此张还贡牌，请吃贡方换」)?  Only when he holds no card of
+        that rank and the receiver has ``other_ranks`` (> 0) still to offer."""
+        return self.return_refusable and not payer_hand[rank] and other_ranks > 0
 
     def declaration(self, name: str) -> Any:
         """The compiled declaration called ``name``; unknown names raise VariantError."""

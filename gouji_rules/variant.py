@@ -19,13 +19,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .registry import BEAT_STRATEGIES, TRIBUTE_KINDS, choices
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass  # what the sections are, to mypy and to readers
+
     from .rules import Rules
+else:
+    from .section import dataclass  # the same classes, built without generating code (issue 13)
 
 
 def doc(zh: str, en: str, **extra: Any) -> dict[str, Any]:

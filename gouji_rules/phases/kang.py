@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action
 from ..events import Event
-from ..rules import KangScope
 from .base import Decision, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -36,13 +35,9 @@ class Kang:
             owes = {d.giver for d in prep.debts}
             for s in range(6):
                 how = m.rules.kang(m.hands_now[s])
-                if how is KangScope.TEAM:
-                    seats = {s, (s + 2) % 6, (s + 4) % 6}
-                    if seats & owes:
-                        exempt |= seats
-                        m.event(Event("kang", s, value=how))
-                elif how is KangScope.SELF and s in owes:
-                    exempt.add(s)
+                seats = m.rules.kang_seats(s, how)
+                if seats & owes:
+                    exempt |= seats
                     m.event(Event("kang", s, value=how))
             prep.debts = [d for d in prep.debts if d.giver not in exempt]
         return True

@@ -71,7 +71,7 @@ class Tribute:
                         break
                     a = yield m.ask(d.receiver, DecisionKind.GIVE, opts)
                     assert isinstance(a, Give)
-                    if rules.return_refusable and not m.hands_now[d.giver][a.rank] and len(opts) > 1:
+                    if rules.may_refuse_return(m.hands_now[d.giver], a.rank, len(opts) - 1):
                         c = yield m.ask(d.giver, DecisionKind.ACCEPT, (AGREE, REFUSE), CardSet(a.rank, 1))
                         if isinstance(c, Consent) and not c.agree:
                             refused.add(a.rank)
