@@ -1,4 +1,4 @@
-"""Hook expressions: parse (Lark LALR, ``grammar/expr.lark``), type-check, compile to closures.
+"""Hook expressions: parse (``grammar/expr.lark``, LALR), type-check, compile to closures.
 
 An expression is checked against its hook's declared context
 (``rules.HOOKS``: the names it may use with their types, and the result type)
@@ -20,21 +20,19 @@ True
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import operator
+import sys
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import SYMBOLS, rank_of
+from ..data import folder
 from ..errors import NotationError, VariantError
 from ..rules import HookSpec
 from .errors import did_you_mean
-
-if TYPE_CHECKING:  # lark is imported when an expression is parsed: a file without hooks never needs it
-    from lark import Lark, Token, Tree
-    from lark.exceptions import UnexpectedInput
+from .lalr import ParseError, Parser, Token, Tree
 
 Fn = Callable[[Mapping[str, Any]], Any]
 
@@ -44,17 +42,7 @@ FUNCTIONS = ("abs", "count", "len", "max", "min", "sum")
 KEYWORDS = ("and", "or", "not", "in", "if", "else", "true", "false")
 SCALARS = ("int", "bool", "rank")
 
-_TOKEN_NAMES = {
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "LSQB": "'['",
-    "RSQB": "']'",
-    "COMMA": "','",
-    "PLUS": "'+'",
-    "MINUS": "'-'",
-    "STAR": "'*'",
-    "PERCENT": "'%'",
-    "__ANON_0": "'//'",
+_TOKEN_NAMES = {  # terminals that are not fixed text; the others are named by their text
     "INT": "a number",
     "RANK": "a quoted rank",
     "NAME": "a name",
@@ -75,92 +63,157 @@ class ExprError(VariantError):
 LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
 
 
+def _data_text(package: str, name: str) -> str:
+    """A file of a data package, read from its folder (no importlib.resources: its import alone costs ms)."""
+    return (folder(package) / name).read_text("utf-8")
+
+
 def grammar_text() -> str:
     """The text of ``grammar/expr.lark`` as installed."""
-    return importlib.resources.files("gouji_rules.data.grammar").joinpath("expr.lark").read_text("utf-8")
+    return _data_text("gouji_rules.data.grammar", "expr.lark")
 
 
-def table_key(text: str) -> str:
-    """What a saved parser table was built from: the grammar's text, the options and lark's version."""
-    import hashlib
+def lark_version() -> str:
+    """The installed lark's version, read from its ``__init__.py`` without importing it (that takes 30 ms)."""
+    loaded: Any = sys.modules.get("lark")
+    if loaded is None:
+        origin = None
+        for finder in sys.meta_path:  # as importlib.util.find_spec does for a top-level name
+            find = getattr(finder, "find_spec", None)
+            spec = find("lark", None) if find is not None else None
+            if spec is not None:
+                origin = spec.origin
+                break
+        try:
+            source = Path(origin).read_text("utf-8") if origin else ""
+        except (OSError, ValueError):
+            source = ""
+        for line in source.splitlines():  # __version__: str = "1.3.1"
+            name, eq, value = line.partition("=")
+            if eq and name.split(":")[0].strip() == "__version__":
+                version = value.strip().strip("'\"")
+                if version and value.strip()[0] in "'\"" and version.replace(".", "").isalnum():
+                    return version
+        import lark
 
-    import lark
+        loaded = lark
+    return str(loaded.__version__)
 
-    return hashlib.sha256(f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {lark.__version__}".encode()).hexdigest()
+
+def table_key(text: str, version: str | None = None) -> str:
+    """What a shipped parser table was built from: the grammar's text, lark's options and lark's version."""
+    return f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {version or lark_version()}"
+
+
+class _LarkParser:
+    """Lark itself, for a grammar or a lark the shipped table was not built from; gives lalr's trees and errors."""
+
+    def __init__(self, text: str) -> None:
+        from lark import Lark
+        from lark.lexer import PatternStr
+
+        self.lark = Lark(text, **LARK_OPTIONS)
+        self.literals = {
+            t.name: t.pattern.value
+            for t in self.lark.terminals
+            if type(t.pattern) is PatternStr and not t.pattern.flags
+        }
+
+    def parse(self, text: str) -> Any:
+        from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+        try:
+            return from_lark(self.lark.parse(text))
+        except UnexpectedCharacters as e:
+            pos: Any = e.pos_in_stream
+            raise ParseError("characters", pos, e.line, e.column, frozenset(e.allowed), None) from None
+        except UnexpectedToken as e:
+            tok = from_lark(e.token)
+            raise ParseError("token", tok.start_pos, tok.line, tok.column, frozenset(e.expected), tok) from None
+        except UnexpectedInput as e:  # pragma: no cover - an LALR parser reports the end as an unexpected $END
+            end = Token("$END", "", len(text), e.line, e.column)
+            raise ParseError("token", len(text), e.line, e.column, frozenset(getattr(e, "expected", ())), end) from None
+
+
+def from_lark(node: Any) -> Any:
+    """A lark tree or token as :mod:`lalr`'s, positions included (without recursion: trees can be deep)."""
+    from lark import Token as LarkToken
+
+    def convert(n: Any) -> Any:
+        if n is None:
+            return None
+        if isinstance(n, LarkToken):
+            t: Any = n
+            tok = Token(t.type, str(t), t.start_pos, t.line, t.column)
+            tok.end_line, tok.end_column, tok.end_pos = t.end_line, t.end_column, t.end_pos
+            return tok
+        tree = Tree(str(n.data), list(n.children))
+        if not n.meta.empty:
+            m, meta = n.meta, tree.meta
+            meta.empty = False
+            meta.line, meta.column, meta.start_pos = m.line, m.column, m.start_pos
+            meta.end_line, meta.end_column, meta.end_pos = m.end_line, m.end_column, m.end_pos
+        pending.append(tree)
+        return tree
+
+    pending: list[Tree] = []
+    root = convert(node)
+    while pending:
+        tree = pending.pop()
+        tree.children = [convert(c) for c in tree.children]
+    return root
 
 
 @functools.cache
-def parser() -> Lark:
-    """The LALR parser for ``expr.lark`` (once per process).
+def parser() -> Parser | _LarkParser:
+    """The parser for ``expr.lark`` (once per process).
 
-    Building the LALR tables takes longer than all the rest of ``gouji validate``, so lark's own
-    serialisation of the built parser is shipped in ``gouji_rules/data/expr_parser.json`` (written
-    by :func:`write_table`) and used only while its key is this grammar's, options' and lark's: an
-    edited grammar or another lark is never read from a stale table, it is built as before."""
-    import io
+    Importing lark and building or loading its parser takes a third of a cold ``gouji validate``,
+    so the tables lark builds are shipped in ``gouji_rules/data/expr_parser.json`` (written by
+    :func:`write_table`) and run by :mod:`.lalr`, only while they were built from this grammar,
+    these options and this lark: an edited grammar or another lark is parsed by lark, as built
+    from the grammar, never by a stale table."""
     import json
-    import pickle
-
-    from lark import Lark
 
     text = grammar_text()
     try:
-        saved = json.loads(_table_file().read_text("utf-8"), object_hook=_untag)
-    except (OSError, ValueError):
-        saved = None
-    if isinstance(saved, dict) and saved.get("key") == table_key(text):
-        # Lark.load, the public door to a saved parser, reads a pickle: made here, from the JSON
-        loaded: Lark = Lark.load(io.BytesIO(pickle.dumps({"data": saved["data"], "memo": saved["memo"]})))
-        return loaded
-    return Lark(text, **LARK_OPTIONS)
-
-
-def _table_file() -> importlib.resources.abc.Traversable:
-    return importlib.resources.files("gouji_rules.data").joinpath("expr_parser.json")
-
-
-def _tag(value: Any) -> Any:
-    """lark's serialised parser as JSON: tuples and maps with number keys are tagged, to come back as they were."""
-    if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value):
-            return {k: _tag(v) for k, v in value.items()}
-        return {"__items__": [[_tag(k), _tag(v)] for k, v in value.items()]}
-    if isinstance(value, tuple):
-        return {"__tuple__": [_tag(v) for v in value]}
-    if isinstance(value, list):
-        return [_tag(v) for v in value]
-    return value
-
-
-def _untag(obj: dict[str, Any]) -> Any:
-    if len(obj) == 1 and "__items__" in obj:
-        return {k: v for k, v in obj["__items__"]}
-    if len(obj) == 1 and "__tuple__" in obj:
-        return tuple(obj["__tuple__"])
-    return obj
+        saved = json.loads(_data_text("gouji_rules.data", "expr_parser.json"))
+        if saved["built_from"] == table_key(text):
+            return Parser(saved["tables"])
+    except (OSError, ValueError, LookupError, TypeError):
+        pass
+    return _LarkParser(text)
 
 
 def table_json(text: str) -> str:
-    """The text of ``expr_parser.json`` for this grammar: its parser, built and serialised by lark."""
+    """The text of ``expr_parser.json`` for this grammar: the tables lark builds from it."""
     import json
 
     from lark import Lark
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
 
-    data, memo = Lark(text, **LARK_OPTIONS).memo_serialize([TerminalDef, Rule])
-    doc = {"key": table_key(text), "generated_by": "gouji_rules.dsl.expr.write_table", "data": data, "memo": memo}
-    return json.dumps(_tag(doc), ensure_ascii=False, separators=(",", ":")) + "\n"
+    from .lalr import export
+
+    doc = {
+        "generated_by": "gouji_rules.dsl.expr.write_table",
+        "built_from": table_key(text),
+        "tables": export(Lark(text, **LARK_OPTIONS)),
+    }
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def write_table() -> Path:
     """Regenerate ``gouji_rules/data/expr_parser.json`` (run after changing ``grammar/expr.lark`` or lark)."""
-    path = Path(__file__).resolve().parent.parent / "data" / "expr_parser.json"
-    path.write_text(table_json(grammar_text()), encoding="utf-8")
+    import os
+
+    path = folder("gouji_rules.data") / "expr_parser.json"
+    text = table_json(grammar_text())
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, path)  # a table is whole or not there: never half-written
     return path
 
 
-def parse(text: str) -> Tree[Token]:
+def parse(text: str) -> Tree:
     """The parse tree of an expression; raises ExprError with the column of a syntax error."""
     if len(text) > MAX_LENGTH:
         raise ExprError(f"expression is too long ({len(text)} characters; at most {MAX_LENGTH})", 0)
@@ -174,23 +227,17 @@ def parse(text: str) -> Tree[Token]:
                 raise ExprError(f"expression nests too deeply (more than {MAX_DEPTH} brackets)", i)
         elif ch in ")]":
             depth -= 1
-    from lark.exceptions import LarkError, UnexpectedInput
-
     try:
-        tree = parser().parse(text)
-    except UnexpectedInput as e:
+        tree: Tree = parser().parse(text)
+    except ParseError as e:
         raise _syntax_error(text, e) from None
-    except LarkError as e:  # pragma: no cover - any other parser failure is still a syntax error
-        raise ExprError(f"syntax error: {e}", 0) from None
     _check_depth(tree)
     return tree
 
 
-def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
-    pos = e.pos_in_stream if isinstance(e.pos_in_stream, int) else len(text)
-    if isinstance(e, UnexpectedCharacters):
+def _syntax_error(text: str, e: ParseError) -> ExprError:
+    pos = e.pos_in_stream
+    if e.kind == "characters":
         ch = text[pos] if pos < len(text) else ""
         if ch == ".":
             return ExprError("attribute access ('.') is not part of the expression language", pos)
@@ -209,31 +256,29 @@ def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
         if ascii_ch != ch and ascii_ch.isascii():
             return ExprError(f"full-width {ch!r}", pos, f"write the ASCII {ascii_ch!r}")
         return ExprError(f"unexpected character {ch!r}", pos)
-    if isinstance(e, UnexpectedEOF):
-        return ExprError("the expression ends too early", len(text.rstrip()))
-    if isinstance(e, UnexpectedToken):
-        tok = e.token
-        if tok.type == "$END":
-            return ExprError("the expression ends too early", len(text.rstrip()), _expected(e.expected))
-        value = str(tok)
-        hint = _expected(e.expected)
-        if value in ("&&", "||"):
-            hint = "write and, or"
-        return ExprError(f"unexpected {value!r}", tok.start_pos if tok.start_pos is not None else pos, hint)
-    return ExprError("syntax error", pos)  # pragma: no cover
+    tok = e.token
+    assert tok is not None
+    hint = _expected(e.expected, parser().literals)
+    if tok.type == "$END":
+        return ExprError("the expression ends too early", len(text.rstrip()), hint)
+    value = str(tok)
+    if value in ("&&", "||"):
+        hint = "write and, or"
+    return ExprError(f"unexpected {value!r}", tok.start_pos, hint)
 
 
-def _expected(expected: set[str] | frozenset[str] | Sequence[str]) -> str:
-    names = sorted({_TOKEN_NAMES.get(t, repr(t.lower()) if t.isupper() else t) for t in expected})
+def _expected(expected: Iterable[str], literals: Mapping[str, str]) -> str:
+    names = {
+        _TOKEN_NAMES.get(t) or (repr(literals[t]) if t in literals else repr(t.lower()) if t.isupper() else t)
+        for t in expected
+    }
     if not names or len(names) > 8:
         return ""
-    return "expected " + ", ".join(names)
+    return "expected " + ", ".join(sorted(names))
 
 
-def _check_depth(tree: Tree[Token]) -> None:
-    from lark import Tree
-
-    stack: list[tuple[Tree[Token] | Token | None, int]] = [(tree, 1)]
+def _check_depth(tree: Tree) -> None:
+    stack: list[tuple[Tree | Token | None, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -242,19 +287,17 @@ def _check_depth(tree: Tree[Token]) -> None:
             stack.extend((c, depth + 1) for c in node.children)
 
 
-def _pos(node: Tree[Token] | Token | None) -> int:
-    from lark import Token, Tree
-
+def _pos(node: Tree | Token | None) -> int:
     if isinstance(node, Token):
-        return node.start_pos or 0
-    if isinstance(node, Tree) and not node.meta.empty:
-        return int(node.meta.start_pos)
+        return node.start_pos
+    if isinstance(node, Tree) and node.meta.start_pos is not None:
+        return node.meta.start_pos
     return 0
 
 
-def names_used(tree: Tree[Token]) -> set[str]:
+def names_used(tree: Tree) -> set[str]:
     """Context names an expression reads."""
-    return {str(t.children[0]) for t in tree.iter_subtrees() if t.data == "name"}
+    return {str(t.children[0]) for t in tree.subtrees() if t.data == "name"}
 
 
 # -- type checking and compiling --------------------------------------------------------------
@@ -300,10 +343,10 @@ class _Compiler:
     def __init__(self, names: Mapping[str, str]) -> None:
         self.names = names
 
-    def type_error(self, node: Tree[Token] | Token | None, message: str, hint: str = "") -> ExprError:
+    def type_error(self, node: Tree | Token | None, message: str, hint: str = "") -> ExprError:
         return ExprError(message, _pos(node), hint)
 
-    def expect(self, node: Tree[Token], want: str, what: str) -> Fn:
+    def expect(self, node: Tree, want: str, what: str) -> Fn:
         t, fn = self.compile(node)
         if t != want:
             hint = ""
@@ -314,11 +357,9 @@ class _Compiler:
             raise self.type_error(node, f"{what} must be {_a(want)}, not {_a(t)}", hint)
         return fn
 
-    def compile(self, node: Tree[Token] | Token) -> tuple[str, Fn]:
-        from lark import Token
-
+    def compile(self, node: Tree | Token) -> tuple[str, Fn]:
         if isinstance(node, Token):  # pragma: no cover - every token sits under a named rule
-            raise ExprError(f"unexpected {str(node)!r}", node.start_pos or 0)
+            raise ExprError(f"unexpected {str(node)!r}", node.start_pos)
         kind = str(node.data)
         ch = node.children
         method = getattr(self, "c_" + kind, None)
@@ -332,20 +373,20 @@ class _Compiler:
         raise ExprError(f"unsupported construct {kind!r}", _pos(node))  # pragma: no cover
 
     # atoms
-    def c_int(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_int(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         text = str(ch[0])
         if len(text) > 18:
             raise self.type_error(node, "number is too large")
         value = int(text)
         return "int", lambda ctx: value
 
-    def c_true(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_true(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         return "bool", lambda ctx: True
 
-    def c_false(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_false(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         return "bool", lambda ctx: False
 
-    def c_rank(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_rank(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         symbol = str(ch[0])[1:-1]
         try:
             value = rank_of(symbol)
@@ -356,7 +397,7 @@ class _Compiler:
             raise self.type_error(node, f"unknown rank {symbol!r}", "no spaces inside the quotes")
         return "rank", lambda ctx: value
 
-    def c_name(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_name(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         name = str(ch[0])
         t = self.names.get(name)
         if t is None:
@@ -371,7 +412,7 @@ class _Compiler:
             raise self.type_error(node, f"name {name!r} has type {t!r}, which expressions cannot use")
         return t, operator.itemgetter(name)
 
-    def c_list(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_list(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         items = ch[0].children if ch[0] is not None else []
         if not items:
             raise self.type_error(node, "an empty list literal has no type", "leave it out or write its items")
@@ -386,18 +427,18 @@ class _Compiler:
         return f"list[{t0}]", lambda ctx: [f(ctx) for f in fns]
 
     # operators
-    def c_neg(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_neg(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         fn = self.expect(ch[0], "int", "the operand of unary -")
         return "int", lambda ctx: -fn(ctx)
 
-    def arith(self, node: Tree[Token], kind: str) -> tuple[str, Fn]:
+    def arith(self, node: Tree, kind: str) -> tuple[str, Fn]:
         sym = _ARITH_SYMBOL[kind]
-        a = self.expect(node.children[0], "int", f"the left side of {sym}")  # type: ignore[arg-type]
-        b = self.expect(node.children[1], "int", f"the right side of {sym}")  # type: ignore[arg-type]
+        a = self.expect(node.children[0], "int", f"the left side of {sym}")
+        b = self.expect(node.children[1], "int", f"the right side of {sym}")
         op = _ARITH[kind]
         return "int", lambda ctx: op(a(ctx), b(ctx))
 
-    def compare(self, node: Tree[Token], kind: str) -> tuple[str, Fn]:
+    def compare(self, node: Tree, kind: str) -> tuple[str, Fn]:
         left, right = node.children
         ta, a = self.compile(left)
         tb, b = self.compile(right)
@@ -413,30 +454,30 @@ class _Compiler:
         op = _COMPARE[kind]
         return "bool", lambda ctx: op(a(ctx), b(ctx))
 
-    def c_in_(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_in_(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         ta, a = self.compile(ch[0])
         tb, b = self.compile(ch[1])
         if _elem(tb) != ta:
             raise self.type_error(ch[1], f"'in' needs a list of {ta} on its right, not {_a(tb)}")
         return "bool", lambda ctx: a(ctx) in b(ctx)
 
-    def c_not_in(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_not_in(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         _, fn = self.c_in_(node, ch)
         return "bool", lambda ctx: not fn(ctx)
 
-    def c_not_(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_not_(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         fn = self.expect(ch[0], "bool", "the operand of not")
         return "bool", lambda ctx: not fn(ctx)
 
-    def c_and_(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_and_(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         fns = tuple(self.expect(c, "bool", "each side of and") for c in ch)
         return "bool", lambda ctx: all(f(ctx) for f in fns)
 
-    def c_or_(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_or_(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         fns = tuple(self.expect(c, "bool", "each side of or") for c in ch)
         return "bool", lambda ctx: any(f(ctx) for f in fns)
 
-    def c_ifelse(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_ifelse(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         ta, a = self.compile(ch[0])
         cond = self.expect(ch[1], "bool", "the condition after if")
         tb, b = self.compile(ch[2])
@@ -444,7 +485,7 @@ class _Compiler:
             raise self.type_error(ch[2], f"both branches of if/else must have one type: {_a(ta)} and {_a(tb)}")
         return ta, lambda ctx: a(ctx) if cond(ctx) else b(ctx)
 
-    def c_index(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_index(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         tl, lst = self.compile(ch[0])
         elem = _elem(tl)
         if elem is None:
@@ -461,9 +502,9 @@ class _Compiler:
 
         return elem, fn
 
-    def c_call(self, node: Tree[Token], ch: list[Any]) -> tuple[str, Fn]:
+    def c_call(self, node: Tree, ch: list[Any]) -> tuple[str, Fn]:
         name = str(ch[0])
-        args: list[Tree[Token]] = ch[1].children if ch[1] is not None else []
+        args: list[Tree] = ch[1].children if ch[1] is not None else []
         if name not in FUNCTIONS:
             if name in self.names:
                 raise self.type_error(ch[0], f"{name!r} is not a function")
@@ -518,10 +559,8 @@ class _Compiler:
         return "int", lambda ctx: f0(ctx).count(f1(ctx))
 
 
-def _quoted_rank(node: Tree[Token] | Token) -> str:
+def _quoted_rank(node: Tree | Token) -> str:
     """``'5'`` for the number 5 written where a rank was meant (``'T'`` for 10); ``'K'`` for anything else."""
-    from lark import Tree
-
     if isinstance(node, Tree) and node.data == "int":
         n = str(node.children[0])
         if n in SYMBOLS:

@@ -7,7 +7,6 @@ the path it replaces.  How fast it is is measured by ``gouji bench --cold-start`
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -18,11 +17,9 @@ import click
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from lark import Lark
-from lark.exceptions import UnexpectedInput
 
 from gouji_rules import cli, dsl
-from gouji_rules.dsl import conform, expr, yamlpos
+from gouji_rules.dsl import conform, yamlpos
 from gouji_rules.dsl.errors import VariantErrors
 from gouji_rules.dsl.merge import load_chain, shipped_dir
 from gouji_rules.dsl.schema import schema as generated_schema
@@ -73,61 +70,7 @@ def test_validating_a_valid_club_file_loads_neither_jsonschema_nor_the_engine(tm
     assert proc.stdout.splitlines() == ["0", "[]"], proc.stderr
 
 
-# -- the expression parser from the shipped table ---------------------------------------------------
-
-EXPRESSIONS = [
-    "count >= 2 and rank >= 'K'",
-    "max(0, sum(points))",
-    "'2' if counts['2'] > 0 else 'SJ'",
-    "a not in [1, 2] or -x // 3 % 2 == 1",
-    "not (a or b) and c",
-    "x if y else z if w else v",
-    "f()",
-    "[]",
-    "count >= ",
-    "count => 2",
-    "rank == 'K",
-    "a . b",
-    "1 2",
-    "((a)",
-    "a ++ b",
-    "",
-]
-
-
-def _outcome(p: Lark, text: str) -> Any:
-    try:
-        tree = p.parse(text)
-    except UnexpectedInput as e:
-        return type(e).__name__, e.pos_in_stream, sorted(getattr(e, "expected", None) or [])
-    spans = [(t.data, t.meta.start_pos, t.meta.end_pos) for t in tree.iter_subtrees() if not t.meta.empty]
-    return tree, spans
-
-
-def test_the_shipped_parser_table_is_this_grammars_and_parses_as_a_fresh_build() -> None:
-    text = expr.grammar_text()
-    saved = json.loads((ROOT / "gouji_rules" / "data" / "expr_parser.json").read_text("utf-8"))
-    assert saved["key"] == expr.table_key(text), "stale table: run gouji_rules.dsl.expr.write_table()"
-    expr.parser.cache_clear()
-    shipped = expr.parser()
-    fresh = Lark(text, **expr.LARK_OPTIONS)
-    assert shipped.source_path == "<deserialized>"  # read from the table, not built
-    for e in EXPRESSIONS:
-        assert _outcome(shipped, e) == _outcome(fresh, e), e
-
-
-def test_an_edited_grammar_is_built_from_its_text_never_read_from_the_stale_table(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    edited = expr.grammar_text().replace('| sum "!=" sum                   -> ne', '| sum "<>" sum -> ne')
-    monkeypatch.setattr(expr, "grammar_text", lambda: edited)
-    expr.parser.cache_clear()
-    try:
-        p = expr.parser()
-        assert p.source_path != "<deserialized>"
-        assert p.parse("a <> b").data == "ne"
-    finally:
-        expr.parser.cache_clear()
+# -- the expression parser from the shipped table: tests/test_lalr.py ------------------------------
 
 
 # -- libyaml reads as pure PyYAML -------------------------------------------------------------------
