@@ -178,7 +178,7 @@ class Rules:
         if len(v.scoring.points) != 6:
             raise VariantError("scoring.points must give exactly 6 numbers")
         self.hooks: Mapping[str, Callable[..., Any]] = v.hooks
-        self.fingerprint = v.fingerprint()
+        self._fingerprint: str | None = None
         self._gouji: dict[CardSet, bool] = {}
         self._pure: dict[CardSet, bool] = {}
         self._pure_min: list[int] | None = None
@@ -291,6 +291,14 @@ class Rules:
         """hands are scored (S4 第十九条); off: tribute without scoring"""
         self.sweep_multiplier_param = v.scoring.sweep_multiplier
         self.beat: BeatStrategy = make_strategy(self, v.sets)
+
+    @property
+    def fingerprint(self) -> str:
+        """The variant's fingerprint (:meth:`Variant.fingerprint`), worked out when first asked for
+        (a hand record asks; checking a variant file does not)."""
+        if self._fingerprint is None:
+            self._fingerprint = self.variant.fingerprint()
+        return self._fingerprint
 
     # -- a value: equal, pickled and copied as the variant it was compiled from ---------
 
