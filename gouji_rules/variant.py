@@ -14,8 +14,8 @@ holds them to it.  The shipped variants are the files in ``variants/``
 :func:`dianshaomenla` load them through ``gouji_rules.dsl``.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: the field types are objects at once, so the schema reads
+# them without compiling each annotation's text (`gouji validate` builds the schema on every run)
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping
@@ -763,13 +763,13 @@ class Variant:
     """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``rules.HOOKS``."""
 
     @property
-    def rules(self) -> Rules:
+    def rules(self) -> "Rules":
         """The compiled rules (:class:`~gouji_rules.rules.Rules`), built on first use and kept."""
         cached: Rules | None = self.__dict__.get("_rules")
         if cached is None:
-            from .rules import Rules
+            from . import rules
 
-            cached = Rules(self)
+            cached = rules.Rules(self)
             object.__setattr__(self, "_rules", cached)
         return cached
 
@@ -791,7 +791,7 @@ class Variant:
             out[key] = dataclasses.asdict(getattr(self, key))
         return out
 
-    def replace(self, **sections: Mapping[str, Any] | Any) -> Variant:
+    def replace(self, **sections: Mapping[str, Any] | Any) -> "Variant":
         """A copy with some fields changed: ``v.replace(burn={"enabled": False}, name="x")``."""
         changes: dict[str, Any] = {}
         for key, value in sections.items():
