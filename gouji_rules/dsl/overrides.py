@@ -10,7 +10,13 @@ explain`` prints such parameters as decided by the hook (never as if they held),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from ..section import dataclass  # a frozen dataclass without generated code: on every gouji validate
 
 
 @dataclass(frozen=True)
