@@ -823,12 +823,14 @@ def with_legacy(data: Mapping[str, Any]) -> dict[str, Any]:
     its day, so an option it lacks is one added since."""
     out = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in data.items()}
     for key, cls in SECTIONS:
-        section = out.get(key)
+        section = out.get(key, {})  # a section missing whole was added since, with all its options
         if not isinstance(section, dict):
             continue
         for f in dataclasses.fields(cls):
             if f.name not in section and "legacy" in f.metadata:
                 section[f.name] = f.metadata["legacy"]
+        if section:
+            out[key] = section
     return out
 
 

@@ -107,3 +107,14 @@ def test_an_event_file_keeps_its_rules_copy_untouched_by_an_upgrade(tmp_path: Pa
     assert gouji("verify", str(event)).exit_code == 0
     with sqlite3.connect(event) as db:
         assert db.execute("select * from meta order by 1").fetchall() == before
+
+
+def test_a_copy_from_before_a_section_existed_plays_that_section_as_it_did_then() -> None:
+    """A section added to the model after the copy was written is missing from it whole: its options,
+    like any option the copy lacks, take their legacy values, not the defaults."""
+    variant, copy = snapshot("dagang")
+    del copy["rules"]["play"]
+    assert with_legacy(copy["rules"])["play"] == {"wrong_play": "refuse", "announce": "always"}
+    older = rebuild(copy)
+    assert (older.play.wrong_play, older.play.announce) == ("refuse", "always")
+    assert older.scoring == variant.scoring and older.tribute == variant.tribute
