@@ -86,13 +86,11 @@ def _as_stored(stored: Any, current: Variant) -> Variant | None:
         older = variant_from_rules(data, "<the event's copy of its rules>")
     except EventError:
         return None
+    # every option as stored or, added since, at its legacy value: an option missing without one (or a
+    # section missing whole) was in every copy ever written, so the copy is damaged
     rebuilt = json.loads(_canon(older))
-    same = all(
-        rebuilt.get(key) == value
-        if not isinstance(value, dict)
-        else isinstance(rebuilt.get(key), dict) and all(rebuilt[key].get(k) == v for k, v in value.items())
-        for key, value in stored.items()
-    )
+    expected = with_legacy(stored)
+    same = all(key in expected for key, _ in SECTIONS) and all(rebuilt.get(k) == v for k, v in expected.items())
     return older if same else None
 
 

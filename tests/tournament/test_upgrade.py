@@ -19,7 +19,7 @@ import pytest
 
 from gouji_rules.tournament.errors import EventError
 from gouji_rules.tournament.variant_copy import rebuild, snapshot
-from gouji_rules.variant import SECTIONS, rules_fingerprint, with_legacy
+from gouji_rules.variant import SECTIONS, Variant, rules_fingerprint, with_legacy
 
 from .conftest import gouji, standings_json
 
@@ -112,9 +112,16 @@ def test_an_event_file_keeps_its_rules_copy_untouched_by_an_upgrade(tmp_path: Pa
 def test_a_copy_from_before_a_section_existed_plays_that_section_as_it_did_then() -> None:
     """A section added to the model after the copy was written is missing from it whole: its options,
     like any option the copy lacks, take their legacy values, not the defaults."""
-    variant, copy = snapshot("dagang")
+    _, copy = snapshot("dagang")
     del copy["rules"]["play"]
     assert with_legacy(copy["rules"])["play"] == {"wrong_play": "refuse", "announce": "always"}
-    older = rebuild(copy)
-    assert (older.play.wrong_play, older.play.announce) == ("refuse", "always")
-    assert older.scoring == variant.scoring and older.tribute == variant.tribute
+
+
+def test_a_copy_missing_an_option_every_copy_holds_stops_the_event() -> None:
+    """An option without a legacy value was in every copy ever written: a copy without it is damaged,
+    and filling in today's default would score the event under other rules."""
+    variant, copy = snapshot("dianshaomenla")
+    assert variant.match.choose_last != Variant(name="x").match.choose_last
+    del copy["rules"]["match"]["choose_last"]
+    with pytest.raises(EventError, match="differ from the rules the event was created with"):
+        rebuild(copy)
