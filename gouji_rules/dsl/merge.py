@@ -52,9 +52,14 @@ def shipped_text(name: str) -> tuple[str, str]:
 
 def shipped_chain(name: str) -> Chain:
     """A shipped variant file and everything it extends, merged.  Raises VariantErrors."""
+    return load_chain(*_shipped_source(name))
+
+
+def _shipped_source(name: str) -> tuple[str, str, Path, str]:
+    """A shipped variant file as :func:`load_chain` reads it: text, file name, folder and identity."""
     text, fname = shipped_text(name)
     path = shipped_dir() / f"{name}.yaml"
-    return load_chain(text, fname, path.parent, _identity(str(path)))
+    return text, fname, path.parent, _identity(str(path))
 
 
 def display_path(path: str) -> str:
@@ -110,9 +115,7 @@ def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, P
     names = shipped_names()
     looks_like_path = "/" in target or "\\" in target or target.endswith((".yaml", ".yml"))
     if not looks_like_path and target in names:
-        text, fname = shipped_text(target)
-        path = shipped_dir() / f"{target}.yaml"
-        return text, fname, path.parent, _identity(str(path))
+        return _shipped_source(target)
     path = (base or Path.cwd()) / target
     if not path.exists():
         choices: list[str] = list(names)
