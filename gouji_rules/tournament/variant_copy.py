@@ -78,12 +78,8 @@ def _as_stored(stored: Any, current: Variant) -> Variant | None:
     copy cannot be rebuilt to the same rules (an option it holds no longer exists, or changed meaning)."""
     if not isinstance(stored, dict):
         return None
-    data = dict(stored)
-    hooks = {k: _hook_text(f) for k, f in sorted(current.hooks.items())}
-    if hooks:
-        data["hooks"] = hooks
     try:
-        older = variant_from_rules(data, "<the event's copy of its rules>")
+        older = variant_from_rules(_with_hooks(stored, current), "<the event's copy of its rules>")
     except EventError:
         return None
     # every option as stored or, added since, at its legacy value: an option missing without one (or a
@@ -107,11 +103,13 @@ def rules_data(variant: Variant) -> dict[str, Any]:
     record can be checked without the club's file: :func:`variant_from_rules` turns it
     back into the same rules (the same :meth:`Variant.fingerprint`).
     """
-    data: dict[str, Any] = json.loads(_canon(variant))
+    return _with_hooks(json.loads(_canon(variant)), variant)
+
+
+def _with_hooks(data: dict[str, Any], variant: Variant) -> dict[str, Any]:
+    """``data`` and, when ``variant`` has hooks, their expression texts under ``hooks``."""
     hooks = {k: _hook_text(f) for k, f in sorted(variant.hooks.items())}
-    if hooks:
-        data["hooks"] = hooks
-    return data
+    return {**data, "hooks": hooks} if hooks else dict(data)
 
 
 def variant_from_rules(data: dict[str, Any], where: str = "<record>") -> Variant:
