@@ -75,15 +75,16 @@ def rebuild(copy: dict[str, Any]) -> Variant:
 def _as_stored(stored: Any, current: Variant) -> Variant | None:
     """The rules the event was created with, rebuilt from its stored copy: the options added to the
     model since at their legacy values, the hooks from the stored text (``current``).  None when the
-    copy cannot be rebuilt to the same rules (an option it holds no longer exists, or changed meaning)."""
+    copy cannot be rebuilt to the same rules (an option it holds no longer exists or changed meaning, or
+    it lacks one that every copy holds)."""
     if not isinstance(stored, dict):
         return None
     try:
         older = variant_from_rules(_with_hooks(stored, current), "<the event's copy of its rules>")
     except EventError:
         return None
-    # every option as stored or, added since, at its legacy value: an option missing without one (or a
-    # section missing whole) was in every copy ever written, so the copy is damaged
+    # every option as stored or, when the copy lacks it, at its legacy value: a missing option that has
+    # none (or a missing section of such options) was in every copy ever written, so the copy is damaged
     rebuilt = json.loads(_canon(older))
     expected = with_legacy(stored)
     same = all(key in expected for key, _ in SECTIONS) and all(rebuilt.get(k) == v for k, v in expected.items())
