@@ -191,9 +191,9 @@ def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> boo
     for s in o.geming:
         if places[s] != rules.geming_place_at(s, places):
             return False
-    if o.chongdian:
-        got = {s: places[s] for s, _ in o.chongdian}
-        return got in rules.chongdian_placings(o.chongdian)
+    if o.chongdian:  # the seats the rules place (two, where a variant lets three 冲点 play on)
+        placings = rules.chongdian_placings(o.chongdian)
+        return any(all(places[s] == p for s, p in placing.items()) for placing in placings)
     return True
 
 

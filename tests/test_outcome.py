@@ -131,3 +131,14 @@ def test_s0_chongdian_player_is_fourth() -> None:
     with pytest.raises(IllegalAction) as e:
         verify_outcome(rules, Outcome(places=[4, 2, 3, 1, 5, 6], chongdian=[(3, True)]))
     assert e.value.rule == "chongdian_place" and e.value.clause == "S0 十、冲点"
+
+
+def test_three_chongdian_players_where_the_variant_plays_on_place_the_first_two_only() -> None:
+    """S0 十、冲点 redeals at three 冲点 players; a variant that plays on (``chongdian.redeal_at: 4``)
+    gives the places of two (四客, 小拉), and the engine places the first two declared: a third 冲点
+    seat's place is not one of them to check."""
+    rules = dianshaomenla().replace(chongdian={"redeal_at": 4}).rules
+    verify_outcome(rules, Outcome(places=[4, 1, 2, 5, 6, 3], chongdian=[(0, True), (3, False), (5, False)]))
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=[5, 1, 2, 4, 6, 3], chongdian=[(0, True), (3, False), (5, False)]))
+    assert e.value.rule == "chongdian_place"
