@@ -40,10 +40,9 @@ from .errors import GoujiError, IllegalAction, PositionError
 from .events import Event
 from .legal import Legal
 from .phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
-from .phases.chongdian import HEAD_FOREVER
 from .registry import TRIBUTE_KINDS
 from .rng import SplitMix64, derive
-from .rules import Rules, as_rules
+from .rules import HEAD_FOREVER, Rules, as_rules
 from .settlement import Debt, HandResult, Settlement, settle
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .beat import BeatStrategy, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
@@ -30,6 +30,10 @@ class KangScope(IntEnum):
     NONE = 0
     SELF = 1
     TEAM = 2
+
+
+HEAD_FOREVER: Final = 1 << 20
+"""Head rights that last the whole hand (more 够死级 sets than a hand holds)."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +280,8 @@ class Rules:
         self.chongdian_redeal_at = ch.redeal_at
         self.chongdian_fail_drops_fours = ch.fail_drops_fours
         self.chongdian_no_head_closes = ch.no_head_closes
+        self.chongdian_opposite_rights = HEAD_FOREVER if ch.opposite_rights is None else ch.opposite_rights
+        """够死级 rights of a 冲点 player's opposite who keeps 有头 (S0 十、冲点: the whole hand)"""
         m = v.match
         self.kaipai_count = m.kaipai == "count"
         self.shangban = m.first_leader == "shangban"

@@ -642,6 +642,13 @@ class ChongdianRules:
         "when a 冲点 fails, its opposite throws away his 4s and plays on",
         legacy=True,
     )
+    opposite_rights: int | None = _f(
+        None,
+        "对门选有头时得到几次够死级的权力（不写则整局都有：该人在本局游戏中的存在够级）",
+        "够死级 sets the opposite who keeps 有头 may play unanswered (null: for the whole hand)",
+        minimum=0,
+        legacy=None,
+    )
     no_head_closes: bool = _f(
         True,
         "对门选无头时，冲点成功则对门不能开点",

@@ -506,6 +506,18 @@ def test_s0_sec10_with_head_after_success_may_open(monkeypatch: pytest.MonkeyPat
     assert ev(m, "with_head") == [("with_head", 3, None, 0, 0)]
 
 
+def test_s0_sec10_with_head_rights_last_the_hand_unless_the_variant_counts_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """十、冲点 「若选择有头则，该人在本局游戏中的存在够级」: the whole hand (``chongdian.opposite_rights: null``);
+    a town that gives a number of 够死级 sets, as after 革命, says how many."""
+    picks = {"chongdian": Choose("chongdian"), "chong_answer": PASS, ("head", 3): Head(True)}
+    counted = S0.replace(chongdian={"opposite_rights": 2})
+    m = start(monkeypatch, [CHONG, FILL, FILL, "3 4 KKK", FILL, FILL], picks, counted)
+    assert m.hand is not None
+    assert m.hand.setup.head_rights == {3: 2}
+
+
 def test_s0_sec10_no_head_after_success_cannot_open(monkeypatch: pytest.MonkeyPatch) -> None:
     """十、冲点 “如果选择无头，则该人在本局游戏中不存在够级，任何人的任何牌他都可以随时打，但他的牌别人也可以随时打。”
     … “但选择无头若对门冲点成功则不能开点。”"""

@@ -14,9 +14,6 @@ if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
 
-HEAD_FOREVER = 1 << 20
-"""head rights of a 冲点 player's opposite who keeps 有头: for the whole hand"""
-
 
 @register_phase
 class Chongdian:
@@ -90,7 +87,7 @@ class Chongdian:
                 continue
             a2 = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))
             if isinstance(a2, Head) and a2.keep:
-                setup.head_rights[o] = HEAD_FOREVER
+                setup.head_rights[o] = rules.chongdian_opposite_rights
                 m.event(Event("with_head", o, other=s))
             else:
                 setup.no_head.add(o)
