@@ -68,7 +68,10 @@ def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool, 
     from . import catalog
 
     override = catalog.resolve(variant_spec) if variant_spec else None
-    count, problems = verify_files(list(records), override)
+    notes: list[str] = []
+    count, problems = verify_files(list(records), override, notes)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     for p in problems:
         click.echo(str(p))
     if not quiet:

@@ -45,6 +45,7 @@ from ..settlement import settle
 from ..variant import BUILTIN, Variant, rules_fingerprint
 from .club import entry_of, outcome_of
 from .errors import EventError, InputError
+from .preplay import Before, after, pre_play_problem
 from .storage import HandRow
 from .variant_copy import rules_data, variant_from_rules
 
@@ -362,10 +363,12 @@ def _illegal_text(where: str, e: IllegalAction) -> str:
     return f"{where}: illegal: {e.message} (rule {e.rule}){clause}"
 
 
-def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
+def verify_record(variant: Variant, record: dict[str, Any], before: Before | None = None) -> str | None:
     """None when the record replays to the same end under ``variant``; otherwise what is wrong.
 
-    The record is assumed to match the schema (:func:`schema_problem`).
+    The record is assumed to match the schema (:func:`schema_problem`).  ``before`` is what a match
+    hand started from (the hand before it left it); given, its events before play are replayed too
+    (:func:`~gouji_rules.tournament.preplay.pre_play_problem`).
     """
     if record.get("kind") == "result":
         return _verify_result(variant, record)
@@ -398,7 +401,10 @@ def verify_record(variant: Variant, record: dict[str, Any]) -> str | None:
             return f"{where}: cannot be applied: {e}"
     if not hand.is_over:
         return f"the actions end after action {len(actions)} but the hand is not over (seat {hand.turn} to act)"
-    return _same_end(hand, record) or _same_debts(variant, hand, record)
+    problem = _same_end(hand, record) or _same_debts(variant, hand, record)
+    if problem is None and before is not None and "pre_play" in record:
+        return pre_play_problem(variant, record, hand, before)
+    return problem
 
 
 def _same_end(hand: Hand, record: dict[str, Any]) -> str | None:
@@ -498,7 +504,9 @@ def _verify_result(variant: Variant, record: dict[str, Any]) -> str | None:
     return _debts_differ(variant, record, [d.__dict__ for d in debts])
 
 
-def check(book: RulesBook, record: dict[str, Any]) -> tuple[Variant | None, str | None]:
+def check(
+    book: RulesBook, record: dict[str, Any], before: Before | None = None
+) -> tuple[Variant | None, str | None]:
     """Schema, rules and the replay of one record: (its variant, None) or (maybe None, the problem)."""
     problem = schema_problem(record)
     if problem:
@@ -507,13 +515,51 @@ def check(book: RulesBook, record: dict[str, Any]) -> tuple[Variant | None, str 
         variant = book.for_record(record)
     except GoujiError as e:
         return None, f"error: {e}"
-    return variant, verify_record(variant, record)
+    return variant, verify_record(variant, record, before)
 
 
-def verify_files(paths: list[str], override: Variant | None = None) -> tuple[int, list[Problem]]:
+UNKNOWN_START = (
+    "the debts hand {hand} started with are unknown (the hand before it in its match is not the record "
+    "before it), so its events before play are not replayed"
+)
+"""The note ``verify`` gives once per file when a match hand's start cannot be known."""
+
+
+@dataclass
+class _Chain:
+    """Follows one match through consecutive records: what the next hand must be and starts from."""
+
+    expect: tuple[Any, ...] | None = None
+    before: Before | None = None
+    noted: bool = False
+
+    def start(self, key: tuple[Any, ...], first: bool) -> Before | None:
+        """What the hand ``key`` started from: nothing owed when it starts its match, else what the
+        record before it left when that was the hand before it in the same match, else unknown (None)."""
+        if first:
+            return Before()
+        if self.expect == key:
+            return self.before
+        return None
+
+    def follow(self, variant: Variant | None, record: dict[str, Any], before: Before | None, key: Any) -> None:
+        """After ``record`` (started from ``before``) was checked: what the hand ``key`` starts from."""
+        self.expect = self.before = None
+        if variant is None or before is None:
+            return
+        try:
+            self.before, self.expect = after(variant.rules, record, before), key
+        except (GoujiError, KeyError, TypeError, ValueError, IndexError):
+            return
+
+
+def verify_files(
+    paths: list[str], override: Variant | None = None, notes: list[str] | None = None
+) -> tuple[int, list[Problem]]:
     """Verify every record of every file (or every stored hand of an event file).
 
-    Returns how many records were read and the problems found.
+    Returns how many records were read and the problems found; what could not be checked (a match
+    hand whose start is unknown) is added to ``notes``, once per file.
     """
     book = RulesBook(override)
     count = 0
@@ -521,11 +567,12 @@ def verify_files(paths: list[str], override: Variant | None = None) -> tuple[int
     for path in paths:
         try:
             if is_event_file(path):
-                n, found = verify_event(path, override)
+                n, found = verify_event(path, override, notes)
                 count += n
                 problems += found
                 continue
             hand_no = 0
+            chain = _Chain()
             for line, rec, err in read_records(path):
                 if rec is None:
                     hand_no += 1  # numbered as replay --hand numbers it
@@ -543,7 +590,17 @@ def verify_files(paths: list[str], override: Variant | None = None) -> tuple[int
                     continue
                 hand_no += 1
                 count += 1
-                _, msg = check(book, rec)
+                before, key = None, None
+                if "pre_play" in rec:
+                    index = rec.get("hand")
+                    key = (rec.get("match"), index, rec.get("variant_hash"))
+                    before = chain.start(key, type(index) is int and index == 0)
+                    if before is None and not chain.noted and notes is not None:
+                        chain.noted = True
+                        notes.append(f"{path}:{line}: " + UNKNOWN_START.format(hand=hand_no))
+                variant, msg = check(book, rec, before)
+                if key is not None and type(key[1]) is int:
+                    chain.follow(variant if msg is None else None, rec, before, (key[0], key[1] + 1, key[2]))
                 if msg is not None:
                     problems.append(Problem(path, line, hand_no, msg))
         except InputFileError as e:
@@ -570,7 +627,9 @@ def _not_an_event(path: str) -> str:
     return f"it has no {', '.join(lacking)} table" if lacking else ""
 
 
-def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[Problem]]:
+def verify_event(
+    path: str, override: Variant | None = None, notes: list[str] | None = None
+) -> tuple[int, list[Problem]]:
     """Check every hand stored in an event file under the event's own copy of the rules."""
     from .event import Tournament
 
@@ -592,6 +651,7 @@ def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[
             rows = _stored_rows(event)
         except EventError as e:
             return 0, [Problem(path, 0, 0, f"error: {e}")]
+        chain = _Chain()
         for row in rows:
             at = f"round {row.round} table {row.tbl} hand {row.hand}" + (
                 f" rotation {row.rotation}" if row.rotation else ""
@@ -601,7 +661,14 @@ def verify_event(path: str, override: Variant | None = None) -> tuple[int, list[
                 continue
             rec = dict(row.record)
             rec.setdefault("variant_hash", variant.rules.fingerprint)
-            _, msg = check(book, rec)
+            before, key = None, (row.round, row.tbl, row.rotation, row.hand)
+            if "pre_play" in rec:
+                before = chain.start(key, row.hand == 1)
+                if before is None and not chain.noted and notes is not None:
+                    chain.noted = True
+                    notes.append(f"{path}: {at}: " + UNKNOWN_START.format(hand=row.hand))
+            checked, msg = check(book, rec, before)
+            chain.follow(checked if msg is None else None, rec, before, (*key[:3], row.hand + 1))
             if msg is None and (
                 list(rec.get("places", [])) != list(row.places) or list(rec.get("scores", [])) != list(row.scores)
             ):

@@ -1,0 +1,298 @@
+"""Replaying a match hand's events before play (``pre_play``), so a record cannot invent them.
+
+A match hand record states what happened between the deal and the first lead: declarations,
+tribute and its return, waives, buying, 革命, 冲点 and their 有头/无头 choices.  ``gouji verify``
+settles ``debts_next`` again from those events, so an event the hand never had (a 宣点 it never
+made, a tribute card it never paid) could move the debts unless the events themselves are checked.
+
+They are checked by running the real phases (:mod:`gouji_rules.phases`) on the cards the record
+says were dealt, from the debts the hand before left, answering every decision a phase asks with
+what the record says was chosen; the events the phases emit must then be the recorded ones, one
+for one, and the cards, discards and setup they leave must be the ones play started from.
+
+What cannot be replayed is copied, not invented: 开牌 and 上班 (``kaipai``, ``first_leader``)
+draw from the match's dealer, and a deal voided by 革命 or 冲点 is not in the record (only the
+deal that was played is), so the events of a void deal are only checked to be one void deal each.
+The card 叫停 by a 大王 call (``point_call``) is drawn unseen; the replay takes the recorded one
+when the receiver held it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import AGREE, PASS, Action, Choose, Declare, Give, Head, Pass, Play
+from ..cards import NRANKS, format_hand, format_set, parse_hand
+from ..engine import Hand, HandSetup
+from ..errors import GoujiError
+from ..events import Event
+from ..match import Match, hand_result
+from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
+from ..rules import Rules
+from ..settlement import Debt, settle
+from ..variant import Variant
+
+VOID_DEALS = (1, 2)
+"""``redeal`` values of a deal voided before play (革命, 冲点); 3 is the sweep streak's redeal between hands"""
+
+
+@dataclass
+class Before:
+    """What a match hand starts from, known only from the hand before it in the same match."""
+
+    debts: list[Debt] = field(default_factory=list)
+    last_places: list[int] | None = None
+    last_sweep: int | None = None
+    sweeps: int = 0
+    """串三户 in a row (S4 第十四条(七)), as ``Match`` counts them"""
+    redeal: bool = False
+    """the streak reached the variant's limit: the hand starts with a ``redeal`` event and owes nothing"""
+
+
+def _places_after(record: dict[str, Any]) -> list[int]:
+    """The places tribute and the next lead use: the record's, as its ``choose_last`` event swapped them."""
+    places = [int(p) for p in record["places"]]
+    for e in record.get("pre_play", []):
+        if e.get("type") == "choose_last":
+            places[e["seat"]], places[e["other"]] = places[e["other"]], places[e["seat"]]
+    return places
+
+
+def after(rules: Rules, record: dict[str, Any], before: Before) -> Before:
+    """What the next hand of the match starts from, once ``record`` (started from ``before``) verified."""
+    sweep_events = [e for e in record.get("pre_play", []) if e.get("type") == "sweep"]
+    sweep = int(sweep_events[-1]["value"]) - 1 if sweep_events else None
+    debts = [Debt(**d) for d in record.get("debts_next", [])]
+    sweeps = before.sweeps
+    new_team = rules.sweep_streak_same_team and sweep != before.last_sweep
+    sweeps = (1 if new_team else sweeps + 1) if sweep is not None else 0
+    redeal = bool(rules.sweep_redeal) and sweeps >= rules.sweep_redeal
+    if redeal:
+        debts, sweeps = [], 0
+    return Before(debts, _places_after(record), sweep, sweeps, redeal)
+
+
+class _Replay(Match):
+    """A match that plays no hand of its own: one recorded hand's phases are driven through it."""
+
+    def __init__(self, rules: Rules, script: list[dict[str, Any]], done: list[dict[str, Any]]) -> None:
+        super().__init__(rules, seed=0, hands=0)
+        self.script = script
+        self.done = done  # events already settled (copied or flushed), ahead of self.events
+
+    def next_event(self) -> dict[str, Any]:
+        """The recorded event the replay reaches next ({} past the end)."""
+        k = len(self.done) + len(self.events)
+        return self.script[k] if k < len(self.script) else {}
+
+    def random_card(self, s: int) -> int:
+        """The card the record says the 大王 call drew, when seat ``s`` held it."""
+        e = self.next_event()
+        r = int(e.get("value", 0)) - 1 if e.get("type") == "point_call" else -1
+        if 0 <= r < NRANKS and self.hands_now[s][r] > 0:
+            return r
+        return super().random_card(s)
+
+
+def _is(e: dict[str, Any], kind: str, seat: int) -> bool:
+    return e.get("type") == kind and e.get("seat") == seat
+
+
+def _answer(m: _Replay, d: Decision, segment: list[dict[str, Any]]) -> Action:
+    """What the record says seat ``d.seat`` chose; a choice the record cannot explain is answered with
+    the first one offered, so the events differ where the record does."""
+    e, s, kind = m.next_event(), d.seat, d.kind
+    options = list(d.legal)
+    want: Action | None = None
+    if kind in (DecisionKind.YUDIAN, DecisionKind.MINGDIAN):
+        want = Declare(str(kind)) if _is(e, str(kind), s) else PASS
+    elif kind == DecisionKind.XUANDIAN:
+        # votes are asked in turn and announced together: the record names them anywhere in the deal
+        for x in segment:
+            if x.get("type") == "hedian" and s in (x.get("seat"), x.get("other")):
+                want = Declare("hedian")
+            elif _is(x, str(x.get("type")), s) and Declare(str(x.get("type"))) in options:
+                want = Declare(str(x.get("type")))
+        want = want or PASS
+    elif kind in (DecisionKind.GEMING, DecisionKind.CHONGDIAN):
+        want = Choose(str(kind)) if any(_is(x, str(kind), s) for x in segment) else PASS
+    elif kind == DecisionKind.HEAD:
+        want = Head(_is(e, "with_head", s))
+    elif kind in (DecisionKind.BUY4, DecisionKind.WAIVE):
+        want = Choose(str(kind)) if _is(e, str(kind), s) else PASS
+    elif kind == DecisionKind.POINT_CALL:
+        want = Choose("call") if _is(e, "point_call", s) else PASS
+    elif kind == DecisionKind.GIVE:
+        # a refused card leaves no event: the card handed back is the one asked for
+        if _is(e, "return_tribute", s):
+            want = next((a for a in options if isinstance(a, Give) and _rank_text(a.rank) == e.get("cards")), None)
+    elif kind == DecisionKind.ACCEPT:
+        want = AGREE
+    elif kind in (DecisionKind.CHONG_SET, DecisionKind.CHONG_ANSWER):
+        if _is(e, "play", s):
+            want = next((a for a in options if isinstance(a, Play) and format_set(a.cards) == e.get("cards")), None)
+        elif kind == DecisionKind.CHONG_ANSWER and _is(e, "pass", s):
+            want = PASS
+    elif kind == DecisionKind.CHOOSE_LAST:
+        want = Choose(f"last{e.get('seat')}") if e.get("type") == "choose_last" else PASS
+    if want is not None and want in options:
+        return want
+    return next((a for a in options if not isinstance(a, Pass)), options[0])
+
+
+def _rank_text(r: int) -> str:
+    return format_hand(tuple(1 if i == r else 0 for i in range(NRANKS)))
+
+
+def _drive(m: _Replay, gen: Generator[Decision, Action, bool], segment: list[dict[str, Any]]) -> bool:
+    """Run one phase, answering from the record; its verdict (False: the deal is void)."""
+    try:
+        d = next(gen)
+        while True:
+            d = gen.send(_answer(m, d, segment))
+    except StopIteration as stop:
+        return bool(stop.value)
+
+
+def _void_deals_problem(prefix: list[dict[str, Any]], start: int) -> str | None:
+    """Each void deal's events end in its one ``deal`` and its ``redeal``, and hold nothing that outlives it."""
+    deals = 0
+    for k, e in enumerate(prefix, start=start + 1):
+        kind = e.get("type")
+        if kind in ("sweep", "choose_last") or (kind == "redeal" and e.get("value") not in VOID_DEALS):
+            return f"pre_play event {k} is {_text(e)} inside a void deal"
+        if kind == "deal":
+            deals += 1
+        elif kind == "redeal":
+            if deals != 1:
+                return f"pre_play event {k} ends a void deal that has {deals} deal events, not 1"
+            deals = 0
+    return None
+
+
+def _text(e: dict[str, Any] | None) -> str:
+    return "no event" if e is None else json.dumps(e, ensure_ascii=False)
+
+
+@dataclass
+class _Outcome:
+    events: list[dict[str, Any]]
+    hands: list[list[int]]
+    discards: list[int]
+    setup: HandSetup
+
+
+def _replay_deal(
+    rules: Rules, record: dict[str, Any], hand: Hand, before: Before, segment: list[dict[str, Any]], first: int
+) -> _Outcome:
+    """The events, cards and setup the phases make of the deal that was played, the drawer ``first``."""
+    done: list[dict[str, Any]] = []
+    m = _Replay(rules, segment, done)
+    lead = int(record["leader"])
+    prep = HandPrep(
+        index=int(record.get("hand", 0)),
+        seed=int(record.get("seed") or 0),
+        first=first,
+        carried_leader=not segment or segment[0].get("type") != "kaipai",
+        debts=list(before.debts),
+        setup=SetupDraft(),
+        last_places=before.last_places,
+        last_sweep=before.last_sweep,
+    )
+    m.events = []
+    if segment and segment[0].get("type") == "kaipai":
+        done.append(segment[0])  # drawn from the match's dealer, not replayable
+    for phase in phases_of(rules, "before_deal"):
+        _drive(m, phase.run(m, prep), segment)
+    done += [e.to_json() for e in m.events]
+    m.events = []
+    if m.next_event().get("type") == "first_leader":
+        done.append(m.next_event())  # 上班 from the deal's card order, which the record does not keep
+    m.hands_now = [list(parse_hand(h)) for h in record["dealt"]]
+    m.kept = [[0] * NRANKS for _ in range(6)]
+    m.discards = [0] * NRANKS
+    prep.lead = lead
+    m.event(Event("deal", lead))
+    for phase in phases_of(rules, "before_play"):
+        if not _drive(m, phase.run(m, prep), segment):
+            break
+    hands = [list(h) for h in m.hands_now]
+    discards = list(m.discards)
+    huiwu = before.last_sweep if (rules.huiwu and before.last_sweep is not None) else None
+    setup = prep.setup.freeze(None if huiwu is None else 1 - huiwu)
+    prep.places = list(hand.places)
+    for phase in phases_of(rules, "after_play"):
+        _drive(m, phase.run(m, prep), segment)
+    settlement = settle(rules, hand_result(hand, prep.declarations, setup.geming, prep.places))
+    if settlement.sweep is not None:
+        m.event(Event("sweep", value=settlement.sweep + 1))
+    return _Outcome(done + [e.to_json() for e in m.events], hands, discards, setup)
+
+
+def _first_difference(got: list[dict[str, Any]], recorded: list[dict[str, Any]], offset: int) -> str | None:
+    for k in range(max(len(got), len(recorded))):
+        a = got[k] if k < len(got) else None
+        b = recorded[k] if k < len(recorded) else None
+        if a != b:
+            return f"pre_play event {offset + k + 1} is {_text(a)}, the record has {_text(b)}"
+    return None
+
+
+def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, before: Before) -> str | None:
+    """None when the phases, run on the record's deal from ``before``, make its ``pre_play`` and the
+    cards, discards and setup its play starts from; otherwise the first difference, on one line.
+
+    ``hand`` is the record's play, replayed (its places decide 商定大落 and 串三户 after play).
+    """
+    rules = variant.rules
+    recorded = list(record.get("pre_play", []))
+    carry = [{"type": "redeal", "value": 3}] if before.redeal else []
+    if recorded[: len(carry)] != carry:
+        return _first_difference(carry, recorded[: len(carry)], 0)
+    start = len(carry)
+    for k in range(len(recorded) - 1, len(carry) - 1, -1):
+        e = recorded[k]
+        if e.get("type") == "redeal" and e.get("value") in VOID_DEALS:
+            start = k + 1
+            break
+    problem = _void_deals_problem(recorded[len(carry) : start], len(carry))
+    if problem:
+        return problem
+    segment = recorded[start:]
+    kaipai = segment[0].get("seat") if segment and segment[0].get("type") == "kaipai" else None
+    lead = int(record["leader"])
+    firsts = [f for f in (kaipai, lead, *range(6)) if isinstance(f, int) and 0 <= f < 6]
+    try:
+        tries = [_replay_deal(rules, record, hand, before, segment, firsts[0])]
+        if not any(e.get("type") == "yudian" for e in segment) or tries[0].events == segment:
+            pass  # the drawer orders only the 预点 answers
+        else:
+            for f in dict.fromkeys(firsts[1:]):
+                o = _replay_deal(rules, record, hand, before, segment, f)
+                if o.events == segment:
+                    tries = [o]
+                    break
+    except (GoujiError, KeyError, TypeError, ValueError, IndexError) as e:
+        return f"cannot replay the events before play: {e}"
+    out = tries[0]
+    problem = _first_difference(out.events, segment, start)
+    if problem:
+        return problem
+    deal = [list(parse_hand(h)) for h in record["deal"]]
+    for s in range(6):
+        if out.hands[s] != deal[s]:
+            return (
+                f"the events before play leave seat {s} {format_hand(out.hands[s])}, "
+                f"the record's deal has {format_hand(deal[s])}"
+            )
+    if out.discards != list(parse_hand(str(record.get("discards", "")))):
+        return f"the events before play discard {format_hand(out.discards)}, the record has {record.get('discards')!r}"
+    if out.setup != hand.setup:
+        return f"the events before play leave the setup {out.setup}, the record has {hand.setup}"
+    return None
+
+
+__all__ = ["Before", "after", "pre_play_problem"]
