@@ -504,9 +504,7 @@ def _verify_result(variant: Variant, record: dict[str, Any]) -> str | None:
     return _debts_differ(variant, record, [d.__dict__ for d in debts])
 
 
-def check(
-    book: RulesBook, record: dict[str, Any], before: Before | None = None
-) -> tuple[Variant | None, str | None]:
+def check(book: RulesBook, record: dict[str, Any], before: Before | None = None) -> tuple[Variant | None, str | None]:
     """Schema, rules and the replay of one record: (its variant, None) or (maybe None, the problem)."""
     problem = schema_problem(record)
     if problem:
@@ -519,8 +517,8 @@ def check(
 
 
 UNKNOWN_START = (
-    "the debts hand {hand} started with are unknown (the hand before it in its match is not the record "
-    "before it), so its events before play are not replayed"
+    "the debts hand {hand} started with are unknown (the record before it is not the hand before it in its "
+    "match, or did not verify), so its events before play are not replayed"
 )
 """The note ``verify`` gives once per file when a match hand's start cannot be known."""
 
