@@ -157,12 +157,14 @@ def _drive(m: _Replay, gen: Generator[Decision, Action, bool], segment: list[dic
         return bool(stop.value)
 
 
-def _void_deals_problem(prefix: list[dict[str, Any]], start: int) -> str | None:
-    """Each void deal's events end in its one ``deal`` and its ``redeal``, and hold nothing that outlives it."""
+def _void_deals_problem(rules: Rules, prefix: list[dict[str, Any]], start: int) -> str | None:
+    """Each void deal's events end in its one ``deal`` and its ``redeal`` (by 革命 or 冲点, where the variant
+    has it), and hold nothing that outlives the deal."""
+    voids = {1: rules.geming, 2: bool(rules.chongdian)}
     deals = 0
     for k, e in enumerate(prefix, start=start + 1):
         kind = e.get("type")
-        if kind in ("sweep", "choose_last") or (kind == "redeal" and e.get("value") not in VOID_DEALS):
+        if kind in ("sweep", "choose_last") or (kind == "redeal" and not voids.get(e.get("value"), False)):
             return f"pre_play event {k} is {_text(e)} inside a void deal"
         if kind == "deal":
             deals += 1
@@ -258,7 +260,7 @@ def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, befor
         if e.get("type") == "redeal" and e.get("value") in VOID_DEALS:
             start = k + 1
             break
-    problem = _void_deals_problem(recorded[len(carry) : start], len(carry))
+    problem = _void_deals_problem(rules, recorded[len(carry) : start], len(carry))
     if problem:
         return problem
     segment = recorded[start:]
