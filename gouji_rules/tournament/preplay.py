@@ -26,12 +26,13 @@ from typing import Any
 
 from ..actions import AGREE, PASS, Action, Choose, Declare, Give, Head, Pass, Play
 from ..cards import NRANKS, format_hand, format_set, parse_hand
-from ..engine import Hand, HandSetup
+from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
 from ..events import Event
 from ..match import Match, hand_result
 from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
-from ..rules import Rules
+from ..rng import SplitMix64, derive
+from ..rules import Rules, sweep_of
 from ..settlement import Debt, settle
 from ..variant import Variant
 
@@ -50,6 +51,10 @@ class Before:
     """串三户 in a row (S4 第十四条(七)), as ``Match`` counts them"""
     redeal: bool = False
     """the streak reached the variant's limit: the hand starts with a ``redeal`` event and owes nothing"""
+    leader: int | None = None
+    """the seat the hand before leaves the lead to; None: 开牌 (and 上班) choose it"""
+    fresh: bool = True
+    """the match's first hand: nobody has drawn for 开牌 yet"""
 
 
 def _places_after(record: dict[str, Any]) -> list[int]:
@@ -63,25 +68,33 @@ def _places_after(record: dict[str, Any]) -> list[int]:
 
 def after(rules: Rules, record: dict[str, Any], before: Before) -> Before:
     """What the next hand of the match starts from, once ``record`` (started from ``before``) verified."""
-    sweep_events = [e for e in record.get("pre_play", []) if e.get("type") == "sweep"]
-    sweep = int(sweep_events[-1]["value"]) - 1 if sweep_events else None
+    places = _places_after(record)
+    sweep = sweep_of(places)
     debts = [Debt(**d) for d in record.get("debts_next", [])]
     sweeps = before.sweeps
     new_team = rules.sweep_streak_same_team and sweep != before.last_sweep
     sweeps = (1 if new_team else sweeps + 1) if sweep is not None else 0
     redeal = bool(rules.sweep_redeal) and sweeps >= rules.sweep_redeal
+    leader: int | None = rules.next_leader(places)
+    if sweep is not None and rules.reopen_after_sweep:
+        leader = None  # 大纲第二条(二): 出现串三户…应重新开牌
     if redeal:
-        debts, sweeps = [], 0
-    return Before(debts, _places_after(record), sweep, sweeps, redeal)
+        debts, sweeps, leader = [], 0, None
+    return Before(debts, places, sweep, sweeps, redeal, leader, fresh=False)
 
 
 class _Replay(Match):
     """A match that plays no hand of its own: one recorded hand's phases are driven through it."""
 
-    def __init__(self, rules: Rules, script: list[dict[str, Any]], done: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, rules: Rules, script: list[dict[str, Any]], done: list[dict[str, Any]], rng: SplitMix64 | None
+    ) -> None:
         super().__init__(rules, seed=0, hands=0)
         self.script = script
         self.done = done  # events already settled (copied or flushed), ahead of self.events
+        self.exact = rng is not None
+        if rng is not None:
+            self._rng = rng
 
     def next_event(self) -> dict[str, Any]:
         """The recorded event the replay reaches next ({} past the end)."""
@@ -89,7 +102,10 @@ class _Replay(Match):
         return self.script[k] if k < len(self.script) else {}
 
     def random_card(self, s: int) -> int:
-        """The card the record says the 大王 call drew, when seat ``s`` held it."""
+        """The card the 大王 call draws: the hand's own draw when its dealer is replayed, else the one the
+        record says, when seat ``s`` held it."""
+        if self.exact:
+            return super().random_card(s)
         e = self.next_event()
         r = int(e.get("value", 0)) - 1 if e.get("type") == "point_call" else -1
         if 0 <= r < NRANKS and self.hands_now[s][r] > 0:
@@ -160,7 +176,7 @@ def _drive(m: _Replay, gen: Generator[Decision, Action, bool], segment: list[dic
 def _void_deals_problem(rules: Rules, prefix: list[dict[str, Any]], start: int) -> str | None:
     """Each void deal's events end in its one ``deal`` and its ``redeal`` (by 革命 or 冲点, where the variant
     has it), and hold nothing that outlives the deal."""
-    voids = {1: rules.geming, 2: bool(rules.chongdian)}
+    voids: dict[Any, bool] = {1: rules.geming, 2: bool(rules.chongdian)}
     deals = 0
     for k, e in enumerate(prefix, start=start + 1):
         kind = e.get("type")
@@ -188,31 +204,60 @@ class _Outcome:
 
 
 def _replay_deal(
-    rules: Rules, record: dict[str, Any], hand: Hand, before: Before, segment: list[dict[str, Any]], first: int
+    rules: Rules,
+    record: dict[str, Any],
+    hand: Hand,
+    before: Before,
+    segment: list[dict[str, Any]],
+    opener: int | None,
+    first: int,
 ) -> _Outcome:
-    """The events, cards and setup the phases make of the deal that was played, the drawer ``first``."""
+    """The events, cards and setup the phases make of the deal that was played.
+
+    ``opener`` is the match's first 开牌人 before this deal (-1: none yet), and the hand's own dealer
+    (开牌, the deal's order, 上班, the 大王 call's draw) is replayed from its seed; None when the record
+    has no seed: the recorded ``kaipai`` and ``first_leader`` are copied, ``first`` is the drawer.
+    """
     done: list[dict[str, Any]] = []
-    m = _Replay(rules, segment, done)
-    lead = int(record["leader"])
+    seed = int(record["seed"]) if record.get("seed") is not None else 0
+    rng = SplitMix64(derive(seed, 77)) if (record.get("seed") is not None and opener is not None) else None
+    m = _Replay(rules, segment, done, rng)
+    m.events = []
+    if before.leader is not None:
+        first = before.leader
+    elif rng is not None:
+        if rules.kaipai_count:
+            m._opener = opener if opener is not None else -1
+            first = m._kaipai(rng)
+        else:
+            first = rng.below(6)
+    elif segment and segment[0].get("type") == "kaipai":
+        done.append(segment[0])  # no seed: drawn by a dealer that cannot be replayed
     prep = HandPrep(
         index=int(record.get("hand", 0)),
-        seed=int(record.get("seed") or 0),
+        seed=seed,
         first=first,
-        carried_leader=not segment or segment[0].get("type") != "kaipai",
+        carried_leader=before.leader is not None,
         debts=list(before.debts),
         setup=SetupDraft(),
         last_places=before.last_places,
         last_sweep=before.last_sweep,
     )
-    m.events = []
-    if segment and segment[0].get("type") == "kaipai":
-        done.append(segment[0])  # drawn from the match's dealer, not replayable
     for phase in phases_of(rules, "before_deal"):
         _drive(m, phase.run(m, prep), segment)
-    done += [e.to_json() for e in m.events]
-    m.events = []
-    if m.next_event().get("type") == "first_leader":
-        done.append(m.next_event())  # 上班 from the deal's card order, which the record does not keep
+    dealt = [list(parse_hand(h)) for h in record["dealt"]]
+    if before.leader is not None:
+        lead = before.leader
+    elif rng is not None:
+        # the deal's card order decides 上班; the record keeps the counts, the seed the order
+        drawer = next(d for d in range(6) if [counts_of_cards(c) for c in deal_cards(rules, seed, d)[0]] == dealt)
+        lead = m._shangban(deal_cards(rules, seed, drawer)[0], drawer, rng)
+    else:
+        lead = int(record["leader"])
+        done += [e.to_json() for e in m.events]
+        m.events = []
+        if m.next_event().get("type") == "first_leader":
+            done.append(m.next_event())
     m.hands_now = [list(parse_hand(h)) for h in record["dealt"]]
     m.kept = [[0] * NRANKS for _ in range(6)]
     m.discards = [0] * NRANKS
@@ -232,6 +277,13 @@ def _replay_deal(
     if settlement.sweep is not None:
         m.event(Event("sweep", value=settlement.sweep + 1))
     return _Outcome(done + [e.to_json() for e in m.events], hands, discards, setup)
+
+
+def _agreeing(got: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> int:
+    """How many events, from the first, the replay and the record agree on."""
+    return next(
+        (k for k, (a, b) in enumerate(zip(got, recorded, strict=False)) if a != b), min(len(got), len(recorded))
+    )
 
 
 def _first_difference(got: list[dict[str, Any]], recorded: list[dict[str, Any]], offset: int) -> str | None:
@@ -264,21 +316,30 @@ def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, befor
     if problem:
         return problem
     segment = recorded[start:]
-    kaipai = segment[0].get("seat") if segment and segment[0].get("type") == "kaipai" else None
     lead = int(record["leader"])
-    firsts = [f for f in (kaipai, lead, *range(6)) if isinstance(f, int) and 0 <= f < 6]
+    candidates: list[tuple[int | None, int]]
+    if record.get("seed") is None:
+        kaipai = segment[0].get("seat") if segment and segment[0].get("type") == "kaipai" else None
+        firsts = [f for f in (kaipai, lead, *range(6)) if isinstance(f, int) and 0 <= f < 6]
+        candidates = [(None, f) for f in dict.fromkeys(firsts)]
+    elif before.leader is None and rules.kaipai_count:
+        # the first 开牌人 is drawn once a match, on its first deal: after it, a void deal or an earlier
+        # hand (重新开牌 after 串三户) has drawn him, and the record does not say who he was
+        known = before.fresh and start == len(carry)
+        candidates = [(-1, lead)] if known else [(o, lead) for o in range(6)]
+    else:
+        candidates = [(-1, lead)]
     try:
-        tries = [_replay_deal(rules, record, hand, before, segment, firsts[0])]
-        if not any(e.get("type") == "yudian" for e in segment) or tries[0].events == segment:
-            pass  # the drawer orders only the 预点 answers
-        else:
-            for f in dict.fromkeys(firsts[1:]):
-                o = _replay_deal(rules, record, hand, before, segment, f)
-                if o.events == segment:
-                    tries = [o]
-                    break
-    except (GoujiError, KeyError, TypeError, ValueError, IndexError) as e:
+        tries: list[_Outcome] = []
+        for opener, first in candidates:
+            o = _replay_deal(rules, record, hand, before, segment, opener, first)
+            if o.events == segment:
+                tries = [o]
+                break
+            tries.append(o)
+    except (GoujiError, KeyError, TypeError, ValueError, IndexError, StopIteration) as e:
         return f"cannot replay the events before play: {e}"
+    tries.sort(key=lambda o: -_agreeing(o.events, segment))
     out = tries[0]
     problem = _first_difference(out.events, segment, start)
     if problem:
