@@ -24,9 +24,11 @@ V = catalog.resolve("dagang")
 SHIPPED = ["dagang", "dagang_jifen", "dianshaomenla", "liufu_ying", "sha21"]
 
 
-def simulate(tmp_path: Path, name: str = "dagang", agents: str = "random", seed: int = 3) -> list[dict[str, Any]]:
+def simulate(
+    tmp_path: Path, name: str = "dagang", agents: str = "random", seed: int = 3, hands: int = 16
+) -> list[dict[str, Any]]:
     out = tmp_path / f"{name}-{agents}-{seed}.jsonl"
-    argv = ["--hands", "16", "--match-hands", "8", "--agents", agents, "--seed", str(seed), "--quiet"]
+    argv = ["--hands", str(hands), "--match-hands", "8", "--agents", agents, "--seed", str(seed), "--quiet"]
     r = gouji("simulate", "--variant", name, "--records", str(out), *argv)
     assert r.exit_code == 0, r.output
     return [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
@@ -230,3 +232,36 @@ def test_verify_says_once_when_a_hand_starts_from_unknown_debts(tmp_path: Path) 
     assert r.exit_code == 0, r.output
     assert r.stderr.count("note:") == 1
     assert f"note: {path}:2: the debts hand 1 started with are unknown" in r.stderr
+
+
+def test_verify_refuses_a_changed_draw_of_the_big_joker_call(tmp_path: Path) -> None:
+    """S0 八、进贡 (叫停 with the 大王): the card drawn from the opposite is the hand's own unseen draw, replayed
+    from its seed, not one the record may pick."""
+    recs = simulate(tmp_path, "dianshaomenla", "random", seed=1, hands=64)
+    for k, rec in enumerate(recs[1:], start=1):
+        j = next((i for i, e in enumerate(rec["pre_play"]) if e["type"] == "point_call"), None)
+        if j is None:
+            continue
+        events = [dict(e) for e in rec["pre_play"]]
+        events[j]["value"] = events[j]["value"] % NRANKS + 1
+        path = write(tmp_path / "forged.jsonl", [*recs[:k], with_events(rec, events), *recs[k + 1 :]])
+        r = gouji("verify", str(path))
+        assert r.exit_code == 1
+        (line,) = r.stdout.splitlines()
+        assert line.startswith(f"{path}:{k + 1}: hand {k}: pre_play event {j + 1} is ")
+        assert line.endswith(f"the record has {json.dumps(events[j], ensure_ascii=False)}")
+        return
+    pytest.fail("no 大王 call to forge")
+
+
+def test_verify_replays_the_events_before_play_of_records_without_a_seed(tmp_path: Path) -> None:
+    """Without a seed the dealer's draws (开牌, 上班) are taken from the record; everything else is replayed."""
+    head, *recs = simulate(tmp_path, "sha21", "random")
+    bare = [{k: v for k, v in r.items() if k != "seed"} for r in recs]
+    path = write(tmp_path / "bare.jsonl", [head, *bare])
+    r = gouji("verify", str(path))
+    assert r.exit_code == 0, r.output
+    k, rec = next((i, x) for i, x in enumerate(bare) if any(e["type"] == "mingdian" for e in x["pre_play"]))
+    events = [e for e in rec["pre_play"] if e["type"] != "mingdian"]
+    r = gouji("verify", str(write(path, [head, *bare[:k], with_events(rec, events), *bare[k + 1 :]])))
+    assert r.exit_code == 1 and f":{k + 2}: hand {k + 1}: " in r.stdout
