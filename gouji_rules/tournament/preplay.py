@@ -10,11 +10,11 @@ says were dealt, from the debts the hand before left, answering every decision a
 what the record says was chosen; the events the phases emit must then be the recorded ones, one
 for one, and the cards, discards and setup they leave must be the ones play started from.
 
-What cannot be replayed is copied, not invented: 开牌 and 上班 (``kaipai``, ``first_leader``)
-draw from the match's dealer, and a deal voided by 革命 or 冲点 is not in the record (only the
-deal that was played is), so the events of a void deal are only checked to be one void deal each.
-The card 叫停 by a 大王 call (``point_call``) is drawn unseen; the replay takes the recorded one
-when the receiver held it.
+The hand's own dealer is replayed from the record's seed as the match drew it: 开牌, the deal's card
+order that decides 上班, and the card a 大王 call (``point_call``) draws unseen.  Who first drew for 开牌
+is drawn once a match, so after a void deal or in a later hand any of the six is tried.  A deal voided
+by 革命 or 冲点 is not in the record (only the deal that was played is), so the events of a void deal
+are only checked to be one void deal each; a record without a seed has its dealer's events copied.
 """
 
 from __future__ import annotations
