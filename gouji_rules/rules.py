@@ -800,6 +800,27 @@ class Rules:
         """明点 is declared after 革命 and 冲点: not by a seat placed before play (``placed``), nor on one."""
         return kind == "mingdian" and (seat in placed or (seat + 3) % 6 in placed)
 
+    def verify_declaring(self, kind: str, seat: int, placed: Collection[int], declared: Collection[int]) -> None:
+        """Raise IllegalAction unless ``seat`` may declare ``kind`` now, having ``declared`` before: a seat
+        declares once a hand (预点, 宣点/和点 or 明点: ⚑ chosen, docs/rules.md §24), and 明点 not by or
+        on a seat placed before play.  Every declaring phase and club entry ask it."""
+        if seat in declared:
+            raise IllegalAction("a seat declares once a hand", rule="declare", clause="S4 第二十二条(三); S0 四、开点")
+        if self.declaration_barred(kind, seat, placed):
+            raise IllegalAction(
+                "declared after 革命 and 冲点, not by or on a seat placed before play",
+                rule="declare",
+                clause="S4 第二十二条(三); S0 四、开点",
+            )
+
+    def can_declare_now(self, kind: str, seat: int, placed: Collection[int], declared: Collection[int]) -> bool:
+        """:meth:`verify_declaring` as a yes or no."""
+        try:
+            self.verify_declaring(kind, seat, placed, declared)
+        except IllegalAction:
+            return False
+        return True
+
     # -- scoring --------------------------------------------------------------------------
 
     def place_points(self, place: int) -> int:
