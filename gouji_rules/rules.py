@@ -752,6 +752,11 @@ class Rules:
 
         return TRIBUTE_KINDS.find(name)(self, self.variant.tribute)
 
+    def may_call_point(self, kind: str) -> bool:
+        """May the payer of a debt of ``kind`` show a 大王 and call the card he is owed back (S0 八、进贡
+        「需要进贡的一方摸到一张大王，可以即刻亮出大王…进贡时将大王进上」: the 点贡 only; ``tribute.point_call``)?"""
+        return self.point_call and kind == "point"
+
     def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
         """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
         return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
