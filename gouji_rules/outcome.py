@@ -145,14 +145,10 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     for kind, s in o.declarations:
         if not rules.may_declare(kind):
             raise _illegal(f"declare {kind}:{s}: {rules.name} has no {kind}", "declare", DECLARE)
-        if s in declared:
-            raise _illegal(f"declare {kind}:{s}: a seat declares once a hand", "declare", DECLARE)
-        if rules.declaration_barred(kind, s, placed):
-            raise _illegal(
-                f"declare {kind}:{s}: declared after 革命 and 冲点, not by or on a seat placed before play",
-                "declare",
-                DECLARE,
-            )
+        try:
+            rules.verify_declaring(kind, s, placed, declared)
+        except IllegalAction as e:
+            raise _illegal(f"declare {kind}:{s}: {e.message}", e.rule, DECLARE) from None
         declared.add(s)
 
 

@@ -752,6 +752,11 @@ class Rules:
 
         return TRIBUTE_KINDS.find(name)(self, self.variant.tribute)
 
+    def may_call_point(self, kind: str) -> bool:
+        """May the payer of a debt of ``kind`` show a 大王 and call the card he is owed back (S0 八、进贡
+        「需要进贡的一方摸到一张大王，可以即刻亮出大王…进贡时将大王进上」: the 点贡 only; ``tribute.point_call``)?"""
+        return self.point_call and kind == "point"
+
     def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
         """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
         return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
@@ -799,6 +804,27 @@ class Rules:
     def declaration_barred(self, kind: str, seat: int, placed: Collection[int]) -> bool:
         """明点 is declared after 革命 and 冲点: not by a seat placed before play (``placed``), nor on one."""
         return kind == "mingdian" and (seat in placed or (seat + 3) % 6 in placed)
+
+    def verify_declaring(self, kind: str, seat: int, placed: Collection[int], declared: Collection[int]) -> None:
+        """Raise IllegalAction unless ``seat`` may declare ``kind`` now, having ``declared`` before: a seat
+        declares once a hand (预点, 宣点/和点 or 明点: ⚑ chosen, docs/rules.md §24), and 明点 not by or
+        on a seat placed before play.  Every declaring phase and club entry ask it."""
+        if seat in declared:
+            raise IllegalAction("a seat declares once a hand", rule="declare", clause="S4 第二十二条(三); S0 四、开点")
+        if self.declaration_barred(kind, seat, placed):
+            raise IllegalAction(
+                "declared after 革命 and 冲点, not by or on a seat placed before play",
+                rule="declare",
+                clause="S4 第二十二条(三); S0 四、开点",
+            )
+
+    def can_declare_now(self, kind: str, seat: int, placed: Collection[int], declared: Collection[int]) -> bool:
+        """:meth:`verify_declaring` as a yes or no."""
+        try:
+            self.verify_declaring(kind, seat, placed, declared)
+        except IllegalAction:
+            return False
+        return True
 
     # -- scoring --------------------------------------------------------------------------
 

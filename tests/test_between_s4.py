@@ -200,6 +200,24 @@ def test_s4_art14_7_sweep_each_swept_player_pays_opposite_one() -> None:
 # -- 第二十二条 打点: 明点 / 预点 / 翻车 -------------------------------------------------------------
 
 
+def test_s4_art22_3_a_seat_declares_once_a_hand_at_the_table_and_at_club_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """第二十二条(三) 明点 / 预点 (and S0's 宣点 where a club's variant has both): a seat that declared
+    预点 is not asked again, and a hand entered with two declarations by one seat is refused."""
+    from gouji_rules.actions import Declare
+    from gouji_rules.errors import IllegalAction
+    from gouji_rules.outcome import Outcome, verify_outcome
+
+    both = S4.replace(declare={"xuandian": True})
+    rig_deal(monkeypatch, [FILL] * 6)
+    m = Match(both, 1, 1)
+    asked = drive(m, {("yudian", 0): Declare("yudian")}, until=lambda m: m.phase == "play")
+    assert ("yudian", 0) in asked and ("xuandian", 0) not in asked and ("xuandian", 1) in asked
+    assert ("mingdian", 0) not in asked
+    twice = Outcome(places=[1, 2, 3, 4, 5, 6], opened=[0, 1, 2], declarations=[("yudian", 0), ("xuandian", 0)])
+    with pytest.raises(IllegalAction, match="declare xuandian:0: a seat declares once a hand"):
+        verify_outcome(both.rules, twice)
+
+
 def test_s4_art22_mingdian_wins_2_yudian_wins_4_fanche_pays() -> None:
     """第二十二条(三) “若有人宣布明点或预点，经实战对头不开点，则宣布明点者吃对头2张点贡，宣布预点者吃对头4张点贡；
     如对头开点，则宣布明点者须向对头进2张点贡，宣布预点者向对头进4张点贡，称“吹牛上税”，又称“翻车”。”"""

@@ -34,7 +34,7 @@ class Mingdian:
         placed = prep.setup.placed
         for k in range(6):
             s = (prep.lead + k) % 6
-            if s in done or m.rules.declaration_barred("mingdian", s, placed):
+            if not m.rules.can_declare_now("mingdian", s, placed, done):
                 continue
             a = yield m.ask(s, DecisionKind.MINGDIAN, (Declare("mingdian"), PASS))
             if isinstance(a, Declare):

@@ -43,7 +43,7 @@ class Tribute:
                     m.event(Event("waive", d.receiver, other=d.giver))
                     continue
             paid = 0
-            if d.kind == "point" and rules.point_call and m.free(d.giver, BJ):
+            if rules.may_call_point(d.kind) and m.free(d.giver, BJ):
                 a = yield m.ask(d.giver, DecisionKind.POINT_CALL, (Choose("call"), PASS))
                 if isinstance(a, Choose) and any(m.hands_now[d.receiver]):
                     # 亮出大王，叫停对门要摸的这张牌作为还贡收入自己的牌里，进贡时将大王进上 (S0 八、进贡)

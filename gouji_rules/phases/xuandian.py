@@ -36,10 +36,14 @@ class Xuandian:
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
         kinds = self.kinds(m.rules)
+        done = {s for _, s in prep.declarations}  # 预点, where a variant has both
         votes: dict[int, str] = {}
         for k in range(6):
             s = (prep.lead + k) % 6
-            a = yield m.ask(s, DecisionKind.XUANDIAN, (*(Declare(x) for x in kinds), PASS))
+            offer = [Declare(x) for x in kinds if m.rules.can_declare_now(x, s, prep.setup.placed, done)]
+            if not offer:
+                continue
+            a = yield m.ask(s, DecisionKind.XUANDIAN, (*offer, PASS))
             if isinstance(a, Declare):
                 votes[s] = a.kind
         for s in range(3):
