@@ -402,17 +402,11 @@ class Match:
             self.scores[1] += settlement.scores[1]
             debts = settlement.debts
             last_places = summary.tribute_places
-            # S4 第十四条(七) 连续三次串三户: how a streak is counted is the variant's (tribute.sweep_streak)
-            new_team = rules.sweep_streak_same_team and settlement.sweep != last_sweep
-            sweeps = (1 if new_team else sweeps + 1) if settlement.sweep is not None else 0
+            sweeps, redeal = rules.sweep_streak(sweeps, settlement.sweep, last_sweep)
             last_sweep = settlement.sweep
-            leader = settlement.next_leader
-            if settlement.sweep is not None and rules.reopen_after_sweep:
-                leader = None  # 大纲第二条(二): 出现串三户…应重新开牌, and 上班 again
-            limit = rules.sweep_redeal
-            if limit and sweeps >= limit:
-                # S4 第十四条(七): 连续三次串三户一般不进贡，应重新开牌
-                debts, leader, sweeps = [], None, 0
+            leader = rules.carried_leader(settlement.next_leader, settlement.sweep)
+            if redeal:
+                debts, leader = [], None
                 e = Event("redeal", value=3)
                 self.all_events.append(e)
                 self._carry.append(e)

@@ -875,6 +875,23 @@ class Rules:
         """Who leads the next hand: last hand's last place (S4 第二条, S0) or its first."""
         return next((s for s, p in enumerate(places) if p == self.next_leader_place), 0)
 
+    def carried_leader(self, next_leader: int, sweep: int | None) -> int | None:
+        """The seat that leads the next hand, or None when 开牌 (and 上班) choose again: after a
+        串三户 where ``match.reopen_after_sweep`` (大纲第二条(二): 出现串三户…应重新开牌)."""
+        return None if sweep is not None and self.reopen_after_sweep else next_leader
+
+    def sweep_streak(self, streak: int, sweep: int | None, last_sweep: int | None) -> tuple[int, bool]:
+        """串三户 in a row once a hand swept for team ``sweep`` (None: no sweep) after ``streak`` of them
+        (the last by ``last_sweep``), counted as ``tribute.sweep_streak`` says; and whether the streak
+        redeals with no tribute (S4 第十四条(七) 连续三次串三户一般不进贡，应重新开牌), the count then
+        starting again."""
+        if sweep is None:
+            return 0, False
+        streak = 1 if self.sweep_streak_same_team and sweep != last_sweep else streak + 1
+        if self.sweep_redeal and streak >= self.sweep_redeal:
+            return 0, True
+        return streak, False
+
     def last_place_swaps(self, places: Sequence[int]) -> list[int]:
         """Seats the last place may trade places with after the hand (谁为大落可以商定: S4 第十四条(六),
         S0 串三户)."""

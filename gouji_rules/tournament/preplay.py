@@ -71,15 +71,10 @@ def after(rules: Rules, record: dict[str, Any], before: Before) -> Before:
     places = _places_after(record)
     sweep = sweep_of(places)
     debts = [Debt(**d) for d in record.get("debts_next", [])]
-    sweeps = before.sweeps
-    new_team = rules.sweep_streak_same_team and sweep != before.last_sweep
-    sweeps = (1 if new_team else sweeps + 1) if sweep is not None else 0
-    redeal = bool(rules.sweep_redeal) and sweeps >= rules.sweep_redeal
-    leader: int | None = rules.next_leader(places)
-    if sweep is not None and rules.reopen_after_sweep:
-        leader = None  # 大纲第二条(二): 出现串三户…应重新开牌
+    sweeps, redeal = rules.sweep_streak(before.sweeps, sweep, before.last_sweep)
+    leader = rules.carried_leader(rules.next_leader(places), sweep)
     if redeal:
-        debts, sweeps, leader = [], 0, None
+        debts, leader = [], None
     return Before(debts, places, sweep, sweeps, redeal, leader, fresh=False)
 
 
