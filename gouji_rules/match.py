@@ -99,6 +99,13 @@ def hand_result(
     )
 
 
+def setup_of(rules: Rules, prep: HandPrep) -> HandSetup:
+    """The setup play starts from, as the phases before play left it; under 会五 the team that lost
+    the last hand's 串三户 (``prep.last_sweep``) takes the 五s."""
+    huiwu = prep.last_sweep if (rules.huiwu and prep.last_sweep is not None) else None
+    return prep.setup.freeze(None if huiwu is None else 1 - huiwu)
+
+
 def _verify_seat(d: Decision, seat: int | None) -> None:
     """Raise IllegalAction unless ``seat`` (if named) is the one ``d`` asks (a decision between hands)."""
     if seat is not None and seat != d.seat:
@@ -457,21 +464,14 @@ class Match:
         for phase in phases_of(rules, "before_play"):
             if not (yield from phase.run(self, prep)):
                 return None
-        huiwu = last_sweep if (rules.huiwu and last_sweep is not None) else None
-        hs = prep.setup.freeze(None if huiwu is None else 1 - huiwu)
+        hs = setup_of(rules, prep)
         hand = Hand(rules, [list(h) for h in self.hands_now], lead, seed=hseed, setup=hs)
         self.hand = hand
         self.hand_number += 1
         while not hand.is_over:
             a = yield Decision(hand.turn, DecisionKind.PLAY, Legal())
             hand.apply(a)
-        prep.places = list(hand.places)
-        for phase in phases_of(rules, "after_play"):
-            yield from phase.run(self, prep)
-        result = hand_result(hand, prep.declarations, hs.geming, prep.places)
-        settlement = settle(rules, result)
-        if settlement.sweep is not None:
-            self.event(Event("sweep", value=settlement.sweep + 1))
+        result, settlement = yield from self.after_play(hand, prep)
         record = hand.record()
         record["dealt"] = dealt
         record["pre_play"] = [e.to_json() for e in self.events]
@@ -489,6 +489,19 @@ class Match:
             tribute_places=list(result.places),
         )
         return summary, settlement
+
+    def after_play(self, hand: Hand, prep: HandPrep) -> Generator[Decision, Action, tuple[HandResult, Settlement]]:
+        """The finished ``hand``'s after-play phases (商定大落), its settlement and its 串三户 event.
+
+        ``gouji verify`` runs it too when it replays a record's events (tournament/preplay.py)."""
+        prep.places = list(hand.places)
+        for phase in phases_of(self.rules, "after_play"):
+            yield from phase.run(self, prep)
+        result = hand_result(hand, prep.declarations, hand.setup.geming, prep.places)
+        settlement = settle(self.rules, result)
+        if settlement.sweep is not None:
+            self.event(Event("sweep", value=settlement.sweep + 1))
+        return result, settlement
 
     # -- who draws and leads first ----------------------------------------------------------------
 

@@ -22,19 +22,21 @@ from __future__ import annotations
 import json
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..actions import AGREE, PASS, Action, Choose, Declare, Give, Head, Pass, Play
 from ..cards import NRANKS, format_hand, format_set, parse_hand
 from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
 from ..events import Event
-from ..match import Match, hand_result
+from ..match import Match, setup_of
 from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from ..rng import SplitMix64, derive
 from ..rules import Rules, sweep_of
-from ..settlement import Debt, settle
+from ..settlement import Debt
 from ..variant import Variant
+
+T = TypeVar("T")
 
 VOID_DEALS = (1, 2)
 """``redeal`` values of a deal voided before play (革命, 冲点); 3 is the sweep streak's redeal between hands"""
@@ -158,14 +160,15 @@ def _rank_text(r: int) -> str:
     return format_hand(tuple(1 if i == r else 0 for i in range(NRANKS)))
 
 
-def _drive(m: _Replay, gen: Generator[Decision, Action, bool], segment: list[dict[str, Any]]) -> bool:
-    """Run one phase, answering from the record; its verdict (False: the deal is void)."""
+def _drive(m: _Replay, gen: Generator[Decision, Action, T], segment: list[dict[str, Any]]) -> T:
+    """Run one phase (or the match's after-play), answering from the record; what it returns
+    (a phase: its verdict, False when the deal is void)."""
     try:
         d = next(gen)
         while True:
             d = gen.send(_answer(m, d, segment))
     except StopIteration as stop:
-        return bool(stop.value)
+        return cast(T, stop.value)
 
 
 def _void_deals_problem(rules: Rules, prefix: list[dict[str, Any]], start: int) -> str | None:
@@ -263,14 +266,8 @@ def _replay_deal(
             break
     hands = [list(h) for h in m.hands_now]
     discards = list(m.discards)
-    huiwu = before.last_sweep if (rules.huiwu and before.last_sweep is not None) else None
-    setup = prep.setup.freeze(None if huiwu is None else 1 - huiwu)
-    prep.places = list(hand.places)
-    for phase in phases_of(rules, "after_play"):
-        _drive(m, phase.run(m, prep), segment)
-    settlement = settle(rules, hand_result(hand, prep.declarations, setup.geming, prep.places))
-    if settlement.sweep is not None:
-        m.event(Event("sweep", value=settlement.sweep + 1))
+    setup = setup_of(rules, prep)
+    _drive(m, m.after_play(hand, prep), segment)
     return _Outcome(done + [e.to_json() for e in m.events], hands, discards, setup)
 
 
