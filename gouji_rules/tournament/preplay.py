@@ -20,7 +20,7 @@ are only checked to be one void deal each; a record without a seed has its deale
 from __future__ import annotations
 
 import json
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -59,18 +59,19 @@ class Before:
     """the match's first hand: nobody has drawn for 开牌 yet"""
 
 
-def _places_after(record: dict[str, Any]) -> list[int]:
-    """The places tribute and the next lead use: the record's, as its ``choose_last`` event swapped them."""
-    places = [int(p) for p in record["places"]]
-    for e in record.get("pre_play", []):
+def tribute_places(places: Sequence[int], pre_play: Sequence[dict[str, Any]]) -> list[int]:
+    """The places tribute and the next lead use (``HandSummary.tribute_places``): ``places`` as a
+    ``choose_last`` event of ``pre_play`` swapped them (the last place named another seat of its side)."""
+    out = [int(p) for p in places]
+    for e in pre_play:
         if e.get("type") == "choose_last":
-            places[e["seat"]], places[e["other"]] = places[e["other"]], places[e["seat"]]
-    return places
+            out[e["seat"]], out[e["other"]] = out[e["other"]], out[e["seat"]]
+    return out
 
 
 def after(rules: Rules, record: dict[str, Any], before: Before) -> Before:
     """What the next hand of the match starts from, once ``record`` (started from ``before``) verified."""
-    places = _places_after(record)
+    places = tribute_places(record["places"], record.get("pre_play", []))
     sweep = sweep_of(places)
     debts = [Debt(**d) for d in record.get("debts_next", [])]
     sweeps, redeal = rules.sweep_streak(before.sweeps, sweep, before.last_sweep)
@@ -350,4 +351,4 @@ def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, befor
     return None
 
 
-__all__ = ["Before", "after", "pre_play_problem"]
+__all__ = ["Before", "after", "pre_play_problem", "tribute_places"]

@@ -45,7 +45,7 @@ from ..settlement import settle
 from ..variant import BUILTIN, Variant, rules_fingerprint
 from .club import entry_of, outcome_of
 from .errors import EventError, InputError
-from .preplay import Before, after, pre_play_problem
+from .preplay import Before, after, pre_play_problem, tribute_places
 from .storage import HandRow
 from .variant_copy import rules_data, variant_from_rules
 
@@ -442,7 +442,6 @@ def _same_debts(variant: Variant, hand: Hand, record: dict[str, Any]) -> str | N
     if "debts_next" not in record:
         return None
     rules = variant.rules
-    places = list(hand.places)
     declarations: list[tuple[str, int]] = []
     staked = rules.staked_declarations()  # the bets that price 点贡; 和点 only opens both
     try:
@@ -450,10 +449,9 @@ def _same_debts(variant: Variant, hand: Hand, record: dict[str, Any]) -> str | N
             kind = e.get("type")
             if kind == "redeal":  # a void deal (革命, 冲点) is dealt again: its declarations go with it
                 declarations.clear()
-            elif kind == "choose_last":  # the last place named another seat of its side (after play)
-                places[e["seat"]], places[e["other"]] = places[e["other"]], places[e["seat"]]
             elif kind in staked:
                 declarations.append((kind, int(e["seat"])))
+        places = tribute_places(hand.places, record.get("pre_play", []))
         geming = [int(s) for s in record.get("setup", {}).get("geming", [])]
         got = [d.__dict__ for d in settle(rules, hand_result(hand, declarations, geming, places)).debts]
     except (GoujiError, AttributeError, KeyError, TypeError, ValueError, IndexError) as e:
