@@ -523,25 +523,35 @@ UNKNOWN_START = (
 
 @dataclass
 class _Chain:
-    """Follows one match through consecutive records: what the next hand must be and starts from."""
+    """Follows one match through consecutive records: what the next hand must be and starts from.
 
+    The first hand whose start is unknown is noted in ``notes`` (:data:`UNKNOWN_START`), once."""
+
+    notes: list[str] | None = None
     expect: tuple[Any, ...] | None = None
     before: Before | None = None
     noted: bool = False
 
-    def start(self, key: tuple[Any, ...], first: bool) -> Before | None:
-        """What the hand ``key`` started from: nothing owed when it starts its match, else what the
-        record before it left when that was the hand before it in the same match, else unknown (None)."""
+    def start(self, key: tuple[Any, ...], first: bool, where: str, hand: int) -> Before | None:
+        """What the hand ``key`` (numbered ``hand``, found at ``where``) started from: nothing owed when
+        it starts its match, else what the record before it left when that was the hand before it in the
+        same match, else unknown (None)."""
         if first:
             return Before()
         if self.expect == key:
             return self.before
+        if not self.noted and self.notes is not None:
+            self.noted = True
+            self.notes.append(f"{where}: " + UNKNOWN_START.format(hand=hand))
         return None
 
-    def follow(self, variant: Variant | None, record: dict[str, Any], before: Before | None, key: Any) -> None:
-        """After ``record`` (started from ``before``) was checked: what the hand ``key`` starts from."""
+    def follow(
+        self, variant: Variant | None, problem: str | None, record: dict[str, Any], before: Before | None, key: Any
+    ) -> None:
+        """After ``record`` (started from ``before``) was checked (``problem``: None when it verified):
+        what the hand ``key`` starts from."""
         self.expect = self.before = None
-        if variant is None or before is None:
+        if variant is None or problem is not None or before is None:
             return
         try:
             self.before, self.expect = after(variant.rules, record, before), key
@@ -568,7 +578,7 @@ def verify_files(
                 problems += found
                 continue
             hand_no = 0
-            chain = _Chain()
+            chain = _Chain(notes)
             for line, rec, err in read_records(path):
                 if rec is None:
                     hand_no += 1  # numbered as replay --hand numbers it
@@ -590,13 +600,10 @@ def verify_files(
                 if "pre_play" in rec:
                     index = rec.get("hand")
                     key = (rec.get("match"), index, rec.get("variant_hash"))
-                    before = chain.start(key, type(index) is int and index == 0)
-                    if before is None and not chain.noted and notes is not None:
-                        chain.noted = True
-                        notes.append(f"{path}:{line}: " + UNKNOWN_START.format(hand=hand_no))
+                    before = chain.start(key, type(index) is int and index == 0, f"{path}:{line}", hand_no)
                 variant, msg = check(book, rec, before)
                 if key is not None and type(key[1]) is int:
-                    chain.follow(variant if msg is None else None, rec, before, (key[0], key[1] + 1, key[2]))
+                    chain.follow(variant, msg, rec, before, (key[0], key[1] + 1, key[2]))
                 if msg is not None:
                     problems.append(Problem(path, line, hand_no, msg))
         except InputFileError as e:
@@ -647,7 +654,7 @@ def verify_event(
             rows = _stored_rows(event)
         except EventError as e:
             return 0, [Problem(path, 0, 0, f"error: {e}")]
-        chain = _Chain()
+        chain = _Chain(notes)
         for row in rows:
             at = f"round {row.round} table {row.tbl} hand {row.hand}" + (
                 f" rotation {row.rotation}" if row.rotation else ""
@@ -659,12 +666,9 @@ def verify_event(
             rec.setdefault("variant_hash", variant.rules.fingerprint)
             before, key = None, (row.round, row.tbl, row.rotation, row.hand)
             if "pre_play" in rec:
-                before = chain.start(key, row.hand == 1)
-                if before is None and not chain.noted and notes is not None:
-                    chain.noted = True
-                    notes.append(f"{path}: {at}: " + UNKNOWN_START.format(hand=row.hand))
+                before = chain.start(key, row.hand == 1, f"{path}: {at}", row.hand)
             checked, msg = check(book, rec, before)
-            chain.follow(checked if msg is None else None, rec, before, (*key[:3], row.hand + 1))
+            chain.follow(checked, msg, rec, before, (*key[:3], row.hand + 1))
             if msg is None and (
                 list(rec.get("places", [])) != list(row.places) or list(rec.get("scores", [])) != list(row.scores)
             ):
