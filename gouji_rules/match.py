@@ -99,6 +99,11 @@ def hand_result(
     )
 
 
+def dealer_rng(hseed: int) -> SplitMix64:
+    """The draws of a hand's dealer (开牌, 上班 without a pair of 4s, the 大王 call), from the hand's seed."""
+    return SplitMix64(derive(hseed, 77))
+
+
 def setup_of(rules: Rules, prep: HandPrep) -> HandSetup:
     """The setup play starts from, as the phases before play left it; under 会五 the team that lost
     the last hand's 串三户 (``prep.last_sweep``) takes the 五s."""
@@ -433,7 +438,7 @@ class Match:
         setup: HandSetup | None,
     ) -> Generator[Decision, Action, tuple[HandSummary, Settlement] | None]:
         rules = self.rules
-        rng = SplitMix64(derive(hseed, 77))
+        rng = dealer_rng(hseed)
         self.kept = [[0] * NRANKS for _ in range(6)]
         self.discards = [0] * NRANKS
         first = leader if leader is not None else self._kaipai(rng)

@@ -29,9 +29,9 @@ from ..cards import NRANKS, format_hand, format_set, parse_hand
 from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
 from ..events import Event
-from ..match import Match, setup_of
+from ..match import Match, dealer_rng, setup_of
 from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
-from ..rng import SplitMix64, derive
+from ..rng import SplitMix64
 from ..rules import Rules, sweep_of
 from ..settlement import Debt
 from ..variant import Variant
@@ -219,17 +219,14 @@ def _replay_deal(
     """
     done: list[dict[str, Any]] = []
     seed = int(record["seed"]) if record.get("seed") is not None else 0
-    rng = SplitMix64(derive(seed, 77)) if (record.get("seed") is not None and opener is not None) else None
+    rng = dealer_rng(seed) if (record.get("seed") is not None and opener is not None) else None
     m = _Replay(rules, segment, done, rng)
     m.events = []
     if before.leader is not None:
         first = before.leader
-    elif rng is not None:
-        if rules.kaipai_count:
-            m._opener = opener if opener is not None else -1
-            first = m._kaipai(rng)
-        else:
-            first = rng.below(6)
+    elif rng is not None and opener is not None:
+        m._opener = opener  # ignored where the variant has no 开牌 count: the first seat is then drawn
+        first = m._kaipai(rng)
     elif segment and segment[0].get("type") == "kaipai":
         done.append(segment[0])  # no seed: drawn by a dealer that cannot be replayed
     prep = HandPrep(
@@ -249,15 +246,16 @@ def _replay_deal(
         lead = before.leader
     elif rng is not None:
         # the deal's card order decides 上班; the record keeps the counts, the seed the order
-        drawer = next(d for d in range(6) if [counts_of_cards(c) for c in deal_cards(rules, seed, d)[0]] == dealt)
-        lead = m._shangban(deal_cards(rules, seed, drawer)[0], drawer, rng)
+        deals = ((d, deal_cards(rules, seed, d)[0]) for d in range(6))
+        drawer, cards = next((d, cs) for d, cs in deals if [counts_of_cards(c) for c in cs] == dealt)
+        lead = m._shangban(cards, drawer, rng)
     else:
         lead = int(record["leader"])
         done += [e.to_json() for e in m.events]
         m.events = []
         if m.next_event().get("type") == "first_leader":
             done.append(m.next_event())
-    m.hands_now = [list(parse_hand(h)) for h in record["dealt"]]
+    m.hands_now = [list(h) for h in dealt]
     m.kept = [[0] * NRANKS for _ in range(6)]
     m.discards = [0] * NRANKS
     prep.lead = lead
