@@ -56,6 +56,10 @@ class Outcome:
             out[rules.chongdian_opens(s, ok)] = True
         return out
 
+    def placed_before_play(self) -> set[int]:
+        """The seats 革命 and 冲点 took out of the hand before play: they do not play it."""
+        return set(self.geming) | {s for s, _ in self.chongdian}
+
     def hand_result(self, rules: Rules) -> HandResult:
         return HandResult(
             places=list(self.places),
@@ -86,7 +90,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     if sorted(o.places) != [1, 2, 3, 4, 5, 6]:
         raise _illegal("the places must be 1 to 6, each once", "places", PLACES)
     _verify_placed_before_play(rules, o)
-    placed = set(o.geming) | {s for s, _ in o.chongdian}
+    placed = o.placed_before_play()
     if o.opened and not rules.has_open_point():
         raise _illegal(f"{rules.name} has no 开点", "open_point", OPEN)
     for s in o.opened:
@@ -196,13 +200,10 @@ def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> boo
 def _verify_bottom(rules: Rules, o: Outcome) -> None:
     """Failed burners and (where 闷 places at once) 闷 victims leave play and are placed from the bottom,
     a higher severity lower (S0: 诈烧 below 被闷; S4 第六条: 再有其他失败者依次记为二落…)."""
-    removed = [(rules.burn_fail_severity, s) for s in o.burn_fails]
-    men_sev = rules.men_bottom_severity()
-    if men_sev is not None:
-        removed += [(men_sev, v) for v, _ in o.men]
+    removed = _placed_from_bottom(rules, o)
     if not removed or rules.no_three_places_last():
         return  # a seat without 3s is also placed last, and nothing entered says which
-    fixed = set(o.geming) | {s for s, _ in o.chongdian}
+    fixed = o.placed_before_play()
     out = {s for _, s in removed}
     for places in _before_choice(rules, o.places):
         free = sorted((places[s] for s in range(6) if s not in fixed), reverse=True)
@@ -218,15 +219,23 @@ def _verify_bottom(rules: Rules, o: Outcome) -> None:
     )
 
 
+def _placed_from_bottom(rules: Rules, o: Outcome) -> list[tuple[int, int]]:
+    """(severity, seat) of each seat that left play and is placed from the bottom: failed burners and,
+    where 闷 places at once, 闷 victims."""
+    removed = [(rules.burn_fail_severity, s) for s in o.burn_fails]
+    men_sev = rules.men_bottom_severity()
+    if men_sev is not None:
+        removed += [(men_sev, v) for v, _ in o.men]
+    return removed
+
+
 def _verify_burners_went_out(rules: Rules, o: Outcome, burners: set[int]) -> None:
     """A burn succeeds when the burner goes out (S0 五 「并且最后走了则称为烧牌成功」, S4 第十六条 「成功用王出完牌」):
     so he is not the one seat left in play when the hand ends, who takes the lowest place not given
     before play (革命, 冲点) nor from the bottom (诈烧, 闷 / 清)."""
     if not burners or (o.men and rules.men_plays_on_at_bottom):
         return  # S4 先清为落: a 清 seat plays on, and may be the one left while every other seat went out
-    fixed = set(o.geming) | {s for s, _ in o.chongdian} | set(o.burn_fails)
-    if rules.men_bottom_severity() is not None:
-        fixed |= {v for v, _ in o.men}
+    fixed = o.placed_before_play() | {s for _, s in _placed_from_bottom(rules, o)}
     for places in _before_choice(rules, o.places):
         left = max((places[s] for s in range(6) if s not in fixed), default=0)
         if all(places[b] != left for b in burners):
