@@ -464,11 +464,9 @@ class Match:
             cards, first = deal_cards(rules, hseed, drawer, self.rotate)
         self.hands_now = [counts_of_cards(c) for c in cards]
         dealt = [format_hand(h) for h in self.hands_now]
-        prep.lead = lead = first if leader is not None else self._shangban(cards, first, rng)
-        self.event(Event("deal", lead))
-        for phase in phases_of(rules, "before_play"):
-            if not (yield from phase.run(self, prep)):
-                return None
+        lead = first if leader is not None else self._shangban(cards, first, rng)
+        if not (yield from self.before_play(prep, lead)):
+            return None
         hs = setup_of(rules, prep)
         hand = Hand(rules, [list(h) for h in self.hands_now], lead, seed=hseed, setup=hs)
         self.hand = hand
@@ -495,10 +493,20 @@ class Match:
         )
         return summary, settlement
 
+    def before_play(self, prep: HandPrep, lead: int) -> Generator[Decision, Action, bool]:
+        """The deal's event and the phases between it and ``lead``'s first lead (tribute, 革命, 冲点…);
+        False when one voids the deal.  ``gouji verify`` runs it too (tournament/preplay.py)."""
+        prep.lead = lead
+        self.event(Event("deal", lead))
+        for phase in phases_of(self.rules, "before_play"):
+            if not (yield from phase.run(self, prep)):
+                return False
+        return True
+
     def after_play(self, hand: Hand, prep: HandPrep) -> Generator[Decision, Action, tuple[HandResult, Settlement]]:
         """The finished ``hand``'s after-play phases (商定大落), its settlement and its 串三户 event.
 
-        ``gouji verify`` runs it too when it replays a record's events (tournament/preplay.py)."""
+        ``gouji verify`` runs it too (tournament/preplay.py)."""
         prep.places = list(hand.places)
         for phase in phases_of(self.rules, "after_play"):
             yield from phase.run(self, prep)

@@ -28,7 +28,6 @@ from ..actions import AGREE, PASS, Action, Choose, Declare, Give, Head, Pass, Pl
 from ..cards import NRANKS, format_hand, format_set, parse_hand
 from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
-from ..events import Event
 from ..match import Match, dealer_rng, setup_of
 from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from ..rng import SplitMix64
@@ -258,11 +257,7 @@ def _replay_deal(
     m.hands_now = [list(h) for h in dealt]
     m.kept = [[0] * NRANKS for _ in range(6)]
     m.discards = [0] * NRANKS
-    prep.lead = lead
-    m.event(Event("deal", lead))
-    for phase in phases_of(rules, "before_play"):
-        if not _drive(m, phase.run(m, prep), segment):
-            break
+    _drive(m, m.before_play(prep, lead), segment)
     hands = [list(h) for h in m.hands_now]
     discards = list(m.discards)
     setup = setup_of(rules, prep)
