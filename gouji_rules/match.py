@@ -68,6 +68,37 @@ class HandSummary:
     """the places after anyone renamed the last place (choose_last): what tribute and the next lead use"""
 
 
+@dataclass
+class Before:
+    """What a match hand starts from, known only from the hand before it in the same match."""
+
+    debts: list[Debt] = field(default_factory=list)
+    last_places: list[int] | None = None
+    last_sweep: int | None = None
+    sweeps: int = 0
+    """串三户 in a row (S4 第十四条(七))"""
+    redeal: bool = False
+    """the streak reached the variant's limit: the hand starts with a ``redeal`` event and owes nothing"""
+    leader: int | None = None
+    """the seat the hand before leaves the lead to; None: 开牌 (and 上班) choose it"""
+    fresh: bool = True
+    """the match's first hand: nobody has drawn for 开牌 yet"""
+
+
+def after(
+    rules: Rules, before: Before, places: list[int], debts: Sequence[Debt], sweep: int | None, next_leader: int
+) -> Before:
+    """What the next hand starts from, once the hand that started from ``before`` was settled: its
+    ``places`` (as tribute uses them, after ``choose_last``), the ``debts`` it left, its 串三户
+    (``sweep``) and who it leaves the lead to.  The match and ``gouji verify``'s replay of a record's
+    events (tournament/preplay.py) both ask it."""
+    sweeps, redeal = rules.sweep_streak(before.sweeps, sweep, before.last_sweep)
+    leader = rules.carried_leader(next_leader, sweep)
+    if redeal:
+        debts, leader = [], None
+    return Before(list(debts), places, sweep, sweeps, redeal, leader, fresh=False)
+
+
 def deal_from(hands: Sequence[str | Sequence[int]]) -> list[list[int]]:
     """Dealt cards from six hands, each in notation (suits s h c d in turn within a rank) or as card ids."""
     out: list[list[int]] = []
@@ -389,9 +420,7 @@ class Match:
     def _run(self) -> Generator[Decision, Action, None]:
         rules = self.rules
         deal, leader, debts, setup = self._start
-        sweeps = 0
-        last_places: list[int] | None = None
-        last_sweep: int | None = None
+        start = Before(list(debts), leader=leader)
         for index in range(self.n_hands):
             attempt = 0
             while True:
@@ -400,9 +429,7 @@ class Match:
                     self.events = list(self._carry)
                     self._carry = []
                 chosen = deal if index == 0 and attempt == 0 else None
-                outcome = yield from self._hand(
-                    index, hseed, leader, debts, last_places, last_sweep, chosen, setup if index == 0 else None
-                )
+                outcome = yield from self._hand(index, hseed, start, chosen, setup if index == 0 else None)
                 if outcome is not None:
                     break
                 attempt += 1
@@ -412,13 +439,9 @@ class Match:
             self.summaries.append(summary)
             self.scores[0] += settlement.scores[0]
             self.scores[1] += settlement.scores[1]
-            debts = settlement.debts
-            last_places = summary.tribute_places
-            sweeps, redeal = rules.sweep_streak(sweeps, settlement.sweep, last_sweep)
-            last_sweep = settlement.sweep
-            leader = rules.carried_leader(settlement.next_leader, settlement.sweep)
-            if redeal:
-                debts, leader = [], None
+            places = summary.tribute_places
+            start = after(rules, start, places, settlement.debts, settlement.sweep, settlement.next_leader)
+            if start.redeal:
                 e = Event("redeal", value=3)
                 self.all_events.append(e)
                 self._carry.append(e)
@@ -430,14 +453,12 @@ class Match:
         self,
         index: int,
         hseed: int,
-        leader: int | None,
-        debts: list[Debt],
-        last_places: list[int] | None,
-        last_sweep: int | None,
+        start: Before,
         chosen: list[list[int]] | None,
         setup: HandSetup | None,
     ) -> Generator[Decision, Action, tuple[HandSummary, Settlement] | None]:
         rules = self.rules
+        leader = start.leader
         rng = dealer_rng(hseed)
         self.kept = [[0] * NRANKS for _ in range(6)]
         self.discards = [0] * NRANKS
@@ -448,10 +469,10 @@ class Match:
             seed=hseed,
             first=first,
             carried_leader=leader is not None,
-            debts=list(debts),
+            debts=list(start.debts),
             setup=SetupDraft.from_setup(setup),
-            last_places=last_places,
-            last_sweep=last_sweep,
+            last_places=start.last_places,
+            last_sweep=start.last_sweep,
         )
         for phase in phases_of(rules, "before_deal"):
             if not (yield from phase.run(self, prep)):
@@ -589,7 +610,18 @@ def play_match(
     return m
 
 
-__all__ = ["HEAD_FOREVER", "Decision", "HandSummary", "Match", "deal_from", "hand_result", "play_match", "settle"]
+__all__ = [
+    "HEAD_FOREVER",
+    "Before",
+    "Decision",
+    "HandSummary",
+    "Match",
+    "after",
+    "deal_from",
+    "hand_result",
+    "play_match",
+    "settle",
+]
 
 
 def _replayed(

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from ..actions import AGREE, PASS, Action, Choose, Declare, Give, Head, Pass, Play
 from ..cards import NRANKS, format_hand, format_set, parse_hand
 from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
-from ..match import Match, dealer_rng, setup_of
+from ..match import Before, Match, after, dealer_rng, setup_of
 from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from ..rng import SplitMix64
 from ..rules import Rules, sweep_of
@@ -41,23 +41,6 @@ VOID_DEALS = (1, 2)
 """``redeal`` values of a deal voided before play (革命, 冲点); 3 is the sweep streak's redeal between hands"""
 
 
-@dataclass
-class Before:
-    """What a match hand starts from, known only from the hand before it in the same match."""
-
-    debts: list[Debt] = field(default_factory=list)
-    last_places: list[int] | None = None
-    last_sweep: int | None = None
-    sweeps: int = 0
-    """串三户 in a row (S4 第十四条(七)), as ``Match`` counts them"""
-    redeal: bool = False
-    """the streak reached the variant's limit: the hand starts with a ``redeal`` event and owes nothing"""
-    leader: int | None = None
-    """the seat the hand before leaves the lead to; None: 开牌 (and 上班) choose it"""
-    fresh: bool = True
-    """the match's first hand: nobody has drawn for 开牌 yet"""
-
-
 def tribute_places(places: Sequence[int], pre_play: Sequence[dict[str, Any]]) -> list[int]:
     """The places tribute and the next lead use (``HandSummary.tribute_places``): ``places`` as a
     ``choose_last`` event of ``pre_play`` swapped them (the last place named another seat of its side)."""
@@ -68,16 +51,11 @@ def tribute_places(places: Sequence[int], pre_play: Sequence[dict[str, Any]]) ->
     return out
 
 
-def after(rules: Rules, record: dict[str, Any], before: Before) -> Before:
+def after_record(rules: Rules, record: dict[str, Any], before: Before) -> Before:
     """What the next hand of the match starts from, once ``record`` (started from ``before``) verified."""
     places = tribute_places(record["places"], record.get("pre_play", []))
-    sweep = sweep_of(places)
     debts = [Debt(**d) for d in record.get("debts_next", [])]
-    sweeps, redeal = rules.sweep_streak(before.sweeps, sweep, before.last_sweep)
-    leader = rules.carried_leader(rules.next_leader(places), sweep)
-    if redeal:
-        debts, leader = [], None
-    return Before(debts, places, sweep, sweeps, redeal, leader, fresh=False)
+    return after(rules, before, places, debts, sweep_of(places), rules.next_leader(places))
 
 
 class _Replay(Match):
@@ -344,4 +322,4 @@ def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, befor
     return None
 
 
-__all__ = ["Before", "after", "pre_play_problem", "tribute_places"]
+__all__ = ["Before", "after_record", "pre_play_problem", "tribute_places"]

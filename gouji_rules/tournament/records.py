@@ -45,7 +45,7 @@ from ..settlement import settle
 from ..variant import BUILTIN, Variant, rules_fingerprint
 from .club import entry_of, outcome_of
 from .errors import EventError, InputError
-from .preplay import Before, after, pre_play_problem, tribute_places
+from .preplay import Before, after_record, pre_play_problem, tribute_places
 from .storage import HandRow
 from .variant_copy import rules_data, variant_from_rules
 
@@ -554,7 +554,7 @@ class _Chain:
         if variant is None or problem is not None or before is None:
             return
         try:
-            self.before, self.expect = after(variant.rules, record, before), key
+            self.before, self.expect = after_record(variant.rules, record, before), key
         except (GoujiError, KeyError, TypeError, ValueError, IndexError):
             return
 
