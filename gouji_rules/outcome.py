@@ -14,6 +14,7 @@ answers yes or no, and :func:`settle_outcome` verifies before it scores.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .errors import IllegalAction
@@ -75,6 +76,15 @@ def _illegal(message: str, rule: str, clause: str) -> IllegalAction:
     return IllegalAction(message, rule=rule, clause=clause)
 
 
+@contextmanager
+def _refused(what: str, clause: str) -> Iterator[None]:
+    """A refusal of :class:`Rules` restated for the outcome entered: ``what`` it refuses, the outcome's clause."""
+    try:
+        yield
+    except IllegalAction as e:
+        raise _illegal(f"{what}: {e.message}", e.rule, clause) from None
+
+
 def _before_choice(rules: Rules, places: Sequence[int]) -> Iterator[list[int]]:
     """The places as play left them: as given, or before the last place was traded after the hand."""
     yield list(places)
@@ -109,10 +119,8 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
             raise _illegal(f"{what}: {rules.name} does not let a seat burn {whom}", "burn_who", BURN)
         if burner in burners:
             raise _illegal(f"{what}: a burn succeeds when the burner goes out, once a hand", "burn_once", BURN)
-        try:
+        with _refused(what, BURN):
             rules.verify_burn(burner, victim, opened=opened[burner])  # what is left: the 开点 a burn may need
-        except IllegalAction as e:
-            raise _illegal(f"{what}: {e.message}", e.rule, BURN) from None
         burners.add(burner)
     for s in o.burn_fails:
         if not rules.has_burn():
@@ -126,10 +134,8 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     victims: set[int] = set()
     for victim, by in o.men:
         what = f"men {victim}:{by}"
-        try:
+        with _refused(what, MEN):
             rules.verify_men(victim, by)
-        except IllegalAction as e:
-            raise _illegal(f"{what}: {e.message}", e.rule, MEN) from None
         if victim in placed or by in placed:
             raise _illegal(f"{what}: a 革命 or 冲点 seat does not play the hand", "men", MEN)
         if victim in victims:
@@ -149,10 +155,8 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     for kind, s in o.declarations:
         if not rules.may_declare(kind):
             raise _illegal(f"declare {kind}:{s}: {rules.name} has no {kind}", "declare", DECLARE)
-        try:
+        with _refused(f"declare {kind}:{s}", DECLARE):
             rules.verify_declaring(kind, s, placed, declared)
-        except IllegalAction as e:
-            raise _illegal(f"declare {kind}:{s}: {e.message}", e.rule, DECLARE) from None
         declared.add(s)
 
 
