@@ -251,12 +251,12 @@ def _agreeing(got: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> int:
 
 
 def _first_difference(got: list[dict[str, Any]], recorded: list[dict[str, Any]], offset: int) -> str | None:
-    for k in range(max(len(got), len(recorded))):
-        a = got[k] if k < len(got) else None
-        b = recorded[k] if k < len(recorded) else None
-        if a != b:
-            return f"pre_play event {offset + k + 1} is {_text(a)}, the record has {_text(b)}"
-    return None
+    k = _agreeing(got, recorded)
+    if k == len(got) == len(recorded):
+        return None
+    a = got[k] if k < len(got) else None
+    b = recorded[k] if k < len(recorded) else None
+    return f"pre_play event {offset + k + 1} is {_text(a)}, the record has {_text(b)}"
 
 
 def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, before: Before) -> str | None:
@@ -303,8 +303,7 @@ def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, befor
             tries.append(o)
     except (GoujiError, KeyError, TypeError, ValueError, IndexError, StopIteration) as e:
         return f"cannot replay the events before play: {e}"
-    tries.sort(key=lambda o: -_agreeing(o.events, segment))
-    out = tries[0]
+    out = max(tries, key=lambda o: _agreeing(o.events, segment))  # the first of those that agree longest
     problem = _first_difference(out.events, segment, start)
     if problem:
         return problem
