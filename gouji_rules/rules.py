@@ -704,6 +704,14 @@ class Rules:
         """A seat left without a 3 is placed last before play (S4 第九条)."""
         return bool(self.buy and self.no_three_last)
 
+    def no_three_place(self, taken: Collection[int]) -> int:
+        """The place of a seat left without a 3 (S4 第九条): the lowest place not ``taken`` by a seat
+        placed before play."""
+        place = 6
+        while place in taken:
+            place -= 1
+        return place
+
     def announced(self, free_for_all: bool) -> bool:
         """Are hand sizes told now (报牌, ``play.announce``)?"""
         return self.announce == "always" or (self.announce == "free_for_all" and free_for_all)
