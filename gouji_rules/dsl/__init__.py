@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import VariantError
 from ..variant import Variant
 from .errors import VariantErrors, VariantFileError
-from .merge import display_path, load_chain, read_file, shipped_chain, shipped_dir, shipped_names, shipped_text
+from .merge import display_path, load_chain, read_file, shipped_chain, shipped_file, shipped_names, shipped_text
 from .schema import safe_name
 from .validate import Checked, check_chain, raise_if_errors
 
@@ -94,7 +94,7 @@ def load_shipped(name: str) -> Variant:
 
 def shipped_path(name: str) -> str:
     """Where a shipped variant file is, for messages."""
-    return display_path(str(shipped_dir() / f"{name}.yaml"))
+    return display_path(str(shipped_file(name)))
 
 
 def validate_paths(paths: Iterable[str | Path]) -> list[Checked]:

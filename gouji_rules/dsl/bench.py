@@ -141,7 +141,7 @@ def bench_cold_start(runs: int = 20) -> dict[str, Any]:
     import os
     import sys
 
-    from .merge import shipped_dir
+    from .merge import shipped_file
 
     runs = max(1, runs)
     script = Path(sys.executable).parent / ("gouji.exe" if os.name == "nt" else "gouji")
@@ -149,7 +149,7 @@ def bench_cold_start(runs: int = 20) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         club = Path(tmp) / "club.yaml"
         club.write_text(COLD_CLUB, encoding="utf-8")
-        shipped = str(shipped_dir().joinpath("dianshaomenla.yaml"))
+        shipped = str(shipped_file("dianshaomenla"))
         commands = {
             "validate_cold_start": [*gouji, "validate", str(club)],
             "validate_dianshaomenla_cold_start": [*gouji, "validate", shipped],
