@@ -100,9 +100,9 @@ def lark_version() -> str:
     return str(loaded.__version__)
 
 
-def table_key(text: str, version: str | None = None) -> str:
+def table_key(text: str) -> str:
     """What a shipped parser table was built from: the grammar's text, lark's options and lark's version."""
-    return f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {version or lark_version()}"
+    return f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {lark_version()}"
 
 
 class _LarkParser:
