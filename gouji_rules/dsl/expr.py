@@ -110,14 +110,12 @@ class _LarkParser:
 
     def __init__(self, text: str) -> None:
         from lark import Lark
-        from lark.lexer import PatternStr
+
+        from .lalr import literal_of
 
         self.lark = Lark(text, **LARK_OPTIONS)
-        self.literals = {
-            t.name: t.pattern.value
-            for t in self.lark.terminals
-            if type(t.pattern) is PatternStr and not t.pattern.flags
-        }
+        literals = {t.name: literal_of(t) for t in self.lark.terminals}
+        self.literals = {name: lit for name, lit in literals.items() if lit is not None}
 
     def parse(self, text: str) -> Any:
         from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
