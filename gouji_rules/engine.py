@@ -661,8 +661,8 @@ class Hand:
             hit = self._follow[s] = self.rules.beat.followers(self.hands[s], self.table)
         return hit
 
-    def _lead_boxes(self, s: int, sizes: list[int] | None = None) -> list[Box]:
-        """Seat ``s``'s leads as boxes; ``sizes`` (if given) receives each box's ``box_size``."""
+    def _lead_boxes(self, s: int, sizes: list[int]) -> list[Box]:
+        """Seat ``s``'s leads as boxes; ``sizes`` receives each box's ``box_size``."""
         h = self.hands[s]
         rules = self.rules
         bie3 = rules.bie3
@@ -674,7 +674,6 @@ class Hand:
         bjs = h[BJ] if attachable[BJ] else 0
         tops = h[TOP] if attachable[TOP] else 0
         boxes: list[Box] = []
-        out = [] if sizes is None else sizes
         for r in range(NRANKS):
             n = h[r]
             if not n:
@@ -682,7 +681,7 @@ class Hand:
             if r == THREE and bie3:
                 if only3:
                     boxes.append((r, n, n, 0, 0, 0, 0, 0, 0, 0))
-                    out.append(1)
+                    sizes.append(1)
                 continue
             if bare[r]:  # attach_ranges, inlined
                 a = sj = bj = y = 0
@@ -694,16 +693,16 @@ class Hand:
             if need_joker and r < SJ and not exempt[r]:
                 if y:
                     boxes.append((r, 1, n, a, 0, sj, 0, bj, 1, y))
-                    out.append(n * (a + 1) * (sj + 1) * (bj + 1) * y)
+                    sizes.append(n * (a + 1) * (sj + 1) * (bj + 1) * y)
                 if bj:
                     boxes.append((r, 1, n, a, 0, sj, 1, bj, 0, 0))
-                    out.append(n * (a + 1) * (sj + 1) * bj)
+                    sizes.append(n * (a + 1) * (sj + 1) * bj)
                 if sj:
                     boxes.append((r, 1, n, a, 1, sj, 0, 0, 0, 0))
-                    out.append(n * (a + 1) * sj)
+                    sizes.append(n * (a + 1) * sj)
             else:
                 boxes.append((r, 1, n, a, 0, sj, 0, bj, 0, y))
-                out.append(n * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
+                sizes.append(n * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
         return boxes
 
     def _may_yield(self, s: int) -> bool:

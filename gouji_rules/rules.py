@@ -553,6 +553,11 @@ class Rules:
         mates = sorted(places[(seat + k) % 6] for k in (2, 4))
         return self.geming_final_place(mates == [1, 2])
 
+    def geming_opposite_opens_by_rights(self) -> bool:
+        """Does a 革命 player's opposite who keeps 有头 count as opened once his 够死级 sets have stood
+        (S4 第二十二条: 够死级三把方算开点)?  Where 打点 is played (``open_point.dadian``)."""
+        return bool(self.dadian)
+
     def geming_voids(self, declarers: int) -> bool:
         """This many 革命 at once void the hand (S4 第二十一条)."""
         return declarers >= self.geming_void_at
@@ -698,6 +703,14 @@ class Rules:
     def no_three_places_last(self) -> bool:
         """A seat left without a 3 is placed last before play (S4 第九条)."""
         return bool(self.buy and self.no_three_last)
+
+    def no_three_place(self, taken: Collection[int]) -> int:
+        """The place of a seat left without a 3 (S4 第九条): the lowest place not ``taken`` by a seat
+        placed before play."""
+        place = 6
+        while place in taken:
+            place -= 1
+        return place
 
     def announced(self, free_for_all: bool) -> bool:
         """Are hand sizes told now (报牌, ``play.announce``)?"""

@@ -395,18 +395,26 @@ def test_s0_sec10_chongdian_success_fourth_and_opened(monkeypatch: pytest.Monkey
     assert m.summaries[0].places[0] == 4
 
 
-def test_s0_sec10_chongdian_failure_fourth_not_opened_opposite_opened_drops_fours(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """十、冲点 “若3套够级牌都被对门打掉则冲点失败，被视为四客并且没开点，对门被视为开点并且扔掉4继续游戏。”"""
+FAILED_CHONGDIAN = [CHONG, FILL, FILL, "3 44 5 QQQQQ KKKK AAA", FILL, FILL]
+"""Seat 0 rushes the point; its opposite beats all three sets."""
+
+
+def _failed_chongdian_picks() -> dict[Any, Any]:
+    """Seat 0 plays TTTTT, JJJJ, QQQ; seat 3 answers QQQQQ, KKKK, AAA."""
     sets = iter(["TTTTT", "JJJJ", "QQQ"])
     answers = iter(["QQQQQ", "KKKK", "AAA"])
-    picks = {
+    return {
         ("chongdian", 0): Choose("chongdian"),
         "chong_set": lambda legal: Play(parse_set(next(sets))),
         "chong_answer": lambda legal: Play(parse_set(next(answers))),
     }
-    m = start(monkeypatch, [CHONG, FILL, FILL, "3 44 5 QQQQQ KKKK AAA", FILL, FILL], picks)
+
+
+def test_s0_sec10_chongdian_failure_fourth_not_opened_opposite_opened_drops_fours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """十、冲点 “若3套够级牌都被对门打掉则冲点失败，被视为四客并且没开点，对门被视为开点并且扔掉4继续游戏。”"""
+    m = start(monkeypatch, FAILED_CHONGDIAN, _failed_chongdian_picks())
     assert ev(m, "chongdian") == [("chongdian", 0, None, 3, 2)]
     assert m.hand is not None
     assert m.hand.setup.placed == {0: 4}
@@ -420,15 +428,8 @@ def test_s0_sec10_chongdian_failure_drops_the_fours_only_where_the_variant_says(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """十、冲点 「对门被视为开点并且扔掉4继续游戏」 is ``chongdian.fail_drops_fours``; a town that keeps the 4s says false."""
-    sets = iter(["TTTTT", "JJJJ", "QQQ"])
-    answers = iter(["QQQQQ", "KKKK", "AAA"])
-    picks = {
-        ("chongdian", 0): Choose("chongdian"),
-        "chong_set": lambda legal: Play(parse_set(next(sets))),
-        "chong_answer": lambda legal: Play(parse_set(next(answers))),
-    }
     keeps = S0.replace(chongdian={"fail_drops_fours": False})
-    m = start(monkeypatch, [CHONG, FILL, FILL, "3 44 5 QQQQQ KKKK AAA", FILL, FILL], picks, keeps)
+    m = start(monkeypatch, FAILED_CHONGDIAN, _failed_chongdian_picks(), keeps)
     assert ev(m, "chongdian") == [("chongdian", 0, None, 3, 2)]
     assert m.hand is not None and 3 in m.hand.setup.opened
     assert start_hand(m, 3) == counts_of("3 44 5")

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import VariantError
 from ..variant import Variant
 from .errors import VariantErrors, VariantFileError
-from .merge import display_path, load_chain, read_file, shipped_chain, shipped_dir, shipped_names, shipped_text
+from .merge import display_path, load_chain, read_file, shipped_chain, shipped_file, shipped_names, shipped_text
 from .schema import safe_name
 from .validate import Checked, check_chain, raise_if_errors
 
@@ -89,12 +89,21 @@ def load_shipped(name: str) -> Variant:
     """A variant shipped in the package, by name (``dagang``, ``dianshaomenla`` …)."""
     if name not in shipped_names():
         raise VariantError(f"no shipped variant file {name!r}")
-    return raise_if_errors(check_chain(shipped_chain(name), name))
+    return raise_if_errors(_check_shipped(name))
+
+
+def _check_shipped(name: str) -> Checked:
+    """Check a shipped variant file, by name (see :func:`check_text`)."""
+    try:
+        chain = shipped_chain(name)
+    except VariantErrors as e:
+        return Checked(None, list(e.errors))
+    return check_chain(chain, name)
 
 
 def shipped_path(name: str) -> str:
     """Where a shipped variant file is, for messages."""
-    return display_path(str(shipped_dir() / f"{name}.yaml"))
+    return display_path(str(shipped_file(name)))
 
 
 def validate_paths(paths: Iterable[str | Path]) -> list[Checked]:
@@ -102,13 +111,5 @@ def validate_paths(paths: Iterable[str | Path]) -> list[Checked]:
     out: list[Checked] = []
     for p in paths:
         s = str(p)
-        if not Path(s).exists() and s in shipped_names():
-            try:
-                chain = shipped_chain(s)
-            except VariantErrors as e:
-                out.append(Checked(None, list(e.errors)))
-                continue
-            out.append(check_chain(chain, s))
-        else:
-            out.append(check_file(s))
+        out.append(_check_shipped(s) if not Path(s).exists() and s in shipped_names() else check_file(s))
     return out

@@ -100,22 +100,26 @@ hooks:
 """What ``bench_cold_start`` validates: a small club file that extends a shipped variant and has a hook."""
 
 
+def _children_cpu_ms() -> float | None:
+    """CPU (user + system) milliseconds of every child process waited for so far (None where unknown)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
 def _run_ms(argv: list[str], cwd: str) -> tuple[float, float | None]:
     """Wall-clock and CPU (user + system) milliseconds of one fresh process (CPU None where unknown)."""
     import subprocess
 
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Windows
-        start = time.perf_counter()
-        subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        return (time.perf_counter() - start) * 1000, None
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = _children_cpu_ms()
     start = time.perf_counter()
     subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     wall = (time.perf_counter() - start) * 1000
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    after = _children_cpu_ms()
+    return wall, (after - before if before is not None and after is not None else None)
 
 
 def _check_succeeds(key: str, argv: list[str], cwd: str) -> None:
@@ -141,7 +145,7 @@ def bench_cold_start(runs: int = 20) -> dict[str, Any]:
     import os
     import sys
 
-    from .merge import shipped_dir
+    from .merge import shipped_file
 
     runs = max(1, runs)
     script = Path(sys.executable).parent / ("gouji.exe" if os.name == "nt" else "gouji")
@@ -149,7 +153,7 @@ def bench_cold_start(runs: int = 20) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         club = Path(tmp) / "club.yaml"
         club.write_text(COLD_CLUB, encoding="utf-8")
-        shipped = str(shipped_dir().joinpath("dianshaomenla.yaml"))
+        shipped = str(shipped_file("dianshaomenla"))
         commands = {
             "validate_cold_start": [*gouji, "validate", str(club)],
             "validate_dianshaomenla_cold_start": [*gouji, "validate", shipped],

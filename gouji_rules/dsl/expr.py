@@ -100,9 +100,9 @@ def lark_version() -> str:
     return str(loaded.__version__)
 
 
-def table_key(text: str, version: str | None = None) -> str:
+def table_key(text: str) -> str:
     """What a shipped parser table was built from: the grammar's text, lark's options and lark's version."""
-    return f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {version or lark_version()}"
+    return f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {lark_version()}"
 
 
 class _LarkParser:
@@ -110,14 +110,12 @@ class _LarkParser:
 
     def __init__(self, text: str) -> None:
         from lark import Lark
-        from lark.lexer import PatternStr
+
+        from .lalr import literal_of
 
         self.lark = Lark(text, **LARK_OPTIONS)
-        self.literals = {
-            t.name: t.pattern.value
-            for t in self.lark.terminals
-            if type(t.pattern) is PatternStr and not t.pattern.flags
-        }
+        literals = {t.name: literal_of(t) for t in self.lark.terminals}
+        self.literals = {name: lit for name, lit in literals.items() if lit is not None}
 
     def parse(self, text: str) -> Any:
         from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken

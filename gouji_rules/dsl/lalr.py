@@ -363,6 +363,14 @@ class Parser:
 # -- development time: lark's built parser, taken apart ------------------------------------------
 
 
+def literal_of(terminal: Any) -> str | None:
+    """The fixed text a lark terminal matches (a string pattern without flags), or None for a regexp."""
+    from lark.lexer import PatternStr
+
+    pattern = terminal.pattern
+    return str(pattern.value) if type(pattern) is PatternStr and not pattern.flags else None
+
+
 def export(parser: Any) -> dict[str, Any]:
     """The tables of a built ``Lark(..., parser="lalr", lexer="contextual")`` as :class:`Parser` reads them.
 
@@ -372,7 +380,7 @@ def export(parser: Any) -> dict[str, Any]:
     from functools import partial
 
     from lark import Tree as LarkTree
-    from lark.lexer import BasicLexer, ContextualLexer, PatternStr, UnlessCallback
+    from lark.lexer import BasicLexer, ContextualLexer, UnlessCallback
     from lark.parse_tree_builder import (
         ChildFilterLALR,
         ChildFilterLALR_NoPlaceholders,
@@ -411,7 +419,7 @@ def export(parser: Any) -> dict[str, Any]:
         return [[index[t.name] for t in scanned], unless]
 
     def terminal_spec(t: Any) -> list[Any]:
-        literal = t.pattern.value if type(t.pattern) is PatternStr and not t.pattern.flags else None
+        literal = literal_of(t)
         return [t.name, literal, None if literal is not None else t.pattern.to_regexp(), t.name in newline]
 
     callbacks = front.parser.parser.callbacks

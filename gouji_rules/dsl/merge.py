@@ -42,9 +42,14 @@ def shipped_names() -> list[str]:
     return sorted(p.name[: -len(".yaml")] for p in shipped_dir().iterdir() if p.name.endswith(".yaml") and p.is_file())
 
 
+def shipped_file(name: str) -> Path:
+    """Where the shipped variant file ``name`` is."""
+    return shipped_dir() / f"{name}.yaml"
+
+
 def shipped_text(name: str) -> tuple[str, str]:
     """The text of a shipped variant file and the file name to report."""
-    path = shipped_dir() / f"{name}.yaml"
+    path = shipped_file(name)
     data = path.read_bytes()
     filename = display_path(str(path))
     return decode(data, filename), filename
@@ -58,7 +63,7 @@ def shipped_chain(name: str) -> Chain:
 def _shipped_source(name: str) -> tuple[str, str, Path, str]:
     """A shipped variant file as :func:`load_chain` reads it: text, file name, folder and identity."""
     text, fname = shipped_text(name)
-    path = shipped_dir() / f"{name}.yaml"
+    path = shipped_file(name)
     return text, fname, path.parent, _identity(str(path))
 
 

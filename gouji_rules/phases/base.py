@@ -115,6 +115,10 @@ class HandPrep:
     places: list[int] = field(default_factory=list)
     """after play: the places, as the ``after_play`` phases may change them (choose_last)"""
 
+    def declared(self) -> set[int]:
+        """The seats that have declared this hand (a seat declares once: :meth:`Rules.verify_declaring`)."""
+        return {s for _, s in self.declarations}
+
 
 class Phase(Protocol):
     """A registered phase (see the package docstring)."""

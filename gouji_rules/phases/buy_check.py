@@ -32,15 +32,13 @@ class BuyCheck:
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
         rules, setup = m.rules, prep.setup
-        bottom = 6
         for k in range(6):
             s = (prep.lead + k) % 6
             if s in setup.placed:
                 continue
             h = m.hands_now[s]
             if rules.no_three_places_last() and not h[THREE]:
-                while bottom in setup.placed.values():
-                    bottom -= 1
+                bottom = rules.no_three_place(setup.placed.values())
                 setup.placed[s] = bottom
                 setup.closed.add(s)
                 m.event(Event("no_three", s, value=bottom))

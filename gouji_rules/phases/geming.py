@@ -54,7 +54,7 @@ class Geming:
             a = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))
             if isinstance(a, Head) and a.keep:
                 setup.head_rights[o] = rules.geming_opposite_rights
-                if rules.dadian:
+                if rules.geming_opposite_opens_by_rights():
                     setup.open_by_rights.add(o)
                 m.event(Event("with_head", o, other=s))
             else:

@@ -30,7 +30,7 @@ class Mingdian:
 
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
-        done = {s for _, s in prep.declarations}
+        done = prep.declared()
         placed = prep.setup.placed
         for k in range(6):
             s = (prep.lead + k) % 6

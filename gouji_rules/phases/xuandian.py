@@ -36,7 +36,7 @@ class Xuandian:
     def run(self, m: Match, prep: HandPrep) -> Generator[Decision, Action, bool]:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
         kinds = self.kinds(m.rules)
-        done = {s for _, s in prep.declarations}  # 预点, where a variant has both
+        done = prep.declared()  # 预点, where a variant has both
         votes: dict[int, str] = {}
         for k in range(6):
             s = (prep.lead + k) % 6
