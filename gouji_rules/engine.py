@@ -585,7 +585,11 @@ class Hand:
     def observation(self, seat: int | None = None) -> Observation:
         """What ``seat`` (default: the seat to act) may know (gouji_rules/observe.py): other hand sizes
         only where announced."""
-        s = self.turn if seat is None else seat
+        return self.observation_of(self.turn if seat is None else seat, self.events)
+
+    def observation_of(self, s: int, events: Sequence[Event]) -> Observation:
+        """``observation(s)`` with ``events`` in place of the hand's own: a match gives each seat the
+        table's events before play as well (``Match.observation``, gouji_rules/observe.py)."""
         left, shown = hand_observation(self, s)
         # positional: this runs at every simulated decision (the order is Observation's fields)
         return Observation(
@@ -601,7 +605,7 @@ class Hand:
             tuple(self.no_head),
             self.burning,
             self.ffa,
-            self.events,
+            events,
             self.rules,
             shown,
         )

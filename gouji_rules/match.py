@@ -39,6 +39,7 @@ from .engine import (
 from .errors import GoujiError, IllegalAction, PositionError
 from .events import Event
 from .legal import Legal
+from .observe import TableView, cards_left
 from .phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from .registry import TRIBUTE_KINDS
 from .rng import SplitMix64, derive
@@ -210,6 +211,7 @@ class Match:
         self.summaries: list[HandSummary] = []
         self.events: list[Event] = []  # events of the phases of the current hand
         self.all_events: list[Event] = []  # phase events of every hand, for statistics
+        self._table = TableView(self.rules)  # each seat's events of the current hand (Match.observation)
         self.hand: Hand | None = None
         self.hand_number = 0
         """how many hands have been started (a Hand object's id may be reused once it is freed)"""
@@ -331,15 +333,16 @@ class Match:
         return (_replayed, self._replay())
 
     def observation(self, seat: int | None = None) -> Observation:
-        """What a seat may see now (during play, the hand's observation)."""
+        """What a seat may see now (during play, the hand's observation); its events are the table's
+        since the hand began, as the seat saw them (:class:`~gouji_rules.observe.TableView`)."""
         d = self._decision
         if d is not None and d.kind == DecisionKind.PLAY and self.hand is not None:
-            return self.hand.observation(seat)
-        from .observe import cards_left, redact
-
+            s = d.seat if seat is None else seat
+            return self.hand.observation_of(s, self._table.events(s, self.events, self.hand.events))
         s = d.seat if (d is not None and seat is None) else (seat or 0)
         hand = self.hands_now[s]
         nobody = [False] * 6
+        played = self.hand.events if (self._table.play_at >= 0 and self.hand is not None) else ()
         return Observation(
             seat=s,
             mode=d.kind if d else DecisionKind.OVER,
@@ -353,7 +356,7 @@ class Match:
             no_head=tuple(False for _ in range(6)),
             burning=-1,
             free_for_all=False,
-            events=redact(self.rules, s, self.events),
+            events=self._table.events(s, self.events, played),
             rules=self.rules,
         )
 
@@ -428,6 +431,7 @@ class Match:
                 if attempt == 0:
                     self.events = list(self._carry)
                     self._carry = []
+                    self._table = TableView(rules)
                 chosen = deal if index == 0 and attempt == 0 else None
                 outcome = yield from self._hand(index, hseed, start, chosen, setup if index == 0 else None)
                 if outcome is not None:
@@ -491,6 +495,7 @@ class Match:
         hs = setup_of(rules, prep)
         hand = Hand(rules, [list(h) for h in self.hands_now], lead, seed=hseed, setup=hs)
         self.hand = hand
+        self._table.play_at = len(self.events)
         self.hand_number += 1
         while not hand.is_over:
             a = yield Decision(hand.turn, DecisionKind.PLAY, Legal())

@@ -14,6 +14,10 @@ Some things are seen by a few seats only:
 * tribute and returned cards are shown to the whole table where the text says so (S0 八、进贡
   「所有进贡的牌全部明置」, ``tribute.shown``); otherwise only giver and receiver see the card.
 
+Everything else that happens at the table, before play as in it, is seen by every seat, and a match
+gives each seat all of it at every decision of the hand (:class:`TableView`); docs/events.md has
+the table of who sees what.
+
 ``Hand.observation`` and ``Match.observation`` are built here, so every caller (simulator, bots,
 tournaments) gets the same view.
 """
@@ -50,7 +54,8 @@ def cards_left(
 
 
 def witnesses(rules: Rules, e: Event) -> frozenset[int] | None:
-    """The seats that see all of event ``e``; None when the whole table does."""
+    """The seats that see all of event ``e``; None when the whole table does (docs/events.md, "Who sees
+    each event")."""
     if e.type == "point_call":
         return frozenset((e.seat, e.other))
     if e.type in PRIVATE_TRIBUTE and not rules.tribute_shown:
@@ -58,16 +63,67 @@ def witnesses(rules: Rules, e: Event) -> frozenset[int] | None:
     return None
 
 
+def as_seen(rules: Rules, seat: int, e: Event) -> Event:
+    """Event ``e`` as ``seat`` saw it.  A seat that did not witness a ``point_call`` still saw the 大王
+    (「即刻亮出大王」) but not the card taken; one that did not witness an unshown tribute or returned card
+    saw who paid whom, and the kind of debt (known to all from the last hand), but not the card."""
+    who = witnesses(rules, e)
+    if who is None or seat in who:
+        return e
+    if e.type == "point_call":
+        return e._replace(value=0)
+    return e._replace(cards=None)
+
+
 def redact(rules: Rules, seat: int, events: Sequence[Event]) -> list[Event]:
-    """The events as ``seat`` saw them: what it did not witness loses its cards and value."""
-    out = []
-    for e in events:
-        who = witnesses(rules, e)
-        if who is None or seat in who:
-            out.append(e)
-        else:
-            out.append(e._replace(cards=None, value=0))
-    return out
+    """The events as ``seat`` saw them (:func:`as_seen`)."""
+    return [as_seen(rules, seat, e) for e in events]
+
+
+def own_events(events: Sequence[Event]) -> Sequence[Event]:
+    """The hand's own log within a seat's events: from its ``deal`` (the last one: a match's events before
+    play hold the phases' ``deal`` too, and those of a void deal)."""
+    for k in range(len(events) - 1, -1, -1):
+        if events[k].type == "deal":
+            return events[k:]
+    return events
+
+
+class TableView:
+    """Each seat's events of one match hand, in the order the table saw them: the phase events before
+    play, then the hand's own (all public), then the phase events after play (``choose_last``, ``sweep``).
+
+    Every seat is given them at every decision (S0 八 「所有进贡的牌全部明置」, S0 十's 冲点 sets are played
+    on the table), so a seat not asked anything between the tribute and the first lead still knows it.
+    Each event is redacted once per seat and appended as it comes: a decision in play costs only the
+    events since that seat's last observation.  Like ``Hand.observation``'s, the list a seat is given
+    grows with the hand (copy it to keep a snapshot).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.play_at = -1
+        """how many phase events came before the hand was built (-1: not yet)"""
+        self.seen: list[list[Event]] = [[], [], [], [], [], []]
+
+    def events(self, seat: int, phase: Sequence[Event], hand: Sequence[Event]) -> list[Event]:
+        """Seat ``seat``'s events now, from the match's phase events and the hand's (empty before play)."""
+        view = self.seen[seat]
+        n = len(view)
+        rules = self.rules
+        before = len(phase) if self.play_at < 0 else self.play_at
+        while n < before:
+            view.append(as_seen(rules, seat, phase[n]))
+            n += 1
+        played = before + len(hand)
+        if n < played:
+            view.extend(hand[n - before :])
+            n = played
+        end = len(phase) + len(hand)
+        while n < end:
+            view.append(as_seen(rules, seat, phase[n - len(hand)]))
+            n += 1
+        return view
 
 
 def shown_hands(hands: Sequence[Sequence[int]], shown: Sequence[bool]) -> tuple[tuple[int, ...], ...]:

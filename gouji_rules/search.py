@@ -3,7 +3,8 @@
 Why determinised rollouts: 够级 hides five hands of up to 36 cards, so the agent
 cannot search the real position; it samples *worlds*, full deals that agree with
 everything its Observation shows (its own hand, every card played so far, each
-seat's cards left, the events of the hand), rebuilds each world by replaying the
+seat's cards left, the events of the hand: its own log, from its ``deal``, as a match
+gives the table's events before play too), rebuilds each world by replaying the
 hand's events, and scores a few candidate actions by playing the world out with
 greedy players.  The action with the best mean team score wins (PIMC, "perfect
 information Monte Carlo"; the flat form of information-set MCTS).
@@ -35,6 +36,7 @@ from .engine import BURN, MODE_NAMES, Hand, Observation
 from .errors import IllegalAction
 from .events import Event
 from .legal import Legal
+from .observe import own_events
 from .rng import SplitMix64, derive
 
 PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
@@ -71,7 +73,7 @@ def unseen_cards(obs: Observation) -> tuple[list[int], list[list[int]]]:
     """The cards this seat has not seen (by rank), and the cards each seat has played this hand."""
     deck = obs.rules.deck_counts
     played = [[0] * NRANKS for _ in range(6)]
-    for e in obs.events:
+    for e in own_events(obs.events):
         if e.type in PLAYED and e.cards is not None and 0 <= e.seat < 6:
             for r, n in e.cards.card_counts().items():
                 played[e.seat][r] += n
@@ -93,7 +95,7 @@ def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> 
     of play may still hold cards (a 闷 seat keeps its 3s)."""
     me = obs.seat
     left = obs.cards_left
-    leader = next((e.seat for e in obs.events if e.type == "deal"), 0)
+    leader = next((e.seat for e in own_events(obs.events) if e.type == "deal"), 0)
     sizes = obs.rules.hand_sizes
     out = [0] * 6
     for s in range(6):
@@ -121,6 +123,7 @@ def sample_world(obs: Observation, rng: SplitMix64) -> list[list[int]] | None:
     pool, played = unseen_cards(obs)
     if min(pool) < 0:
         return None
+    own = own_events(obs.events)
     shown = {s: h for s, h in _shown(obs).items() if s != obs.seat}
     need = hidden_counts(obs, sum(pool) + sum(sum(h) for h in shown.values()), played)
     hands = [list(p) for p in played]
@@ -133,7 +136,7 @@ def sample_world(obs: Observation, rng: SplitMix64) -> list[list[int]] | None:
     if sum(need) != sum(pool):
         return None
     # a 闷 seat was beaten on the set before its last 3s: what it holds now is 3s
-    for s in {e.seat for e in obs.events if e.type == "men" and 0 <= e.seat < 6 and e.seat != obs.seat}:
+    for s in {e.seat for e in own if e.type == "men" and 0 <= e.seat < 6 and e.seat != obs.seat}:
         k = min(need[s], pool[THREE])
         hands[s][THREE] += k
         pool[THREE] -= k
@@ -141,7 +144,7 @@ def sample_world(obs: Observation, rng: SplitMix64) -> list[list[int]] | None:
     cards = [r for r in range(NRANKS) for _ in range(pool[r])]
     rng.shuffle(cards)
     # a burner who could not lead with a joker (burn_fail) has none left: deal it plain cards first
-    plain_only = {e.seat for e in obs.events if e.type == "burn_fail" and 0 <= e.seat < 6 and e.seat != obs.seat}
+    plain_only = {e.seat for e in own if e.type == "burn_fail" and 0 <= e.seat < 6 and e.seat != obs.seat}
     order = sorted(plain_only) + [s for s in range(6) if s not in plain_only and s != obs.seat]
     for s in order:
         take: list[int] = []
@@ -166,7 +169,7 @@ def rebuild(obs: Observation, deal: Sequence[Sequence[int]]) -> Hand | None:
     may ask a seat the real table did not: it declines.  A declined offer leaves no public
     event (engine ``_do_pass``), so the real table's declines need no replaying.
     """
-    events = list(obs.events)
+    events = list(own_events(obs.events))
     if not events or events[0].type != "deal" or any(e.type == "huiwu" for e in events):
         return None
     hand = Hand(obs.rules, deal, events[0].seat)

@@ -18,7 +18,8 @@ play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
     no head              6
     burning              6    one-hot, relative
     free for all         1
-    played               96   cards each seat has played this hand, by rank (from the events)
+    played               96   cards each seat has played this hand, by rank (from the events;
+                              in a match also the 冲点 sets and answers put on the table before play)
     shown                96   each seat's hand where it is shown to the table (亮牌), by rank
 """
 
@@ -86,11 +87,12 @@ class ObservationEncoder:
     """Turns Observations into vectors; keeps a running count of played cards per observer.
 
     The played-card count is updated from the new events only, as long as the event log it
-    sees grows (the same events in the same order); any other log is counted afresh.
+    sees grows (the same events in the same order, from the same first event); any other log,
+    a new hand's included, is counted afresh.
     """
 
     def __init__(self) -> None:
-        self._played: dict[int, tuple[Any, int, FloatArray]] = {}
+        self._played: dict[int, tuple[Any, Any, int, FloatArray]] = {}
 
     def reset(self) -> None:
         self._played.clear()
@@ -100,14 +102,14 @@ class ObservationEncoder:
         events: Sequence[Any] = obs.events
         n = len(events)
         hit = self._played.get(obs.seat)
-        if hit is not None and hit[1] <= n and (hit[1] == 0 or events[hit[1] - 1] is hit[0]):
-            start, table = hit[1], hit[2]
-        else:
+        if hit is not None and 0 < hit[2] <= n and events[0] is hit[0] and events[hit[2] - 1] is hit[1]:
+            start, table = hit[2], hit[3]
+        else:  # another hand (its first event is another object), or another log
             start, table = 0, np.zeros((6, NRANKS), dtype=np.float32)
         for e in events[start:n]:
             if e.type in PLAY_EVENTS and e.cards is not None and 0 <= e.seat < 6:
                 _add_set(table[e.seat], e.cards)
-        self._played[obs.seat] = (events[n - 1] if n else None, n, table)
+        self._played[obs.seat] = (events[0] if n else None, events[n - 1] if n else None, n, table)
         return table
 
     def encode(self, obs: Observation) -> FloatArray:
