@@ -11,7 +11,9 @@ it may not see.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +23,9 @@ from gouji_rules.actions import AGREE, PASS, Choose, Declare, Give, Head, Play
 from gouji_rules.agents import GreedyAgent, RandomAgent
 from gouji_rules.cards import NRANKS, TWO, counts_of, parse_set
 from gouji_rules.engine import BURN, Hand
-from gouji_rules.events import Event
+from gouji_rules.events import EVENT_IDS, Event
 from gouji_rules.match import Match
-from gouji_rules.observe import UNKNOWN
+from gouji_rules.observe import UNKNOWN, as_seen
 from gouji_rules.settlement import Debt
 from gouji_rules.variant import Variant
 
@@ -34,6 +36,7 @@ from .test_between_s4 import start as start4
 from .test_match import drive, rig_deal, rig_debts
 
 FILL = "3 4 5 6"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_s0_opening_nobody_is_told_hand_sizes() -> None:
@@ -449,3 +452,36 @@ def test_the_feature_vector_counts_each_hand_of_a_match_afresh() -> None:
         m.apply(agents[m.turn].act(obs, m.legal_actions()))
         n += 1
     assert len(m.summaries) >= 2 and n > 200
+
+
+def test_every_event_id_is_in_the_visibility_table_and_only_its_private_ones_are_redacted() -> None:
+    """docs/events.md "Who sees each event" names every event id; the engine hides a part only of the three it
+    lists as private (unshown tribute and its return, the card taken by the 大王 call), under both texts."""
+    section = (ROOT / "docs" / "events.md").read_text(encoding="utf-8").split("## Who sees each event", 1)[1]
+    first_cells = " ".join(line.split("|")[1] for line in section.splitlines() if line.startswith("| "))
+    named = set(re.findall(r"`([a-z0-9_]+)`", first_cells))
+    assert [e for e in EVENT_IDS if e not in named] == []
+    private = {"tribute", "return_tribute", "point_call"}
+    for rules in (S0.rules, S4.rules):
+        for kind in EVENT_IDS:
+            e = Event(kind, 1, parse_set("K"), 4, 7)
+            assert (as_seen(rules, 2, e) != e) == (
+                kind in private and (kind == "point_call" or not rules.tribute_shown)
+            )
+            assert as_seen(rules, 1, e) == e and as_seen(rules, 4, e) == e
+
+
+def test_s4_art14_the_bot_protocol_act_message_carries_the_tables_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bot-protocol.md ``events``: a bot in play is sent the tribute paid before it, with the card only where
+    its seat paid or received it (S4 第十四条, ⚑ ``tribute.shown: false``)."""
+    from gouji_rules.tournament.bots import observation_json
+
+    rig_debts(monkeypatch, [Debt("place", 5, 0, 1)])
+    rig_deal(monkeypatch, [FILL] * 6, [FILL, FILL, FILL, FILL, FILL, "3 4 5 2 BJ"], first=[0, 0])
+    m = Match(R4, 1, 2)
+    drive(m, until=hand2)
+    for seat in range(6):
+        sent = observation_json(m.observation(seat), m.legal_actions())["events"]
+        paid = {"type": "tribute", "seat": 5, "other": 0, "value": 4}
+        assert (paid | {"cards": "BJ"} if seat in (0, 5) else paid) in sent, seat
+        assert [e["type"] for e in sent].count("deal") == 2
