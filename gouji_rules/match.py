@@ -340,9 +340,10 @@ class Match:
             s = d.seat if seat is None else seat
             return self.hand.observation_of(s, self._table.events(s, self.events, self.hand.events))
         s = d.seat if (d is not None and seat is None) else (seat or 0)
+        played = self.hand.events if (self._table.play_at >= 0 and self.hand is not None) else ()
+        events = self._table.events(s, self.events, played)
         hand = self.hands_now[s]
         nobody = [False] * 6
-        played = self.hand.events if (self._table.play_at >= 0 and self.hand is not None) else ()
         return Observation(
             seat=s,
             mode=d.kind if d else DecisionKind.OVER,
@@ -356,7 +357,7 @@ class Match:
             no_head=tuple(False for _ in range(6)),
             burning=-1,
             free_for_all=False,
-            events=self._table.events(s, self.events, played),
+            events=events,
             rules=self.rules,
         )
 

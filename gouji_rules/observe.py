@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from .errors import PositionError
 from .events import Event
 
 if TYPE_CHECKING:
@@ -108,6 +109,8 @@ class TableView:
 
     def events(self, seat: int, phase: Sequence[Event], hand: Sequence[Event]) -> list[Event]:
         """Seat ``seat``'s events now, from the match's phase events and the hand's (empty before play)."""
+        if not 0 <= seat < 6:
+            raise PositionError(f"a seat is 0-5, not {seat}")
         view = self.seen[seat]
         n = len(view)
         rules = self.rules

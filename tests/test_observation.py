@@ -23,6 +23,7 @@ from gouji_rules.actions import AGREE, PASS, Choose, Declare, Give, Head, Play
 from gouji_rules.agents import GreedyAgent, RandomAgent
 from gouji_rules.cards import NRANKS, TWO, counts_of, parse_set
 from gouji_rules.engine import BURN, Hand
+from gouji_rules.errors import PositionError
 from gouji_rules.events import EVENT_IDS, Event
 from gouji_rules.match import Match
 from gouji_rules.observe import UNKNOWN, as_seen
@@ -485,3 +486,17 @@ def test_s4_art14_the_bot_protocol_act_message_carries_the_tables_events(monkeyp
         paid = {"type": "tribute", "seat": 5, "other": 0, "value": 4}
         assert (paid | {"cards": "BJ"} if seat in (0, 5) else paid) in sent, seat
         assert [e["type"] for e in sent].count("deal") == 2
+
+
+def test_a_match_observation_of_no_seat_is_refused_and_spoils_no_seats_view() -> None:
+    """``Match.observation(-1)`` or ``(6)`` raises PositionError (no seat's view is built for it), before play
+    as in play, and every seat's observation stays what it was."""
+    for phase in ("yudian", "play"):
+        m = Match(S4, 5, 1)
+        while m.phase != phase:
+            m.apply(m.legal_actions()[0])
+        before = [list(m.observation(s).events) for s in range(6)]
+        for bad in (-1, 6):
+            with pytest.raises(PositionError, match="0-5"):
+                m.observation(bad)
+        assert [list(m.observation(s).events) for s in range(6)] == before
