@@ -18,8 +18,9 @@ play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
     no head              6
     burning              6    one-hot, relative
     free for all         1
-    played               96   cards each seat has played this hand, by rank (from the events;
-                              in a match also the 冲点 sets and answers put on the table before play)
+    played               96   cards each seat has played this hand, by rank (from the events the
+                              seat is given: in a match also the 冲点 sets and answers put down
+                              before play, and after play the whole hand)
     shown                96   each seat's hand where it is shown to the table (亮牌), by rank
 """
 
