@@ -76,11 +76,6 @@ def as_seen(rules: Rules, seat: int, e: Event) -> Event:
     return e._replace(cards=None)
 
 
-def redact(rules: Rules, seat: int, events: Sequence[Event]) -> list[Event]:
-    """The events as ``seat`` saw them (:func:`as_seen`)."""
-    return [as_seen(rules, seat, e) for e in events]
-
-
 def own_events(events: Sequence[Event]) -> Sequence[Event]:
     """The hand's own log within a seat's events: from its ``deal`` (the last one: a match's events before
     play hold the phases' ``deal`` too, and those of a void deal)."""
