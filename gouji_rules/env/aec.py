@@ -22,6 +22,7 @@ dealt from ``derive(s, k)``, so runs repeat exactly.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from ..errors import GoujiError, IllegalAction
 from ..legal import Legal
 from ..match import Match
 from ..rng import derive
+from ..rules import Rules
 from ..variant import Variant
 from .encoding import FEATURES, ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder
@@ -49,6 +51,18 @@ def team_reward(delta: tuple[int, int], seat: int) -> float:
     """A seat's reward for a step: its team's score change less the other team's."""
     team = seat % 2
     return float(delta[team] - delta[1 - team])
+
+
+def utility_bound(rules: Rules) -> int:
+    """The largest team-score difference a hand can end with under ``rules`` (every finishing order)."""
+    best = 0
+    for order in itertools.permutations(range(6)):
+        places = [0] * 6
+        for place, seat in enumerate(order, start=1):
+            places[seat] = place
+        a, b = rules.team_scores(places)
+        best = max(best, abs(a - b))
+    return best
 
 
 def resolve_variant(variant: str | Path | Variant) -> Variant:

@@ -30,7 +30,6 @@ One game is one hand.  Why each choice:
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -39,7 +38,7 @@ import pyspiel
 from ..cards import NRANKS
 from ..engine import Hand
 from ..rules import Rules
-from .aec import resolve_variant, team_reward
+from .aec import resolve_variant, team_reward, utility_bound
 from .encoding import ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder
 
@@ -64,18 +63,6 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"variant": "dagang"},
 )
-
-
-def utility_bound(rules: Rules) -> int:
-    """The largest team-score difference a hand can end with under ``rules`` (every finishing order)."""
-    best = 0
-    for order in itertools.permutations(range(6)):
-        places = [0] * 6
-        for place, seat in enumerate(order, start=1):
-            places[seat] = place
-        a, b = rules.team_scores(places)
-        best = max(best, abs(a - b))
-    return best
 
 
 def max_length(rules: Rules) -> int:

@@ -117,3 +117,34 @@ def test_plain_sb3_ppo_trains_unchanged() -> None:
 def test_seat_env_is_unchanged_beneath() -> None:
     env = CandidateEnv("dagang", k=4)
     assert isinstance(env.seat_env, SeatEnv)
+
+
+@pytest.mark.parametrize("variant", ["dagang", "dianshaomenla"])
+def test_quitting_never_pays_better_than_a_legal_outcome(variant: str) -> None:
+    """SeatEnv's default for an illegal index is the worst outcome the variant's scoring allows over
+    every finishing order, so no hand played out legally ends below it (issue 23 item 3)."""
+    from gouji_rules.env.aec import utility_bound
+
+    env = SeatEnv(variant, seat=0, others="random")
+    assert env.illegal_reward == -utility_bound(env.aec.rules) < 0
+    rng = np.random.default_rng(0)
+    for seed in range(8):
+        obs, _ = env.reset(seed=seed)
+        total, terminated = 0.0, False
+        while not terminated:
+            obs, reward, terminated, _, _ = env.step(int(rng.choice(obs["legal_actions"])))
+            total += reward
+        assert total >= env.illegal_reward
+    match = SeatEnv(variant, seat=0, match=True, hands=3)
+    assert match.illegal_reward == 3 * env.illegal_reward
+
+
+def test_the_sb3_page_examples_run() -> None:
+    pytest.importorskip("sb3_contrib")
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "sb3.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 6
+    assert result.failed == 0
