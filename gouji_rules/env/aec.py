@@ -16,12 +16,18 @@ Each observation is a dict:
 * ``action_mask``: a 0/1 array over the whole space, only with ``dense_mask=True``
   (the default, as PettingZoo's tools expect one; learning code can turn it off).
 
+With ``observation="vector"`` the observation is the vector alone (a ``Box``, as PettingZoo's
+``api_test`` and most of its tools expect: no warning) and the other three entries are in the
+acting seat's ``info`` (``env.last()``'s fifth value), where PettingZoo's tools look for an
+``action_mask``.
+
 Seeding: ``reset(seed=s)`` fixes the sequence of deals; the k-th episode after it is
 dealt from ``derive(s, k)``, so runs repeat exactly.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -37,11 +43,13 @@ from ..errors import GoujiError, IllegalAction
 from ..legal import Legal
 from ..match import Match
 from ..rng import derive
+from ..rules import Rules
 from ..variant import Variant
 from .encoding import FEATURES, ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder
 
 AGENT_NAMES = tuple(f"seat_{s}" for s in range(6))
+OBSERVATION_FORMS = ("dict", "vector")
 ObsDict = dict[str, Any]
 
 
@@ -49,6 +57,18 @@ def team_reward(delta: tuple[int, int], seat: int) -> float:
     """A seat's reward for a step: its team's score change less the other team's."""
     team = seat % 2
     return float(delta[team] - delta[1 - team])
+
+
+def utility_bound(rules: Rules) -> int:
+    """The largest team-score difference a hand can end with under ``rules`` (every finishing order)."""
+    best = 0
+    for order in itertools.permutations(range(6)):
+        places = [0] * 6
+        for place, seat in enumerate(order, start=1):
+            places[seat] = place
+        a, b = rules.team_scores(places)
+        best = max(best, abs(a - b))
+    return best
 
 
 def resolve_variant(variant: str | Path | Variant) -> Variant:
@@ -136,9 +156,13 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         match: bool = False,
         hands: int | None = None,
         dense_mask: bool = True,
+        observation: str = "dict",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if observation not in OBSERVATION_FORMS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATION_FORMS)}, got {observation!r}")
+        self.vector = observation == "vector"
         if hands is not None and hands < 1:
             raise ValueError(f"hands must be at least 1, got {hands}")
         self.variant = resolve_variant(variant)
@@ -161,7 +185,9 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             fields["action_mask"] = spaces.Box(0, 1, (n,), np.int8)
         self.possible_agents = list(AGENT_NAMES)
         self.agents: list[str] = []
-        self.observation_spaces = {a: spaces.Dict(fields) for a in self.possible_agents}
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+            a: fields["observation"] if self.vector else spaces.Dict(fields) for a in self.possible_agents
+        }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._base_seed: int | None = None
         self._episode = 0
@@ -195,13 +221,26 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = AGENT_NAMES[self.table.turn]
+        self._legal_info()
 
-    def observe(self, agent: str) -> ObsDict:
+    def observe(self, agent: str) -> Any:
         t = self.table
         if t is None:
             raise GoujiError("call reset() before observe()")
         seat = AGENT_NAMES.index(agent)
+        if self.vector:
+            return self.encoder.encode(t.observation(seat))
         return self.observe_table(t, seat, not t.is_over and t.turn == seat)
+
+    def _legal_info(self) -> None:
+        """With ``observation="vector"``: the legal indices, features and mask in the acting seat's info."""
+        t = self.table
+        if not self.vector or t is None:
+            return
+        for a in self.agents:
+            self.infos[a] = {}
+        if not t.is_over:
+            self.infos[AGENT_NAMES[t.turn]] = self.encode_legal(t.legal_actions())
 
     def observe_table(self, t: Table, seat: int, acting: bool) -> ObsDict:
         """A seat's observation dict; the legal actions only for the seat to act."""
@@ -209,8 +248,14 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
 
     def encode(self, obs: Observation, legal: Legal) -> ObsDict:
         """The observation dict of one seat from its engine Observation and legal actions."""
+        out: ObsDict = {"observation": self.encoder.encode(obs)}
+        out.update(self.encode_legal(legal))
+        return out
+
+    def encode_legal(self, legal: Legal) -> ObsDict:
+        """The legal indices, their feature rows and (with ``dense_mask``) the mask, as a dict."""
         idx, feats = self.encoding.encode_legal(legal)
-        out: ObsDict = {"observation": self.encoder.encode(obs), "legal_actions": idx, "action_features": feats}
+        out: ObsDict = {"legal_actions": idx, "action_features": feats}
         if self.dense_mask:
             out["action_mask"] = self.encoding.dense_mask(idx)
         return out
@@ -234,6 +279,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
                 self.terminations[a] = True
         else:
             self.agent_selection = AGENT_NAMES[t.turn]
+        self._legal_info()
         self._accumulate_rewards()
 
     def render(self) -> str | None:

@@ -8,7 +8,10 @@ ends.  Observations are the AEC environment's dicts for the learner's seat.
 An index that is not legal now either raises ``IllegalAction`` (``illegal="raise"``)
 or ends the episode with ``illegal_reward`` and ``info["illegal"] = True``
 (``illegal="terminate"``, the default: Gymnasium's tools step with unmasked random
-actions, and a learner must be able to make that mistake without a crash).
+actions, and a learner must be able to make that mistake without a crash).  Quitting
+never pays: ``illegal_reward`` defaults to the worst outcome a hand can have under the
+variant (the largest team-score difference of a hand, negated: -12 under ``dagang``;
+in a match, that times the match's hands), below every legal outcome of the places.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 from ..agents import Agent, make_agent
 from ..errors import IllegalAction
 from ..variant import Variant
-from .aec import GoujiEnv, ObsDict, Table, team_reward
+from .aec import GoujiEnv, ObsDict, Table, team_reward, utility_bound
 
 
 class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
@@ -48,7 +51,7 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
         hands: int | None = None,
         dense_mask: bool = True,
         illegal: str = "terminate",
-        illegal_reward: float = -1.0,
+        illegal_reward: float | None = None,
         render_mode: str | None = None,
     ) -> None:
         if not 0 <= seat < 6:
@@ -65,7 +68,8 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
             self.others = list(others)
             self.others.insert(seat, self.others[0])  # placeholder at the learner's seat, never asked
         self.illegal = illegal
-        self.illegal_reward = illegal_reward
+        worst = -utility_bound(self.aec.rules) * (self.aec.hands or self.aec.rules.match_hands if match else 1)
+        self.illegal_reward = float(worst if illegal_reward is None else illegal_reward)
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(f"seat_{seat}")
         self.action_space = self.aec.action_space(f"seat_{seat}")

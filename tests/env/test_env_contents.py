@@ -122,7 +122,8 @@ def test_an_illegal_index_raises_in_the_aec_env_and_ends_the_seat_episode() -> N
     obs, _ = seat.reset(seed=2)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, terminated, _, info = seat.step(bad)
-    assert terminated and reward == -1.0 and info == {"illegal": True}
+    # quitting never pays: the worst outcome a dagang hand can have (4/2/0, doubled for 串三户)
+    assert terminated and reward == -12.0 and info == {"illegal": True}
     with pytest.raises(IllegalAction):
         seat.step(int(obs["legal_actions"][0]))
     strict = SeatEnv("dagang", seat=0, illegal="raise")
