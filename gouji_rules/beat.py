@@ -87,9 +87,13 @@ def register_beat(cls: type[T]) -> type[T]:
 
 
 def make_strategy(rules: Rules, sets: SetsRules) -> BeatStrategy:
-    """The strategy ``sets.beat`` names, compiled for ``rules``."""
+    """The strategy ``sets.beat`` names, compiled for ``rules``; with a ``beats`` hook, the hook
+    decides (:class:`HookBeat`) and the strategy's answer is its ``default``."""
     cls = BEAT_STRATEGIES.find(sets.beat)
     strategy: BeatStrategy = cls(rules, sets)
+    hook = rules.hooks.get("beats")
+    if hook is not None:
+        return HookBeat(rules, strategy, hook)
     return strategy
 
 
@@ -156,6 +160,8 @@ class Cover:
         "cover: same size, core rank strictly higher, each joker covered by a higher one; sets.dead ranks make a set dead"
     )
     reads: ClassVar[tuple[str, ...]] = ("dead",)
+    same_size: ClassVar[bool] = True
+    """a beating set has the table set's size (what :class:`HookBeat` may assume of ``default``)"""
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
@@ -356,6 +362,7 @@ class CardByCard:
     zh: ClassVar[str] = "逐张比大：张数相同，两套牌从小到大排好，每张都比对应的那张大"
     en: ClassVar[str] = "card by card: same size; sorted, each card strictly higher than the card in the same position"
     reads: ClassVar[tuple[str, ...]] = ()
+    same_size: ClassVar[bool] = True
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
@@ -393,3 +400,177 @@ def _joker_set(s: int, b: int, y: int) -> CardSet:
     if b:
         return CardSet(BJ, b, 0, 0, 0, y)
     return CardSet(TOP, y)
+
+
+def set_context(cs: CardSet, prefix: str = "") -> dict[str, Any]:
+    """What a ``beats`` expression knows of one set (``rules.BEAT_CONTEXT``), names after ``prefix``."""
+    s, b, y = joker_counts(cs)
+    return {
+        prefix + "rank": cs.rank,
+        prefix + "count": cs.count,
+        prefix + "twos": cs.twos,
+        prefix + "sj": cs.sj,
+        prefix + "bj": cs.bj,
+        prefix + "top": cs.top,
+        prefix + "size": cs.size,
+        prefix + "jokers": cs.jokers,
+        prefix + "all_twos": cs.twos + (cs.count if cs.rank == TWO else 0),
+        prefix + "all_sj": s,
+        prefix + "all_bj": b,
+        prefix + "all_top": y,
+        prefix + "plain": plain_count(cs),
+    }
+
+
+MEMO_MAX = 1 << 16
+"""At most this many answers kept per table set, and this many table sets (made-up positions may ask more)."""
+
+
+class _Table:
+    """What :class:`HookBeat` knows of one table set: its context, the answers asked so far (keyed as
+    :func:`~gouji_rules.cards.cardset` packs a set), and which sizes and core ranks can beat it."""
+
+    def __init__(self, t: CardSet, ctx: dict[str, Any]) -> None:
+        self.t = t
+        self.ctx = ctx
+        self.memo: dict[int, bool] = {}
+        self.plan: list[tuple[int, list[int]]] = []
+        """(size, core ranks) the expression does not turn down on those alone, sizes ascending"""
+        self.dead = -1
+        """1: nothing the deck can make beats it, 0: something does, -1: not asked yet"""
+
+
+class HookBeat:
+    """``hooks.beats``: the expression decides what beats what, the strategy ``sets.beat`` names gives
+    its ``default``.
+
+    Compiled to tables per variant, lazily: each table set's answers are kept as they are asked
+    (the sets met in play are few), and before any set is tried, the expression is asked with only
+    the table set known, then each size, then each core rank (:meth:`CompiledHook.residual`), so
+    the generator never looks at a size or a core the expression turns down on those alone.
+    :meth:`followers` tries every other set the hand can make and keeps what :meth:`beats` says,
+    so the sets offered are exactly the sets accepted.  A set is dead when nothing the deck can
+    make beats it.
+    """
+
+    def __init__(self, rules: Rules, inner: BeatStrategy, hook: Callable[[dict[str, Any]], Any]) -> None:
+        self.name = "hooks.beats"
+        self.rules = rules
+        self.inner = inner
+        self.hook = hook
+        self.residual: Any = getattr(hook, "residual", None)
+        uses = getattr(hook, "uses", None)
+        self.uses_default = uses is None or "default" in uses
+        self.same_size = bool(getattr(inner, "same_size", False))
+        self.largest = len(rules.deck)
+        self._tables: dict[CardSet, _Table] = {}
+        self._last: _Table = _Table(cardset(0, 0), {})
+        """the table set last asked about (every seat is asked about the same set in a round)"""
+
+    def _table(self, t: CardSet) -> _Table:
+        last = self._last
+        if last.t is t:
+            return last
+        tab = self._tables.get(t)
+        if tab is None:
+            tab = _Table(t, set_context(t, "table_"))
+            tab.plan = self._plan(t, tab.ctx)
+            if len(self._tables) < MEMO_MAX:
+                self._tables[t] = tab
+        self._last = tab
+        return tab
+
+    def _plan(self, t: CardSet, tctx: dict[str, Any]) -> list[tuple[int, list[int]]]:
+        ranks = [r for r in range(NRANKS) if self.rules.ranks_present[r]]
+        every = [(n, ranks) for n in range(1, self.largest + 1)]
+        if self.residual is None:
+            return every
+        top = self.residual(tctx)
+        if top.value is not None:
+            return every if top.value else []
+        out: list[tuple[int, list[int]]] = []
+        for n in range(1, self.largest + 1):
+            ctx = dict(tctx)
+            ctx["size"] = n
+            if self.same_size and n != t.size:
+                ctx["default"] = False
+            by_size = top.residual(ctx)
+            if by_size.value is not None:
+                if by_size.value:
+                    out.append((n, ranks))
+                continue
+            kept = []
+            for r in ranks:
+                ctx["rank"] = r
+                if by_size.residual(ctx).value is not False:
+                    kept.append(r)
+            if kept:
+                out.append((n, kept))
+        return out
+
+    def _ask(self, b: CardSet, t: CardSet, tab: _Table) -> bool:
+        ctx = set_context(b)
+        ctx.update(tab.ctx)
+        if self.uses_default:
+            ctx["default"] = self.inner.beats(b, t)
+        hit = bool(self.hook(ctx))
+        if len(tab.memo) < MEMO_MAX:
+            tab.memo[_key(b)] = hit
+        return hit
+
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
+        tab = self._table(t)
+        hit = tab.memo.get(_key(b))
+        if hit is None:
+            hit = self._ask(b, t, tab)
+        return hit
+
+    def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌): no set the deck can make beats it?"""
+        tab = self._table(t)
+        if tab.dead < 0:
+            tab.dead = 0 if self._sets(self.rules.deck_counts, t, tab, True) else 1
+        return tab.dead == 1
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
+        return self._sets(hand, t, self._table(t), False)
+
+    def _sets(self, hand: Sequence[int], t: CardSet, tab: _Table, first: bool) -> list[CardSet]:
+        """The sets ``hand`` can make that beat ``t``, in size, core, 鹰, 大王, 小王, 2s order (only the
+        first one when ``first``)."""
+        h: list[int] = hand if isinstance(hand, list) else list(hand)
+        total = sum(h)
+        memo = tab.memo
+        rules = self.rules
+        out: list[CardSet] = []
+        for n, ranks in tab.plan:
+            if n > total:
+                break
+            for rb in ranks:
+                hb = h[rb]
+                if not hb:
+                    continue
+                ma, ms, mb, my = attach_ranges(rules, h, rb)
+                for y in range(min(my, n - 1) + 1):
+                    for b in range(min(mb, n - 1 - y) + 1):
+                        for s in range(min(ms, n - 1 - y - b) + 1):
+                            rest = n - y - b - s
+                            for a in range(min(ma, rest - 1) + 1):
+                                k = rest - a
+                                if k > hb:
+                                    continue
+                                hit = memo.get(rb | k << 4 | a << 12 | s << 20 | b << 28 | y << 36)
+                                if hit is None:
+                                    hit = self._ask(cardset(rb, k, a, s, b, y), t, tab)
+                                if hit:
+                                    out.append(cardset(rb, k, a, s, b, y))
+                                    if first:
+                                        return out
+        return out
+
+
+def _key(cs: CardSet) -> int:
+    """A set packed in one int, as :func:`~gouji_rules.cards.cardset` packs it."""
+    return cs.rank | cs.count << 4 | cs.twos << 12 | cs.sj << 20 | cs.bj << 28 | cs.top << 36
