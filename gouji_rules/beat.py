@@ -160,8 +160,6 @@ class Cover:
         "cover: same size, core rank strictly higher, each joker covered by a higher one; sets.dead ranks make a set dead"
     )
     reads: ClassVar[tuple[str, ...]] = ("dead",)
-    same_size: ClassVar[bool] = True
-    """a beating set has the table set's size (what :class:`HookBeat` may assume of ``default``)"""
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
@@ -179,6 +177,11 @@ class Cover:
         if t.rank in d:
             return True
         return bool((t.sj and SJ in d) or (t.bj and BJ in d) or (t.top and TOP in d) or (t.twos and TWO in d))
+
+    def may_beat(self, t: CardSet, size: int, rank: int) -> bool:
+        """Could a set of ``size`` cards with core ``rank`` (-1: any) beat ``t``?  (False: none can;
+        what a ``beats`` hook may assume of ``default`` before it tries a set.)"""
+        return size == t.size and rank > t.rank if rank >= 0 else size == t.size
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
         """Does ``b`` beat the table set ``t``?"""
@@ -304,6 +307,16 @@ class KillTable:
         ts, tb, ty = joker_counts(t)
         return bool((ts and not self.ways[SJ]) or (tb and not self.ways[BJ]) or (ty and not self.ways[TOP]))
 
+    def may_beat(self, t: CardSet, size: int, rank: int) -> bool:
+        """Could a set of ``size`` cards with core ``rank`` (-1: any) beat ``t``?  Its plain cards
+        need a core above ``t``'s (or it is jokers only), and its size is ``t``'s plain cards plus
+        the jokers spent on killing ``t``'s jokers."""
+        if 0 <= rank < SJ and rank <= t.rank:
+            return False
+        most = max((n for ways in self.ways.values() for _, n in ways), default=0)
+        ct = plain_count(t)
+        return ct <= size <= ct + most * sum(joker_counts(t))
+
     def beats(self, b: CardSet, t: CardSet) -> bool:
         """Does ``b`` beat the table set ``t``?"""
         ct, pb = plain_count(t), plain_count(b)
@@ -362,7 +375,6 @@ class CardByCard:
     zh: ClassVar[str] = "逐张比大：张数相同，两套牌从小到大排好，每张都比对应的那张大"
     en: ClassVar[str] = "card by card: same size; sorted, each card strictly higher than the card in the same position"
     reads: ClassVar[tuple[str, ...]] = ()
-    same_size: ClassVar[bool] = True
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
@@ -376,6 +388,11 @@ class CardByCard:
     def dead(self, t: CardSet) -> bool:
         """Is ``t`` a set nothing can beat (死牌)?"""
         return self._sorted(t)[-1] >= self.top_rank
+
+    def may_beat(self, t: CardSet, size: int, rank: int) -> bool:
+        """Could a set of ``size`` cards with core ``rank`` (-1: any) beat ``t``?  Its lowest card is
+        its core, which must be above ``t``'s lowest, ``t``'s core."""
+        return size == t.size and rank > t.rank if rank >= 0 else size == t.size
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
         """Does ``b`` beat the table set ``t``?"""
@@ -436,6 +453,10 @@ class _Table:
         self.memo: dict[int, bool] = {}
         self.plan: list[tuple[int, list[int]]] = []
         """(size, core ranks) the expression does not turn down on those alone, sizes ascending"""
+        self.upto = 0
+        """the sizes ``plan`` has looked at (1 to this)"""
+        self.top: Any = None
+        """the expression's residual with this set known (None for a hook without residuals)"""
         self.dead = -1
         """1: nothing the deck can make beats it, 0: something does, -1: not asked yet"""
 
@@ -461,7 +482,8 @@ class HookBeat:
         self.residual: Any = getattr(hook, "residual", None)
         uses = getattr(hook, "uses", None)
         self.uses_default = uses is None or "default" in uses
-        self.same_size = bool(getattr(inner, "same_size", False))
+        self.may_beat: Any = getattr(inner, "may_beat", None)
+        """a necessary condition of ``default`` by size and core, where the strategy has one"""
         self.largest = len(rules.deck)
         self._tables: dict[CardSet, _Table] = {}
         self._last: _Table = _Table(cardset(0, 0), {})
@@ -474,39 +496,51 @@ class HookBeat:
         tab = self._tables.get(t)
         if tab is None:
             tab = _Table(t, set_context(t, "table_"))
-            tab.plan = self._plan(t, tab.ctx)
+            if self.residual is not None:
+                tab.top = self.residual(tab.ctx)
             if len(self._tables) < MEMO_MAX:
                 self._tables[t] = tab
         self._last = tab
         return tab
 
-    def _plan(self, t: CardSet, tctx: dict[str, Any]) -> list[tuple[int, list[int]]]:
+    def _plan_to(self, tab: _Table, upto: int) -> None:
+        """Extend ``tab.plan`` to the sizes up to ``upto`` (a hand asks only up to its own size)."""
+        t = tab.t
         ranks = [r for r in range(NRANKS) if self.rules.ranks_present[r]]
-        every = [(n, ranks) for n in range(1, self.largest + 1)]
-        if self.residual is None:
-            return every
-        top = self.residual(tctx)
+        sizes = range(tab.upto + 1, upto + 1)
+        tab.upto = max(tab.upto, upto)
+        top = tab.top
+        if top is None:  # a hook without residuals: every size, every core
+            tab.plan.extend((n, ranks) for n in sizes)
+            return
         if top.value is not None:
-            return every if top.value else []
-        out: list[tuple[int, list[int]]] = []
-        for n in range(1, self.largest + 1):
-            ctx = dict(tctx)
+            if top.value:
+                tab.plan.extend((n, ranks) for n in sizes)
+            return
+        may_beat = self.may_beat if self.uses_default else None
+        ctx = dict(tab.ctx)
+        for n in sizes:
             ctx["size"] = n
-            if self.same_size and n != t.size:
+            ctx.pop("rank", None)
+            ctx.pop("default", None)
+            if may_beat is not None and not may_beat(t, n, -1):
                 ctx["default"] = False
             by_size = top.residual(ctx)
             if by_size.value is not None:
                 if by_size.value:
-                    out.append((n, ranks))
+                    tab.plan.append((n, ranks))
                 continue
             kept = []
             for r in ranks:
                 ctx["rank"] = r
-                if by_size.residual(ctx).value is not False:
-                    kept.append(r)
+                if may_beat is not None and "default" not in ctx and not may_beat(t, n, r):
+                    if by_size.residual({**ctx, "default": False}).value is False:
+                        continue
+                elif by_size.residual(ctx).value is False:
+                    continue
+                kept.append(r)
             if kept:
-                out.append((n, kept))
-        return out
+                tab.plan.append((n, kept))
 
     def _ask(self, b: CardSet, t: CardSet, tab: _Table) -> bool:
         ctx = set_context(b)
@@ -530,20 +564,30 @@ class HookBeat:
         """Is ``t`` a set nothing can beat (死牌): no set the deck can make beats it?"""
         tab = self._table(t)
         if tab.dead < 0:
-            tab.dead = 0 if self._sets(self.rules.deck_counts, t, tab, True) else 1
+            counts = self.rules.deck_counts
+            # a set the size of a deal first: what beats a set in play is seldom larger
+            found = self._sets(counts, t, tab, True, max(self.rules.hand_sizes))
+            tab.dead = 0 if found or self._sets(counts, t, tab, True, self.largest) else 1
         return tab.dead == 1
 
     def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
         """Every set in ``hand`` (rank counts) that beats ``t``."""
-        return self._sets(hand, t, self._table(t), False)
+        return self._sets(hand, t, self._table(t), False, self.largest)
 
-    def _sets(self, hand: Sequence[int], t: CardSet, tab: _Table, first: bool) -> list[CardSet]:
-        """The sets ``hand`` can make that beat ``t``, in size, core, 鹰, 大王, 小王, 2s order (only the
-        first one when ``first``)."""
+    def _sets(self, hand: Sequence[int], t: CardSet, tab: _Table, first: bool, most: int) -> list[CardSet]:
+        """The sets of at most ``most`` cards ``hand`` can make that beat ``t``, in size, core, 鹰, 大王,
+        小王, 2s order (only the first one when ``first``)."""
         h: list[int] = hand if isinstance(hand, list) else list(hand)
-        total = sum(h)
+        total = min(sum(h), most)
+        if tab.upto < total:
+            self._plan_to(tab, total)
         memo = tab.memo
         rules = self.rules
+        bare, attachable = rules.bare, rules.attachable
+        twos = h[TWO] if rules.attach_twos else 0
+        sjs = h[SJ] if attachable[SJ] else 0
+        bjs = h[BJ] if attachable[BJ] else 0
+        tops = h[TOP] if attachable[TOP] else 0
         out: list[CardSet] = []
         for n, ranks in tab.plan:
             if n > total:
@@ -552,7 +596,13 @@ class HookBeat:
                 hb = h[rb]
                 if not hb:
                     continue
-                ma, ms, mb, my = attach_ranges(rules, h, rb)
+                if bare[rb]:
+                    ma = ms = mb = my = 0
+                else:  # attach_ranges, inlined
+                    ma = twos if rb < TWO else 0
+                    ms = sjs if rb < SJ else 0
+                    mb = bjs if rb < BJ else 0
+                    my = tops if rb < TOP else 0
                 for y in range(min(my, n - 1) + 1):
                     for b in range(min(mb, n - 1 - y) + 1):
                         for s in range(min(ms, n - 1 - y - b) + 1):

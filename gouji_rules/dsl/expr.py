@@ -604,9 +604,10 @@ class _Leaf(Residual):
         self.uses = uses
 
     def residual(self, ctx: Mapping[str, Any]) -> Residual:
-        if all(n in ctx for n in self.uses):
-            return Residual(self.fn(ctx))
-        return self
+        for n in self.uses:
+            if n not in ctx:
+                return self
+        return Residual(self.fn(ctx))
 
 
 class _AndOr(Residual):

@@ -209,6 +209,22 @@ def test_a_hook_written_as_cover_is_cover_over_random_pairs(cover_hook: Rules) -
     assert differing == 0
 
 
+@pytest.mark.parametrize(
+    ("extends", "beat"), [("dagang", "cover"), ("liufu_ying", "kill_table"), ("dagang", "card_by_card")]
+)
+def test_default_alone_is_the_strategy_itself(extends: str, beat: str) -> None:
+    """``beats: default`` offers exactly the built-in's answers: what the generator skips on a size
+    and a core before trying a set (each strategy's ``may_beat``) is never a set it accepts."""
+    club = f"extends: {extends}\nname: d\nsets:\n  beat: {beat}\nhooks:\n  beats: default\n"
+    rules = dsl.load_text(club, "<default>").rules
+    builtin = type(rules.beat.inner)(rules, rules.variant.sets)  # type: ignore[attr-defined]
+    rng = random.Random(beat)
+    for _ in range(150):
+        t = _random_set(rules, rng)
+        hand = _random_hand(rules, rng, rng.randint(1, 30))
+        assert sorted(rules.beat.followers(hand, t)) == sorted(builtin.followers(hand, t)), (hand, t)
+
+
 def test_default_is_the_strategy_sets_beat_names(tmp_path: Path) -> None:
     rules = dsl.load_file(_club(tmp_path, "default or (rank == table_rank and count > table_count)")).rules
     assert rules.beat.beats(parse_set("88"), parse_set("77"))  # cover's answer
@@ -293,6 +309,13 @@ def test_explain_says_sets_beat_still_acts_through_default(tmp_path: Path) -> No
     done = CliRunner().invoke(main, ["explain", str(_club(tmp_path, "default and size < 3"))])
     assert "此参数仍经由表达式中的 default 起作用" in done.stdout
     assert "并且出的牌的张数小于3" in done.stdout
+
+
+def test_validate_warns_that_sets_beat_is_dead_unless_the_hook_reads_default(tmp_path: Path) -> None:
+    without = dsl.check_file(_club(tmp_path, "rank > table_rank and size == table_size", "a.yaml")).warnings
+    with_default = dsl.check_file(_club(tmp_path, "default and size < 3", "b.yaml")).warnings
+    assert any("sets.beat has no effect: hooks.beats decides instead" in w.message for w in without)
+    assert not any("sets.beat" in w.message for w in with_default)
 
 
 def test_the_schema_knows_the_hook_and_its_names() -> None:
