@@ -451,10 +451,10 @@ class _Table:
         self.t = t
         self.ctx = ctx
         self.memo: dict[int, bool] = {}
-        self.plan: list[tuple[int, list[int]]] = []
-        """(size, core ranks) the expression does not turn down on those alone, sizes ascending"""
-        self.upto = 0
-        """the sizes ``plan`` has looked at (1 to this)"""
+        self.planned: tuple[int, list[tuple[int, list[int]]]] = (0, [])
+        """the sizes looked at (1 to this), and the (size, core ranks) among them that the expression
+        does not turn down on those alone, sizes ascending; one attribute, replaced whole, so
+        threads sharing the rules never see a mix"""
         self.top: Any = None
         """the expression's residual with this set known (None for a hook without residuals)"""
         self.dead = -1
@@ -503,20 +503,22 @@ class HookBeat:
         self._last = tab
         return tab
 
-    def _plan_to(self, tab: _Table, upto: int) -> None:
-        """Extend ``tab.plan`` to the sizes up to ``upto`` (a hand asks only up to its own size)."""
+    def _plan_to(self, tab: _Table, upto: int) -> list[tuple[int, list[int]]]:
+        """``tab.planned`` extended to the sizes up to ``upto`` (a hand asks only up to its own size)."""
+        done, plan = tab.planned
+        plan = plan + self._plan(tab, range(done + 1, upto + 1))
+        tab.planned = (upto, plan)
+        return plan
+
+    def _plan(self, tab: _Table, sizes: range) -> list[tuple[int, list[int]]]:
         t = tab.t
         ranks = [r for r in range(NRANKS) if self.rules.ranks_present[r]]
-        sizes = range(tab.upto + 1, upto + 1)
-        tab.upto = max(tab.upto, upto)
         top = tab.top
-        if top is None:  # a hook without residuals: every size, every core
-            tab.plan.extend((n, ranks) for n in sizes)
-            return
+        if top is None or top.value is True:  # a hook without residuals, or one that accepts anything
+            return [(n, ranks) for n in sizes]
+        out: list[tuple[int, list[int]]] = []
         if top.value is not None:
-            if top.value:
-                tab.plan.extend((n, ranks) for n in sizes)
-            return
+            return out
         may_beat = self.may_beat if self.uses_default else None
         ctx = dict(tab.ctx)
         for n in sizes:
@@ -528,7 +530,7 @@ class HookBeat:
             by_size = top.residual(ctx)
             if by_size.value is not None:
                 if by_size.value:
-                    tab.plan.append((n, ranks))
+                    out.append((n, ranks))
                 continue
             kept = []
             for r in ranks:
@@ -540,7 +542,8 @@ class HookBeat:
                     continue
                 kept.append(r)
             if kept:
-                tab.plan.append((n, kept))
+                out.append((n, kept))
+        return out
 
     def _ask(self, b: CardSet, t: CardSet, tab: _Table) -> bool:
         ctx = set_context(b)
@@ -579,8 +582,9 @@ class HookBeat:
         小王, 2s order (only the first one when ``first``)."""
         h: list[int] = hand if isinstance(hand, list) else list(hand)
         total = min(sum(h), most)
-        if tab.upto < total:
-            self._plan_to(tab, total)
+        done, plan = tab.planned
+        if done < total:
+            plan = self._plan_to(tab, total)
         memo = tab.memo
         rules = self.rules
         bare, attachable = rules.bare, rules.attachable
@@ -589,7 +593,7 @@ class HookBeat:
         bjs = h[BJ] if attachable[BJ] else 0
         tops = h[TOP] if attachable[TOP] else 0
         out: list[CardSet] = []
-        for n, ranks in tab.plan:
+        for n, ranks in plan:
             if n > total:
                 break
             for rb in ranks:
