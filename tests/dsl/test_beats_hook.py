@@ -14,14 +14,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gouji_rules import dsl
 from gouji_rules.agents import RandomAgent
 from gouji_rules.beat import Cover, HookBeat, set_context
 from gouji_rules.cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, parse_set
 from gouji_rules.cli import main
-from gouji_rules.dsl.expr import compile_hook
+from gouji_rules.dsl.expr import ExprError, compile_hook
 from gouji_rules.dsl.schema import generate
+from gouji_rules.dsl.words import BEATS_WORDS, in_words
 from gouji_rules.engine import Hand
 from gouji_rules.rules import BEAT_CONTEXT, HOOKS, Rules
 from gouji_rules.variant import dagang
@@ -324,3 +327,38 @@ def test_the_schema_knows_the_hook_and_its_names() -> None:
     shipped = json.loads((ROOT / "gouji_rules" / "data" / "schema.json").read_text("utf-8"))
     assert shipped["properties"]["hooks"]["properties"]["beats"] == hooks["beats"]
     assert set(BEAT_CONTEXT) >= {"rank", "table_rank", "all_bj", "table_all_sj", "default"}
+
+
+_PIECES = [
+    *sorted(BEAT_CONTEXT),
+    *["'7'", "'2'", "'SJ'", "0", "1", "2", "true"],
+    *[" == ", " != ", " < ", " > ", " >= ", " + ", " - ", " and ", " or ", " if ", " else ", " in "],
+    *["not ", "(", ")", "[", "]", ", ", "max(", "min("],
+]
+
+
+@st.composite
+def beats_hooks(draw: st.DrawFn) -> str:
+    """Expressions of the beats names that compile (most random texts do not; those are redrawn)."""
+    for _ in range(50):
+        text = "".join(draw(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=15)))
+        try:
+            compile_hook("beats", text, HOOKS["beats"])
+        except ExprError:
+            continue
+        return text
+    return "size == table_size"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(text=beats_hooks(), seed=st.integers(0, 10_000))
+def test_any_beats_expression_offers_exactly_what_it_accepts_and_reads_out_in_words(text: str, seed: int) -> None:
+    """Whatever a club writes: the generator's sets are the expression's, and explain can say it."""
+    rules = dsl.load_text(f"extends: dagang\nname: r\nhooks:\n  beats: {json.dumps(text)}\n", "<r>").rules
+    rng = random.Random(seed)
+    for _ in range(3):
+        t = _random_set(rules, rng)
+        hand = _random_hand(rules, rng, rng.randint(1, 10))
+        want = [b for b in _every_set(rules, hand) if rules.beat.beats(b, t)]
+        assert sorted(rules.beat.followers(hand, t)) == sorted(want), (text, hand, t)
+    assert in_words(text, BEATS_WORDS, "zh") and in_words(text, BEATS_WORDS, "en")
