@@ -439,8 +439,9 @@ def set_context(cs: CardSet, prefix: str = "") -> dict[str, Any]:
     }
 
 
-MEMO_MAX = 1 << 16
-"""At most this many answers kept per table set, and this many table sets (made-up positions may ask more)."""
+MEMO_MAX = 1 << 20
+"""At most this many answers kept, and table sets, per variant (made-up positions may ask more; the
+ones beyond are worked out again when asked)."""
 
 
 class _Table:
@@ -486,6 +487,8 @@ class HookBeat:
         """a necessary condition of ``default`` by size and core, where the strategy has one"""
         self.largest = len(rules.deck)
         self._tables: dict[CardSet, _Table] = {}
+        self._kept = 0
+        """answers kept in the tables, all together"""
         self._last: _Table = _Table(cardset(0, 0), {})
         """the table set last asked about (every seat is asked about the same set in a round)"""
 
@@ -551,7 +554,8 @@ class HookBeat:
         if self.uses_default:
             ctx["default"] = self.inner.beats(b, t)
         hit = bool(self.hook(ctx))
-        if len(tab.memo) < MEMO_MAX:
+        if self._kept < MEMO_MAX:
+            self._kept += 1
             tab.memo[_key(b)] = hit
         return hit
 

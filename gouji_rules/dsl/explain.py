@@ -20,7 +20,7 @@ from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import Words, choice_words, field_choices
 from .overrides import OVERRIDES, decided, partly, via_fields
-from .words import HOOK_WORDS
+from .words import HOOK_WORDS, in_words
 
 RANK_ZH = {"T": "10", "SJ": "小王", "BJ": "大王", "Y": "鹰"}
 RANK_EN = {"T": "10", "SJ": "small joker", "BJ": "big joker", "Y": "eagle (鹰)"}
@@ -187,8 +187,6 @@ def _hook_sentence(name: str, hook: Any, lang: str) -> str:
         text = f"By expression: {what} (hooks.{name}): {src}"
     source = getattr(hook, "source", None)
     if name in HOOK_WORDS and source is not None:
-        from .words import in_words
-
         words = in_words(str(source), HOOK_WORDS[name], lang)
         text += f"\n     即：{words}。" if lang == "zh" else f"\n     That is: {words}."
     return text
