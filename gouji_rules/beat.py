@@ -87,9 +87,13 @@ def register_beat(cls: type[T]) -> type[T]:
 
 
 def make_strategy(rules: Rules, sets: SetsRules) -> BeatStrategy:
-    """The strategy ``sets.beat`` names, compiled for ``rules``."""
+    """The strategy ``sets.beat`` names, compiled for ``rules``; with a ``beats`` hook, the hook
+    decides (:class:`HookBeat`) and the strategy's answer is its ``default``."""
     cls = BEAT_STRATEGIES.find(sets.beat)
     strategy: BeatStrategy = cls(rules, sets)
+    hook = rules.hooks.get("beats")
+    if hook is not None:
+        return HookBeat(rules, strategy, hook)
     return strategy
 
 
@@ -173,6 +177,11 @@ class Cover:
         if t.rank in d:
             return True
         return bool((t.sj and SJ in d) or (t.bj and BJ in d) or (t.top and TOP in d) or (t.twos and TWO in d))
+
+    def may_beat(self, t: CardSet, size: int, rank: int) -> bool:
+        """Could a set of ``size`` cards with core ``rank`` (-1: any) beat ``t``?  (False: none can;
+        what a ``beats`` hook may assume of ``default`` before it tries a set.)"""
+        return size == t.size and rank > t.rank if rank >= 0 else size == t.size
 
     def beats(self, b: CardSet, t: CardSet) -> bool:
         """Does ``b`` beat the table set ``t``?"""
@@ -298,6 +307,16 @@ class KillTable:
         ts, tb, ty = joker_counts(t)
         return bool((ts and not self.ways[SJ]) or (tb and not self.ways[BJ]) or (ty and not self.ways[TOP]))
 
+    def may_beat(self, t: CardSet, size: int, rank: int) -> bool:
+        """Could a set of ``size`` cards with core ``rank`` (-1: any) beat ``t``?  Its plain cards
+        need a core above ``t``'s (or it is jokers only), and its size is ``t``'s plain cards plus
+        the jokers spent on killing ``t``'s jokers."""
+        if 0 <= rank < SJ and rank <= t.rank:
+            return False
+        most = max((n for ways in self.ways.values() for _, n in ways), default=0)
+        ct = plain_count(t)
+        return ct <= size <= ct + most * sum(joker_counts(t))
+
     def beats(self, b: CardSet, t: CardSet) -> bool:
         """Does ``b`` beat the table set ``t``?"""
         ct, pb = plain_count(t), plain_count(b)
@@ -370,6 +389,11 @@ class CardByCard:
         """Is ``t`` a set nothing can beat (死牌)?"""
         return self._sorted(t)[-1] >= self.top_rank
 
+    def may_beat(self, t: CardSet, size: int, rank: int) -> bool:
+        """Could a set of ``size`` cards with core ``rank`` (-1: any) beat ``t``?  Its lowest card is
+        its core, which must be above ``t``'s lowest, ``t``'s core."""
+        return size == t.size and rank > t.rank if rank >= 0 else size == t.size
+
     def beats(self, b: CardSet, t: CardSet) -> bool:
         """Does ``b`` beat the table set ``t``?"""
         if b.size != t.size:
@@ -393,3 +417,218 @@ def _joker_set(s: int, b: int, y: int) -> CardSet:
     if b:
         return CardSet(BJ, b, 0, 0, 0, y)
     return CardSet(TOP, y)
+
+
+def set_context(cs: CardSet, prefix: str = "") -> dict[str, Any]:
+    """What a ``beats`` expression knows of one set (``rules.BEAT_CONTEXT``), names after ``prefix``."""
+    s, b, y = joker_counts(cs)
+    return {
+        prefix + "rank": cs.rank,
+        prefix + "count": cs.count,
+        prefix + "twos": cs.twos,
+        prefix + "sj": cs.sj,
+        prefix + "bj": cs.bj,
+        prefix + "top": cs.top,
+        prefix + "size": cs.size,
+        prefix + "jokers": cs.jokers,
+        prefix + "all_twos": cs.twos + (cs.count if cs.rank == TWO else 0),
+        prefix + "all_sj": s,
+        prefix + "all_bj": b,
+        prefix + "all_top": y,
+        prefix + "plain": plain_count(cs),
+    }
+
+
+MEMO_MAX = 1 << 20
+"""At most this many answers kept, and table sets, per variant (made-up positions may ask more; the
+ones beyond are worked out again when asked)."""
+
+
+class _Table:
+    """What :class:`HookBeat` knows of one table set: its context, the answers asked so far (keyed as
+    :func:`~gouji_rules.cards.cardset` packs a set), and which sizes and core ranks can beat it."""
+
+    def __init__(self, t: CardSet, ctx: dict[str, Any]) -> None:
+        self.t = t
+        self.ctx = ctx
+        self.memo: dict[int, bool] = {}
+        self.planned: tuple[int, list[tuple[int, list[int]]]] = (0, [])
+        """the sizes looked at (1 to this), and the (size, core ranks) among them that the expression
+        does not turn down on those alone, sizes ascending; one attribute, replaced whole, so
+        threads sharing the rules never see a mix"""
+        self.top: Any = None
+        """the expression's residual with this set known (None for a hook without residuals)"""
+        self.dead = -1
+        """1: nothing the deck can make beats it, 0: something does, -1: not asked yet"""
+
+
+class HookBeat:
+    """``hooks.beats``: the expression decides what beats what, the strategy ``sets.beat`` names gives
+    its ``default``.
+
+    Compiled to tables per variant, lazily: each table set's answers are kept as they are asked
+    (the sets met in play are few), and before any set is tried, the expression is asked with only
+    the table set known, then each size, then each core rank (:meth:`CompiledHook.residual`), so
+    the generator never looks at a size or a core the expression turns down on those alone.
+    :meth:`followers` tries every other set the hand can make and keeps what :meth:`beats` says,
+    so the sets offered are exactly the sets accepted.  A set is dead when nothing the deck can
+    make beats it.
+    """
+
+    def __init__(self, rules: Rules, inner: BeatStrategy, hook: Callable[[dict[str, Any]], Any]) -> None:
+        self.name = "hooks.beats"
+        self.rules = rules
+        self.inner = inner
+        self.hook = hook
+        self.residual: Any = getattr(hook, "residual", None)
+        uses = getattr(hook, "uses", None)
+        self.uses_default = uses is None or "default" in uses
+        self.may_beat: Any = getattr(inner, "may_beat", None)
+        """a necessary condition of ``default`` by size and core, where the strategy has one"""
+        self.largest = len(rules.deck)
+        self._tables: dict[CardSet, _Table] = {}
+        self._kept = 0
+        """answers kept in the tables, all together"""
+        self._last: _Table = _Table(cardset(0, 0), {})
+        """the table set last asked about (every seat is asked about the same set in a round)"""
+
+    def _table(self, t: CardSet) -> _Table:
+        last = self._last
+        if last.t is t:
+            return last
+        tab = self._tables.get(t)
+        if tab is None:
+            tab = _Table(t, set_context(t, "table_"))
+            if self.residual is not None:
+                tab.top = self.residual(tab.ctx)
+            if len(self._tables) < MEMO_MAX:
+                self._tables[t] = tab
+        self._last = tab
+        return tab
+
+    def _plan_to(self, tab: _Table, upto: int) -> list[tuple[int, list[int]]]:
+        """``tab.planned`` extended to the sizes up to ``upto`` (a hand asks only up to its own size)."""
+        done, plan = tab.planned
+        plan = plan + self._plan(tab, range(done + 1, upto + 1))
+        tab.planned = (upto, plan)
+        return plan
+
+    def _plan(self, tab: _Table, sizes: range) -> list[tuple[int, list[int]]]:
+        t = tab.t
+        ranks = [r for r in range(NRANKS) if self.rules.ranks_present[r]]
+        top = tab.top
+        if top is None or top.value is True:  # a hook without residuals, or one that accepts anything
+            return [(n, ranks) for n in sizes]
+        out: list[tuple[int, list[int]]] = []
+        if top.value is not None:
+            return out
+        may_beat = self.may_beat if self.uses_default else None
+        ctx = dict(tab.ctx)
+        for n in sizes:
+            ctx["size"] = n
+            ctx.pop("rank", None)
+            ctx.pop("default", None)
+            if may_beat is not None and not may_beat(t, n, -1):
+                ctx["default"] = False
+            by_size = top.residual(ctx)
+            if by_size.value is not None:
+                if by_size.value:
+                    out.append((n, ranks))
+                continue
+            kept = []
+            for r in ranks:
+                ctx["rank"] = r
+                if may_beat is not None and "default" not in ctx and not may_beat(t, n, r):
+                    if by_size.residual({**ctx, "default": False}).value is False:
+                        continue
+                elif by_size.residual(ctx).value is False:
+                    continue
+                kept.append(r)
+            if kept:
+                out.append((n, kept))
+        return out
+
+    def _ask(self, b: CardSet, t: CardSet, tab: _Table) -> bool:
+        ctx = set_context(b)
+        ctx.update(tab.ctx)
+        if self.uses_default:
+            ctx["default"] = self.inner.beats(b, t)
+        hit = bool(self.hook(ctx))
+        if self._kept < MEMO_MAX:
+            self._kept += 1
+            tab.memo[_key(b)] = hit
+        return hit
+
+    def beats(self, b: CardSet, t: CardSet) -> bool:
+        """Does ``b`` beat the table set ``t``?"""
+        tab = self._table(t)
+        hit = tab.memo.get(_key(b))
+        if hit is None:
+            hit = self._ask(b, t, tab)
+        return hit
+
+    def dead(self, t: CardSet) -> bool:
+        """Is ``t`` a set nothing can beat (死牌): no set the deck can make beats it?"""
+        tab = self._table(t)
+        if tab.dead < 0:
+            counts = self.rules.deck_counts
+            # a set the size of a deal first: what beats a set in play is seldom larger
+            found = self._sets(counts, t, tab, True, max(self.rules.hand_sizes))
+            tab.dead = 0 if found or self._sets(counts, t, tab, True, self.largest) else 1
+        return tab.dead == 1
+
+    def followers(self, hand: Sequence[int], t: CardSet) -> list[CardSet]:
+        """Every set in ``hand`` (rank counts) that beats ``t``."""
+        return self._sets(hand, t, self._table(t), False, self.largest)
+
+    def _sets(self, hand: Sequence[int], t: CardSet, tab: _Table, first: bool, most: int) -> list[CardSet]:
+        """The sets of at most ``most`` cards ``hand`` can make that beat ``t``, in size, core, 鹰, 大王,
+        小王, 2s order (only the first one when ``first``)."""
+        h: list[int] = hand if isinstance(hand, list) else list(hand)
+        total = min(sum(h), most)
+        done, plan = tab.planned
+        if done < total:
+            plan = self._plan_to(tab, total)
+        memo = tab.memo
+        rules = self.rules
+        bare, attachable = rules.bare, rules.attachable
+        twos = h[TWO] if rules.attach_twos else 0
+        sjs = h[SJ] if attachable[SJ] else 0
+        bjs = h[BJ] if attachable[BJ] else 0
+        tops = h[TOP] if attachable[TOP] else 0
+        out: list[CardSet] = []
+        for n, ranks in plan:
+            if n > total:
+                break
+            for rb in ranks:
+                hb = h[rb]
+                if not hb:
+                    continue
+                if bare[rb]:
+                    ma = ms = mb = my = 0
+                else:  # attach_ranges, inlined
+                    ma = twos if rb < TWO else 0
+                    ms = sjs if rb < SJ else 0
+                    mb = bjs if rb < BJ else 0
+                    my = tops if rb < TOP else 0
+                for y in range(min(my, n - 1) + 1):
+                    for b in range(min(mb, n - 1 - y) + 1):
+                        for s in range(min(ms, n - 1 - y - b) + 1):
+                            rest = n - y - b - s
+                            for a in range(min(ma, rest - 1) + 1):
+                                k = rest - a
+                                if k > hb:
+                                    continue
+                                hit = memo.get(rb | k << 4 | a << 12 | s << 20 | b << 28 | y << 36)
+                                if hit is None:
+                                    hit = self._ask(cardset(rb, k, a, s, b, y), t, tab)
+                                if hit:
+                                    out.append(cardset(rb, k, a, s, b, y))
+                                    if first:
+                                        return out
+        return out
+
+
+def _key(cs: CardSet) -> int:
+    """A set packed in one int, as :func:`~gouji_rules.cards.cardset` packs it."""
+    return cs.rank | cs.count << 4 | cs.twos << 12 | cs.sj << 20 | cs.bj << 28 | cs.top << 36

@@ -52,10 +52,11 @@ def run_bench(
     copies = copies_per_second(variant, seed)
     extra: dict[str, Any] = {}
     if dsl:
-        from .dsl.bench import bench_hooks, bench_load
+        from .dsl.bench import bench_beats, bench_hooks, bench_load
 
         load = bench_load(50)
         hooks = bench_hooks(max(50, hands // 5), seed)
+        beats = bench_beats(max(50, hands // 5), seed)
         extra = {
             "variant_load_ms_median": load["ms_median"],
             "variant_load_what": load["what"],
@@ -63,6 +64,10 @@ def run_bench(
             "parameters_decisions_per_second": hooks.get("decisions_per_second_parameters"),
             "hooks_vs_parameters_ratio": hooks.get("ratio_hooks_to_parameters"),
             "hooks_same_game": hooks.get("same_game"),
+            "hook_beats_decisions_per_second": beats.get("decisions_per_second_hook"),
+            "builtin_beats_decisions_per_second": beats.get("decisions_per_second_builtin"),
+            "hook_beats_vs_builtin_ratio": beats.get("ratio_hook_to_builtin"),
+            "hook_beats_same_game": beats.get("same_game"),
         }
     if schedule_players is not None:
         from .tournament.schedule import bench

@@ -63,6 +63,17 @@ SET_CONTEXT = {
     "threshold": "int",
 }
 
+
+def _beat_context() -> dict[str, str]:
+    """The names a ``beats`` expression sees: the played set's (as for ``is_gouji``, and each kind's
+    cards core included: ``all_twos`` …), the same with ``table_`` for the table set, and ``default``."""
+    one = {k: v for k, v in SET_CONTEXT.items() if k != "threshold"}
+    one.update({"all_twos": "int", "all_sj": "int", "all_bj": "int", "all_top": "int", "plain": "int"})
+    return {**one, **{"table_" + k: v for k, v in one.items()}, "default": "bool"}
+
+
+BEAT_CONTEXT = _beat_context()
+
 HOOKS: dict[str, HookSpec] = {
     "is_gouji": HookSpec(
         SET_CONTEXT,
@@ -123,6 +134,12 @@ HOOKS: dict[str, HookSpec] = {
     ),
     "sweep_multiplier": HookSpec(
         {"sweep": "bool"}, "int", "串三户时的得分倍数", "the score multiplier (sweep is true for 串三户)"
+    ),
+    "beats": HookSpec(
+        BEAT_CONTEXT,
+        "bool",
+        "出的这套牌管不管得住桌上那套（table_ 开头的是桌上那套；default 为 sets.beat 的答案）",
+        "does the played set beat the table set (table_… names are the table set's; default is sets.beat's answer)",
     ),
 }
 

@@ -87,6 +87,46 @@ def bench_hooks(hands: int, seed: int) -> dict[str, Any]:
     return out
 
 
+COVER_AS_HOOK = (
+    "size == table_size and rank > table_rank and table_all_bj == 0 and (table_jokers == 0"
+    " or (table_all_top == 0 and all_top >= table_all_bj and all_bj + all_top >= table_all_sj + table_all_bj))"
+)
+"""dagang's beat relation (``cover``, 大王 dead) written out as a ``beats`` expression, without ``default``."""
+
+
+def bench_beats(hands: int, seed: int, runs: int = 3) -> dict[str, Any]:
+    """Engine speed with the beat relation as a ``beats`` hook vs the same relation as ``cover``.
+
+    Both variants are loaded fresh for every run (the hook's tables start empty, as in a new
+    process), played alternately, greedy agents; the ratio is the median of the runs' ratios."""
+    from ..sim import simulate
+
+    out: dict[str, Any] = {"schema_version": 1, "hands": hands, "seed": seed, "agents": "greedy", "runs": runs}
+    ratios: list[float] = []
+    speeds: dict[str, list[float]] = {"builtin": [], "hook": []}
+    same = True
+    for _ in range(max(1, runs)):
+        plain = load_text("extends: dagang\nname: dagang_cover\n", "<bench>")
+        hooked = load_text(f'extends: dagang\nname: dagang_beats\nhooks:\n  beats: "{COVER_AS_HOOK}"\n', "<bench>")
+        results = {}
+        for label, variant in (("builtin", plain), ("hook", hooked)):
+            variant.rules  # noqa: B018 - compile outside the timed part
+            results[label] = simulate(variant, hands, seed, "greedy")
+            speeds[label].append(results[label]["decisions_per_second"] or 0.0)
+        same = same and all(
+            results["builtin"][k] == results["hook"][k] for k in ("decisions", "team_points", "places", "events")
+        )
+        if speeds["builtin"][-1]:
+            ratios.append(speeds["hook"][-1] / speeds["builtin"][-1])
+    out["decisions"] = results["builtin"]["decisions"]
+    out["same_game"] = same
+    out["decisions_per_second_builtin"] = round(statistics.median(speeds["builtin"]), 1)
+    out["decisions_per_second_hook"] = round(statistics.median(speeds["hook"]), 1)
+    out["ratio_hook_to_builtin"] = round(statistics.median(ratios), 3) if ratios else None
+    out["hook"] = COVER_AS_HOOK
+    return out
+
+
 COLD_CLUB = """\
 # a club's house rules: the 够级大纲 with its own scores and answering rule
 extends: dagang

@@ -19,7 +19,8 @@ from ..cards import JOKERS, SYMBOLS, rank_of
 from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import Words, choice_words, field_choices
-from .overrides import OVERRIDES, decided, partly
+from .overrides import OVERRIDES, decided, partly, via_fields
+from .words import HOOK_WORDS, in_words
 
 RANK_ZH = {"T": "10", "SJ": "小王", "BJ": "大王", "Y": "鹰"}
 RANK_EN = {"T": "10", "SJ": "small joker", "BJ": "big joker", "Y": "eagle (鹰)"}
@@ -126,7 +127,11 @@ def sentence(field: dataclasses.Field[Any], value: Any, lang: str, choices: Mapp
 
 def _hook_source(hook: Any) -> str:
     source = getattr(hook, "source", None)
-    return str(source) if source is not None else f"(Python: {getattr(hook, '__qualname__', type(hook).__name__)})"
+    return (
+        " ".join(str(source).split())
+        if source is not None
+        else f"(Python: {getattr(hook, '__qualname__', type(hook).__name__)})"
+    )
 
 
 def effective_thresholds(variant: Variant, hook: Any) -> dict[str, int]:
@@ -160,7 +165,9 @@ def _decided_sentence(
             return f"{label}：由表达式决定（见{see}），不挂不贴的牌按表达式为：{made}。"
         return f"{label}: decided by an expression (see {see}); for a set with nothing attached it gives: {made}."
     if read:
-        names = " / ".join(n for n, f in OVERRIDES[hook].via.items() if f.endswith("." + field.name))
+        names = " / ".join(
+            n for n, f in OVERRIDES[hook].via.items() if any(x.endswith("." + field.name) for x in via_fields(f))
+        )
         text = render_value(value, lang, _is_rank_field(value))
         if zh:
             return f"{label}：由表达式决定（见{see}）；此参数仍经由表达式中的 {names} 起作用：{text}。"
@@ -175,8 +182,14 @@ def _hook_sentence(name: str, hook: Any, lang: str) -> str:
     what = (spec.zh if lang == "zh" else spec.en) if spec else name
     src = _hook_source(hook)
     if lang == "zh":
-        return f"按表达式：{what}（hooks.{name}）：{src}"
-    return f"By expression: {what} (hooks.{name}): {src}"
+        text = f"按表达式：{what}（hooks.{name}）：{src}"
+    else:
+        text = f"By expression: {what} (hooks.{name}): {src}"
+    source = getattr(hook, "source", None)
+    if name in HOOK_WORDS and source is not None:
+        words = in_words(str(source), HOOK_WORDS[name], lang)
+        text += f"\n     即：{words}。" if lang == "zh" else f"\n     That is: {words}."
+    return text
 
 
 def _hooks_by_section(variant: Variant) -> dict[str, list[tuple[str, Any]]]:

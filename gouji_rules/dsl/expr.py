@@ -576,20 +576,130 @@ def _a(t: str) -> str:
     return f"a list of {elem}" if elem else t
 
 
+class Residual:
+    """What is left of an expression once some of its names are known (:meth:`CompiledHook.residual`).
+
+    ``value`` is the expression's value when the known names decide it whatever the others are,
+    else None (no expression gives None).  ``residual(ctx)`` goes on with more names known.  The
+    engine asks this of a ``beats`` hook with the table set known, then each size, then each rank,
+    so that it never tries a set the expression turns down on those alone."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any = None) -> None:
+        self.value = value
+
+    def residual(self, ctx: Mapping[str, Any]) -> Residual:
+        return self
+
+
+class _Leaf(Residual):
+    """A part the residual does not look into (a comparison, a sum …): known once all its names are."""
+
+    __slots__ = ("fn", "uses")
+
+    def __init__(self, fn: Fn, uses: frozenset[str]) -> None:
+        super().__init__()
+        self.fn = fn
+        self.uses = uses
+
+    def residual(self, ctx: Mapping[str, Any]) -> Residual:
+        for n in self.uses:
+            if n not in ctx:
+                return self
+        return Residual(self.fn(ctx))
+
+
+class _AndOr(Residual):
+    __slots__ = ("parts", "stop")
+
+    def __init__(self, parts: list[Residual], stop: bool) -> None:
+        super().__init__()
+        self.parts = parts
+        self.stop = stop  # the value that decides: False for and, True for or
+
+    def residual(self, ctx: Mapping[str, Any]) -> Residual:
+        left: list[Residual] = []
+        for p in self.parts:
+            r = p.residual(ctx)
+            if r.value is None:
+                left.append(r)
+            elif r.value == self.stop:
+                return Residual(self.stop)
+        if not left:
+            return Residual(not self.stop)
+        return left[0] if len(left) == 1 else _AndOr(left, self.stop)
+
+
+class _Not(Residual):
+    __slots__ = ("part",)
+
+    def __init__(self, part: Residual) -> None:
+        super().__init__()
+        self.part = part
+
+    def residual(self, ctx: Mapping[str, Any]) -> Residual:
+        r = self.part.residual(ctx)
+        return _Not(r) if r.value is None else Residual(not r.value)
+
+
+class _IfElse(Residual):
+    __slots__ = ("cond", "no", "yes")
+
+    def __init__(self, yes: Residual, cond: Residual, no: Residual) -> None:
+        super().__init__()
+        self.yes, self.cond, self.no = yes, cond, no
+
+    def residual(self, ctx: Mapping[str, Any]) -> Residual:
+        c = self.cond.residual(ctx)
+        if c.value is not None:
+            return (self.yes if c.value else self.no).residual(ctx)
+        yes, no = self.yes.residual(ctx), self.no.residual(ctx)
+        if yes.value is not None and yes.value == no.value:
+            return yes
+        return _IfElse(yes, c, no)
+
+
+def _plan(compiler: _Compiler, node: Tree) -> Residual:
+    """The residual of the whole expression with nothing known: and, or, not and if/else looked into."""
+    kind = str(node.data)
+    ch = node.children
+    if kind in ("and_", "or_"):
+        return _AndOr([_plan(compiler, c) for c in ch], kind == "or_")
+    if kind == "not_":
+        return _Not(_plan(compiler, ch[0]))
+    if kind == "ifelse":
+        return _IfElse(_plan(compiler, ch[0]), _plan(compiler, ch[1]), _plan(compiler, ch[2]))
+    return _Leaf(compiler.compile(node)[1], frozenset(names_used(node)))
+
+
 class CompiledHook:
     """A hook compiled from an expression: call it with the context dict; ``source`` is the text."""
 
-    __slots__ = ("fn", "name", "result", "source", "uses")
+    __slots__ = ("fn", "name", "names", "plan", "result", "source", "uses")
 
-    def __init__(self, name: str, source: str, fn: Fn, result: str, uses: frozenset[str]) -> None:
+    def __init__(
+        self, name: str, source: str, fn: Fn, result: str, uses: frozenset[str], names: Mapping[str, str] | None = None
+    ) -> None:
         self.name = name
         self.source = source
         self.fn = fn
         self.result = result
         self.uses = uses
+        self.names = names
+        self.plan: Residual | None = None
 
     def __call__(self, ctx: Mapping[str, Any]) -> Any:
         return self.fn(ctx)
+
+    def residual(self, ctx: Mapping[str, Any]) -> Residual:
+        """What is left of the expression with the names in ``ctx`` known (``.value`` once decided)."""
+        plan = self.plan
+        if plan is None:
+            if self.names is None:
+                return Residual()
+            plan = self.plan = _plan(_Compiler(self.names), parse(self.source))  # built when first asked
+        return plan.residual(ctx)
 
     def __repr__(self) -> str:
         return f"CompiledHook({self.name}: {self.source!r})"
@@ -619,7 +729,7 @@ def compile_hook(name: str, text: str, spec: HookSpec) -> CompiledHook:
     if t != spec.result:
         hint = "compare it, for example: ... > 0" if spec.result == "bool" and t == "int" else ""
         raise ExprError(f"hook {name} must give {_a(spec.result)}, but this expression gives {_a(t)}", 0, hint)
-    return CompiledHook(name, text, fn, t, frozenset(names_used(tree)))
+    return CompiledHook(name, text, fn, t, frozenset(names_used(tree)), spec.names)
 
 
 def _recompile(name: str, text: str) -> CompiledHook:

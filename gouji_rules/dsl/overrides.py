@@ -27,7 +27,7 @@ class Override:
 
     section: str
     fields: tuple[str, ...] = ()
-    via: Mapping[str, str] = field(default_factory=dict)
+    via: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
     partly: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
@@ -51,6 +51,9 @@ OVERRIDES: dict[str, Override] = {
         },
     ),
     "kang_team": Override("kang", ("kang.big",)),
+    "beats": Override(
+        "sets", ("sets.beat", "sets.dead", "sets.kill"), {"default": ("sets.beat", "sets.dead", "sets.kill")}
+    ),
     "tribute_card": Override("tribute", ("tribute.cards", "tribute.kept_excluded")),
     "geming_eligible": Override("geming"),
     "chongdian_eligible": Override(
@@ -80,7 +83,12 @@ def decided(hooks: Mapping[str, object]) -> dict[str, tuple[str, bool]]:
             continue
         # a hook written in Python does not say what it reads: assume it reads everything it is given
         uses: frozenset[str] = getattr(hook, "uses", frozenset(o.via))
-        read = {o.via[n] for n in uses if n in o.via}
+        read = {f for n in uses if n in o.via for f in via_fields(o.via[n])}
         for f in o.fields:
             out[f] = (name, f in read)
     return out
+
+
+def via_fields(via: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The ``section.field`` parameters one context name carries into an expression."""
+    return (via,) if isinstance(via, str) else via
