@@ -29,7 +29,7 @@ from typing import Any
 
 from ..actions import Burn, Play
 from ..agents import GreedyAgent
-from ..errors import IllegalAction
+from ..errors import IllegalAction, VariantError
 from ..match import Match
 from ..rng import derive
 from . import standings
@@ -283,6 +283,12 @@ def run_event(
                 report.out_of_time = True
                 report.not_played = sum(1 for u in todo if u not in done) - len(report.played)
                 break
+            except VariantError as e:  # the rules themselves failed (a hook's number out of range)
+                dup = f" rotation {rot}" if len(event.rotations) > 1 else ""
+                raise EventError(
+                    f"round {rnd} table {tbl}{dup}: {e}; the run stops: this match is not stored, the "
+                    f"{len(done) + len(report.played)} stored before it are kept"
+                ) from None
             with event.db.transaction() as con:
                 if unit in event.db.stored_units():
                     continue  # another process stored it meanwhile; the key would refuse it anyway
