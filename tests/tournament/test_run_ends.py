@@ -276,3 +276,36 @@ def test_a_hand_past_the_decision_bound_is_played_out_by_the_fallback(
         assert len(rep.played) == 2 and len(e.db.hands()) == 4
     assert fault_kinds(ev) == ["hand_limit"] * 4
     assert gouji("verify", str(ev)).exit_code == 0
+
+
+PRE_PLAY_WRONG = textwrap.dedent(
+    """
+    import json, sys
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["type"] == "hello":
+            print(json.dumps({"type": "hello", "id": req["id"]}), flush=True)
+        elif req["type"] == "act":
+            playing = req["mode"] in ("lead", "follow", "burn", "kou", "consent")
+            print(json.dumps({"id": req["id"], "index": 0 if playing else -1}), flush=True)
+    """
+)
+
+
+def test_s4_art4_wrong_choices_between_hands_verify(tmp_path: Path) -> None:
+    """Under lose_turn a bot's wrong choice between hands (a declaration, a tribute card, accepting a
+    card handed back) takes the default (Match.forfeit) and leaves a ``wrong_play`` event in
+    ``pre_play``: verify replays it there, so the event verifies (it reported event 2 as not the
+    record's before)."""
+    rules = tmp_path / "lose_turn.yaml"
+    rules.write_text("extends: liufu_ying\nname: lose_turn\nplay:\n  wrong_play: lose_turn\n", encoding="utf-8")
+    cmd = script(tmp_path, "prebad.py", PRE_PLAY_WRONG)
+    spec = ",".join(f"{n}=cmd:{cmd}" for n in "abcdef")
+    ev = new_event(tmp_path, spec, "--rounds", "1", "--hands", "3", "--no-duplicate", "--seed", "1", variant=str(rules))
+    r = run_gouji("event", "run", str(ev), "--quiet", timeout=300)
+    assert r.returncode == 0, r.stderr
+    with Tournament.open(ev, write=False) as e:
+        pre = [x for h in e.db.hands() for x in h.record.get("pre_play", [])]
+    assert any(x.get("type") == "wrong_play" for x in pre)
+    r = gouji("verify", str(ev))
+    assert r.exit_code == 0 and "3 verified, 0 problem(s)" in r.output, r.output
