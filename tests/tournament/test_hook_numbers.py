@@ -104,3 +104,23 @@ def test_a_bot_event_keeps_the_matches_played_before_the_hook_fails(
             assert gouji("verify", str(ev)).exit_code == 0
             return
     pytest.fail("no seed played a match in range before one out of range")
+
+
+def test_records_whose_rules_overflow_are_problems_not_an_abort(tmp_path: Path) -> None:
+    """Records carrying rules whose hook overflows (fingerprint and all): each hand is one problem, and
+    verify goes on to the next (it stopped at the first before)."""
+    import json
+
+    from gouji_rules.tournament.variant_copy import variant_from_rules
+
+    out = tmp_path / "r.jsonl"
+    assert gouji("simulate", "--hands", "2", "--records", str(out), "--quiet").exit_code == 0
+    lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    lines[0]["rules"]["hooks"] = {"team_score": "sum(points) * 99999999999 * 99999999999"}
+    fingerprint = variant_from_rules(lines[0]["rules"]).rules.fingerprint
+    out.write_text("".join(json.dumps({**x, "variant_hash": fingerprint}) + "\n" for x in lines), encoding="utf-8")
+    r = gouji("verify", str(out))
+    assert r.exit_code == 1
+    problems = [ln for ln in r.stdout.splitlines() if "hook team_score gave" in ln]
+    assert len(problems) == 2 and problems[1].startswith(f"{out}:3: hand 2: error:")
+    assert "2 record(s) read, 0 verified, 2 problem(s)" in r.output
