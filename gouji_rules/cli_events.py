@@ -401,9 +401,15 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
     "--time-limit", default=2.0, show_default=True, type=click.FloatRange(min=0.01), help="seconds a decision"
 )
 @click.option("--limit", type=click.IntRange(1), help="stop after playing this many matches")
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, max=366 * 86400),
+    callback=lambda _c, _p, v: _finite(v, "--budget"),
+    help="seconds the whole run may take; then it stops, every finished match kept",
+)
 @click.option("--quiet", is_flag=True, help="no progress on stderr")
 @handles_errors
-def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> None:
+def run_cmd(file: str, time_limit: float, limit: int | None, budget: float | None, quiet: bool) -> None:
     """Play the bot event's matches not played yet; run again after a stop to continue."""
     from .tournament.run import run_event
 
@@ -417,14 +423,53 @@ def run_cmd(file: str, time_limit: float, limit: int | None, quiet: bool) -> Non
     old = signal.signal(signal.SIGTERM, on_term)
     try:
         with _open(file, write=True) as e:
-            rep = run_event(e, time_limit=time_limit, progress=progress, limit=limit)
+            rep = run_event(e, time_limit=time_limit, progress=progress, limit=limit, budget=budget)
             stored = len(e.db.hands())
+            if rep.out_of_time:
+                click.echo(
+                    f"the budget of {budget:g} s ran out: {rep.not_played} match(es) not played (the next "
+                    "'gouji event run' plays them, the one under way from its start)",
+                    err=True,
+                )
             click.echo(
                 f"{len(rep.played)} match(es) played, {rep.skipped} already stored, {rep.faults} fault(s); "
                 f"{stored} of {e.scheduled_hands()} hands stored"
             )
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+def _finite(value: float | None, name: str) -> float | None:
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds", param_hint=name)
+    return value
+
+
+@event_group.command("faults")
+@click.argument("file")
+@click.option("--bot", "bot", help="only this entrant's faults")
+@click.option("--stderr", "with_stderr", is_flag=True, help="also the bot's stderr kept with each fault")
+@handles_errors
+def faults_cmd(file: str, bot: str | None, with_stderr: bool) -> None:
+    """List a bot event's faults, one a line; --stderr shows what the bot wrote to stderr before each."""
+    with _open(file) as e:
+        if bot is not None and bot not in e.by_name:
+            raise click.BadParameter(f"no entrant {bot!r}", param_hint="--bot")
+        shown = 0
+        for f in e.db.faults():
+            name = e.entrants[f.entrant].name
+            if bot is not None and name != bot:
+                continue
+            first, _, rest = f.detail.partition("\n")
+            rot = f" rotation {f.rotation}" if f.rotation else ""
+            at = f"round {f.round} table {f.tbl}{rot} hand {f.hand} decision {f.decision}"
+            click.echo(f"{at}: {name} (seat {f.seat}) {f.kind}: {first}")
+            if with_stderr and rest:
+                click.echo("".join(f"    {line}\n" for line in rest.splitlines()), nl=False)
+            shown += 1
+        click.echo(f"{shown} fault(s)", err=True)
 
 
 @event_group.command("export")

@@ -53,7 +53,7 @@ from .errors import IllegalAction, PositionError
 from .events import Event, play_event
 from .legal import Box, Legal
 from .observe import hand_observation
-from .rng import SplitMix64
+from .rng import SplitMix64, check_seed
 from .rules import Rules, as_rules, sweep_of
 
 if TYPE_CHECKING:
@@ -235,7 +235,7 @@ def deal_cards(
 ) -> tuple[list[list[int]], int]:
     """The dealt cards of each seat and the first drawer (docs/rng.md)."""
     rules = as_rules(rules)
-    rng = SplitMix64(seed)
+    rng = SplitMix64(check_seed(seed))
     if leader is None:
         leader = rng.below(6) if rules.random_first_drawer else 0
     deck = list(rules.deck)

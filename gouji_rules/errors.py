@@ -58,6 +58,11 @@ class PositionError(GoujiError, ValueError):
     0-5, places 1-6, no more cards of a rank than the deck holds …)."""
 
 
+class SeedError(GoujiError, ValueError):
+    """A seed that is not an integer from 0 to 2**64 - 1: the generator keeps 64 bits, so a seed
+    beyond them (or below 0) would silently deal the same cards as another."""
+
+
 class VariantError(GoujiError):
     """A variant that is inconsistent or cannot be built."""
 

@@ -42,7 +42,7 @@ from .legal import Legal
 from .observe import TableView, cards_left
 from .phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from .registry import TRIBUTE_KINDS
-from .rng import SplitMix64, derive
+from .rng import SplitMix64, check_seed, derive
 from .rules import HEAD_FOREVER, Rules, as_rules
 from .settlement import Debt, HandResult, Settlement, settle
 
@@ -203,7 +203,7 @@ class Match:
     ) -> None:
         self.rules: Rules = as_rules(variant)
         check_match_start(self.rules, deal, leader, debts, setup)
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.rotate = rotate
         self.n_hands = hands if hands is not None else self.rules.match_hands
         self._start = (deal_from(deal) if deal is not None else None, leader, list(debts), setup)

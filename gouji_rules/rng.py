@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
+from .errors import SeedError
+
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 T = TypeVar("T")
@@ -54,6 +56,27 @@ class SplitMix64:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` as an int from 0 to 2**64 - 1 (a numpy integer too); raises SeedError otherwise.
+
+    Deals, matches and environments check their seed with it: ``-1`` and ``2**64 - 1`` are the same
+    64 bits, and would deal the same cards without a word.  (``derive`` keeps taking any integer,
+    as the signed 64-bit seeds an event or ``--seed`` may hold are mapped to distinct streams.)"""
+    index = getattr(type(seed), "__index__", None)  # int, numpy integers; not float, str, bool
+    if index is None or isinstance(seed, bool):
+        raise SeedError(f"{what} must be an integer from 0 to 2**64 - 1, not {type(seed).__name__} {_short(seed)}")
+    value = int(index(seed))
+    if not 0 <= value <= MASK:
+        shown = str(value) if value.bit_length() <= 256 else f"a number of {value.bit_length():,} bits"
+        raise SeedError(f"{what} must be an integer from 0 to 2**64 - 1 ({MASK}), not {shown}")
+    return value
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def derive(seed: int, *path: int) -> int:

@@ -60,6 +60,28 @@ class ExprError(VariantError):
         self.hint = hint
 
 
+HOOK_INT_MAX = 10**9
+"""The largest magnitude a hook may give as a number (a score, a multiplier).  An expression can make
+any integer (``points[0] * 99999 * 99999 * …``); beyond this it would overflow the 64-bit integers the
+event file stores once multiplied by a sweep multiplier, so it is refused where it is made."""
+
+
+class HookValueError(VariantError):
+    """A hook gave a number outside ``-HOOK_INT_MAX .. HOOK_INT_MAX`` when it ran; names the hook and
+    where it is written (``where``: file:line:col, or ``<hook>`` when unknown)."""
+
+    def __init__(self, hook: str, where: str, value: int, source: str) -> None:
+        digits = len(str(abs(value))) if value.bit_length() < 4000 else int(value.bit_length() * 0.30103)
+        shown = f"{value:,}" if digits <= 24 else f"a number of {digits:,} digits"
+        super().__init__(
+            f"{where}: hook {hook} gave {shown}, outside -{HOOK_INT_MAX:,} .. {HOOK_INT_MAX:,} "
+            f"(the expression {source[:120]!r})"
+        )
+        self.hook = hook
+        self.where = where
+        self.value = value
+
+
 LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
 
 
@@ -676,10 +698,17 @@ def _plan(compiler: _Compiler, node: Tree) -> Residual:
 class CompiledHook:
     """A hook compiled from an expression: call it with the context dict; ``source`` is the text."""
 
-    __slots__ = ("fn", "name", "names", "plan", "result", "source", "uses")
+    __slots__ = ("bounded", "fn", "name", "names", "plan", "result", "source", "uses", "where")
 
     def __init__(
-        self, name: str, source: str, fn: Fn, result: str, uses: frozenset[str], names: Mapping[str, str] | None = None
+        self,
+        name: str,
+        source: str,
+        fn: Fn,
+        result: str,
+        uses: frozenset[str],
+        names: Mapping[str, str] | None = None,
+        where: str = "<hook>",
     ) -> None:
         self.name = name
         self.source = source
@@ -688,9 +717,14 @@ class CompiledHook:
         self.uses = uses
         self.names = names
         self.plan: Residual | None = None
+        self.where = where
+        self.bounded = result == "int"
 
     def __call__(self, ctx: Mapping[str, Any]) -> Any:
-        return self.fn(ctx)
+        value = self.fn(ctx)
+        if self.bounded and not -HOOK_INT_MAX <= value <= HOOK_INT_MAX:
+            raise HookValueError(self.name, self.where, value, self.source)
+        return value
 
     def residual(self, ctx: Mapping[str, Any]) -> Residual:
         """What is left of the expression with the names in ``ctx`` known (``.value`` once decided)."""
@@ -710,9 +744,9 @@ class CompiledHook:
     def __hash__(self) -> int:
         return hash((self.name, self.source))
 
-    def __reduce__(self) -> tuple[Callable[[str, str], CompiledHook], tuple[str, str]]:
+    def __reduce__(self) -> tuple[Callable[[str, str, str], CompiledHook], tuple[str, str, str]]:
         """Pickled as its text (a compiled function cannot be), compiled again when loaded."""
-        return (_recompile, (self.name, self.source))
+        return (_recompile, (self.name, self.source, self.where))
 
 
 def compile_expression(text: str, names: Mapping[str, str], result: str) -> Fn:
@@ -721,18 +755,21 @@ def compile_expression(text: str, names: Mapping[str, str], result: str) -> Fn:
     return _Compiler(names).expect(tree, result, "the expression")
 
 
-def compile_hook(name: str, text: str, spec: HookSpec) -> CompiledHook:
-    """Compile the expression for hook ``name``; raises ExprError (with the offset of the problem)."""
+def compile_hook(name: str, text: str, spec: HookSpec, where: str = "<hook>") -> CompiledHook:
+    """Compile the expression for hook ``name``; raises ExprError (with the offset of the problem).
+
+    ``where`` (file:line:col of the expression) goes into the error if the hook, run, gives a number
+    out of range."""
     tree = parse(text)
     compiler = _Compiler(spec.names)
     t, fn = compiler.compile(tree)
     if t != spec.result:
         hint = "compare it, for example: ... > 0" if spec.result == "bool" and t == "int" else ""
         raise ExprError(f"hook {name} must give {_a(spec.result)}, but this expression gives {_a(t)}", 0, hint)
-    return CompiledHook(name, text, fn, t, frozenset(names_used(tree)), spec.names)
+    return CompiledHook(name, text, fn, t, frozenset(names_used(tree)), spec.names, where)
 
 
-def _recompile(name: str, text: str) -> CompiledHook:
+def _recompile(name: str, text: str, where: str = "<hook>") -> CompiledHook:
     from ..rules import HOOKS
 
-    return compile_hook(name, text, HOOKS[name])
+    return compile_hook(name, text, HOOKS[name], where)

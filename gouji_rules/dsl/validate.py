@@ -392,7 +392,7 @@ def compile_hooks(hooks_node: Node | None, errors: list[VariantFileError]) -> di
         if spec is None or vnode.kind != "scalar" or vnode.is_null:
             continue  # reported by the schema pass
         try:
-            out[name] = compile_hook(name, vnode.value, spec)
+            out[name] = compile_hook(name, vnode.value, spec, f"{vnode.src.filename}:{vnode.line}:{vnode.column}")
         except ExprError as e:
             line, col = expr_position(vnode, e.offset)
             errors.append(vnode.src.error(f"in hooks.{name}: {e.message}", line, col, e.hint))

@@ -6,7 +6,9 @@ hand ends: each seat gets its team's score for that hand minus the other team's
 (under ``match=True``, the change of the match scores, which includes 宣点 and the
 like).  Actions are indices of the variant's ActionEncoding; an index that is not
 legal now raises ``IllegalAction`` (the engine's own error, naming the rule), one
-outside the space ``ValueError``.
+outside the space ``ValueError``.  What ``Discrete.contains`` refuses as an action
+(``6800.7``, ``"6800"``, a numpy float), a step after the episode, a step before
+``reset`` and arguments of the wrong type raise :class:`EnvError`.
 
 Each observation is a dict:
 
@@ -42,7 +44,7 @@ from ..engine import Hand, Observation
 from ..errors import GoujiError, IllegalAction
 from ..legal import Legal
 from ..match import Match
-from ..rng import derive
+from ..rng import check_seed, derive
 from ..rules import Rules
 from ..variant import Variant
 from .encoding import FEATURES, ActionEncoding
@@ -51,6 +53,35 @@ from .features import OBS_SIZE, ObservationEncoder
 AGENT_NAMES = tuple(f"seat_{s}" for s in range(6))
 OBSERVATION_FORMS = ("dict", "vector")
 ObsDict = dict[str, Any]
+
+
+class EnvError(GoujiError, ValueError):
+    """The environment used in a way it does not allow: an action that is not an index of its space,
+    a step after the episode ended or before ``reset``, an argument of the wrong type."""
+
+
+def action_index(action: object, n: int) -> int:
+    """``action`` as an index of ``Discrete(n)``, taken as gymnasium's ``Discrete.contains`` takes it:
+    a Python or numpy integer (or a 0-d integer array), never a float or a string that looks like one.
+    An integer outside ``0 .. n - 1`` is returned as is (the encoding refuses it, naming the range)."""
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    text = repr(action)
+    text = text if len(text) <= 60 else text[:60] + "…"
+    raise EnvError(f"an action is an integer index 0..{n - 1} (Discrete({n})), not {type(action).__name__} {text}")
+
+
+def check_hands(hands: object) -> int | None:
+    """``hands`` (hands a match) as given to an environment: None or an integer of at least 1."""
+    if hands is None:
+        return None
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)):
+        raise EnvError(f"hands must be an integer of at least 1 or None, not {type(hands).__name__} {hands!r:.60}")
+    if hands < 1:
+        raise EnvError(f"hands must be at least 1, got {hands}")
+    return int(hands)
 
 
 def team_reward(delta: tuple[int, int], seat: int) -> float:
@@ -161,10 +192,9 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     ) -> None:
         super().__init__()
         if observation not in OBSERVATION_FORMS:
-            raise ValueError(f"observation must be one of {', '.join(OBSERVATION_FORMS)}, got {observation!r}")
+            raise EnvError(f"observation must be one of {', '.join(OBSERVATION_FORMS)}, got {observation!r:.60}")
         self.vector = observation == "vector"
-        if hands is not None and hands < 1:
-            raise ValueError(f"hands must be at least 1, got {hands}")
+        hands = check_hands(hands)
         self.variant = resolve_variant(variant)
         self.rules = self.variant.rules
         self.match = match
@@ -204,7 +234,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     def next_seed(self, seed: int | None) -> int:
         """The deal seed of the next episode: derived from the last ``reset(seed=…)``."""
         if seed is not None:
-            self._base_seed, self._episode = int(seed), 0
+            self._base_seed, self._episode = check_seed(seed, "reset(seed=…)"), 0
         elif self._base_seed is None:
             self._base_seed, self._episode = random.SystemRandom().getrandbits(63), 0
         out = derive(self._base_seed, self._episode)
@@ -226,7 +256,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     def observe(self, agent: str) -> Any:
         t = self.table
         if t is None:
-            raise GoujiError("call reset() before observe()")
+            raise EnvError("call reset() before observe()")
         seat = AGENT_NAMES.index(agent)
         if self.vector:
             return self.encoder.encode(t.observation(seat))
@@ -263,14 +293,16 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     def step(self, action: int | np.integer[Any] | None) -> None:
         t = self.table
         if t is None:
-            raise GoujiError("call reset() before step()")
+            raise EnvError("call reset() before step()")
         agent = self.agent_selection
+        if agent not in self.terminations:
+            raise EnvError("the episode is over: every agent is done; call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
-        delta = t.apply(self.encoding.decode(int(action)))
+        delta = t.apply(self.encoding.decode(action_index(action, self.encoding.size)))
         self._cumulative_rewards[agent] = 0.0
         for s, a in enumerate(AGENT_NAMES):
             self.rewards[a] = team_reward(delta, s)

@@ -22,7 +22,7 @@ Observation (a ``Dict`` of ``Box`` spaces, as ``MultiInputPolicy`` expects)::
 number that is padding never pays better than a legal move: with ``invalid="wrap"`` (the default, for
 clients that do not mask) it plays candidate ``action % n`` of the ``n`` offered, a legal move; with
 ``invalid="raise"`` it raises ``IllegalAction``.  Anything ``Discrete(k).contains`` refuses (a float,
-a string, a number outside ``0..k-1``) raises ``ValueError``.
+a string, a number outside ``0..k-1``) raises ``EnvError`` (a ``ValueError``).
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..agents import Agent
-from ..errors import GoujiError, IllegalAction
+from ..errors import IllegalAction
 from ..variant import Variant
+from .aec import EnvError, action_index
 from .encoding import FEATURES, KIND_WORD
 from .features import OBS_SIZE
 from .single import SeatEnv
@@ -72,9 +73,9 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"k must be a whole number of candidates, at least 1, got {k!r}")
+            raise EnvError(f"k must be a whole number of candidates, at least 1, got {k!r:.60}")
         if invalid not in INVALID:
-            raise ValueError(f"invalid must be one of {', '.join(INVALID)}, got {invalid!r}")
+            raise EnvError(f"invalid must be one of {', '.join(INVALID)}, got {invalid!r:.60}")
         self.seat_env = SeatEnv(
             variant,
             seat=seat,
@@ -130,16 +131,16 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The candidate rows that may be chosen now (sb3-contrib's ``MaskablePPO`` asks this)."""
         if self._obs is None:
-            raise GoujiError("call reset() before action_masks()")
+            raise EnvError("call reset() before action_masks()")
         mask: npt.NDArray[np.int8] = self._obs["candidate_mask"]
         return mask.astype(bool)
 
     def step(self, action: Any) -> tuple[CandidateObs, float, bool, bool, dict[str, Any]]:
         if self._obs is None:
-            raise GoujiError("call reset() before step()")
-        if isinstance(action, (bool, np.bool_)) or not self.action_space.contains(action):
-            raise ValueError(f"an action is a candidate row 0..{self.k - 1} (an integer), not {action!r}")
-        row = int(action)
+            raise EnvError("call reset() before step()")
+        row = action_index(action, self.k)
+        if isinstance(action, (bool, np.bool_)) or not 0 <= row < self.k:
+            raise EnvError(f"an action is a candidate row 0..{self.k - 1} (an integer), not {action!r:.60}")
         n = len(self.candidate_indices)
         if n == 0:
             raise IllegalAction("the episode is over; call reset()", rule="hand_over")

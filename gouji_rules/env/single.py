@@ -25,8 +25,9 @@ import numpy as np
 
 from ..agents import Agent, make_agent
 from ..errors import IllegalAction
+from ..rng import check_seed
 from ..variant import Variant
-from .aec import GoujiEnv, ObsDict, Table, team_reward, utility_bound
+from .aec import EnvError, GoujiEnv, ObsDict, Table, action_index, team_reward, utility_bound
 
 
 class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
@@ -54,8 +55,8 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
         illegal_reward: float | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if not 0 <= seat < 6:
-            raise ValueError(f"seat must be 0..5, got {seat}")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 6:
+            raise EnvError(f"seat must be 0..5, got {seat!r:.60}")
         if illegal not in ("raise", "terminate"):
             raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
         self.aec = GoujiEnv(variant, match=match, hands=hands, dense_mask=dense_mask, render_mode=render_mode)
@@ -102,6 +103,8 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:
+        if seed is not None:
+            check_seed(seed, "reset(seed=…)")
         super().reset(seed=seed)
         self.table = Table(self.aec.variant, self.aec.next_seed(seed), self.aec.match, self.aec.hands)
         self.aec.encoder.reset()
@@ -111,11 +114,13 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         t = self.table
-        assert t is not None, "call reset() first"
+        if t is None:
+            raise EnvError("call reset() before step()")
         if t.is_over or self._ended:
             raise IllegalAction("the episode is over; call reset()", rule="hand_over")
+        index = action_index(action, self.aec.encoding.size)
         try:
-            act = self.aec.encoding.decode(int(action))
+            act = self.aec.encoding.decode(index)
             reward = team_reward(t.apply(act), self.seat)
         except (IllegalAction, ValueError):
             if self.illegal == "raise":

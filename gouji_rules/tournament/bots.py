@@ -17,8 +17,11 @@ Each bot runs in its own process group (a new session), so the whole group, the
 bot's own children included, is killed when the bot crashes, hangs or the event
 ends.  Replies and stderr are read with ``select`` and ``os.read`` into bounded
 buffers: a bot that prints half a line and stops cannot block the event, and one
-that floods stderr keeps only its first :data:`STDERR_KEEP` bytes (the size is
-noted).
+that floods stderr keeps only its last :data:`STDERR_KEEP` bytes (the size is
+noted), which go into the fault's detail.  Messages to the bot are written without
+blocking, under the same time limit as its reply, while its output is read: a bot
+that writes without reading its input fills both pipes and is a ``timeout``, never
+a runner stuck in ``write()``.
 """
 
 from __future__ import annotations
@@ -46,10 +49,12 @@ MAX_LINE = 64 * 1024  # a reply line longer than this is garbage: the bot is sto
 MAX_RESTARTS = 20  # per match: after this many restarts the seat is played by the fallback only
 HANDSHAKE_LIMIT = 10.0  # seconds a bot has to start and answer hello
 DETAIL_KEEP = 200  # characters of a bot's output kept in a fault's detail
-STDERR_KEEP = 4096  # bytes of a bot's stderr kept (per process); the rest is counted, not stored
+STDERR_KEEP = 4096  # the last bytes of a bot's stderr kept (per process); the rest is counted, not stored
 CLOSE_GRACE = 1.0  # seconds a bot has to exit once its stdin is closed
 LEGAL_LIST_MAX = 256  # at most this many legal actions are listed as text in an act message
 EXIT_POLL = 0.1  # seconds between checks that a bot still runs while its reply is awaited
+BOM = b"\xef\xbb\xbf"
+MAX_PENDING = 4096  # lines read and not yet taken, at most (more while a message is written are stray)
 
 
 class BotFault(GoujiError):
@@ -194,35 +199,52 @@ class BuiltinPlayer(Player):
 
 
 class _Stderr:
-    """A bot's stderr, drained as it comes: the first STDERR_KEEP bytes and the total size."""
+    """A bot's stderr, drained as it comes: the last STDERR_KEEP bytes and the total size.
+
+    The last bytes, because the error that explains a crash (a traceback, ``node``'s stack) is
+    what a dying program writes last; the first line of a traceback may be lost, its end is not."""
 
     def __init__(self) -> None:
-        self.head = b""
+        self.tail = b""
         self.size = 0
 
     def add(self, chunk: bytes) -> None:
         self.size += len(chunk)
-        if len(self.head) < STDERR_KEEP:
-            self.head += chunk[: STDERR_KEEP - len(self.head)]
+        self.tail = (self.tail + chunk[-STDERR_KEEP:])[-STDERR_KEEP:]
 
     def summary(self) -> str:
-        if not self.size:
+        """``stderr (N bytes[, the last K kept]):`` and the kept text on the lines below, made safe
+        to print (control characters escaped, bytes that are not UTF-8 replaced)."""
+        text = self.tail.decode("utf-8", "replace").strip()
+        if not text:
             return ""
-        lines = self.head.decode("utf-8", "replace").strip().splitlines()
-        last = lines[-1] if lines else ""
-        more = f", first {STDERR_KEEP:,} kept" if self.size > STDERR_KEEP else ""
-        return f"stderr ({self.size:,} bytes{more}): {clip(last)}"
+        more = f", the last {STDERR_KEEP:,} kept" if self.size > STDERR_KEEP else ""
+        safe = "".join(c if c.isprintable() or c in "\n\t" else ascii(c)[1:-1] for c in text)
+        return f"stderr ({self.size:,} bytes{more}):\n{safe}"
+
+
+def _looks_like(line: bytes) -> str:
+    """A word on a stray line that is a reply in the wrong encoding (UTF-16, as some runtimes write)."""
+    if line.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in line:
+        return ", which looks like UTF-16: replies are UTF-8"
+    return ""
+
+
+def _may_reply(line: bytes) -> bool:
+    """Whether a line could be a reply at all: a ``{`` first (after a byte order mark) and an ``"id"``."""
+    return line.lstrip().removeprefix(BOM).lstrip().startswith(b"{") and b'"id"' in line
 
 
 def _reply_of(line: bytes) -> dict[str, Any] | None:
     """A reply line as a JSON object, or None for anything else (never an exception of json's own).
 
     Lines that cannot be a reply (not starting with ``{``, no ``"id"``) are turned away before
-    parsing, so a bot printing thousands of lines costs little.
+    parsing, so a bot printing thousands of lines costs little.  A UTF-8 byte order mark before
+    the ``{`` (what some runtimes write first on Windows) is tolerated.
     """
-    text = line.strip()
-    if not text.startswith(b"{") or b'"id"' not in text:
+    if not _may_reply(line):
         return None
+    text = line.strip().removeprefix(BOM).lstrip()
     try:
         reply = json.loads(text.decode("utf-8"))
     except (UnicodeDecodeError, RecursionError, ValueError):  # ValueError: bad JSON, or 4300+ digit numbers
@@ -252,6 +274,8 @@ class ExternalPlayer(Player):
         self.stray: list[bytes] = []
         self.stray_count = 0
         self.wants_end = False  # the bot's hello answer asked for the end message ("end": true)
+        self.out_closed = False  # its stdout (stderr) reached end of file while a message was written
+        self.err_closed = False
 
     # -- the process ------------------------------------------------------------------------
 
@@ -269,12 +293,15 @@ class ExternalPlayer(Player):
         except (OSError, ValueError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             raise BotFault("crash", f"cannot start {clip(' '.join(self.argv))}: {reason}") from None
+        if proc.stdin is not None:
+            os.set_blocking(proc.stdin.fileno(), False)  # see _send
         self.lines.clear()
         self.partial = b""
+        self.out_closed = self.err_closed = False
         self.stderr = _Stderr()
         self.proc = proc
         self.spawned = True
-        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name})
+        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name}, self.hello_limit)
         self.hello_id = self.next_id - 1
         return proc
 
@@ -344,55 +371,106 @@ class ExternalPlayer(Player):
                 return
             self.stderr.add(chunk)
 
-    def _send(self, msg: dict[str, Any]) -> int:
+    @property
+    def hello_limit(self) -> float:
+        return max(HANDSHAKE_LIMIT, self.time_limit)
+
+    def _send(self, msg: dict[str, Any], limit: float | None = None, deadline: float | None = None) -> int:
+        """Write one message by ``deadline`` (``limit`` seconds from now, the time limit by default),
+        reading the bot's output meanwhile; a bot that does not take it in time is a ``timeout``."""
         proc = self.proc
         assert proc is not None and proc.stdin is not None
         mid = self.next_id
         self.next_id += 1
-        data = (json.dumps({**msg, "id": mid}, ensure_ascii=False) + "\n").encode("utf-8")
-        try:
-            proc.stdin.write(data)
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            code = proc.poll()
-            raise self._fault("crash", f"the bot exited (code {code})") from None
+        data = memoryview((json.dumps({**msg, "id": mid}, ensure_ascii=False) + "\n").encode("utf-8"))
+        limit = self.time_limit if limit is None else limit
+        deadline = time.monotonic() + limit if deadline is None else deadline
+        fd = proc.stdin.fileno()
+        while data:
+            try:
+                n = os.write(fd, data)
+            except BlockingIOError:
+                n = 0
+            except OSError:  # EPIPE: the bot is gone
+                code = proc.poll()
+                raise self._fault("crash", f"the bot exited (code {code})") from None
+            data = data[n:]
+            if not data:
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._fault("timeout", f"the bot did not read its input within {limit:g} s")
+            self._pump(fd, min(left, EXIT_POLL))
         return mid
+
+    def _pump(self, stdin: int, wait: float) -> None:
+        """Wait until the bot's stdin takes more, reading whatever it writes meanwhile, so that a bot
+        blocked writing to us (its stdout full) is not waited on while we are blocked writing to it."""
+        proc = self.proc
+        assert proc is not None and proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.fileno(), proc.stderr.fileno()
+        readable = [fd for fd, done in ((out, self.out_closed), (err, self.err_closed)) if not done]
+        ready, _, _ = select.select(readable, [stdin], [], wait)
+        if err in ready:
+            chunk = os.read(err, 65536)
+            self.stderr.add(chunk)
+            self.err_closed = not chunk
+        if out in ready:
+            chunk = os.read(out, 65536)
+            if chunk:
+                self._take(chunk)
+            else:
+                self.out_closed = True
+
+    def _take(self, chunk: bytes) -> None:
+        """Output read from the bot, split into the lines waiting to be taken."""
+        parts = (self.partial + chunk).split(b"\n")
+        self.partial = parts.pop()
+        for line in parts:
+            if len(line) > MAX_LINE or _may_reply(line):
+                self.lines.append(line)
+            elif line.strip():
+                self._stray(line)
+        while len(self.lines) > MAX_PENDING:  # a flood of would-be replies: the oldest are stray
+            self._stray(self.lines.popleft())
+        if len(self.partial) > MAX_LINE:
+            raise self._fault("invalid_reply", f"a reply line longer than {MAX_LINE:,} bytes")
 
     def _read_line(self, deadline: float, limit: float) -> bytes:
         """The next complete line from the bot; stderr is drained meanwhile.  Raises BotFault."""
         proc = self.proc
         assert proc is not None and proc.stdout is not None and proc.stderr is not None
         out, err = proc.stdout.fileno(), proc.stderr.fileno()
-        watch = [out, err]
         while not self.lines:
+            if self.out_closed:
+                try:
+                    code = proc.wait(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
+                except subprocess.TimeoutExpired:
+                    code = None
+                raise self._fault("crash", f"the bot closed its stdout (exit code {code})")
             left = deadline - time.monotonic()
             if left <= 0:
-                skipped = f" ({self.stray_count:,} stray line(s) skipped)" if self.stray_count else ""
+                skipped = ""
+                if self.stray_count:
+                    first = f", the first: {clip(self.stray[0])}{_looks_like(self.stray[0])}" if self.stray else ""
+                    skipped = f" ({self.stray_count:,} stray line(s) skipped{first})"
                 raise self._fault("timeout", f"no reply within {limit:g} s{skipped}")
+            watch = [out] if self.err_closed else [out, err]
             ready, _, _ = select.select(watch, [], [], min(left, EXIT_POLL))
             if err in ready:
                 chunk = os.read(err, 65536)
-                if chunk:
-                    self.stderr.add(chunk)
-                else:
-                    watch = [out]
+                self.stderr.add(chunk)
+                self.err_closed = not chunk
             if out not in ready:
                 if not ready and proc.poll() is not None:
                     # exited, though something it started may still hold its stdout open
                     raise self._fault("crash", f"the bot exited (code {proc.returncode})")
                 continue
             chunk = os.read(out, 65536)
-            if not chunk:
-                try:
-                    code = proc.wait(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
-                except subprocess.TimeoutExpired:
-                    code = None
-                raise self._fault("crash", f"the bot closed its stdout (exit code {code})")
-            parts = (self.partial + chunk).split(b"\n")
-            self.partial = parts.pop()
-            self.lines.extend(parts)
-            if len(self.partial) > MAX_LINE:
-                raise self._fault("invalid_reply", f"a reply line longer than {MAX_LINE:,} bytes")
+            if chunk:
+                self._take(chunk)
+            else:
+                self.out_closed = True
         line = self.lines.popleft()
         if len(line) > MAX_LINE:
             raise self._fault("invalid_reply", f"a reply line of {len(line):,} bytes (at most {MAX_LINE:,})")
@@ -410,17 +488,20 @@ class ExternalPlayer(Player):
                 return reply
             if rid == self.hello_id and isinstance(rid, int) and mid != self.hello_id:
                 continue  # a restarted bot's answer to its hello
-            self.stray_count += 1
-            if len(self.stray) < 1:
-                self.stray.append(line[: DETAIL_KEEP * 4])
+            self._stray(line)
+
+    def _stray(self, line: bytes) -> None:
+        self.stray_count += 1
+        if len(self.stray) < 1:
+            self.stray.append(line[: DETAIL_KEEP * 4])
 
     def handshake(self) -> None:
         """Start the bot and wait for its answer to hello; a BotFault says why it cannot play."""
         if self.proc is None or self.proc.poll() is not None:
             self._kill()
             self._spawn()
-        deadline = time.monotonic() + max(HANDSHAKE_LIMIT, self.time_limit)
-        reply = self._await(self.hello_id, deadline, max(HANDSHAKE_LIMIT, self.time_limit))
+        deadline = time.monotonic() + self.hello_limit
+        reply = self._await(self.hello_id, deadline, self.hello_limit)
         if reply.get("type") != "hello":
             raise self._fault(
                 "invalid_reply", f'the answer to hello should be {{"type": "hello", "id": {self.hello_id}}}'
@@ -469,7 +550,7 @@ class ExternalPlayer(Player):
             self._send(self.hand_start)  # a bot started mid-hand still learns the hand it is in
             self.start_sent = True
         deadline = time.monotonic() + self.time_limit
-        mid = self._send(observation_json(obs, legal))
+        mid = self._send(observation_json(obs, legal), deadline=deadline)
         reply = self._await(mid, deadline, self.time_limit)
         return reply_action(reply, legal, mid, obs.mode)
 

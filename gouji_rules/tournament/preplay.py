@@ -28,6 +28,7 @@ from ..actions import AGREE, PASS, Action, Choose, Declare, Give, Head, Pass, Pl
 from ..cards import NRANKS, format_hand, format_set, parse_hand
 from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
+from ..events import Event
 from ..match import Before, Match, after, dealer_rng, setup_of
 from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from ..rng import SplitMix64
@@ -71,9 +72,9 @@ class _Replay(Match):
         if rng is not None:
             self._rng = rng
 
-    def next_event(self) -> dict[str, Any]:
-        """The recorded event the replay reaches next ({} past the end)."""
-        k = len(self.done) + len(self.events)
+    def next_event(self, ahead: int = 0) -> dict[str, Any]:
+        """The recorded event the replay reaches next, or ``ahead`` after it ({} past the end)."""
+        k = len(self.done) + len(self.events) + ahead
         return self.script[k] if k < len(self.script) else {}
 
     def random_card(self, s: int) -> int:
@@ -98,6 +99,10 @@ def _answer(m: _Replay, d: Decision, segment: list[dict[str, Any]]) -> Action:
     e, s, kind = m.next_event(), d.seat, d.kind
     options = list(d.legal)
     want: Action | None = None
+    if _is(e, "wrong_play", s) and m.rules.wrong_play_loses_turn:
+        # 错牌不出 between hands (Match.forfeit): the event, then the default choice is taken
+        m.event(Event("wrong_play", s))
+        return PASS if PASS in options else options[0]
     if kind in (DecisionKind.YUDIAN, DecisionKind.MINGDIAN):
         want = Declare(str(kind)) if _is(e, str(kind), s) else PASS
     elif kind == DecisionKind.XUANDIAN:
@@ -117,7 +122,10 @@ def _answer(m: _Replay, d: Decision, segment: list[dict[str, Any]]) -> Action:
     elif kind == DecisionKind.POINT_CALL:
         want = Choose("call") if _is(e, "point_call", s) else PASS
     elif kind == DecisionKind.GIVE:
-        # a refused card leaves no event: the card handed back is the one asked for
+        # a refused card leaves no event: the card handed back is the one asked for; the giver's
+        # wrong play on accepting it (the default, agree) comes before the event
+        if e.get("type") == "wrong_play" and _is(m.next_event(1), "return_tribute", s):
+            e = m.next_event(1)
         if _is(e, "return_tribute", s):
             want = next((a for a in options if isinstance(a, Give) and _rank_text(a.rank) == e.get("cards")), None)
     elif kind == DecisionKind.ACCEPT:

@@ -37,7 +37,7 @@ from .. import catalog
 from ..actions import parse_action
 from ..cards import NRANKS, SYMBOLS, format_hand, parse_hand
 from ..engine import Hand, counts_of_cards, deal_cards
-from ..errors import GoujiError, IllegalAction
+from ..errors import GoujiError, IllegalAction, VariantError
 from ..inputs import MIB, InputFileError, open_regular
 from ..match import hand_result
 from ..outcome import settle_outcome
@@ -511,7 +511,10 @@ def check(book: RulesBook, record: dict[str, Any], before: Before | None = None)
         variant = book.for_record(record)
     except GoujiError as e:
         return None, f"error: {e}"
-    return variant, verify_record(variant, record, before)
+    try:
+        return variant, verify_record(variant, record, before)
+    except VariantError as e:  # the rules themselves fail on this hand (a hook's number out of range)
+        return variant, f"error: {e}"
 
 
 UNKNOWN_START = (

@@ -9,20 +9,31 @@ after a restart.  A unit's hands and faults are written in one transaction when
 the match ends; a kill before that loses only the unfinished match, which the
 next ``gouji event run`` plays again from its start.  Units already stored are
 skipped, and the table's primary key refuses a second copy of any hand.
+
+A run always ends (docs/tournaments.md, "A run always ends"): each decision,
+message to a bot included, is bounded by the time limit; under ``play.wrong_play:
+lose_turn``, once every seat still in the hand has lost its lead in turn with no card
+played, the next wrong lead is decided by the fallback (as under ``refuse``) instead
+of handing the lead on again; a hand that runs past :data:`HAND_DECISIONS_MAX`
+decisions is finished by the fallback at every seat; and a ``budget`` stops the run
+between decisions, the unfinished match left to the next run.  The first two are
+logged as faults (``lead_round``, ``hand_limit``).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..actions import Burn, Play
 from ..agents import GreedyAgent
-from ..errors import IllegalAction
+from ..errors import IllegalAction, VariantError
 from ..match import Match
 from ..rng import derive
 from . import standings
-from .bots import BotFault, ExternalPlayer, Player, make_player
+from .bots import STDERR_KEEP, BotFault, ExternalPlayer, Player, make_player
 from .errors import EventError
 from .event import Tournament
 from .storage import EventDB, Fault, HandRow
@@ -31,7 +42,11 @@ END_STANDING = ("rank", "played", "won", "drawn", "lost", "byes", "match_points"
 """The fields of the bot's standings line that its ``end`` message carries (docs/tournaments.md names them)."""
 
 DEFAULT_TIME_LIMIT = 2.0
-DETAIL_MAX = 1000  # characters of a fault's detail stored, whatever the bot sent
+HAND_DECISIONS_MAX = 5000
+"""Decisions in one hand after which the fallback plays every seat to the end of the hand.  No hand
+comes near it (random play over the shipped variants, 40 deals each: 442 at most); it bounds a hand
+whatever the bots do."""
+DETAIL_MAX = 1000 + STDERR_KEEP + 200  # characters of a fault's detail stored: the message and the bot's stderr
 
 
 @dataclass
@@ -39,6 +54,12 @@ class RunReport:
     played: list[tuple[int, int, int]] = field(default_factory=list)
     skipped: int = 0
     faults: int = 0
+    not_played: int = 0  # matches left when the budget ran out (the one under way included)
+    out_of_time: bool = False
+
+
+class _OutOfTime(Exception):
+    """The run's budget ran out during a match: the match is left unstored, to be played again."""
 
 
 def units(event: Tournament) -> list[tuple[int, int, int]]:
@@ -102,8 +123,18 @@ class _Pool:
             p.close()
 
 
-def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int) -> tuple[list[HandRow], list[Fault]]:
-    """Play one match with the seated bots; a fault hands that one decision to the fallback (greedy)."""
+def play_unit(
+    event: Tournament,
+    pool: _Pool,
+    rnd: int,
+    tbl: int,
+    rotation: int,
+    *,
+    deadline: float | None = None,
+) -> tuple[list[HandRow], list[Fault]]:
+    """Play one match with the seated bots; a fault hands that one decision to the fallback (greedy).
+
+    Raises _OutOfTime when ``deadline`` (``time.monotonic()``) passes before the match ends."""
     variant = event.variant
     seats = event.db.seating(rnd)[(rnd, tbl)]
     names = event.seat_names(seats)
@@ -114,10 +145,16 @@ def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int)
     faults: list[Fault] = []
     retired: set[int] = set()
     started = -1
+    lost_leads = 0  # leads lost to wrong plays in a row, no card played since
+    first_decision = 0
     while not m.is_over:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _OutOfTime
         index = len(m.summaries)
         if index != started:
             started = index
+            lost_leads = 0
+            first_decision = m.decisions
             hseed = derive(seed, index)
             info: dict[str, Any] = {
                 "variant": variant.name,
@@ -135,6 +172,16 @@ def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int)
         legal = m.legal_actions()
         obs = m.observation(seat)
         decision = m.decisions
+        if decision - first_decision == HAND_DECISIONS_MAX:
+            faults.append(
+                Fault(
+                    rnd, tbl, index + 1, rotation, decision, seat, seats[seat], "hand_limit",
+                    f"{HAND_DECISIONS_MAX:,} decisions in this hand; the fallback plays every seat to its end",
+                )
+            )  # fmt: skip
+        if decision - first_decision >= HAND_DECISIONS_MAX:
+            m.apply(fallback[seat].act(obs, legal), seat)
+            continue
         try:
             action = players[seat].decide(obs, legal)
             for kind, detail in players[seat].notes():
@@ -142,6 +189,8 @@ def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int)
                     Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], kind, detail[:DETAIL_MAX])
                 )
             m.apply(action, seat)
+            if isinstance(action, (Play, Burn)):
+                lost_leads = 0
             continue
         except BotFault as f:
             kind, detail = f.kind, f.detail
@@ -153,14 +202,30 @@ def play_unit(event: Tournament, pool: _Pool, rnd: int, tbl: int, rotation: int)
             faults.append(Fault(rnd, tbl, index + 1, rotation, decision, seat, seats[seat], kind, detail[:DETAIL_MAX]))
         if kind == "retired":
             retired.add(seat)
-        if kind == "illegal":
+        leading = obs.mode == "lead"
+        if kind == "illegal" and leading and lost_leads >= sum(obs.active):
+            # the lead went round every seat still in the hand, each losing it: handing it on again
+            # could go on for ever (two bots that only answer "pass"), so the fallback leads this once
+            faults.append(
+                Fault(
+                    rnd, tbl, index + 1, rotation, decision, seat, seats[seat], "lead_round",
+                    f"the lead was lost by all {sum(obs.active)} seats still in the hand in turn, no card played; "
+                    "the fallback leads for this seat",
+                )
+            )  # fmt: skip
+        elif kind == "illegal":
             # 错牌不出 (S4 第四条(一)): the wrong play loses the turn, and the record shows it
             try:
                 m.forfeit(seat, detail[:200])
+                if leading:
+                    lost_leads += 1
                 continue
             except IllegalAction:
                 pass  # the variant refuses wrong plays (play.wrong_play), or the decision cannot be forfeited
-        m.apply(fallback[seat].act(obs, legal), seat)
+        action = fallback[seat].act(obs, legal)
+        m.apply(action, seat)
+        if isinstance(action, (Play, Burn)):
+            lost_leads = 0
     for p in players:
         p.end_match()
     rows = []
@@ -185,11 +250,17 @@ def run_event(
     time_limit: float = DEFAULT_TIME_LIMIT,
     progress: Callable[[str], None] | None = None,
     limit: int | None = None,
+    budget: float | None = None,
 ) -> RunReport:
-    """Play every match not stored yet, storing each as it finishes; ``limit`` stops after that many."""
+    """Play every match not stored yet, storing each as it finishes; ``limit`` stops after that many.
+
+    ``budget`` is the run's wall-clock allowance in seconds: when it runs out the run stops between two
+    decisions, keeps every match stored, and counts the rest (the match under way included) in
+    ``not_played``; the next run plays them."""
     if event.mode != "bots":
         raise EventError("this is a club event: its hands are entered with 'gouji event record', not played by bots")
     event.variant  # noqa: B018 - fail before any bot starts if the stored rules cannot be rebuilt
+    deadline = None if budget is None else time.monotonic() + budget
     report = RunReport()
     todo = units(event)
     done = event.db.stored_units()
@@ -204,7 +275,20 @@ def run_event(
             if limit is not None and len(report.played) >= limit:
                 break
             rnd, tbl, rot = unit
-            rows, faults = play_unit(event, pool, rnd, tbl, rot)
+            try:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise _OutOfTime
+                rows, faults = play_unit(event, pool, rnd, tbl, rot, deadline=deadline)
+            except _OutOfTime:
+                report.out_of_time = True
+                report.not_played = sum(1 for u in todo if u not in done) - len(report.played)
+                break
+            except VariantError as e:  # the rules themselves failed (a hook's number out of range)
+                dup = f" rotation {rot}" if len(event.rotations) > 1 else ""
+                raise EventError(
+                    f"round {rnd} table {tbl}{dup}: {e}; the run stops: this match is not stored, the "
+                    f"{len(done) + len(report.played)} stored before it are kept"
+                ) from None
             with event.db.transaction() as con:
                 if unit in event.db.stored_units():
                     continue  # another process stored it meanwhile; the key would refuse it anyway

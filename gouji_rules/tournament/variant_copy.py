@@ -5,7 +5,11 @@ change its past scores when that happens, so ``event new`` stores the file's
 text (or, for a shipped variant, its name) together with the resolved rules as
 plain data (``Variant.to_dict()``).  Every later command rebuilds the Variant
 from the stored text, never from the file on disk, and checks that the rebuilt
-rules are the ones stored.  When they are not (a file the copy ``extends``, or
+rules are the ones stored.  Nothing in the copy is ever opened as a path: an event
+file may come from someone else, and a copy that ``extends: /etc/passwd`` must not
+print that file's lines.  The stored text's ``extends`` is followed only when it
+names a shipped variant; a copy made from a file that extends another file by path
+is rebuilt from its resolved rules and the hook texts stored with them (``hooks``).  When they are not (a file the copy ``extends``, or
 the shipped variant, has changed, or this version of gouji_rules has options the
 copy's did not), the event plays on under the stored rules themselves, each
 option added since at its legacy value (``with_legacy``); only a copy that
@@ -20,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import catalog, dsl
+from ..dsl.yamlpos import parse
 from ..errors import GoujiError
 from ..variant import BUILTIN, SECTIONS, Variant, _hook_text, with_legacy
 from .errors import EventError
@@ -44,7 +49,47 @@ def snapshot(spec: str) -> tuple[Variant, dict[str, Any]]:
         "base": str(path.resolve().parent),
         "text": text,
         "rules": data,
+        "hooks": {k: _hook_text(f) for k, f in sorted(variant.hooks.items())},
     }
+
+
+def _parent_named(text: str, filename: str) -> str | None:
+    """What the stored text's ``extends`` names (None without one), read without following it."""
+    try:
+        node = parse(text, filename)
+    except GoujiError as e:
+        raise EventError(f"the event's copy of its rules is damaged: {_first_line(e)}") from None
+    ext = node.get("extends") if node.kind == "map" else None
+    if ext is None:
+        return None
+    return ext.value.strip() if ext.kind == "scalar" and not ext.is_null else ""
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e)
+    return text.splitlines()[0] if text.strip() else type(e).__name__
+
+
+def _from_file_copy(copy: dict[str, Any]) -> Variant:
+    """The Variant a ``"kind": "file"`` copy holds, opening nothing it names."""
+    filename = str(copy["filename"])
+    if not filename.isprintable() or len(filename) > 200:
+        filename = "<the event's copy of its rules>"
+    parent = _parent_named(str(copy["text"]), filename)
+    if parent is None or parent in dsl.shipped_names():
+        # nothing, or only shipped files, below it: the text is loaded as written (no base folder)
+        try:
+            return dsl.load_text(str(copy["text"]), filename, None)
+        except GoujiError as e:
+            raise EventError(f"the event's copy of its rules is not valid: {_first_line(e)}") from None
+    hooks = copy.get("hooks")
+    if not isinstance(hooks, dict) or not isinstance(copy["rules"], dict):
+        raise EventError(
+            f"the event's copy of its rules extends {parent[:80]!r}, which is not a shipped variant; a file "
+            "named inside an event is never opened (the event file may come from anyone), and this copy "
+            "holds no hook texts to rebuild its rules without it"
+        )
+    return variant_from_rules({**copy["rules"], "hooks": hooks}, "<the event's copy of its rules>")
 
 
 def rebuild(copy: dict[str, Any]) -> Variant:
@@ -59,13 +104,13 @@ def rebuild(copy: dict[str, Any]) -> Variant:
             )
         variant = catalog.resolve(str(copy["name"]))
     else:
-        variant = dsl.load_text(str(copy["text"]), str(copy["filename"]), Path(str(copy["base"])))
+        variant = _from_file_copy(copy)
     if json.loads(_canon(variant)) == copy["rules"]:
         return variant
     older = _as_stored(copy["rules"], variant)
     if older is None:
         raise EventError(
-            f"the rules rebuilt from the event's copy of {copy.get('filename') or copy['name']} differ from the "
+            f"the rules rebuilt from the event's copy of {str(copy.get('filename') or copy['name'])[:80]!r} differ from the "
             "rules the event was created with (a file it extends, or the shipped variant, has changed); "
             "scores would change, so the event stops here"
         )

@@ -1,0 +1,158 @@
+"""What the environments and the seeded library calls refuse, each with a typed error that says why.
+
+Actions are taken as gymnasium's ``Discrete.contains`` takes them; seeds are 64 bits, and a seed
+beyond them is refused rather than dealing the same cards as another.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from gymnasium import spaces
+
+from gouji_rules.engine import Hand
+from gouji_rules.env import GoujiEnv, SeatEnv
+from gouji_rules.env.aec import EnvError
+from gouji_rules.errors import GoujiError, SeedError
+from gouji_rules.match import Match
+from gouji_rules.rng import check_seed
+from gouji_rules.variant import dagang
+
+NOT_ACTIONS = [6800.7, 6800.0, "6800", np.float64(6800), np.float32(1), np.array([1]), [1], b"1"]
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
+def test_an_action_discrete_refuses_is_refused_by_the_aec_env(action: object) -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=1)
+    space = env.action_space(env.agent_selection)
+    assert isinstance(space, spaces.Discrete) and not space.contains(action)
+    before = env.observe(env.agent_selection)["legal_actions"].tolist()
+    with pytest.raises(EnvError, match=r"an action is an integer index 0\.\.\d+ \(Discrete\(\d+\)\)"):
+        env.step(action)  # type: ignore[arg-type]
+    assert env.observe(env.agent_selection)["legal_actions"].tolist() == before  # nothing happened
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
+def test_an_action_discrete_refuses_is_refused_by_the_seat_env(action: object) -> None:
+    """Even under ``illegal="terminate"``: a float or a string is a program's mistake, not a move."""
+    env = SeatEnv("dagang", seat=0)
+    env.reset(seed=1)
+    assert not env.action_space.contains(action)
+    with pytest.raises(EnvError):
+        env.step(action)  # type: ignore[arg-type]
+
+
+def test_integer_actions_discrete_takes_are_taken() -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)
+    first = obs["legal_actions"][0]
+    for action in (int(first), np.int64(first), np.uint16(first), np.array(first)):
+        e = GoujiEnv("dagang")
+        e.reset(seed=1)
+        assert e.action_space(e.agent_selection).contains(action)
+        e.step(action)  # type: ignore[arg-type]
+
+
+def play_out(env: GoujiEnv) -> None:
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(obs["legal_actions"][0]))
+
+
+def test_the_aec_env_after_its_episode_says_so() -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=2)
+    play_out(env)
+    assert not env.agents
+    with pytest.raises(EnvError, match="the episode is over"):
+        env.step(0)  # was KeyError: 'seat_1'
+    env.reset(seed=2)  # and it plays again
+    play_out(env)
+
+
+def test_the_seat_env_before_reset_says_so() -> None:
+    with pytest.raises(EnvError, match=r"call reset\(\) before step\(\)"):
+        SeatEnv("dagang").step(0)  # was an AssertionError
+    with pytest.raises(EnvError, match=r"call reset\(\)"):
+        GoujiEnv("dagang").step(0)
+    with pytest.raises(EnvError, match=r"call reset\(\)"):
+        GoujiEnv("dagang").observe("seat_0")
+
+
+@pytest.mark.parametrize("hands", ["3", 2.0, True, 0, -1])
+def test_hands_that_are_not_a_count_are_refused(hands: object) -> None:
+    with pytest.raises(EnvError, match="hands must be"):
+        GoujiEnv("dagang", match=True, hands=hands)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="hands must be"):
+        SeatEnv("dagang", match=True, hands=hands)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", ["0", 6, -1, 1.0, True])
+def test_a_seat_that_is_not_one_is_refused(seat: object) -> None:
+    with pytest.raises(EnvError, match=r"seat must be 0\.\.5"):
+        SeatEnv("dagang", seat=seat)  # type: ignore[arg-type]
+
+
+def test_env_errors_are_the_packages_and_value_errors() -> None:
+    assert issubclass(EnvError, GoujiError) and issubclass(EnvError, ValueError)
+
+
+# -- seeds ------------------------------------------------------------------------------------------
+
+OUT_OF_RANGE = [-1, 2**64, -(2**63), 2**64 + 5, 10**30]
+
+
+@pytest.mark.parametrize("seed", OUT_OF_RANGE)
+def test_a_seed_beyond_64_bits_is_refused_by_a_deal(seed: int) -> None:
+    with pytest.raises(SeedError, match=r"seed must be an integer from 0 to 2\*\*64 - 1"):
+        Hand.deal(dagang(), seed)
+
+
+@pytest.mark.parametrize("seed", OUT_OF_RANGE)
+def test_a_seed_beyond_64_bits_is_refused_by_a_match(seed: int) -> None:
+    with pytest.raises(SeedError):
+        Match(dagang(), seed, 1)
+
+
+@pytest.mark.parametrize("seed", OUT_OF_RANGE)
+def test_a_seed_beyond_64_bits_is_refused_by_the_environments(seed: int) -> None:
+    with pytest.raises(SeedError, match=r"reset\(seed=…\) must be"):
+        GoujiEnv("dagang").reset(seed=seed)
+    with pytest.raises(SeedError, match=r"reset\(seed=…\) must be"):
+        SeatEnv("dagang").reset(seed=seed)
+
+
+def test_the_ends_of_the_range_deal_different_cards() -> None:
+    """-1 and 2**64 - 1 are the same 64 bits: one is refused, so they never deal the same cards silently;
+    0 and 2**64 - 1 are both seeds, and deal differently."""
+    top = Hand.deal(dagang(), 2**64 - 1)
+    assert Hand.deal(dagang(), 0).hands != top.hands
+    with pytest.raises(SeedError):
+        Hand.deal(dagang(), -1)
+    assert Hand.deal(dagang(), 2**64 - 1).hands == top.hands
+
+
+@pytest.mark.parametrize("seed", [1.0, "3", True, None, b"3", [3]], ids=repr)
+def test_a_seed_that_is_not_an_integer_is_refused(seed: object) -> None:
+    with pytest.raises(SeedError, match="must be an integer"):
+        check_seed(seed)
+    if seed is not None:
+        with pytest.raises(SeedError):
+            GoujiEnv("dagang").reset(seed=seed)  # type: ignore[arg-type]
+
+
+def test_numpy_integer_seeds_are_seeds() -> None:
+    assert check_seed(np.uint64(2**64 - 1)) == 2**64 - 1 and type(check_seed(np.int32(7))) is int
+    env = GoujiEnv("dagang")
+    env.reset(seed=np.int64(5))  # type: ignore[arg-type]
+    again = GoujiEnv("dagang")
+    again.reset(seed=5)
+    assert (
+        env.observe(env.agent_selection)["observation"].tolist()
+        == again.observe(again.agent_selection)["observation"].tolist()
+    )
