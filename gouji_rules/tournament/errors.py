@@ -38,5 +38,13 @@ class EventBusy(EventError):
     """Another command held the event file's write lock longer than the bounded wait."""
 
 
+class EventFileFull(EventError):
+    """The disk (or the file's size limit) is full: the change was rolled back, nothing was written."""
+
+
+class EventFileChanged(EventError):
+    """The file at the event's path is no longer the one that was opened (deleted, moved or replaced)."""
+
+
 class AlreadyRecorded(EventError):
     """A hand that is already recorded was entered again (``correct`` or ``--replace`` change it)."""
