@@ -21,22 +21,17 @@ from typing import Any
 from ..agents import AGENTS
 from ..inputs import MIB, InputFileError, read_text
 from ..variant import Variant
-from . import schedule, tiebreaks
+from . import schedule, storage, tiebreaks
 from .errors import EventError, InputError
-from .storage import (  # the bounds live with the file, which checks them again on every open
-    BUSY_TIMEOUT,
-    MAX_ENTRANTS,
-    MAX_EVENT_NAME,
-    MAX_HANDS,
-    MAX_ROUNDS,
-    Entrant,
-    EventDB,
-    NewEvent,
-)
+from .storage import BUSY_TIMEOUT, MAX_EVENT_NAME, Entrant, EventDB, NewEvent
 from .variant_copy import rebuild, snapshot
 
 CSV_LIMIT = 4 * MIB
 """Bytes read at most from a players, teams or results CSV (some 100,000 rows)."""
+# the bounds live with the file, which checks them again each time it is opened
+MAX_ROUNDS = storage.MAX_ROUNDS
+MAX_HANDS = storage.MAX_HANDS
+MAX_ENTRANTS = storage.MAX_ENTRANTS
 NAME_RE = re.compile(r"^[^\s:,]+$")
 
 
