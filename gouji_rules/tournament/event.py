@@ -306,10 +306,11 @@ def team_seats(a: Sequence[int], b: Sequence[int]) -> list[int]:
 class Tournament:
     """An open event: settings, entrants, seating and the rules it is scored under."""
 
-    def __init__(self, db: EventDB) -> None:
+    def __init__(self, db: EventDB, variant: Variant | None = None) -> None:
+        """``variant``: the rules already rebuilt from this event's copy (a second connection to the same file)."""
         self.db = db
         self.meta = db.meta
-        self._variant: Variant | None = None
+        self._variant: Variant | None = variant
         self.entrants = {e.id: e for e in db.entrants()}
         self.by_name = {e.name: e for e in self.entrants.values()}
 

@@ -423,7 +423,13 @@ class EventDB:
     """An open event file.  Reads are plain; every write goes through :meth:`transaction`."""
 
     def __init__(
-        self, path: str | Path, *, write: bool = True, timeout: float = BUSY_TIMEOUT, weak_secret: bool = False
+        self,
+        path: str | Path,
+        *,
+        write: bool = True,
+        timeout: float = BUSY_TIMEOUT,
+        weak_secret: bool = False,
+        threads: bool = False,
     ) -> None:
         """Open an event file for changes, or with ``write=False`` read-only (what read commands use).
 
@@ -433,7 +439,8 @@ class EventDB:
         changes is read from a private copy of both (deleted on :meth:`close`).  An older schema
         is migrated in a copy in memory.  A file that is not an event is refused before anything
         could be written to it, and a write refuses a file that cannot be written before
-        SQLite would open it read-only behind the command's back.
+        SQLite would open it read-only behind the command's back.  ``threads`` lets the
+        connection be used from several threads, one at a time (the server keeps a lock).
         """
         self.path = Path(path)
         self.write = write
@@ -456,7 +463,9 @@ class EventDB:
                 params["immutable"] = "1"
         try:
             opened = os.stat(self.path)
-            self.con = sqlite3.connect(_uri(target, **params), uri=True, isolation_level=None, timeout=timeout)
+            self.con = sqlite3.connect(
+                _uri(target, **params), uri=True, isolation_level=None, timeout=timeout, check_same_thread=not threads
+            )
         except (OSError, sqlite3.Error) as e:
             self._drop_copy()
             raise EventError(f"{self.path}: cannot be opened ({e})") from None
