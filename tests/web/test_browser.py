@@ -131,7 +131,7 @@ def test_the_organiser_prints_one_sheet_per_side(served: Server, browser: Any) -
         assert served.link(1, tbl, side) in text and served.link(1, tbl, other) not in text
         assert f"本页只交给{side}方" in text
     assert "&lt;b&gt;褚四&lt;/b&gt;" in d.page_source or "<b>褚四</b>" not in d.page_source
-    shot(d, "12-print-sheets")
+    shot(d, "12-print-sheets", height=float(sheets[1].location["y"]))  # the first page: table 1, side A
     # printed: no page header, each side's page on its own sheet of paper
     d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     wait_for(d, lambda d: not d.find_element(By.CSS_SELECTOR, "header.top").is_displayed(), "the print layout")
