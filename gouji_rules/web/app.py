@@ -145,6 +145,7 @@ class State:
         if not lock.acquire(timeout=2 * self.config.busy_seconds + 1):
             raise EventBusy(f"{self.config.event_path}: the server's other requests hold the event file; try again")
         try:
+            event.db.check_same_file()  # a vanished file is said, not shown as if it still held the evening
             return work(event)
         finally:
             lock.release()

@@ -170,6 +170,9 @@ def test_an_event_file_deleted_while_serving_takes_no_entry(logged: tuple[Club, 
     confirm = club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": csrf, "audit": audit})
     assert confirm.status_code == 503
     assert any("deleted or moved" in line for line in log)
+    standings = club.c.get("/")  # nor does it show standings that vanish when it stops
+    assert standings.status_code == 503
+    _is_project_page(standings, "被删除或替换")
     con = sqlite3.connect(keep)
     assert [a for (a,) in con.execute("SELECT action FROM audit")] == ["enter"]  # only what came before
     con.close()
