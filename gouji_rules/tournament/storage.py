@@ -45,7 +45,7 @@ from typing import Any
 
 from ..atomic import temp_beside
 from ..inputs import InputFileError, open_regular
-from .errors import EventBusy, EventError, EventFileChanged, EventFileFull, SchemaTooNew
+from .errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull, SchemaTooNew
 from .tiebreaks import TIEBREAKS
 
 # (version, what it does, SQL).  Append only: a shipped step is never edited.
@@ -608,11 +608,14 @@ class EventDB:
         if self.checkpoint_after_commit:
             self._checkpoint()
 
-    def _typed(self, e: sqlite3.OperationalError) -> EventError:
+    def _typed(self, e: sqlite3.OperationalError) -> EventFileError:
         message = f"{self.path}: {_busy_or(e, self.timeout)}"
-        if "full" in str(e):
+        text = str(e)
+        if "full" in text:
             return EventFileFull(message)
-        return EventBusy(message)
+        if "locked" in text or "busy" in text:
+            return EventBusy(message)
+        return EventFileError(message)
 
     def _rollback(self) -> None:
         """Undo the open transaction, if SQLite has not undone it already (it does after some failed COMMITs)."""

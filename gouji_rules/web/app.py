@@ -47,7 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..tournament import club, standings
 from ..tournament.club import Entry
-from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileFull
+from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
 from ..tournament.event import Tournament
 from ..tournament.storage import EventDB
 from . import tables
@@ -389,7 +389,7 @@ async def hand_form(request: Request) -> Response:
 
 def _refused(e: EventError) -> Exception:
     """A step the event refuses (409), unless the file itself could not take it (503/507 pages say so)."""
-    if isinstance(e, (EventBusy, EventFileFull, EventFileChanged)):
+    if isinstance(e, EventFileError):
         return e
     return fail(409, str(e))
 
@@ -591,7 +591,7 @@ async def admin_hand_save(request: Request) -> Response:
         entry = entry_of_form(form, rnd, tbl, hand, st.offer(ev, rnd, tbl))
         try:
             tables.organiser_record(ev, entry)
-        except (EventBusy, EventFileFull, EventFileChanged):
+        except EventFileError:
             raise
         except EventError as e:
             ctx = _form_ctx(st, ev, rnd, tbl, hand, entry, lang)

@@ -126,15 +126,16 @@ def test_a_full_disk_is_a_507_page_and_nothing_half_written(logged: tuple[Club, 
 
 
 class FailingCommit:
-    """The writing connection, but COMMIT fails as on a full disk after SQLite rolled the change back itself."""
+    """The writing connection, but COMMIT fails (a full disk, an I/O error) after SQLite rolled back itself."""
 
-    def __init__(self, con: sqlite3.Connection) -> None:
+    def __init__(self, con: sqlite3.Connection, error: str = "database or disk is full") -> None:
         self.con = con
+        self.error = error
 
     def execute(self, sql: str, *args: Any) -> Any:
         if sql == "COMMIT":
             self.con.execute("ROLLBACK")
-            raise sqlite3.OperationalError("database or disk is full")
+            raise sqlite3.OperationalError(self.error)
         return self.con.execute(sql, *args)
 
     def __getattr__(self, name: str) -> Any:
@@ -154,6 +155,27 @@ def test_a_failed_commit_then_rollback_is_a_507_page_not_a_500(logged: tuple[Clu
     _is_project_page(r, "磁盘已满")
     assert _audit(club.event) == [] and not real.in_transaction
     assert club.enter(1, 0).status_code == 303
+
+
+def test_a_confirmation_whose_commit_hits_an_io_error_is_a_503_page_and_stays_waiting(
+    logged: tuple[Club, list[str]],
+) -> None:
+    club, log = logged
+    assert club.enter(1, 0).status_code == 303
+    audit = club.pending_audit(1, 1)
+    db = _state(club).writer.db
+    real = db.con
+    db.con = FailingCommit(real, "disk I/O error")  # type: ignore[assignment]
+    try:
+        r = club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": club.csrf(), "audit": audit})
+    finally:
+        db.con = real
+    assert r.status_code == 503  # the file failed, not the hand: no 409 "someone changed it"
+    _is_project_page(r, "活动文件")
+    assert any("disk I/O error" in line for line in log)
+    assert _audit(club.event) == ["enter"] and club.stored() == 0
+    ok = club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": club.csrf(), "audit": audit})
+    assert ok.status_code == 303 and club.stored() == 1
 
 
 def test_an_event_file_deleted_while_serving_takes_no_entry(logged: tuple[Club, list[str]]) -> None:
