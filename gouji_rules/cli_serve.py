@@ -67,15 +67,24 @@ def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         raise click.UsageError("--public-url starts with http:// or https://")
     config = Config(event_path=Path(file), public_url=public_url, new_links=new_links)
-    state = State(config)
-    sock = _listen(host, port)
+    state = State(config)  # opened and checked, nothing written yet
+    try:
+        sock = _listen(host, port)
+        try:
+            state.start()  # only now, with the port ours, is a missing secret drawn or --new-links applied
+        except BaseException:
+            sock.close()
+            raise
+    except BaseException:
+        state.close()
+        raise
     shown = public_url or f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
     shown = shown.rstrip("/")
     say = config.log
-    say(f"serving {state.event.name} ({file}) at {shown}/  (Ctrl+C stops)")
+    say(f"serving {state.name} ({file}) at {shown}/  (Ctrl+C stops)")
     say(f"organiser: {shown}/admin/{state.links.admin_token}")
-    for rnd in state.event.db.rounds_seated():
-        for r, tbl in sorted(state.event.db.seating(rnd)):
+    for rnd in state.reader.db.rounds_seated():
+        for r, tbl in sorted(state.reader.db.seating(rnd)):
             for side in (0, 1):
                 say(f"round {r} table {tbl} side {'AB'[side]}: {shown}/t/{state.links.token(Seat(r, tbl, side))}")
     if host not in ("127.0.0.1", "localhost", "::1"):

@@ -34,8 +34,20 @@ class SchemaTooNew(EventError):
     """The event file was written by a newer version of this package."""
 
 
-class EventBusy(EventError):
+class EventFileError(EventError):
+    """The event file could not take a change (busy, full, gone, an I/O error); nothing was written."""
+
+
+class EventBusy(EventFileError):
     """Another command held the event file's write lock longer than the bounded wait."""
+
+
+class EventFileFull(EventFileError):
+    """The disk (or the file's size limit) is full: the change was rolled back, nothing was written."""
+
+
+class EventFileChanged(EventFileError):
+    """The file at the event's path is no longer the one that was opened (deleted, moved or replaced)."""
 
 
 class AlreadyRecorded(EventError):

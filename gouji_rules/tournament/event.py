@@ -21,20 +21,17 @@ from typing import Any
 from ..agents import AGENTS
 from ..inputs import MIB, InputFileError, read_text
 from ..variant import Variant
-from . import schedule, tiebreaks
+from . import schedule, storage, tiebreaks
 from .errors import EventError, InputError
-from .storage import BUSY_TIMEOUT, Entrant, EventDB, NewEvent
+from .storage import BUSY_TIMEOUT, MAX_EVENT_NAME, Entrant, EventDB, NewEvent
 from .variant_copy import rebuild, snapshot
 
-FORMATS = ("round_robin", "swiss", "rotating")
 CSV_LIMIT = 4 * MIB
 """Bytes read at most from a players, teams or results CSV (some 100,000 rows)."""
-MAX_ROUNDS = 100
-"""Rounds an event may have (two seasons of weekly rounds); the schedule is built in seconds."""
-MAX_HANDS = 100
-"""Hands a match may have (a match is an evening's play: 8 by default)."""
-MAX_ENTRANTS = 600
-"""Players or bots an event may have: 100 tables."""
+# the bounds live with the file, which checks them again each time it is opened
+MAX_ROUNDS = storage.MAX_ROUNDS
+MAX_HANDS = storage.MAX_HANDS
+MAX_ENTRANTS = storage.MAX_ENTRANTS
 NAME_RE = re.compile(r"^[^\s:,]+$")
 
 
@@ -213,6 +210,8 @@ def create(
     bots: Sequence[tuple[str, str]] | None = None,
 ) -> EventDB:
     """Build a new event file: entrants, the settings, the rules' copy and the seating known in advance."""
+    if not 1 <= len(settings.name) <= MAX_EVENT_NAME:
+        raise EventError(f"an event's name has 1 to {MAX_EVENT_NAME} characters, not {len(settings.name)}")
     variant, copy = snapshot(settings.variant)
     given = [x is not None for x in (players, teams, bots)]
     if sum(given) != 1:
@@ -307,17 +306,20 @@ def team_seats(a: Sequence[int], b: Sequence[int]) -> list[int]:
 class Tournament:
     """An open event: settings, entrants, seating and the rules it is scored under."""
 
-    def __init__(self, db: EventDB) -> None:
+    def __init__(self, db: EventDB, variant: Variant | None = None) -> None:
+        """``variant``: the rules already rebuilt from this event's copy (a second connection to the same file)."""
         self.db = db
         self.meta = db.meta
-        self._variant: Variant | None = None
+        self._variant: Variant | None = variant
         self.entrants = {e.id: e for e in db.entrants()}
         self.by_name = {e.name: e for e in self.entrants.values()}
 
     @classmethod
-    def open(cls, path: str | Path, *, write: bool = True, timeout: float = BUSY_TIMEOUT) -> Tournament:
+    def open(
+        cls, path: str | Path, *, write: bool = True, timeout: float = BUSY_TIMEOUT, weak_secret: bool = False
+    ) -> Tournament:
         """Open an event; ``write=False`` opens it read-only (see :class:`EventDB`)."""
-        return cls(EventDB(path, write=write, timeout=timeout))
+        return cls(EventDB(path, write=write, timeout=timeout, weak_secret=weak_secret))
 
     def close(self) -> None:
         self.db.close()

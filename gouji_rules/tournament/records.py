@@ -46,7 +46,7 @@ from ..variant import BUILTIN, Variant, rules_fingerprint
 from .club import entry_of, outcome_of
 from .errors import EventError, InputError
 from .preplay import Before, after_record, pre_play_problem, tribute_places
-from .storage import HandRow
+from .storage import HandRow, schema_uri
 from .variant_copy import rules_data, variant_from_rules
 
 if TYPE_CHECKING:
@@ -620,7 +620,7 @@ def _not_an_event(path: str) -> str:
     Checked before the event is opened, so another program's database is never touched.
     """
     try:
-        con = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, timeout=5.0)
+        con = sqlite3.connect(schema_uri(Path(path)), uri=True, timeout=5.0)
     except sqlite3.Error as e:
         return str(e)
     try:

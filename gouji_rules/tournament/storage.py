@@ -12,7 +12,14 @@ without storing a hand twice.  So:
 * a hand's key is ``(round, tbl, hand, rotation)``, the table's primary key, so
   a second insert of the same hand fails instead of duplicating it;
 * ``event new`` builds the file beside its target and renames it into place, so
-  a half-created event never exists under the real name.
+  a half-created event never exists under the real name;
+* the WAL is never ignored: a reader who cannot use it in place (a read-only
+  medium, another user's folder) reads a private copy of the file and its WAL,
+  so the last results written before a crash are never silently missing;
+* a write first checks that the file at the path is still the one that was
+  opened (a file deleted or replaced under a running server takes no entry);
+* every setting is range-checked when the file is opened: a tampered file is
+  named as damaged instead of being trusted.
 
 The schema carries its version in ``schema_version``; :data:`MIGRATIONS` lists
 the steps from an empty file to the current schema, and opening an older file
@@ -23,17 +30,23 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import sqlite3
+import tempfile
+import time
 import urllib.parse
+import weakref
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..atomic import temp_beside
 from ..inputs import InputFileError, open_regular
-from .errors import EventBusy, EventError, SchemaTooNew
+from .errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull, SchemaTooNew
+from .tiebreaks import TIEBREAKS
 
 # (version, what it does, SQL).  Append only: a shipped step is never edited.
 MIGRATIONS: list[tuple[int, str, str]] = [
@@ -151,6 +164,17 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT = 10.0
 """Seconds a write waits for another command's write to finish before it says the file is busy."""
 META_KEYS = ("name", "mode", "format", "rounds", "tables", "hands", "seed", "duplicate", "variant")
+FORMATS = ("round_robin", "swiss", "rotating")
+MAX_ROUNDS = 100
+"""Rounds an event may have (two seasons of weekly rounds); the schedule is built in seconds."""
+MAX_HANDS = 100
+"""Hands a match may have (a match is an evening's play: 8 by default)."""
+MAX_ENTRANTS = 600
+"""Players or bots an event may have: 100 tables."""
+MAX_EVENT_NAME = 200
+"""Characters an event's name may have (it heads every page and sheet)."""
+SECRET_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")
+"""A link secret as ``secrets.token_urlsafe(32)`` draws it (43 characters): anything shorter is guessable."""
 TABLES = ("meta", "entrants", "seats", "byes", "hands", "audit", "faults", "schema_version")
 
 
@@ -181,6 +205,12 @@ def _can_index(path: Path) -> bool:
     if shm.exists():
         return os.access(shm, os.R_OK | os.W_OK)
     return os.access(path.parent if str(path.parent) else Path("."), os.W_OK | os.X_OK)
+
+
+def _can_write(path: Path) -> bool:
+    """Can this user change the event (the file, and its folder for the WAL), on a medium that takes writes?"""
+    folder = path.parent if str(path.parent) else Path(".")
+    return not _read_only_medium(path) and os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
 
 
 def check_event_file(path: Path) -> None:
@@ -238,12 +268,38 @@ def migrate(con: sqlite3.Connection) -> int:
     return current
 
 
-def _check_meta(path: Path, con: sqlite3.Connection) -> dict[str, Any]:
-    """The event's settings, each of the type the commands rely on; a damaged file is named, not trusted."""
+def damaged(path: Path, why: str) -> EventError:
+    """The one wording for a file whose content cannot be trusted."""
+    return EventError(f"{path}: the event file is damaged: {why}")
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def check_secret(path: Path, value: Any) -> str:
+    """The stored link secret, or the damaged-file error: an empty or short secret makes guessable links."""
+    if type(value) is not str or SECRET_RE.fullmatch(value) is None:
+        raise damaged(
+            path,
+            "setting 'web_secret' (the table links' secret) is not 32 to 128 URL-safe characters, so links could "
+            "be guessed; 'gouji event serve FILE --new-links' draws a new one",
+        )
+    return value
+
+
+def _check_meta(path: Path, con: sqlite3.Connection, *, weak_secret: bool = False) -> dict[str, Any]:
+    """The event's settings, each of the type and within the range the commands rely on.
+
+    A tampered file (``hands`` set to 1e9, a negative round count, a number where a name
+    belongs, an empty link secret) is named as damaged here, when it is opened, before any
+    command builds lists or pages from those numbers.  ``weak_secret`` lets ``serve
+    --new-links`` open a file whose only damage is the secret it is about to replace.
+    """
     try:
         meta = {str(k): json.loads(v) for k, v in con.execute("SELECT key, value FROM meta")}
-    except (TypeError, ValueError):
-        raise EventError(f"{path}: damaged event file (its settings are not readable)") from None
+    except (TypeError, ValueError, RecursionError):
+        raise damaged(path, "its settings are not readable") from None
     kinds: dict[str, type] = {
         "name": str,
         "mode": str,
@@ -256,10 +312,32 @@ def _check_meta(path: Path, con: sqlite3.Connection) -> dict[str, Any]:
         "variant": dict,
     }
     for key in META_KEYS:
-        if key not in meta or not isinstance(meta[key], kinds[key]):
-            raise EventError(f"{path}: damaged event file (setting {key!r} is missing or of the wrong kind)")
-    if meta["mode"] not in ("club", "bots") or not 1 <= meta["rounds"] <= 10_000 or meta["hands"] < 1:
-        raise EventError(f"{path}: damaged event file (mode, rounds or hands out of range)")
+        if key not in meta or type(meta[key]) is not kinds[key]:
+            raise damaged(path, f"setting {key!r} is missing or of the wrong kind")
+    checks = [
+        ("name", 1 <= len(meta["name"]) <= MAX_EVENT_NAME, f"1 to {MAX_EVENT_NAME} characters"),
+        ("mode", meta["mode"] in ("club", "bots"), "'club' or 'bots'"),
+        ("format", meta["format"] in FORMATS, " or ".join(FORMATS)),
+        ("rounds", _whole(meta["rounds"], 1, MAX_ROUNDS), f"1 to {MAX_ROUNDS}"),
+        ("tables", _whole(meta["tables"], 1, MAX_ENTRANTS // 6), f"1 to {MAX_ENTRANTS // 6}"),
+        ("hands", _whole(meta["hands"], 1, MAX_HANDS), f"1 to {MAX_HANDS}"),
+        ("seed", _whole(meta["seed"], -(2**63), 2**64 - 1), "a 64-bit number"),
+    ]
+    for key, ok, expected in checks:
+        if not ok:
+            shown = repr(meta[key])
+            raise damaged(path, f"setting {key!r} is {shown[:40]}{'…' if len(shown) > 40 else ''}; expected {expected}")
+    if "tiebreaks" in meta:
+        order = meta["tiebreaks"]
+        if (
+            type(order) is not list
+            or not 1 <= len(order) <= len(TIEBREAKS)
+            or any(type(t) is not str or t not in TIEBREAKS for t in order)
+            or len(set(order)) != len(order)
+        ):
+            raise damaged(path, f"setting 'tiebreaks' is not a list of distinct tiebreaks ({', '.join(TIEBREAKS)})")
+    if "web_secret" in meta and not weak_secret:
+        check_secret(path, meta["web_secret"])
     return meta
 
 
@@ -272,31 +350,126 @@ def _busy_or(e: sqlite3.OperationalError, timeout: float) -> str:
         )
     if "readonly" in text or "read-only" in text:
         return "the event file cannot be written (read-only); nothing was changed"
+    if "full" in text:
+        return (
+            "the disk is full (or the file reached its size limit); nothing was changed: free some space and try again"
+        )
     return f"cannot use the event file ({text})"
+
+
+def schema_uri(path: Path) -> str:
+    """A read-only URI to look at a file's tables before it is known to be an event.
+
+    Where SQLite could not keep its WAL index (a read-only medium, another user's folder) it is
+    opened ``immutable``: the tables of an event are in the file itself (``event new``
+    checkpoints), and the results, which may be in the WAL, are read through :class:`EventDB`.
+    """
+    if _read_only_medium(path) or not _can_index(path):
+        return _uri(path, mode="ro", immutable="1")
+    return _uri(path, mode="ro")
+
+
+def _hot_wal(path: Path) -> bool:
+    """Does a ``-wal`` file beside the event hold changes not yet copied into the file itself?"""
+    try:
+        return os.stat(f"{path}-wal").st_size > 0
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # there, but not even its size can be read: reading the file alone could miss results
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def _private_copy(path: Path) -> tuple[Path, str]:
+    """The event and its WAL copied into a new private folder, so SQLite can apply the WAL there.
+
+    Taken again while another process changes the files under the copy (their size or time
+    moved during it); what cannot be read is an error that says what to do, never a read
+    of the file without its last results.
+    """
+    folder = tempfile.mkdtemp(prefix="gouji-event-")
+    copy = Path(folder) / "event.sqlite"
+    wal = Path(f"{path}-wal")
+    try:
+        for _ in range(20):
+            before = (_stamp(path), _stamp(wal))
+            shutil.copyfile(path, copy)
+            if before[1] is not None:
+                shutil.copyfile(wal, f"{copy}-wal")
+            if (_stamp(path), _stamp(wal)) == before:
+                return copy, folder
+            time.sleep(0.05)
+        raise EventError(f"{path}: kept changing while it was read; try again")
+    except OSError as e:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise EventError(
+            f"{path}: its last results are in {wal.name}, which this user can open only by copying it, and the copy "
+            f"failed ({e.strerror or e}); run the command as the event's owner, or copy both files to a folder "
+            "you can write and read that copy"
+        ) from None
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 class EventDB:
     """An open event file.  Reads are plain; every write goes through :meth:`transaction`."""
 
-    def __init__(self, path: str | Path, *, write: bool = True, timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        write: bool = True,
+        timeout: float = BUSY_TIMEOUT,
+        weak_secret: bool = False,
+        threads: bool = False,
+    ) -> None:
         """Open an event file for changes, or with ``write=False`` read-only (what read commands use).
 
-        A read opens the file with SQLite's ``mode=ro`` (``immutable`` on a read-only medium),
-        so reading never changes a byte; an older schema is then migrated in a copy in memory.
-        Either way a file that is not an event is refused before anything could be written to it.
+        A read opens the file with SQLite's ``mode=ro``, so reading never changes a byte.  Where
+        SQLite cannot keep its WAL index beside the file (a read-only medium, a folder this user
+        may not write), a file with an empty WAL is read ``immutable``, and one whose WAL holds
+        changes is read from a private copy of both (deleted on :meth:`close`).  An older schema
+        is migrated in a copy in memory.  A file that is not an event is refused before anything
+        could be written to it, and a write refuses a file that cannot be written before
+        SQLite would open it read-only behind the command's back.  ``threads`` lets the
+        connection be used from several threads, one at a time (the server keeps a lock).
         """
         self.path = Path(path)
         self.write = write
         self.timeout = timeout
+        self.checkpoint_after_commit = False
+        self._copy_folder: str | None = None
         check_event_file(self.path)
+        target = self.path
         params = {"mode": "rw"} if write else {"mode": "ro"}
+        if write and not _can_write(self.path):
+            raise EventError(
+                f"{self.path}: cannot be written (a read-only medium, or this user may not write the file or its "
+                "folder); nothing was changed. Copy it to a folder you can write to change it; reads work as it is"
+            )
         if not write and (_read_only_medium(self.path) or not _can_index(self.path)):
-            # nobody can write here, and SQLite could not make its WAL index: read the file as it is
-            params["immutable"] = "1"
+            if _hot_wal(self.path):
+                target, self._copy_folder = _private_copy(self.path)
+                weakref.finalize(self, shutil.rmtree, self._copy_folder, True)
+            else:  # nobody can write here and the WAL is empty: the file alone is the whole event
+                params["immutable"] = "1"
         try:
-            self.con = sqlite3.connect(_uri(self.path, **params), uri=True, isolation_level=None, timeout=timeout)
-        except sqlite3.Error as e:
+            opened = os.stat(self.path)
+            self.con = sqlite3.connect(
+                _uri(target, **params), uri=True, isolation_level=None, timeout=timeout, check_same_thread=not threads
+            )
+        except (OSError, sqlite3.Error) as e:
+            self._drop_copy()
             raise EventError(f"{self.path}: cannot be opened ({e})") from None
+        self.identity = (opened.st_dev, opened.st_ino)
         try:
             names = {r[0] for r in self.con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if any(t not in names for t in TABLES):
@@ -319,14 +492,41 @@ class EventDB:
             if write:
                 self.con.execute("PRAGMA synchronous=FULL")
                 self.con.execute("PRAGMA foreign_keys=ON")
-            self._meta: dict[str, Any] | None = _check_meta(self.path, self.con)
+            self._meta: dict[str, Any] | None = _check_meta(self.path, self.con, weak_secret=weak_secret)
+            self.check_same_file()
         except BaseException as e:
             self.con.close()
+            self._drop_copy()
             if isinstance(e, sqlite3.OperationalError):
                 raise EventError(f"{self.path}: {_busy_or(e, timeout)}") from None
             if isinstance(e, sqlite3.DatabaseError):
                 raise EventError(f"{self.path}: is not an event file or is damaged ({e})") from None
             raise
+
+    def _drop_copy(self) -> None:
+        if self._copy_folder is not None:
+            shutil.rmtree(self._copy_folder, ignore_errors=True)
+            self._copy_folder = None
+
+    def check_same_file(self) -> None:
+        """Refuse to go on when the file at the path is not the one opened: deleted, moved away, or replaced.
+
+        SQLite keeps writing to the file it opened, even once it is unlinked; without this a
+        server would acknowledge entries into a file that vanishes when it stops, or mix them
+        into the file a restore put in its place.
+        """
+        try:
+            st = os.stat(self.path)
+        except OSError as e:
+            raise EventFileChanged(
+                f"{self.path}: the event file is gone from its path ({e.strerror}): it was deleted or moved after "
+                "it was opened; nothing was written. Put it back, then start the command (or the server) again"
+            ) from None
+        if (st.st_dev, st.st_ino) != self.identity or st.st_nlink < 1:
+            raise EventFileChanged(
+                f"{self.path}: the file at this path is no longer the event file that was opened (it was replaced "
+                "or copied over); nothing was written. Start the command (or the server) again to use the new file"
+            )
 
     @classmethod
     def create(cls, path: str | Path, new: NewEvent) -> EventDB:
@@ -365,6 +565,7 @@ class EventDB:
 
     def close(self) -> None:
         self.con.close()
+        self._drop_copy()
 
     def __enter__(self) -> EventDB:
         return self
@@ -378,24 +579,63 @@ class EventDB:
 
         ``BEGIN IMMEDIATE`` takes the write lock first, so whatever is read inside (is this hand
         already recorded?) stays true until the commit; another writer waits for it at most
-        ``timeout`` seconds, then :class:`EventBusy` says so.
+        ``timeout`` seconds, then :class:`EventBusy` says so.  The file is checked to be the one
+        opened (:meth:`check_same_file`) once the lock is held and again just before the commit.
+        A full disk, during the change or at its commit, is :class:`EventFileFull` with the change
+        rolled back; a rollback that SQLite already did itself is not an error.
         """
         if not self.write:
             raise EventError(f"{self.path}: opened for reading; a change needs EventDB(path, write=True)")
         try:
             self.con.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
-            raise EventBusy(f"{self.path}: {_busy_or(e, self.timeout)}") from None
+            raise self._typed(e) from None
         try:
+            self.check_same_file()
             yield self.con
+            self.check_same_file()
+        except sqlite3.OperationalError as e:
+            self._rollback()
+            raise self._typed(e) from None
         except BaseException:
-            self.con.execute("ROLLBACK")
+            self._rollback()
             raise
         try:
             self.con.execute("COMMIT")
         except sqlite3.OperationalError as e:
-            self.con.execute("ROLLBACK")
-            raise EventBusy(f"{self.path}: {_busy_or(e, self.timeout)}") from None
+            self._rollback()
+            raise self._typed(e) from None
+        if self.checkpoint_after_commit:
+            self._checkpoint()
+
+    def _typed(self, e: sqlite3.OperationalError) -> EventFileError:
+        message = f"{self.path}: {_busy_or(e, self.timeout)}"
+        text = str(e)
+        if "full" in text:
+            return EventFileFull(message)
+        if "locked" in text or "busy" in text:
+            return EventBusy(message)
+        return EventFileError(message)
+
+    def _rollback(self) -> None:
+        """Undo the open transaction, if SQLite has not undone it already (it does after some failed COMMITs)."""
+        if self.con.in_transaction:
+            with suppress(sqlite3.Error):  # not committed either way; the next BEGIN starts clean
+                self.con.execute("ROLLBACK")
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL into the file and empty it, waiting briefly for readers.
+
+        A long-running writer (the server) keeps the WAL empty between changes, so a file
+        put in the event's place never finds this file's changes in a WAL beside it.
+        """
+        try:
+            self.con.execute("PRAGMA busy_timeout = 200")
+            self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:
+            pass  # a reader held it: the changes are committed all the same, the next checkpoint catches up
+        finally:
+            self.con.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
 
     # -- reads -----------------------------------------------------------------------------
 

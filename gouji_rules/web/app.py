@@ -8,9 +8,16 @@ CSRF token that must match a ``SameSite=Strict`` cookie, and a request whose
 ``Origin`` or ``Sec-Fetch-Site`` says it comes from another site is refused.
 Pages use no JavaScript and no web fonts; QR codes are inline SVG.
 
-The event is opened once, in the server's event loop, and every request runs
-there, one at a time; each change is still one ``BEGIN IMMEDIATE`` transaction,
-so a ``gouji event record`` typed at the same moment cannot interleave with it.
+No SQLite call runs on the event loop.  The event is opened twice when the server
+starts: a connection for reading and one for writing, each used by one worker
+thread at a time.  A change waits at most :data:`BUSY_SECONDS` for another
+writer (``gouji event record`` typed at the same moment, a second server); then
+that phone gets a 503 page in its reader's language while the standings and the
+other phones go on being served from the reading connection.  Each change is
+one ``BEGIN IMMEDIATE`` transaction; a full disk is a 507 page with nothing
+written, and an event file deleted or replaced under the server takes no entry
+(503).  Every error page, 413 included, is the project's own, in the reader's
+language, with the security headers of every other page.
 """
 
 from __future__ import annotations
@@ -18,16 +25,18 @@ from __future__ import annotations
 import hmac
 import secrets
 import sys
+import threading
 import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 import segno
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -38,13 +47,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..tournament import club, standings
 from ..tournament.club import Entry
-from ..tournament.errors import EventError
+from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
 from ..tournament.event import Tournament
+from ..tournament.storage import EventDB
 from . import tables
 from .i18n import WORDS, lang_of, word
 from .links import Links, Seat, event_secret
 
 MAX_BODY = 16 * 1024  # an entry form is well under 2 KiB
+BUSY_SECONDS = 2.0
+"""How long a phone's change waits for another writer to finish before its 503 page."""
 MAX_FIELDS = 200
 MAX_VALUE = 64
 REFRESH_SECONDS = 30
@@ -72,24 +84,71 @@ class Config:
     admin_token: str | None = None
     new_links: bool = False
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
+    busy_seconds: float = BUSY_SECONDS
+
+
+T = TypeVar("T")
 
 
 class State:
-    """The open event and its links, created when the server starts."""
+    """The open event (a reading and a writing connection) and its links, created when the server starts.
+
+    Opening writes nothing: the link secret is drawn (or, with ``--new-links``, replaced)
+    by :meth:`start`, once the server knows it can listen.
+    """
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.event = Tournament.open(config.event_path)
-        if self.event.mode != "club":
-            self.event.close()
-            raise EventError(f"{config.event_path}: a bot event is played by 'gouji event run', not served")
-        self.links = Links(self.event, event_secret(self.event, renew=config.new_links), config.admin_token)
+        path, wait, weak = config.event_path, config.busy_seconds, config.new_links
+        writer = Tournament(EventDB(path, write=True, timeout=wait, weak_secret=weak, threads=True))
+        try:
+            if writer.mode != "club":
+                raise EventError(f"{path}: a bot event is played by 'gouji event run', not served")
+            writer.db.checkpoint_after_commit = True
+            reader_db = EventDB(path, write=False, timeout=wait, weak_secret=weak, threads=True)
+            if reader_db.identity != writer.db.identity:
+                reader_db.close()
+                raise EventFileChanged(f"{path}: the event file was replaced while the server opened it; start again")
+            self.reader = Tournament(reader_db, variant=writer.variant)
+        except BaseException:
+            writer.close()
+            raise
+        self.writer = writer
+        self.name = writer.name
+        self.links = Links(config.admin_token)
         self.offers: dict[tuple[int, int], tables.Offer] = {}
+        self._reading = threading.Lock()
+        self._writing = threading.Lock()
 
-    def offer(self, rnd: int, tbl: int) -> tables.Offer:
+    def start(self) -> None:
+        """Draw the link secret if the event has none, or a new one with ``--new-links`` (every old link dies)."""
+        self.links.secret = event_secret(self.writer, renew=self.config.new_links)
+
+    def close(self) -> None:
+        self.reader.close()
+        self.writer.close()
+
+    def offer(self, event: Tournament, rnd: int, tbl: int) -> tables.Offer:
         if (rnd, tbl) not in self.offers:
-            self.offers[(rnd, tbl)] = tables.offer(self.event, rnd, tbl)
+            self.offers[(rnd, tbl)] = tables.offer(event, rnd, tbl)
         return self.offers[(rnd, tbl)]
+
+    async def read(self, work: Callable[[Tournament], T]) -> T:
+        """Run ``work`` on the reading connection in a worker thread (never on the event loop)."""
+        return await run_in_threadpool(self._run, self._reading, self.reader, work)
+
+    async def write(self, work: Callable[[Tournament], T]) -> T:
+        """Run ``work`` on the writing connection in a worker thread; a busy file is EventBusy within a bound."""
+        return await run_in_threadpool(self._run, self._writing, self.writer, work)
+
+    def _run(self, lock: threading.Lock, event: Tournament, work: Callable[[Tournament], T]) -> T:
+        if not lock.acquire(timeout=2 * self.config.busy_seconds + 1):
+            raise EventBusy(f"{self.config.event_path}: the server's other requests hold the event file; try again")
+        try:
+            event.db.check_same_file()  # a vanished file is said, not shown as if it still held the evening
+            return work(event)
+        finally:
+            lock.release()
 
 
 _env = jinja2.Environment(
@@ -125,7 +184,7 @@ def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTML
         other_lang="en" if lang == "zh" else "zh",
         path=request.url.path,
         csrf=csrf,
-        event_name=st.event.name,
+        event_name=st.name,
         refresh=ctx.pop("refresh", 0),
         **ctx,
     )
@@ -152,6 +211,8 @@ HEADLINES_ZH = {
     409: "这一局刚刚有了变化（别人已经录入、确认或退回），请返回本桌页面看最新情况。",
     413: "表单内容太多。",
     415: "表单格式不对。",
+    503: "活动文件暂时不能写入：这次什么也没有保存，请稍后再试。",
+    507: "磁盘已满：这次什么也没有保存。请组织者腾出空间后再试。",
 }
 
 
@@ -163,32 +224,29 @@ def fail(status: int, message: str, zh: str = "") -> PageError:
 
 
 async def standings_page(request: Request) -> Response:
-    ev = _state(request).event
     lang = _lang(request)
-    lines = standings.compute(ev)
-    label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
-    order = [*PHONE_FIRST, *(c for c in label if c not in PHONE_FIRST)]
-    cols = [label[c] for c in order]
-    rows = [[str(getattr(line, c)) for c in order] for line in lines]
-    members = [" ".join(line.members) if ev.by_team else "" for line in lines]
-    return page(
-        request,
-        "standings.html",
-        cols=cols,
-        rows=rows,
-        members=members,
-        done=len(ev.db.hands()),
-        total=ev.scheduled_hands(),
-        tiebreaks=standings.tiebreak_names(lang, ev.tiebreaks),
-        rounds=list(range(1, ev.rounds + 1)),
-        seated=ev.db.rounds_seated(),
-        refresh=REFRESH_SECONDS,
-    )
+
+    def gather(ev: Tournament) -> dict[str, Any]:
+        lines = standings.compute(ev)
+        label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
+        order = [*PHONE_FIRST, *(c for c in label if c not in PHONE_FIRST)]
+        return {
+            "cols": [label[c] for c in order],
+            "rows": [[str(getattr(line, c)) for c in order] for line in lines],
+            "members": [" ".join(line.members) if ev.by_team else "" for line in lines],
+            "done": len(ev.db.hands()),
+            "total": ev.scheduled_hands(),
+            "tiebreaks": standings.tiebreak_names(lang, ev.tiebreaks),
+            "rounds": list(range(1, ev.rounds + 1)),
+            "seated": ev.db.rounds_seated(),
+        }
+
+    ctx = await _state(request).read(gather)
+    return page(request, "standings.html", refresh=REFRESH_SECONDS, **ctx)
 
 
-def _hands(st: State, rnd: int, tbl: int, names: list[str]) -> list[dict[str, Any]]:
+def _hands(ev: Tournament, rnd: int, tbl: int, names: list[str]) -> list[dict[str, Any]]:
     """Each hand of a table: its stored result, or the entry waiting for confirmation, or nothing yet."""
-    ev = st.event
     out = []
     stored = {h.hand: h for h in ev.db.hands(rnd) if h.tbl == tbl and h.rotation == 0}
     for n in range(1, ev.hands_per_match + 1):
@@ -206,44 +264,44 @@ def _hands(st: State, rnd: int, tbl: int, names: list[str]) -> list[dict[str, An
     return out
 
 
-def _round_tables(st: State, rnd: int) -> list[dict[str, Any]]:
+def _round_tables(ev: Tournament, rnd: int) -> list[dict[str, Any]]:
     out = []
-    for t in club.seating_sheet(st.event, rnd):
+    for t in club.seating_sheet(ev, rnd):
         if "bye" in t:
             out.append({"bye": t["bye"]})
             continue
         names = [s["player"] for s in t["seats"]]
-        out.append({"table": t["table"], "seats": t["seats"], "hands": _hands(st, rnd, t["table"], names)})
+        out.append({"table": t["table"], "seats": t["seats"], "hands": _hands(ev, rnd, t["table"], names)})
     return out
 
 
-def _round_number(request: Request) -> int:
+def _round_number(request: Request, ev: Tournament) -> int:
     rnd: int = request.path_params["rnd"]
-    ev = _state(request).event
-    if rnd not in ev.db.rounds_seated():
-        raise fail(404, f"round {rnd} is not seated (rounds seated: {ev.db.rounds_seated()})")
+    seated = ev.db.rounds_seated()
+    if rnd not in seated:
+        raise fail(404, f"round {rnd} is not seated (rounds seated: {seated})")
     return rnd
 
 
 async def round_page(request: Request) -> Response:
-    st = _state(request)
-    rnd = _round_number(request)
-    return page(
-        request,
-        "round.html",
-        rnd=rnd,
-        tables=_round_tables(st, rnd),
-        rounds=list(range(1, st.event.rounds + 1)),
-        seated=st.event.db.rounds_seated(),
-        refresh=REFRESH_SECONDS,
-    )
+    def gather(ev: Tournament) -> dict[str, Any]:
+        rnd = _round_number(request, ev)
+        return {
+            "rnd": rnd,
+            "tables": _round_tables(ev, rnd),
+            "rounds": list(range(1, ev.rounds + 1)),
+            "seated": ev.db.rounds_seated(),
+        }
+
+    ctx = await _state(request).read(gather)
+    return page(request, "round.html", refresh=REFRESH_SECONDS, **ctx)
 
 
 # -- a table side's link --------------------------------------------------------------------
 
 
-def _seat(request: Request) -> Seat:
-    seat = _state(request).links.seat_of(str(request.path_params["token"]))
+def _seat(request: Request, ev: Tournament) -> Seat:
+    seat = _state(request).links.seat_of(ev, str(request.path_params["token"]))
     if seat is None:
         raise fail(
             403,
@@ -253,9 +311,9 @@ def _seat(request: Request) -> Seat:
     return seat
 
 
-def _table_ctx(st: State, seat: Seat) -> dict[str, Any]:
-    seats = st.event.db.seating(seat.round)[(seat.round, seat.table)]
-    names = st.event.seat_names(seats)
+def _table_ctx(ev: Tournament, seat: Seat) -> dict[str, Any]:
+    seats = ev.db.seating(seat.round)[(seat.round, seat.table)]
+    names = ev.seat_names(seats)
     return {
         "rnd": seat.round,
         "tbl": seat.table,
@@ -263,24 +321,23 @@ def _table_ctx(st: State, seat: Seat) -> dict[str, Any]:
         "side_name": "AB"[seat.side],
         "side_seats": " ".join(map(str, tables.SIDE_SEATS[seat.side])),
         "names": names,
-        "hands": _hands(st, seat.round, seat.table, names),
+        "hands": _hands(ev, seat.round, seat.table, names),
     }
 
 
 async def table_page(request: Request) -> Response:
-    st = _state(request)
-    seat = _seat(request)
     done = {"entered": "entered_wait", "confirmed": "confirmed_ok", "rejected": "rejected_ok"}.get(
         request.query_params.get("done", ""), ""
     )
     base = f"/t/{request.path_params['token']}"
-    return page(request, "table.html", base=base, done=done, refresh=20, **_table_ctx(st, seat))
+    ctx = await _state(request).read(lambda ev: _table_ctx(ev, _seat(request, ev)))
+    return page(request, "table.html", base=base, done=done, refresh=20, **ctx)
 
 
-def _hand_number(request: Request) -> int:
+def _hand_number(request: Request, ev: Tournament) -> int:
     n: int = request.path_params["hand"]
-    if not 1 <= n <= _state(request).event.hands_per_match:
-        raise fail(404, f"hand {n} is not in a match (hands 1 to {_state(request).event.hands_per_match})")
+    if not 1 <= n <= ev.hands_per_match:
+        raise fail(404, f"hand {n} is not in a match (hands 1 to {ev.hands_per_match})")
     return n
 
 
@@ -293,21 +350,23 @@ def place_names(event: Tournament, lang: str) -> list[str]:
     return names
 
 
-def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None, lang: str) -> dict[str, Any]:
-    seats = st.event.db.seating(rnd)[(rnd, tbl)]
-    names = st.event.seat_names(seats)
+def _form_ctx(
+    st: State, ev: Tournament, rnd: int, tbl: int, hand: int, entry: Entry | None, lang: str
+) -> dict[str, Any]:
+    seats = ev.db.seating(rnd)[(rnd, tbl)]
+    names = ev.seat_names(seats)
     if entry is None:
-        row = st.event.db.hand(rnd, tbl, hand)
-        entry = tables.entry_of_result(st.event, rnd, tbl, hand, row.result) if row else None
+        row = ev.db.hand(rnd, tbl, hand)
+        entry = tables.entry_of_result(ev, rnd, tbl, hand, row.result) if row else None
     return {
         "rnd": rnd,
         "tbl": tbl,
         "hand": hand,
         "names": names,
-        "offer": st.offer(rnd, tbl),
-        "place_names": place_names(st.event, lang),
+        "offer": st.offer(ev, rnd, tbl),
+        "place_names": place_names(ev, lang),
         "entry": entry,
-        "is_correction": st.event.db.hand(rnd, tbl, hand) is not None,
+        "is_correction": ev.db.hand(rnd, tbl, hand) is not None,
         "error": "",
         "error_zh": "",
     }
@@ -315,42 +374,53 @@ def _form_ctx(st: State, rnd: int, tbl: int, hand: int, entry: Entry | None, lan
 
 async def hand_form(request: Request) -> Response:
     st = _state(request)
-    seat = _seat(request)
-    hand = _hand_number(request)
     base = f"/t/{request.path_params['token']}"
-    ctx = _form_ctx(st, seat.round, seat.table, hand, None, _lang(request))
-    wait = tables.pending(st.event, seat.round, seat.table, hand)
-    return page(
-        request, "hand.html", base=base, action=f"{base}/hand/{hand}", admin=False, wait=wait, side=seat.side, **ctx
-    )
+
+    def gather(ev: Tournament) -> dict[str, Any]:
+        seat = _seat(request, ev)
+        hand = _hand_number(request, ev)
+        ctx = _form_ctx(st, ev, seat.round, seat.table, hand, None, _lang(request))
+        wait = tables.pending(ev, seat.round, seat.table, hand)
+        return {**ctx, "action": f"{base}/hand/{hand}", "wait": wait, "side": seat.side}
+
+    ctx = await st.read(gather)
+    return page(request, "hand.html", base=base, admin=False, **ctx)
+
+
+def _refused(e: EventError) -> Exception:
+    """A step the event refuses (409), unless the file itself could not take it (503/507 pages say so)."""
+    if isinstance(e, EventFileError):
+        return e
+    return fail(409, str(e))
 
 
 async def hand_enter(request: Request) -> Response:
     st = _state(request)
     form = await read_form(request)
-    seat = _seat(request)
-    hand = _hand_number(request)
     base = f"/t/{request.path_params['token']}"
-    entry = entry_of_form(form, seat.round, seat.table, hand, st.offer(seat.round, seat.table))
-    try:
-        tables.enter(st.event, seat.side, entry)
-    except ValueError as e:
-        ctx = _form_ctx(st, seat.round, seat.table, hand, entry, _lang(request))
-        ctx["error"] = str(e)
-        ctx["error_zh"] = word("refused", _lang(request))
+    lang = _lang(request)
+
+    def act(ev: Tournament) -> tuple[Seat, int, dict[str, Any] | None]:
+        seat = _seat(request, ev)
+        hand = _hand_number(request, ev)
+        entry = entry_of_form(form, seat.round, seat.table, hand, st.offer(ev, seat.round, seat.table))
+        try:
+            tables.enter(ev, seat.side, entry)
+        except ValueError as e:
+            ctx = _form_ctx(st, ev, seat.round, seat.table, hand, entry, lang)
+            ctx["error"] = str(e)
+            ctx["error_zh"] = word("refused", lang)
+            return seat, hand, ctx
+        except tables.HandConflict as e:
+            raise fail(409, str(e)) from None
+        return seat, hand, None
+
+    seat, hand, refused = await st.write(act)
+    if refused is not None:
+        action = f"{base}/hand/{hand}"
         return page(
-            request,
-            "hand.html",
-            422,
-            base=base,
-            action=f"{base}/hand/{hand}",
-            admin=False,
-            wait=None,
-            side=seat.side,
-            **ctx,
+            request, "hand.html", 422, base=base, action=action, admin=False, wait=None, side=seat.side, **refused
         )
-    except tables.HandConflict as e:
-        raise fail(409, str(e)) from None
     st.config.log(f"table {seat.table} side {'AB'[seat.side]} entered round {seat.round} hand {hand}")
     return RedirectResponse(f"{base}?done=entered", status_code=303)
 
@@ -366,20 +436,25 @@ async def hand_reject(request: Request) -> Response:
 async def _decide(request: Request, *, confirm: bool) -> Response:
     st = _state(request)
     form = await read_form(request)
-    seat = _seat(request)
-    hand = _hand_number(request)
     audit = _one(form, "audit")
     if not audit.isdigit() or len(audit) > 18:
         raise fail(400, "the form lacks the entry it answers")
-    try:
-        if confirm:
-            tables.confirm(st.event, seat.side, seat.round, seat.table, hand, int(audit))
-        else:
-            tables.reject(st.event, seat.side, seat.round, seat.table, hand, int(audit))
-    except tables.NotAllowed as e:
-        raise fail(403, str(e), "录入的一方不能自己确认，请另一方确认。") from None
-    except EventError as e:
-        raise fail(409, str(e)) from None
+
+    def act(ev: Tournament) -> tuple[Seat, int]:
+        seat = _seat(request, ev)
+        hand = _hand_number(request, ev)
+        try:
+            if confirm:
+                tables.confirm(ev, seat.side, seat.round, seat.table, hand, int(audit))
+            else:
+                tables.reject(ev, seat.side, seat.round, seat.table, hand, int(audit))
+        except tables.NotAllowed as e:
+            raise fail(403, str(e), "录入的一方不能自己确认，请另一方确认。") from None
+        except EventError as e:
+            raise _refused(e) from None
+        return seat, hand
+
+    seat, hand = await st.write(act)
     what = "confirmed" if confirm else "sent back"
     st.config.log(f"table {seat.table} side {'AB'[seat.side]} {what} round {seat.round} hand {hand}")
     return RedirectResponse(f"/t/{request.path_params['token']}?done={'confirmed' if confirm else 'rejected'}", 303)
@@ -409,88 +484,125 @@ async def admin_page(request: Request) -> Response:
     st = _state(request)
     base = _admin(request)
     url = _base_url(request)
-    rounds = []
-    for rnd in st.event.db.rounds_seated():
-        tabs = []
-        for t in _round_tables(st, rnd):
-            if "bye" in t:
-                continue
-            links = [f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}" for side in (0, 1)]
-            tabs.append({**t, "links": links})
-        rounds.append({"round": rnd, "tables": tabs})
-    nxt = max(st.event.db.rounds_seated(), default=0) + 1
-    return page(
-        request,
-        "admin.html",
-        base=base,
-        rounds=rounds,
-        can_seat=nxt if st.event.fmt == "swiss" and nxt <= st.event.rounds else 0,
-        refresh=0,
-    )
+
+    def gather(ev: Tournament) -> dict[str, Any]:
+        st.links.refresh(ev)
+        rounds = []
+        for rnd in ev.db.rounds_seated():
+            tabs = []
+            for t in _round_tables(ev, rnd):
+                if "bye" in t:
+                    continue
+                links = [f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}" for side in (0, 1)]
+                tabs.append({**t, "links": links})
+            rounds.append({"round": rnd, "tables": tabs})
+        nxt = max(ev.db.rounds_seated(), default=0) + 1
+        return {"rounds": rounds, "can_seat": nxt if ev.fmt == "swiss" and nxt <= ev.rounds else 0}
+
+    ctx = await st.read(gather)
+    return page(request, "admin.html", base=base, refresh=0, **ctx)
 
 
 async def admin_seat(request: Request) -> Response:
     st = _state(request)
     await read_form(request)
     base = _admin(request)
-    try:
-        club.ensure_round(st.event, int(request.path_params["rnd"]))
-    except EventError as e:
-        raise fail(409, str(e)) from None
+
+    def act(ev: Tournament) -> None:
+        try:
+            club.ensure_round(ev, int(request.path_params["rnd"]))
+        except EventError as e:
+            raise _refused(e) from None
+
+    await st.write(act)
     return RedirectResponse(base, status_code=303)
 
 
 async def print_page(request: Request) -> Response:
+    """One page per side of each table: its seating, its own QR code and a score sheet.
+
+    The sides' pages are printed apart so that each side holds only its own link; an
+    entry made with one side's link is confirmed with the other side's.
+    """
     st = _state(request)
     _admin(request)
-    rnd = _round_number(request)
     url = _base_url(request)
-    sheets = []
-    for t in _round_tables(st, rnd):
-        if "bye" in t:
-            continue
-        qrs = []
-        for side in (0, 1):
-            link = f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}"
-            qrs.append({"side": "AB"[side], "url": link, "svg": qr_svg(link)})
-        sheets.append({**t, "qrs": qrs})
-    places = place_names(st.event, _lang(request))
-    return page(
-        request, "print.html", rnd=rnd, sheets=sheets, places=places, hands=range(1, st.event.hands_per_match + 1)
-    )
+    lang = _lang(request)
+
+    def gather(ev: Tournament) -> dict[str, Any]:
+        st.links.refresh(ev)
+        rnd = _round_number(request, ev)
+        sheets = []
+        for t in _round_tables(ev, rnd):
+            if "bye" in t:
+                continue
+            for side in (0, 1):
+                link = f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}"
+                sheets.append(
+                    {
+                        **t,
+                        "side": "AB"[side],
+                        "other": "AB"[1 - side],
+                        "side_seats": " ".join(map(str, tables.SIDE_SEATS[side])),
+                        "url": link,
+                        "svg": qr_svg(link),
+                    }
+                )
+        return {
+            "rnd": rnd,
+            "sheets": sheets,
+            "places": place_names(ev, lang),
+            "hands": range(1, ev.hands_per_match + 1),
+        }
+
+    ctx = await st.read(gather)
+    return page(request, "print.html", **ctx)
 
 
-def _admin_target(request: Request) -> tuple[int, int, int]:
-    rnd = _round_number(request)
+def _admin_target(request: Request, ev: Tournament) -> tuple[int, int, int]:
+    rnd = _round_number(request, ev)
     tbl: int = request.path_params["tbl"]
-    if (rnd, tbl) not in _state(request).event.db.seating(rnd):
+    if (rnd, tbl) not in ev.db.seating(rnd):
         raise fail(404, f"round {rnd} has no table {tbl}")
-    return rnd, tbl, _hand_number(request)
+    return rnd, tbl, _hand_number(request, ev)
 
 
 async def admin_hand_form(request: Request) -> Response:
     st = _state(request)
     base = _admin(request)
-    rnd, tbl, hand = _admin_target(request)
-    ctx = _form_ctx(st, rnd, tbl, hand, None, _lang(request))
-    action = f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"
-    return page(request, "hand.html", base=base, action=action, admin=True, wait=None, side=-1, **ctx)
+
+    def gather(ev: Tournament) -> dict[str, Any]:
+        rnd, tbl, hand = _admin_target(request, ev)
+        ctx = _form_ctx(st, ev, rnd, tbl, hand, None, _lang(request))
+        return {**ctx, "action": f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"}
+
+    ctx = await st.read(gather)
+    return page(request, "hand.html", base=base, admin=True, wait=None, side=-1, **ctx)
 
 
 async def admin_hand_save(request: Request) -> Response:
     st = _state(request)
     form = await read_form(request)
     base = _admin(request)
-    rnd, tbl, hand = _admin_target(request)
-    entry = entry_of_form(form, rnd, tbl, hand, st.offer(rnd, tbl))
-    try:
-        tables.organiser_record(st.event, entry)
-    except EventError as e:
-        ctx = _form_ctx(st, rnd, tbl, hand, entry, _lang(request))
-        ctx["error"] = str(e)
-        ctx["error_zh"] = word("refused", _lang(request))
-        action = f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"
-        return page(request, "hand.html", 422, base=base, action=action, admin=True, wait=None, side=-1, **ctx)
+    lang = _lang(request)
+
+    def act(ev: Tournament) -> tuple[tuple[int, int, int], dict[str, Any] | None]:
+        rnd, tbl, hand = _admin_target(request, ev)
+        entry = entry_of_form(form, rnd, tbl, hand, st.offer(ev, rnd, tbl))
+        try:
+            tables.organiser_record(ev, entry)
+        except EventFileError:
+            raise
+        except EventError as e:
+            ctx = _form_ctx(st, ev, rnd, tbl, hand, entry, lang)
+            ctx["error"] = str(e)
+            ctx["error_zh"] = word("refused", lang)
+            return (rnd, tbl, hand), {**ctx, "action": f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"}
+        return (rnd, tbl, hand), None
+
+    (rnd, tbl, hand), refused = await st.write(act)
+    if refused is not None:
+        return page(request, "hand.html", 422, base=base, admin=True, wait=None, side=-1, **refused)
     st.config.log(f"organiser saved round {rnd} table {tbl} hand {hand}")
     return RedirectResponse(base, status_code=303)
 
@@ -603,11 +715,53 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return page(request, "message.html", exc.status_code, title=word("error", lang), message=headline, detail=detail)
 
 
+UNAVAILABLE: list[tuple[type[EventError], int, str, str]] = [
+    (
+        EventBusy,
+        503,
+        "the event file is busy: another program is writing to it. Nothing was saved; try again in a moment",
+        "活动文件正忙：另一个程序正在写入。这次什么也没有保存，请稍等片刻再试。",
+    ),
+    (
+        EventFileFull,
+        507,
+        "the disk is full. Nothing was saved; the organiser must free some space",
+        "磁盘已满：这次什么也没有保存。请组织者腾出空间后再试。",
+    ),
+    (
+        EventFileChanged,
+        503,
+        "the event file was deleted or replaced while the server ran. Nothing was saved; "
+        "the organiser must check the file and start the server again",
+        "服务器运行期间活动文件被删除或替换了：这次什么也没有保存。请组织者检查文件后重新启动服务器。",
+    ),
+]
+
+
+async def event_error(request: Request, exc: Exception) -> Response:
+    """The event file could not take or give what was asked: a page for the reader, the reason in the log."""
+    assert isinstance(exc, EventError)
+    status, en, zh = (
+        503,
+        "the event file cannot be used now. Nothing was saved; the organiser sees why",
+        HEADLINES_ZH[503],
+    )
+    for kind, code, en_, zh_ in UNAVAILABLE:
+        if isinstance(exc, kind):
+            status, en, zh = code, en_, zh_
+            break
+    _state(request).config.log(f"refused {request.method} {request.url.path}: {exc}")
+    lang = _lang(request)
+    headline, detail = (zh, en) if lang == "zh" else (en, "")
+    return page(request, "message.html", status, title=word("error", lang), message=headline, detail=detail)
+
+
 class OneLineErrors:
     """An unexpected error becomes a 500 page for the reader and one line in the organiser's log.
 
     Starlette's own error middleware would log a traceback after its handler; this one sits
-    inside it and answers before the error gets there.
+    inside it and answers before the error gets there.  A body announced larger than
+    :data:`MAX_BODY` is refused here with the project's 413 page, before it is read.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -616,6 +770,11 @@ class OneLineErrors:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        length = Request(scope).headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            response = await http_error(Request(scope), fail(413, f"the form is larger than {MAX_BODY} bytes"))
+            await response(scope, receive, send)
             return
         started = False
 
@@ -647,11 +806,20 @@ def create_app(config: Config, state: State | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.gouji = state or State(config)
+        if state is None:
+            own = State(config)
+            try:
+                own.start()
+            except BaseException:
+                own.close()
+                raise
+            app.state.gouji = own
+        else:
+            app.state.gouji = state
         try:
             yield
         finally:
-            app.state.gouji.event.close()
+            app.state.gouji.close()
 
     hand = "/t/{token}/hand/{hand:int}"
     admin_hand = "/admin/{token}/r/{rnd:int}/t/{tbl:int}/hand/{hand:int}"
@@ -673,7 +841,6 @@ def create_app(config: Config, state: State | None = None) -> Starlette:
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={HTTPException: http_error},
+        exception_handlers={HTTPException: http_error, EventError: event_error},
         middleware=[Middleware(OneLineErrors)],
-        max_body_size=MAX_BODY,
     )

@@ -76,6 +76,15 @@ WORDS: dict[str, dict[str, str]] = {
     "seating_sheet": {"zh": "座次表", "en": "Seating sheet"},
     "score_sheet": {"zh": "记分表", "en": "Score sheet"},
     "scan": {"zh": "{s}方扫码录入/确认", "en": "Side {s}: scan to enter or confirm"},
+    "sheet_for_side": {
+        "zh": "本页只交给{s}方（座位 {seats}）。{s}方录入的结果由{other}方用他们自己那一页的二维码确认。",
+        "en": "Give this page to side {s} (seats {seats}) only. What side {s} enters, side {other} confirms "
+        "with the QR code on its own page.",
+    },
+    "print_apart": {
+        "zh": "每桌每方一页：分开交给两方，一方不能确认自己录入的结果。",
+        "en": "One page per side of each table: hand them out apart, so no side can confirm its own entry.",
+    },
     "error": {"zh": "出错了", "en": "Something went wrong"},
     "pending_list": {"zh": "待确认", "en": "Waiting for confirmation"},
     "no_pending": {"zh": "没有待确认的局", "en": "nothing waiting"},

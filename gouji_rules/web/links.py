@@ -3,10 +3,14 @@
 A table link carries a token derived from a secret kept in the event file
 (``HMAC-SHA256(secret, "table:ROUND:TABLE:SIDE")``), so links survive a restart
 of the server, a Swiss round paired later gets its links without anything being
-stored, and printed QR codes stay valid all evening.  ``--new-links`` replaces
-the secret, which invalidates every printed link at once (a leaked link).  The
-organiser's token is drawn afresh at each start and kept only as a hash in memory.
-Tokens are compared in constant time.
+stored, and printed QR codes stay valid all evening.  The two sides of a table
+get different tokens, so a side's link opens only its own side: confirming an
+entry takes the other side's link.  ``--new-links`` replaces the secret, which
+invalidates every printed link at once (a leaked link); a server re-reads the
+secret at each request, so one that was already running honours the revocation
+too.  A secret too short to be unguessable is refused (storage.check_secret).
+The organiser's token is drawn afresh at each start and kept only as a hash in
+memory.  Tokens are compared in constant time.
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import secrets
 from dataclasses import dataclass
 
+from ..tournament.errors import EventError
 from ..tournament.event import Tournament
+from ..tournament.storage import check_secret
 
 SECRET_KEY = "web_secret"
 TOKEN_CHARS = 32  # 192 bits of the HMAC, URL-safe
@@ -33,15 +40,34 @@ class Seat:
 
 
 def event_secret(event: Tournament, *, renew: bool = False) -> bytes:
-    """The event's link secret, created on first use (or replaced with ``renew``) in one transaction."""
+    """The event's link secret, created on first use (or replaced with ``renew``) in one transaction.
+
+    Called only once the server that uses it can listen, so a failed start changes no link.
+    """
     with event.db.transaction() as con:
         row = con.execute("SELECT value FROM meta WHERE key = ?", (SECRET_KEY,)).fetchone()
         if row is None or renew:
-            value = '"' + secrets.token_urlsafe(32) + '"'
-            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (SECRET_KEY, value))
+            value = secrets.token_urlsafe(32)
+            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (SECRET_KEY, json.dumps(value)))
         else:
-            value = str(row[0])
-    return value.strip('"').encode()
+            value = _stored(event, row[0])
+    return value.encode()
+
+
+def current_secret(event: Tournament) -> bytes:
+    """The secret in the file now (another server's ``--new-links`` may have replaced it)."""
+    row = event.db.con.execute("SELECT value FROM meta WHERE key = ?", (SECRET_KEY,)).fetchone()
+    if row is None:
+        raise EventError(f"{event.db.path}: the event file has no link secret; start 'gouji event serve' again")
+    return _stored(event, row[0]).encode()
+
+
+def _stored(event: Tournament, raw: object) -> str:
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        value = None
+    return check_secret(event.db.path, value)
 
 
 def table_token(secret: bytes, seat: Seat) -> str:
@@ -50,13 +76,16 @@ def table_token(secret: bytes, seat: Seat) -> str:
 
 
 class Links:
-    """Checks tokens: the organiser's, and every seated table's two sides."""
+    """Checks tokens: the organiser's, and every seated table's two sides, against the event's current secret."""
 
-    def __init__(self, event: Tournament, secret: bytes, admin_token: str | None = None) -> None:
-        self.event = event
-        self.secret = secret
+    def __init__(self, admin_token: str | None = None) -> None:
+        self.secret = b""
         self.admin_token = admin_token or secrets.token_urlsafe(24)
         self._admin_hash = hashlib.sha256(self.admin_token.encode()).digest()
+
+    def refresh(self, event: Tournament) -> None:
+        """Take the secret stored in the file now: a revocation by another server counts from this request on."""
+        self.secret = current_secret(event)
 
     def is_admin(self, token: str) -> bool:
         return hmac.compare_digest(hashlib.sha256(token.encode()).digest(), self._admin_hash)
@@ -64,12 +93,13 @@ class Links:
     def token(self, seat: Seat) -> str:
         return table_token(self.secret, seat)
 
-    def seat_of(self, token: str) -> Seat | None:
+    def seat_of(self, event: Tournament, token: str) -> Seat | None:
         """The table side a token opens, or None.  Every seated table is tried (a club has a few dozen)."""
         if len(token) != TOKEN_CHARS or not token.isascii():  # compare_digest refuses non-ASCII text
             return None
+        self.refresh(event)
         found = None
-        for rnd, tbl in self.event.db.seating():
+        for rnd, tbl in event.db.seating():
             for side in (0, 1):
                 seat = Seat(rnd, tbl, side)
                 if hmac.compare_digest(self.token(seat), token):

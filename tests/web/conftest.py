@@ -165,6 +165,47 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
+WAIT_SECONDS = 60
+"""The longest a browser test waits for what it checks: generous for a loaded machine, never forever."""
+
+
+def wait_for(driver: Any, condition: Any, what: str) -> Any:
+    """Poll ``condition(driver)`` until it is true (returning its value), or fail naming ``what``."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.1).until(
+        condition, message=f"waited {WAIT_SECONDS} s for {what}"
+    )
+
+
+def loaded(driver: Any, css: str = "main") -> None:
+    """Wait until the page has finished loading and shows ``css`` (a page is never read half-loaded)."""
+    from selenium.webdriver.common.by import By
+
+    wait_for(
+        driver,
+        lambda d: (
+            d.execute_script("return document.readyState") == "complete" and d.find_elements(By.CSS_SELECTOR, css)
+        ),
+        f"a loaded page with {css!r} ({driver.current_url})",
+    )
+
+
+def open_page(driver: Any, url: str, css: str = "main") -> None:
+    driver.get(url)
+    loaded(driver, css)
+
+
+def wait_text(driver: Any, text: str, css: str = "body") -> None:
+    """Wait until ``text`` shows in the element ``css`` (the whole page by default)."""
+    from selenium.webdriver.common.by import By
+
+    def shown(d: Any) -> bool:
+        return any(text in e.text for e in d.find_elements(By.CSS_SELECTOR, css))
+
+    wait_for(driver, shown, f"{text!r} in {css!r} ({driver.current_url})")
+
+
 def shot(driver: Any, name: str, top: float = 0, height: float = 8000) -> Path:
     """A screenshot at phone width (the whole page, or ``height`` pixels from ``top``) in test-artifacts/web/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
