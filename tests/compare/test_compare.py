@@ -28,8 +28,8 @@ def test_same_seed_gives_the_same_document(gouji: click.Group) -> None:
 
 
 def test_document_shape(gouji: click.Group) -> None:
-    doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6")
-    assert doc["schema_version"] == 1
+    doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6", "--match-hands", "0")
+    assert doc["schema_version"] == 2
     assert doc["deals"] == 6 and doc["hands_per_variant"] == 12
     assert [v["label"] for v in doc["variants"]] == ["dagang", "dianshaomenla"]
     assert doc["baseline"] == "dagang"
@@ -109,6 +109,8 @@ def test_csv_and_html_files(gouji: click.Group, tmp_path: Path) -> None:
             "dianshaomenla",
             "--hands",
             "6",
+            "--match-hands",
+            "0",
             "--quiet",
             "--csv",
             str(csv_path),
