@@ -326,8 +326,10 @@ def summary_zh(doc: dict[str, Any], most: int = 5) -> list[str]:
     matches)."""
     base = doc["baseline"]
     hands = doc["hands_per_variant"]
+    dealt = f"{doc['deals']} 场牌（每场 {doc['match_hands']} 局）" if doc["match_hands"] else f"{doc['deals']} 副牌"
+    again = "每场" if doc["match_hands"] else "每副牌"
     paras = [
-        f"每套规则用同样的 {doc['deals']} 副牌各打 {hands} 局（每副牌换座再打一次，运气相互抵消），"
+        f"每套规则用同样的 {dealt}各打 {hands} 局（{again}换座再打一次，运气相互抵消），"
         f"差值按牌局配对，以 95% 区间判断是否明显；「能看出」的变化指真有这么大时，五次里有四次判为明显。"
         f"基准是 {base}。" + agents_zh(doc)
     ]
