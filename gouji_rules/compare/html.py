@@ -333,10 +333,11 @@ def _governed_section(doc: dict[str, Any], names: list[str]) -> list[str]:
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
     head += "".join(f"<th>{escape(n)} − {escape(base)}</th><th>能看出 detectable</th>" for n in names[1:])
     rows = [f"<table><tr><th>规则 rule</th><th>事件 event</th>{head}</tr>"]
-    for r, mids in found:
+    for rules, mids in found:
         for i, mid in enumerate(mids):
             m = metrics[mid]
-            label = f"<td>{escape(r['zh'])}<br><code>{escape(r['path'])}</code></td>" if i == 0 else "<td></td>"
+            named = "<br>".join(f"{escape(r['zh'])} <code>{escape(r['path'])}</code>" for r in rules)
+            label = f'<td rowspan="{len(mids)}">{named}</td>' if i == 0 else ""
             cells = "".join(
                 f'<td class="num">{escape(fmt_value(x["metrics"][mid]["mean"], m["kind"]))}</td>'
                 for x in doc["results"]

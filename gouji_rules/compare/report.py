@@ -198,19 +198,26 @@ def scale_zh(doc: dict[str, Any], diff: dict[str, Any], variants: dict[str, Any]
     return text + "。"
 
 
-def governed_rows(doc: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]]]:
-    """Each differing rule that governs something measured, with the metric ids of what it governs
-    (its events, then the tribute kinds it charges as ``owed_<kind>``)."""
+def governed_rows(doc: dict[str, Any]) -> list[tuple[list[dict[str, Any]], list[str]]]:
+    """The differing rules that govern something measured, grouped by what they govern (every
+    ``burn.*`` rule governs the same burn events), with the metric ids of it: the events, then the
+    tribute kinds they charge as ``owed_<kind>``."""
     ids = {m["id"] for m in doc["metrics"]}
-    out = []
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for r in doc["rule_differences"]:
         g = r.get("governs")
         if not g:
             continue
         mids = [e for e in g["events"] if e in ids] + [f"owed_{k}" for k in g["tribute"] if f"owed_{k}" in ids]
         if mids:
-            out.append((r, mids))
-    return out
+            groups.setdefault(tuple(mids), []).append(r)
+    return [(rules, list(mids)) for mids, rules in groups.items()]
+
+
+def _rule_names(rules: Sequence[dict[str, Any]], most: int = 3) -> str:
+    """「name」、「name」 for the first ``most`` rules, 等 for the rest."""
+    named = "、".join(f"「{rule_name(r['zh'])}」" for r in rules[:most])
+    return named + ("等" if len(rules) > most else "")
 
 
 def _counted(n: int, matches: bool) -> str:
@@ -225,8 +232,9 @@ def events_zh(doc: dict[str, Any], diff: dict[str, Any]) -> list[str]:
     base, mine = _result(doc, diff["baseline"]), _result(doc, diff["variant"])
     matches = bool(doc["match_hands"])
     out = []
-    for r, mids in governed_rows(doc):
-        if _show(r["values"][idx]) == _show(r["values"][0]):
+    for group, mids in governed_rows(doc):
+        rules = [r for r in group if _show(r["values"][idx]) != _show(r["values"][0])]
+        if not rules:
             continue
         seen, same, never = [], [], []
         power_text = ""
@@ -257,7 +265,7 @@ def events_zh(doc: dict[str, Any], diff: dict[str, Any]) -> list[str]:
         if never:
             hands = doc["hands_per_variant"]
             parts.append("、".join(never) + f" 一次也没有出现（{hands} 局里；每局少于 {_num(3 / hands)} 次）")
-        text = f"「{rule_name(r['zh'])}」管的事：" + "；".join(parts)
+        text = f"{_rule_names(rules)}管的事：" + "；".join(parts)
         if power_text:
             text += "。" + power_text
         out.append(text + "。")
@@ -488,15 +496,31 @@ def governed_text(doc: dict[str, Any]) -> list[str]:
     for n in names[1:]:
         header += [shorten(f"{n} − {base}", 24), "能看出 detectable"]
     rows: list[list[str]] = [header]
-    for r, mids in found:
-        for i, mid in enumerate(mids):
+    never: list[str] = []
+    for rules, mids in found:
+        label = shorten(rules[0]["path"], 26) + (f" +{len(rules) - 1}" if len(rules) > 1 else "")
+        for mid in mids:
+            if all(d["power"][mid]["status"] == "never" for d in doc["differences"]):
+                never.append(mid)
+                continue
             m = metrics[mid]
-            row = [shorten(r["path"], 26) if i == 0 else "", mid]
+            row = [label, mid]
+            label = ""
             row += [fmt_value(x["metrics"][mid]["mean"], m["kind"]) for x in doc["results"]]
             for d in doc["differences"]:
                 row += [fmt_difference(d["metrics"][mid], m["kind"]), power_cell(d["power"][mid], matches)]
             rows.append(row)
     out += fit_table(rows, keep=2, right=[False, False] + [True] * (len(header) - 2))
+    if never:
+        hands = doc["hands_per_variant"]
+        out += wrap(
+            f"never happened in {hands} hands of any variant (< {_num(3 / hands)}/hand): "
+            + ", ".join(dict.fromkeys(never)),
+            indent="  ",
+        )
+    grouped = [rules for rules, _ in found if len(rules) > 1]
+    for rules in grouped:
+        out += wrap(f"{rules[0]['path']} +{len(rules) - 1}: " + ", ".join(r["path"] for r in rules), indent="  ")
     out.append("")
     return out
 
@@ -504,17 +528,25 @@ def governed_text(doc: dict[str, Any]) -> list[str]:
 def sides_text(doc: dict[str, Any]) -> list[str]:
     """Who played (per side) and each agent's measured edge over greedy, points per hand."""
     out = ["对局者 agents (edge over greedy, points per hand, 95% interval; measured on duplicate deals)"]
-    rows = [["方 side", "座 seats", "agent", "under", "edge", "source"]]
+    rows = [["方 side", "座 seats", "agent", "measured under", "edge"]]
+    sources: list[str] = []
     for side in doc.get("sides", []):
         s = side["strength"][0]
         seats = " ".join(str(x) for x in side["seats"])
         if s["edge"] is None:
-            rows.append([side["side"], seats, side["agent"], "—", "unmeasured", ""])
+            rows.append([side["side"], seats, side["agent"], "—", "unmeasured"])
             continue
-        under = s["measured_under"] + ("" if s["exact"] else f" (nearest, {s['rules_apart']} rules apart)")
-        edge = fmt_value(s["edge"], "num", signed=True) + f" [{s['low']:+.2f}, {s['high']:+.2f}]"
-        rows.append([side["side"], seats, side["agent"], under, edge.replace("-", "−"), shorten(s["source"], 40)])
+        apart = s["rules_apart"]
+        under = s["measured_under"] + (
+            "" if s["exact"] else f" (nearest: {apart} rule{'s' if apart > 1 else ''} apart)"
+        )
+        edge = f"{s['edge']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}]".replace("-", "−")
+        rows.append([side["side"], seats, side["agent"], under, edge])
+        if s["source"] not in sources:
+            sources.append(s["source"])
     out += table(rows)
+    for source in sources:
+        out += wrap(f"source: {source}", indent="  ")
     out.append("")
     return out
 
@@ -641,9 +673,9 @@ def write_csv(doc: dict[str, Any], fh: IO[str]) -> None:
     diffs = {d["variant"]: d for d in doc["differences"]}
     units = [v.get("score_unit", 0) for v in doc["variants"]]
     governed: dict[str, list[str]] = {}
-    for r, mids in governed_rows(doc):
+    for rules, mids in governed_rows(doc):
         for mid in mids:
-            governed.setdefault(mid, []).append(r["path"])
+            governed.setdefault(mid, []).extend(r["path"] for r in rules)
     for r, unit in zip(doc["results"], units, strict=True):
         d = diffs.get(r["variant"])
         for m in doc["metrics"]:

@@ -72,14 +72,16 @@ class MatchPlan(NamedTuple):
 def plan_matches(variants: Sequence[Variant], deals: int, match_hands: int | None) -> MatchPlan:
     """Resolve ``match_hands``: a number is kept; None (auto) plays matches when a differing rule
     acts between hands, of the baseline's own ``match.hands``, as many as keep the hands dealt
-    about ``deals`` (⌈deals / K⌉ matches of K hands), so the run takes about as long as asked."""
+    about ``deals`` (⌈deals / K⌉ matches of K hands, but two at least when ``deals`` ≥ 2, so there
+    is an interval), so the run takes about as long as asked."""
     rules = tuple(between_hands(rule_differences(variants)))
     if match_hands is not None:
         return MatchPlan(deals, match_hands, False, deals, rules)
     if not rules:
         return MatchPlan(deals, 0, True, deals, rules)
     k = variants[0].match.hands
-    return MatchPlan(max(1, -(-deals // k)), k, True, deals, rules)
+    matches = min(deals, max(2, -(-deals // k)))  # two at least, for an interval, when two deals were asked
+    return MatchPlan(matches, k, True, deals, rules)
 
 
 def compare(

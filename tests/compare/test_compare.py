@@ -86,7 +86,8 @@ def test_text_report_lists_rules_and_aligns_columns(gouji: click.Group) -> None:
     lines = result.stdout.splitlines()
     assert any(line.strip().startswith("scoring.points") for line in lines)
     header = next(line for line in lines if line.startswith("  指标"))
-    rows = [line for line in lines if line.startswith("  每局")]
+    part = lines[lines.index(header) : lines.index("", lines.index(header))]  # the table's first part
+    rows = [line for line in part if line.startswith("  每局")]
     assert rows
     # the metric-id column starts at the same display column on every row, whatever the Chinese label
     col = width(header[: header.index("metric")])
