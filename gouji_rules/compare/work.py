@@ -292,9 +292,10 @@ class Tally:
             if v:
                 for acc, y, y0 in zip(self.diffs[v - 1], ys, base, strict=True):
                     acc.add(y - y0)
-                u0, u = self.units[0], self.units[v]
-                for acc, i in zip(self.unit_diffs[v - 1], self.points, strict=True):
-                    acc.add(ys[i] * u0 - base[i] * u)
+                if self.points:
+                    u0, u = self.units[0], self.units[v]
+                    for acc, i in zip(self.unit_diffs[v - 1], self.points, strict=True):
+                        acc.add(ys[i] * u0 - base[i] * u)
 
     def merge(self, other: Tally) -> None:
         """Add another tally's sums (exact, so the order of merging cannot change a number)."""
