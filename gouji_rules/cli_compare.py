@@ -48,6 +48,10 @@ def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str
     return value
 
 
+MAX_MATCH_HANDS = 1000
+"""``--match-hands`` at most: as ``simulate --match-hands`` (docs/tournaments.md)."""
+
+
 def _check_match_hands(ctx: click.Context, param: click.Parameter, value: str) -> int | None:
     """``auto`` (None: compare decides) or a whole number of hands, 0 for single hands."""
     if value == "auto":
@@ -56,8 +60,8 @@ def _check_match_hands(ctx: click.Context, param: click.Parameter, value: str) -
         k = int(value)
     except ValueError:
         raise click.BadParameter(f"{value!r} is neither auto nor a whole number") from None
-    if k < 0:
-        raise click.BadParameter(f"{k} is below 0 (0 plays single hands)")
+    if not 0 <= k <= MAX_MATCH_HANDS:
+        raise click.BadParameter(f"{k} is not in the range 0<=x<={MAX_MATCH_HANDS} (0 plays single hands)")
     return k
 
 

@@ -155,6 +155,16 @@ def _clear_changes(doc: dict[str, Any], diff: dict[str, Any]) -> list[tuple[floa
     return out
 
 
+def _identical(doc: dict[str, Any], diff: dict[str, Any]) -> bool:
+    """Every metric the same on every deal (points metrics in 头科 units when the units differ)."""
+    rescaled = diff["scale"]["ratio"] not in (None, 1)
+    for m in doc["metrics"]:
+        e = diff["in_units"].get(m["id"]) if m.get("points") and rescaled else diff["metrics"][m["id"]]
+        if e is None or e["mean"] != 0 or e["low"] not in (0, None) or e["high"] not in (0, None):
+            return False
+    return True
+
+
 def _result(doc: dict[str, Any], label: str) -> dict[str, Any]:
     return next(r for r in doc["results"] if r["variant"] == label)
 
@@ -362,6 +372,9 @@ def summary_zh(doc: dict[str, Any], most: int = 5) -> list[str]:
             if len(changes) > most:
                 text += f"另有 {len(changes) - most} 项也明显不同，见下表。"
             text += f"其余 {quiet} 项指标没有明显差别。"
+        elif _identical(doc, d):
+            text += "除计分比例外，两套规则下每副牌的打法和结果都完全一样。" if d["scale"]["only_scale"] else ""
+            text += f"在这 {hands} 局里，{'其余 ' if d['scale']['only_scale'] else ''}{quiet} 项指标每副牌都相同。"
         else:
             text += f"在这 {hands} 局里，其余 {quiet} 项指标都没有明显差别；想看得更清楚，可以加大 --hands。"
         paras.append(text)

@@ -54,6 +54,7 @@ def test_a_scale_only_pair_gives_no_findings_but_one_scale_statement(gouji: clic
     paragraph = summary_zh(doc)[1]
     assert paragraph.count("计分比例：") == 1 and "1/2" in paragraph
     assert "结果：" not in paragraph and "不算结果" in paragraph
+    assert "每副牌的打法和结果都完全一样" in paragraph  # greedy plays alike whatever the points
     text = render_text(doc)
     assert text.count("计分比例：") == 1 and "按头科分折算" in text
     rows = list(csv.DictReader(io.StringIO(_csv(doc))))
@@ -137,7 +138,7 @@ def test_no_between_hands_rule_no_matches(gouji: click.Group, tmp_path: Path) ->
     assert doc["match_hands"] == 0 and doc["matches"]["between_hands"] == [] and doc["matches"]["command"] is None
 
 
-@pytest.mark.parametrize("value", ["x", "-3", "1.5"])
+@pytest.mark.parametrize("value", ["x", "-3", "1.5", "1001"])
 def test_a_bad_match_hands_is_a_usage_error(gouji: click.Group, value: str) -> None:
     result = CliRunner().invoke(gouji, ["compare", "dagang", "dagang", "--match-hands", value])
     assert result.exit_code == 2 and "--match-hands" in result.output
