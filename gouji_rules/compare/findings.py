@@ -73,11 +73,12 @@ def power(acc: Moments, scale: int, base_mean: float, mean: float, hands: int) -
 
 
 def proportional(a: Variant, b: Variant, unit_a: int, unit_b: int) -> bool:
-    """Are ``b``'s place scores ``a``'s times a constant (the same in units)?"""
+    """Are ``b``'s place scores ``a``'s times a constant other than 1 (different, the same in units)?"""
     if not unit_a or not unit_b:
         return False
     pa, pb = list(a.scoring.points), list(b.scoring.points)
-    return len(pa) == len(pb) and all(x * unit_a == y * unit_b for x, y in zip(pb, pa, strict=True))
+    same_in_units = len(pa) == len(pb) and all(x * unit_a == y * unit_b for x, y in zip(pb, pa, strict=True))
+    return same_in_units and pa != pb
 
 
 def findings(
