@@ -16,6 +16,8 @@ from .engine import Observation
 from .legal import Legal
 from .rng import SplitMix64, derive
 from .rules import NEVER
+from .strength import Strength as Strength  # how strong each agent measured: gouji_rules.strength
+from .strength import strength as strength
 
 try:
     from mypy_extensions import mypyc_attr

@@ -48,6 +48,23 @@ def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str
     return value
 
 
+MAX_MATCH_HANDS = 1000
+"""``--match-hands`` at most: as ``simulate --match-hands`` (docs/tournaments.md)."""
+
+
+def _check_match_hands(ctx: click.Context, param: click.Parameter, value: str) -> int | None:
+    """``auto`` (None: compare decides) or a whole number of hands, 0 for single hands."""
+    if value == "auto":
+        return None
+    try:
+        k = int(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is neither auto nor a whole number") from None
+    if not 0 <= k <= MAX_MATCH_HANDS:
+        raise click.BadParameter(f"{k} is not in the range 0<=x<={MAX_MATCH_HANDS} (0 plays single hands)")
+    return k
+
+
 def register(group: click.Group) -> None:
     """Add ``compare`` to the ``gouji`` group."""
 
@@ -63,10 +80,12 @@ def register(group: click.Group) -> None:
     )
     @click.option(
         "--match-hands",
-        default=0,
+        default="auto",
         show_default=True,
-        type=click.IntRange(0),
-        help="play each deal as a match of K hands (tribute and all between hands) and add per-match metrics",
+        callback=_check_match_hands,
+        help="play each deal as a match of K hands (tribute and all between hands) and add per-match metrics; "
+        "auto: matches of the baseline's match.hands (N deals as ⌈N/K⌉ matches) when a differing rule acts "
+        "between hands, else single hands; 0: always single hands",
     )
     @click.option("--seed", default=0, show_default=True, type=int)
     @click.option(
@@ -93,7 +112,7 @@ def register(group: click.Group) -> None:
     def compare_cmd(
         variants: tuple[str, ...],
         deals: int,
-        match_hands: int,
+        match_hands: int | None,
         seed: int,
         agent_name: str,
         workers: int,
@@ -135,7 +154,7 @@ def register(group: click.Group) -> None:
 def _run(
     variants: list[str],
     deals: int,
-    match_hands: int,
+    match_hands: int | None,
     seed: int,
     agent_name: str,
     workers: int,
@@ -143,8 +162,17 @@ def _run(
     quiet: bool,
 ) -> dict[str, Any]:
     from .compare import compare, make_backend
+    from .compare.run import plan_matches
+    from .compare.work import load
 
-    with make_backend(workers, scheduler) as backend, _progress(deals, quiet) as progress:
+    chosen = plan_matches([load(v)[0] for v in variants], deals, match_hands)
+    if chosen.auto and chosen.hands and not quiet:
+        click.echo(
+            f"compare: {', '.join(chosen.rules)} act between hands: playing {chosen.deals} matches of "
+            f"{chosen.hands} hands (--match-hands 0 for single hands)",
+            err=True,
+        )
+    with make_backend(workers, scheduler) as backend, _progress(chosen.deals, quiet) as progress:
         return compare(variants, deals, seed, agent_name, backend=backend, progress=progress, match_hands=match_hands)
 
 

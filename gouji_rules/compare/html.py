@@ -17,7 +17,19 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from .report import CLEAR_NOTE, _show, fmt_difference, fmt_estimate, is_zero, summary_zh
+from .report import (
+    CLEAR_NOTE,
+    SCALE_MARK,
+    SCALE_NOTE,
+    _show,
+    fmt_difference,
+    fmt_estimate,
+    fmt_value,
+    governed_rows,
+    is_zero,
+    power_cell,
+    summary_zh,
+)
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
 
@@ -276,6 +288,9 @@ def render_html(doc: dict[str, Any]) -> str:
         out.append(_wrap("\n".join(rows)))
     else:
         out.append("<p>没有：这些规则完全相同。None: the variants have the same rules.</p>")
+    out += _governed_section(doc, names)
+    out += _units_section(doc, names)
+    out += _sides_section(doc)
     out.append("<h2>比分差分布 Score difference per hand (team 0 − team 1)</h2>")
     out.append(_wrap(score_chart(doc["score_distribution"])))
     if "match_score_distribution" in doc:
@@ -291,6 +306,8 @@ def render_html(doc: dict[str, Any]) -> str:
             "Bold, filled dot: the interval is clear of 0.</p>"
         )
         out.append(_wrap(_differences_table(doc, names)))
+    if any(d["scale"]["only_scale"] for d in doc["differences"]):
+        out.append(f'<p class="note">{escape(SCALE_MARK)}：只是计分比例不同。{escape(SCALE_NOTE)}.</p>')
     zero = [m["id"] for m in doc["metrics"] if is_zero(doc, m["id"])]
     if zero:
         out.append(
@@ -301,7 +318,93 @@ def render_html(doc: dict[str, Any]) -> str:
 
 
 def _differs(doc: dict[str, Any], metric: str) -> bool:
-    return any(d["metrics"][metric]["clear"] for d in doc["differences"])
+    """A finding for some variant (a clear difference that is not only a change of scale)."""
+    return any(metric in d["findings"] for d in doc["differences"])
+
+
+def _governed_section(doc: dict[str, Any], names: list[str]) -> list[str]:
+    """The events each differing rule governs: how often per variant, the paired difference, power."""
+    found = governed_rows(doc)
+    if not found:
+        return []
+    base = doc["baseline"]
+    matches = bool(doc["match_hands"])
+    metrics = {m["id"]: m for m in doc["metrics"]}
+    head = "".join(f"<th>{escape(n)}</th>" for n in names)
+    head += "".join(f"<th>{escape(n)} − {escape(base)}</th><th>能看出 detectable</th>" for n in names[1:])
+    rows = [f"<table><tr><th>规则 rule</th><th>事件 event</th>{head}</tr>"]
+    for rules, mids in found:
+        for i, mid in enumerate(mids):
+            m = metrics[mid]
+            named = "<br>".join(f"{escape(r['zh'])} <code>{escape(r['path'])}</code>" for r in rules)
+            label = f'<td rowspan="{len(mids)}">{named}</td>' if i == 0 else ""
+            cells = "".join(
+                f'<td class="num">{escape(fmt_value(x["metrics"][mid]["mean"], m["kind"]))}</td>'
+                for x in doc["results"]
+            )
+            for d in doc["differences"]:
+                e = d["metrics"][mid]
+                cells += f'<td class="num {"clear" if e["clear"] else "unclear"}">{escape(fmt_difference(e, m["kind"]))}</td>'
+                cells += f'<td class="num">{escape(power_cell(d["power"][mid], matches))}</td>'
+            rows.append(f"<tr>{label}<td>{escape(m['zh'])} <code>{escape(mid)}</code></td>{cells}</tr>")
+    rows.append("</table>")
+    unit = "场" if matches else "副牌"
+    return [
+        "<h2>规则管的事件 Events the differing rules govern (per hand)</h2>",
+        f'<p class="note">能看出：真有这么大的变化时，这 {doc["deals"]} {unit}五次里有四次判为明显；'
+        f"25%：要看出基准值四分之一的变化约需的{unit}数。Detectable: the change these {doc['deals']} "
+        f"{'matches' if matches else 'deals'} see clear of 0 four times in five; 25%: how many it takes "
+        "to see a change of a quarter of the baseline's value.</p>",
+        _wrap("\n".join(rows)),
+    ]
+
+
+def _units_section(doc: dict[str, Any], names: list[str]) -> list[str]:
+    """Points metrics in each variant's own 头科 units, when some variant's unit differs."""
+    units = [v["score_unit"] for v in doc["variants"]]
+    if all(u == units[0] for u in units) or not all(units):
+        return []
+    base = doc["baseline"]
+    head = "".join(f"<th>{escape(n)}</th>" for n in names)
+    head += "".join(f"<th>{escape(n)} − {escape(base)}</th>" for n in names[1:])
+    rows = [f"<table><tr><th>指标</th><th>metric</th>{head}</tr>"]
+    for m in doc["metrics"]:
+        if not m.get("points") or is_zero(doc, m["id"]):
+            continue
+        cells = "".join(
+            f'<td class="num">{escape(fmt_estimate(r["in_units"][m["id"]], "num"))}</td>' for r in doc["results"]
+        )
+        for d in doc["differences"]:
+            e = d["in_units"][m["id"]]
+            cells += f'<td class="num {"clear" if e["clear"] else "unclear"}">{escape(fmt_difference(e, "num"))}</td>'
+        rows.append(f"<tr><td>{escape(m['zh'])}</td><td><code>{escape(m['id'])}</code></td>{cells}</tr>")
+    rows.append("</table>")
+    legend = "，".join(f"{escape(n)} 1 单位 = {u} 分" for n, u in zip(names, units, strict=True))
+    return [
+        "<h2>按头科分折算 Scores in units of each variant's own 头科 score</h2>",
+        f'<p class="note">{legend}。In units, a change of scoring scale alone gives no difference.</p>',
+        _wrap("\n".join(rows)),
+    ]
+
+
+def _sides_section(doc: dict[str, Any]) -> list[str]:
+    """Who played, per side, and each agent's measured edge over greedy."""
+    rows = [
+        "<table><tr><th>方 side</th><th>座位 seats</th><th>机器人 agent</th><th>测于 under</th>"
+        "<th>比 greedy 每局多 edge</th><th>来源 source</th></tr>"
+    ]
+    for side in doc.get("sides", []):
+        s = side["strength"][0]
+        seats = " ".join(str(x) for x in side["seats"])
+        if s["edge"] is None:
+            cells = "<td>—</td><td>未测 unmeasured</td><td></td>"
+        else:
+            under = s["measured_under"] + ("" if s["exact"] else f"（最接近，相差 {s['rules_apart']} 条规则）")
+            edge = f"{s['edge']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}]".replace("-", "−")
+            cells = f'<td>{escape(under)}</td><td class="num">{escape(edge)}</td><td>{escape(s["source"])}</td>'
+        rows.append(f"<tr><td>{side['side']}</td><td>{seats}</td><td>{escape(side['agent'])}</td>{cells}</tr>")
+    rows.append("</table>")
+    return ["<h2>对局者 Who played</h2>", _wrap("\n".join(rows))]
 
 
 def _metrics_table(doc: dict[str, Any], names: list[str]) -> str:
@@ -336,9 +439,10 @@ def _differences_table(doc: dict[str, Any], names: list[str]) -> str:
         if is_zero(doc, m["id"]):
             continue
         ests = [d["metrics"][m["id"]] for d in doc["differences"]]
+        marks = [f" {SCALE_MARK}" if m["id"] in d["scale"]["only_scale"] else "" for d in doc["differences"]]
         cells = "".join(
-            f'<td class="num {"clear" if e["clear"] else "unclear"}">{escape(fmt_difference(e, m["kind"]))}</td>'
-            for e in ests
+            f'<td class="num {"clear" if e["clear"] else "unclear"}">{escape(fmt_difference(e, m["kind"]) + mark)}</td>'
+            for e, mark in zip(ests, marks, strict=True)
         )
         f, unit = _units(m["kind"], diff=True)
         chart = interval_chart(

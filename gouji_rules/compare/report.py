@@ -11,12 +11,18 @@ from __future__ import annotations
 import csv
 import unicodedata
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import IO, Any
 
 from ..outputs import spreadsheet_cell
 
 MAX_COLUMNS = 100  # the text report fits a 100-column terminal, whatever the number of variants
 CLEAR_NOTE = "≈0: the 95% interval contains 0, no clear difference"
+SCALE_MARK = "比例"
+SCALE_NOTE = (
+    "clear only in raw points: in units of each variant's own 头科 score there is no clear difference, "
+    "so it is a change of scoring scale, not a finding"
+)
 
 
 def width(text: str) -> int:
@@ -117,24 +123,206 @@ def _words(text: str) -> list[str]:
     return out
 
 
+def _phrase(m: dict[str, Any], a: float, b: float, d: float, unit: str = "") -> str:
+    """One change in plain Chinese: ``指标从 a 变为 b（多 d）`` (rates in percentage points)."""
+    more = "多" if d > 0 else "少"
+    if m["kind"] == "rate":
+        return f"{m['zh']}从 {100 * a:.1f}% 变为 {100 * b:.1f}%（{more} {abs(100 * d):.1f} 个百分点）"
+    return f"{m['zh']}{unit}从 {a:.2f} 变为 {b:.2f}（{more} {abs(d):.2f}）"
+
+
 def _clear_changes(doc: dict[str, Any], diff: dict[str, Any]) -> list[tuple[float, str]]:
-    """The clear differences of one variant to the baseline, largest relative change first, as Chinese phrases."""
-    base = next(r for r in doc["results"] if r["variant"] == diff["baseline"])
-    mine = next(r for r in doc["results"] if r["variant"] == diff["variant"])
+    """The findings of one variant against the baseline, largest relative change first, as Chinese
+    phrases: clear differences, points metrics in 头科 units when the two variants' units differ,
+    changes of scale left out (``findings`` in the document)."""
+    base = _result(doc, diff["baseline"])
+    mine = _result(doc, diff["variant"])
+    rescaled = bool(diff["scale"]["ratio"] not in (None, 1))
+    metrics = {m["id"]: m for m in doc["metrics"]}
     out = []
-    for m in doc["metrics"]:
-        e = diff["metrics"][m["id"]]
-        if not e["clear"]:
-            continue
-        a, b = base["metrics"][m["id"]]["mean"], mine["metrics"][m["id"]]["mean"]
-        more = "多" if e["mean"] > 0 else "少"
-        if m["kind"] == "rate":
-            phrase = f"{m['zh']}从 {100 * a:.1f}% 变为 {100 * b:.1f}%（{more} {abs(100 * e['mean']):.1f} 个百分点）"
+    for mid in diff["findings"]:
+        m = metrics[mid]
+        if m.get("points") and rescaled and mid in diff["in_units"] and "in_units" in base and "in_units" in mine:
+            a, b = base["in_units"][mid]["mean"], mine["in_units"][mid]["mean"]
+            d = diff["in_units"][mid]["mean"]
+            phrase = _phrase(m, a, b, d, "（按各自的头科分折算）")
         else:
-            phrase = f"{m['zh']}从 {a:.2f} 变为 {b:.2f}（{more} {abs(e['mean']):.2f}）"
-        out.append((abs(e["mean"]) / max(abs(a), abs(b), 1e-9), phrase))
+            a, b = base["metrics"][mid]["mean"], mine["metrics"][mid]["mean"]
+            d = diff["metrics"][mid]["mean"]
+            phrase = _phrase(m, a, b, d)
+        out.append((abs(d) / max(abs(a), abs(b), 1e-9), phrase))
     out.sort(key=lambda x: -x[0])
     return out
+
+
+def _identical(doc: dict[str, Any], diff: dict[str, Any]) -> bool:
+    """Every metric the same on every deal (points metrics in 头科 units when the units differ)."""
+    rescaled = diff["scale"]["ratio"] not in (None, 1)
+    for m in doc["metrics"]:
+        e = diff["in_units"].get(m["id"]) if m.get("points") and rescaled else diff["metrics"][m["id"]]
+        if e is None or e["mean"] != 0 or e["low"] not in (0, None) or e["high"] not in (0, None):
+            return False
+    return True
+
+
+def _result(doc: dict[str, Any], label: str) -> dict[str, Any]:
+    return next(r for r in doc["results"] if r["variant"] == label)
+
+
+def _num(x: float) -> str:
+    """A short number for prose: three significant digits, − for minus."""
+    text = f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}"
+    return text.replace("-", "−")
+
+
+def _points_text(points: Sequence[int]) -> str:
+    return "、".join(str(p).replace("-", "−") for p in points)
+
+
+def scale_zh(doc: dict[str, Any], diff: dict[str, Any], variants: dict[str, Any]) -> str:
+    """The one statement about a change of scoring scale between a variant and the baseline ("" when none)."""
+    scale = diff["scale"]
+    if scale["ratio"] in (None, 1) and not scale["only_scale"]:
+        return ""
+    name, base = diff["variant"], diff["baseline"]
+    vb, vn = variants[base], variants[name]
+    unit_b, unit_n = vb["score_unit"], vn["score_unit"]
+    metrics = {m["id"]: m["zh"] for m in doc["metrics"]}
+    pts = {r["path"]: r["values"] for r in doc["rule_differences"]}.get("scoring.points")
+    labels = [v["label"] for v in doc["variants"]]
+    if scale["proportional"]:
+        ratio = Fraction(unit_n, unit_b)
+        text = (
+            f"计分比例：{name} 的各名次得分是 {base} 的 {ratio.numerator}/{ratio.denominator}"
+            if ratio.denominator != 1
+            else f"计分比例：{name} 的各名次得分是 {base} 的 {ratio.numerator} 倍"
+        )
+        if pts is not None:
+            text += f"（{_points_text(pts[labels.index(name)])} 对 {_points_text(pts[0])}）"
+    else:
+        text = f"计分单位：{name} 的头科得 {unit_n} 分，{base} 的得 {unit_b} 分"
+    text += f"，所以分数另按各自的{vb['score_unit_zh'] or '头科'}分折算（{name} 的 1 分相当于 {base} 的 {_num(unit_b / unit_n)} 分）"
+    if scale["only_scale"]:
+        named = "、".join(metrics[m] for m in scale["only_scale"])
+        text += f"。折算后{named}没有明显差别：它们的变化只是计分比例的变化，不算结果"
+    return text + "。"
+
+
+def governed_rows(doc: dict[str, Any]) -> list[tuple[list[dict[str, Any]], list[str]]]:
+    """The differing rules that govern something measured, grouped by what they govern (every
+    ``burn.*`` rule governs the same burn events), with the metric ids of it: the events, then the
+    tribute kinds they charge as ``owed_<kind>``."""
+    ids = {m["id"] for m in doc["metrics"]}
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for r in doc["rule_differences"]:
+        g = r.get("governs")
+        if not g:
+            continue
+        mids = [e for e in g["events"] if e in ids] + [f"owed_{k}" for k in g["tribute"] if f"owed_{k}" in ids]
+        if mids:
+            groups.setdefault(tuple(mids), []).append(r)
+    return [(rules, list(mids)) for mids, rules in groups.items()]
+
+
+def _rule_names(rules: Sequence[dict[str, Any]], most: int = 3) -> str:
+    """「name」、「name」 for the first ``most`` rules, 等 for the rest."""
+    named = "、".join(f"「{rule_name(r['zh'])}」" for r in rules[:most])
+    return named + ("等" if len(rules) > most else "")
+
+
+def _counted(n: int, matches: bool) -> str:
+    return f"{n} 场" if matches else f"{n} 副牌"
+
+
+def events_zh(doc: dict[str, Any], diff: dict[str, Any]) -> list[str]:
+    """For each rule that differs between this variant and the baseline: how often the events it
+    governs happened under each, and what size of change this sample can see (Chinese)."""
+    idx = [v["label"] for v in doc["variants"]].index(diff["variant"])
+    metrics = {m["id"]: m for m in doc["metrics"]}
+    base, mine = _result(doc, diff["baseline"]), _result(doc, diff["variant"])
+    matches = bool(doc["match_hands"])
+    out = []
+    for group, mids in governed_rows(doc):
+        rules = [r for r in group if _show(r["values"][idx]) != _show(r["values"][0])]
+        if not rules:
+            continue
+        seen, same, never = [], [], []
+        power_text = ""
+        for mid in mids:
+            p = diff["power"][mid]
+            name = metrics[mid]["zh"].removeprefix("每局").removesuffix("次数").removesuffix("张数")
+            if p["status"] == "never":
+                never.append(name)
+                continue
+            if p["status"] == "same":
+                same.append(name)
+                continue
+            a, b = base["metrics"][mid]["mean"], mine["metrics"][mid]["mean"]
+            e = diff["metrics"][mid]
+            mark = "，明显" if e["clear"] else ""
+            seen.append(f"{name} {_num(a)}→{_num(b)}{mark}")
+            if not power_text and p["detectable"] is not None:
+                power_text = f"这 {_counted(doc['deals'], matches)}能看出{name}每局约 {_num(p['detectable'])} 的变化"
+                if p["deals_needed"] is not None:
+                    power_text += (
+                        f"，要看出四分之一的变化（每局 {_num(p['change'])}）约需 {_counted(p['deals_needed'], matches)}"
+                    )
+        parts = []
+        if seen:
+            parts.append("每局 " + "、".join(seen))
+        if same:
+            parts.append("、".join(same) + " 每副牌都一样")
+        if never:
+            hands = doc["hands_per_variant"]
+            parts.append("、".join(never) + f" 一次也没有出现（{hands} 局里；每局少于 {_num(3 / hands)} 次）")
+        text = f"{_rule_names(rules)}管的事：" + "；".join(parts)
+        if power_text:
+            text += "。" + power_text
+        out.append(text + "。")
+    return out
+
+
+def matches_zh(doc: dict[str, Any]) -> str:
+    """Whether the between-hands rules were played in matches, or the command that would."""
+    m = doc.get("matches")
+    if not m or not m["between_hands"]:
+        return ""
+    paths = {r["path"]: r for r in doc["rule_differences"]}
+    named = "、".join(rule_name(paths[p]["zh"]) for p in m["between_hands"][:4] if p in paths)
+    if len(m["between_hands"]) > 4:
+        named += "等"
+    if m["played"]:
+        how = "（自动选择）" if m["auto"] else ""
+        return f"{named} 在两局之间起作用，所以按整场打{how}：{doc['deals']} 场，每场 {m['hands']} 局。"
+    return f"{named} 在两局之间起作用，单局比较看不出它们的影响。要看，请运行：{m['command']}"
+
+
+def agents_zh(doc: dict[str, Any]) -> str:
+    """Who played and how strong each agent measured (against greedy), in Chinese."""
+    sides = doc.get("sides")
+    if not sides:
+        return ""
+    a, b = sides
+    if a["agent"] == b["agent"]:
+        text = f"六个座位都由 {a['agent']} 机器人打（机器人的打法与真人不同：数字说的是它们在这些规则下怎么打）。"
+        agents = [a]
+    else:
+        text = f"甲方（0、2、4 号座）是 {a['agent']}，乙方（1、3、5 号座）是 {b['agent']}。"
+        agents = [a, b]
+    for side in agents:
+        s = side["strength"][0]
+        if s["edge"] is None:
+            text += f"{side['agent']} 的强度没有测过。"
+        elif side["agent"] == "greedy":
+            text += "greedy 是强度的基准（其他机器人都与它比）。"
+        else:
+            where = s["measured_under"] + ("" if s["exact"] else f"（与本基准最接近，相差 {s['rules_apart']} 条规则）")
+            units = f"，即 {_num(s['edge_in_units'])} 个头科分" if s["edge_in_units"] is not None else ""
+            text += (
+                f"{side['agent']} 在 {where} 下每局比 greedy {'多' if s['edge'] >= 0 else '少'} "
+                f"{abs(s['edge']):.2f} 分（95% 区间 [{s['low']:+.2f}, {s['high']:+.2f}]，{s['pairs']} 对牌{units}）。"
+            )
+    return text
 
 
 def rule_name(zh: str) -> str:
@@ -151,14 +339,20 @@ def rule_name(zh: str) -> str:
 
 
 def summary_zh(doc: dict[str, Any], most: int = 5) -> list[str]:
-    """What the differing rules did, in plain Chinese: one paragraph per variant compared to the baseline."""
+    """What the differing rules did, in plain Chinese: the method and the players, then one paragraph
+    per variant compared to the baseline (rules, scale, findings, the events each rule governs,
+    matches)."""
     base = doc["baseline"]
     hands = doc["hands_per_variant"]
+    dealt = f"{doc['deals']} 场牌（每场 {doc['match_hands']} 局）" if doc["match_hands"] else f"{doc['deals']} 副牌"
+    again = "每场" if doc["match_hands"] else "每副牌"
     paras = [
-        f"每套规则用同样的 {doc['deals']} 副牌各打 {hands} 局（每副牌换座再打一次，运气相互抵消），"
-        f"差值按牌局配对，以 95% 区间判断是否明显。基准是 {base}。"
+        f"每套规则用同样的 {dealt}各打 {hands} 局（{again}换座再打一次，运气相互抵消），"
+        f"差值按牌局配对，以 95% 区间判断是否明显；「能看出」的变化指真有这么大时，五次里有四次判为明显。"
+        f"基准是 {base}。" + agents_zh(doc)
     ]
     diffs = doc["rule_differences"]
+    variants = {v["label"]: v for v in doc["variants"]}
     for d in doc["differences"]:
         name = d["variant"]
         idx = [v["label"] for v in doc["variants"]].index(name)
@@ -170,16 +364,24 @@ def summary_zh(doc: dict[str, Any], most: int = 5) -> list[str]:
             text = f"{name} 与 {base} 的规则相同。"
         else:
             text = f"{name} 与 {base} 有 {len(rules)} 条规则不同（{named}）。"
+        text += scale_zh(doc, d, variants)
+        quiet = total - len(changes) - len(d["scale"]["only_scale"])
         if changes:
             shown = [p for _, p in changes[:most]]
             text += "结果：" + "；".join(shown) + "。"
-            rest = total - len(changes)
             if len(changes) > most:
                 text += f"另有 {len(changes) - most} 项也明显不同，见下表。"
-            text += f"其余 {rest} 项指标没有明显差别。"
+            text += f"其余 {quiet} 项指标没有明显差别。"
+        elif _identical(doc, d):
+            text += "除计分比例外，两套规则下每副牌的打法和结果都完全一样。" if d["scale"]["only_scale"] else ""
+            text += f"在这 {hands} 局里，{'其余 ' if d['scale']['only_scale'] else ''}{quiet} 项指标每副牌都相同。"
         else:
-            text += f"在这 {hands} 局里，{total} 项指标都没有明显差别；想看得更清楚，可以加大 --hands。"
+            text += f"在这 {hands} 局里，其余 {quiet} 项指标都没有明显差别；想看得更清楚，可以加大 --hands。"
         paras.append(text)
+        paras += events_zh(doc, d)
+    between = matches_zh(doc)
+    if between:
+        paras.append(between)
     return paras
 
 
@@ -247,6 +449,121 @@ def is_zero(doc: dict[str, Any], metric: str) -> bool:
     return all(r["metrics"][metric]["mean"] == 0 and r["metrics"][metric]["high"] in (0, None) for r in doc["results"])
 
 
+def units_text(doc: dict[str, Any]) -> list[str]:
+    """The points metrics in each variant's own 头科 units, when some variant's unit differs."""
+    units = [v["score_unit"] for v in doc["variants"]]
+    if all(u == units[0] for u in units) or not all(units):
+        return []
+    names = [v["label"] for v in doc["variants"]]
+    base = doc["baseline"]
+    out = wrap(
+        "按头科分折算 in units of each variant's own 头科 score ("
+        + ", ".join(f"{n} 1 = {u} points" for n, u in zip(names, units, strict=True))
+        + f"); {CLEAR_NOTE}"
+    )
+    header = ["指标", "metric", *(shorten(n, 16) for n in names), *(shorten(f"{n} − {base}", 24) for n in names[1:])]
+    rows: list[list[str]] = [header]
+    for m in doc["metrics"]:
+        if not m.get("points") or is_zero(doc, m["id"]):
+            continue
+        row = [shorten(m["zh"], 22), m["id"]]
+        row += [fmt_estimate(r["in_units"][m["id"]], "num") for r in doc["results"]]
+        row += [fmt_difference(d["in_units"][m["id"]], "num") for d in doc["differences"]]
+        rows.append(row)
+    out += fit_table(rows, keep=2, right=[False, False] + [True] * (len(header) - 2))
+    out.append("")
+    return out
+
+
+def power_cell(p: dict[str, Any], matches: bool) -> str:
+    """What a sample can see of one metric: ``±0.020; 25%: 173`` (the detectable change per hand,
+    and the deals or matches a quarter change needs), or why not."""
+    if p["status"] == "never":
+        return f"never (< {_num(p['bound'])}/hand)"
+    if p["status"] == "same":
+        return "same every deal"
+    if p["detectable"] is None:
+        return "—"
+    text = f"±{_num(p['detectable'])}"
+    if p["deals_needed"] is not None:
+        text += f"; 25%: {p['deals_needed']}{' matches' if matches else ''}"
+    return text
+
+
+def governed_text(doc: dict[str, Any]) -> list[str]:
+    """The events each differing rule governs: per hand under each variant, the paired difference,
+    and what the sample can see (a power statement)."""
+    found = governed_rows(doc)
+    if not found:
+        return []
+    names = [v["label"] for v in doc["variants"]]
+    base = doc["baseline"]
+    matches = bool(doc["match_hands"])
+    metrics = {m["id"]: m for m in doc["metrics"]}
+    out = wrap(
+        "规则管的事件 events the differing rules govern, per hand; 能看出 detectable: the change seen "
+        f"clear of 0 four times in five with these {doc['deals']} {'matches' if matches else 'deals'}, "
+        "and how many it takes to see a change of 25% of the baseline's rate"
+    )
+    header = ["规则 rule", "事件 event", *(shorten(n, 12) for n in names)]
+    for n in names[1:]:
+        header += [shorten(f"{n} − {base}", 24), "能看出 detectable"]
+    rows: list[list[str]] = [header]
+    never: list[str] = []
+    for rules, mids in found:
+        label = shorten(rules[0]["path"], 26) + (f" +{len(rules) - 1}" if len(rules) > 1 else "")
+        for mid in mids:
+            if all(d["power"][mid]["status"] == "never" for d in doc["differences"]):
+                never.append(mid)
+                continue
+            m = metrics[mid]
+            row = [label, mid]
+            label = ""
+            row += [fmt_value(x["metrics"][mid]["mean"], m["kind"]) for x in doc["results"]]
+            for d in doc["differences"]:
+                row += [fmt_difference(d["metrics"][mid], m["kind"]), power_cell(d["power"][mid], matches)]
+            rows.append(row)
+    out += fit_table(rows, keep=2, right=[False, False] + [True] * (len(header) - 2))
+    if never:
+        hands = doc["hands_per_variant"]
+        out += wrap(
+            f"never happened in {hands} hands of any variant (< {_num(3 / hands)}/hand): "
+            + ", ".join(dict.fromkeys(never)),
+            indent="  ",
+        )
+    grouped = [rules for rules, _ in found if len(rules) > 1]
+    for rules in grouped:
+        out += wrap(f"{rules[0]['path']} +{len(rules) - 1}: " + ", ".join(r["path"] for r in rules), indent="  ")
+    out.append("")
+    return out
+
+
+def sides_text(doc: dict[str, Any]) -> list[str]:
+    """Who played (per side) and each agent's measured edge over greedy, points per hand."""
+    out = ["对局者 agents (edge over greedy, points per hand, 95% interval; measured on duplicate deals)"]
+    rows = [["方 side", "座 seats", "agent", "measured under", "edge"]]
+    sources: list[str] = []
+    for side in doc.get("sides", []):
+        s = side["strength"][0]
+        seats = " ".join(str(x) for x in side["seats"])
+        if s["edge"] is None:
+            rows.append([side["side"], seats, side["agent"], "—", "unmeasured"])
+            continue
+        apart = s["rules_apart"]
+        under = s["measured_under"] + (
+            "" if s["exact"] else f" (nearest: {apart} rule{'s' if apart > 1 else ''} apart)"
+        )
+        edge = f"{s['edge']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}]".replace("-", "−")
+        rows.append([side["side"], seats, side["agent"], under, edge])
+        if s["source"] not in sources:
+            sources.append(s["source"])
+    out += table(rows)
+    for source in sources:
+        out += wrap(f"source: {source}", indent="  ")
+    out.append("")
+    return out
+
+
 def render_text(doc: dict[str, Any]) -> str:
     """The report for a terminal, at most 100 columns wide: a summary in Chinese, rules, metrics, distribution."""
     names = [v["label"] for v in doc["variants"]]
@@ -289,12 +606,21 @@ def render_text(doc: dict[str, Any]) -> str:
             continue
         row = [shorten(m["zh"], 22), m["id"]]
         row += [fmt_estimate(r["metrics"][m["id"]], m["kind"]) for r in doc["results"]]
-        row += [fmt_difference(d["metrics"][m["id"]], m["kind"]) for d in doc["differences"]]
+        row += [
+            fmt_difference(d["metrics"][m["id"]], m["kind"])
+            + (f" {SCALE_MARK}" if m["id"] in d["scale"]["only_scale"] else "")
+            for d in doc["differences"]
+        ]
         rows.append(row)
     out += fit_table(rows, keep=2, right=[False, False] + [True] * (len(header) - 2))
     if zero:
         out += wrap(f"0 in every variant (not shown): {', '.join(zero)}", indent="  ")
+    if any(d["scale"]["only_scale"] for d in doc["differences"]):
+        out += wrap(f"{SCALE_MARK}: {SCALE_NOTE}", indent="  ")
     out.append("")
+    out += units_text(doc)
+    out += governed_text(doc)
+    out += sides_text(doc)
     out.append("比分差分布 score difference per hand (team 0 − team 1), % of hands")
     out += fit_table(distribution_rows(doc["score_distribution"], names), keep=1, right=[True] * (len(names) + 1))
     if "match_score_distribution" in doc:
@@ -334,22 +660,59 @@ CSV_COLUMNS = (
     "diff_low",
     "diff_high",
     "diff_clear",
+    "finding",
+    "unit",
+    "unit_mean",
+    "unit_low",
+    "unit_high",
+    "unit_diff_mean",
+    "unit_diff_low",
+    "unit_diff_high",
+    "detectable",
+    "change",
+    "deals_needed",
+    "power_status",
+    "governed_by",
 )
 
 
 def write_csv(doc: dict[str, Any], fh: IO[str]) -> None:
-    """One row per variant and metric: its estimate, and (for all but the baseline) its paired difference."""
+    """One row per variant and metric: its estimate, and (for all but the baseline) its paired
+    difference, whether it is a finding (``finding``: clear, or ``scale`` when only a change of
+    scoring scale), the same in 头科 units for points metrics, what the sample can see of it, and
+    the differing rules that govern it."""
     w = csv.writer(fh, lineterminator="\n")
     w.writerow(CSV_COLUMNS)  # variant labels are file names a user chose: every text cell is spreadsheet-safe
     diffs = {d["variant"]: d for d in doc["differences"]}
-    for r in doc["results"]:
+    units = [v.get("score_unit", 0) for v in doc["variants"]]
+    governed: dict[str, list[str]] = {}
+    for rules, mids in governed_rows(doc):
+        for mid in mids:
+            governed.setdefault(mid, []).extend(r["path"] for r in rules)
+    for r, unit in zip(doc["results"], units, strict=True):
         d = diffs.get(r["variant"])
         for m in doc["metrics"]:
             e = r["metrics"][m["id"]]
             row: list[Any] = [r["variant"], m["id"], m["zh"], m["kind"], doc["deals"], e["mean"], e["low"], e["high"]]
+            u = r.get("in_units", {}).get(m["id"]) if m.get("points") else None
+            ud = d["in_units"].get(m["id"]) if d is not None and m.get("points") else None
             if d is None:
                 row += ["", "", "", "", ""]
             else:
                 de = d["metrics"][m["id"]]
                 row += [d["baseline"], de["mean"], de["low"], de["high"], "true" if de["clear"] else "false"]
+            finding = ""
+            if d is not None:
+                finding = (
+                    "clear" if m["id"] in d["findings"] else "scale" if m["id"] in d["scale"]["only_scale"] else ""
+                )
+            row += [finding, unit if u else ""]
+            row += [u["mean"], u["low"], u["high"]] if u else ["", "", ""]
+            row += [ud["mean"], ud["low"], ud["high"]] if ud else ["", "", ""]
+            if d is None:
+                row += ["", "", "", ""]
+            else:
+                p = d["power"][m["id"]]
+                row += [p["detectable"], p["change"], p["deals_needed"], p["status"]]
+            row.append("; ".join(governed.get(m["id"], [])))
             w.writerow([spreadsheet_cell("" if x is None else x) for x in row])

@@ -5,7 +5,8 @@ field, in the order of the model, hooks compared by their expression text), so
 ``compare`` and ``diff`` never disagree about what differs.  For more than two
 variants a rule is listed when any variant differs from the baseline: equality is
 transitive, so that also catches any two non-baseline variants that differ.  The
-values are laid side by side, one per variant, as JSON-ready data.
+values are laid side by side, one per variant, as JSON-ready data, each with what the rule
+governs (:mod:`gouji_rules.governs`: its events, tribute kinds, and whether it acts between hands).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..dsl.diff import Difference, differences
+from ..governs import governs
 from ..variant import SECTIONS, Variant
 
 
@@ -46,5 +48,16 @@ def rule_differences(variants: Sequence[Variant]) -> list[dict[str, Any]]:
     for path in sorted(order, key=lambda p: model.get(p, len(model))):  # hooks after the data, in name order
         first = order[path]
         values = [first.a] + [found[path].b if path in found else first.a for found in per_variant]
-        out.append({"path": path, "zh": first.label_zh, "en": first.label_en, "values": values})
+        g = governs(path)
+        what = (
+            None
+            if g is None
+            else {"events": list(g.events), "tribute": list(g.tribute), "between_hands": g.between_hands}
+        )
+        out.append({"path": path, "zh": first.label_zh, "en": first.label_en, "values": values, "governs": what})
     return out
+
+
+def between_hands(differences: Sequence[dict[str, Any]]) -> list[str]:
+    """The paths of the differing rules that act between hands (only matches show them)."""
+    return [d["path"] for d in differences if d["governs"] and d["governs"]["between_hands"]]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from typing import NamedTuple
 from ..agents import Agent
 from ..cards import parse_set
 from ..engine import Hand
+from ..governs import governed_events
 from ..match import HandSummary, Match, hand_result, play_match
 from ..registry import TRIBUTE_KINDS
 from ..rng import derive
@@ -57,6 +59,8 @@ class Metric(NamedTuple):
     en: str
     kind: str
     group: str
+    points: bool = False
+    """measured in points of the variant's scoring, so also given per 头科 point (:func:`score_unit`)"""
 
 
 _EVENT_ZH = {
@@ -71,7 +75,42 @@ _EVENT_ZH = {
     "kang": "扛贡",
     "sweep": "串三户",
 }
+_MORE_ZH = {
+    "kaipai": "开牌",
+    "first_leader": "定首发牌人",
+    "xuandian": "宣点",
+    "hedian": "和点",
+    "mingdian": "明点",
+    "yudian": "预点",
+    "buy3": "买3",
+    "buy4": "买4",
+    "tribute": "进贡",
+    "return_tribute": "还贡",
+    "with_head": "有头",
+    "waive": "免贡",
+    "redeal": "重新摸牌",
+    "huiwu": "会五",
+    "choose_last": "商定大落",
+    "no_three": "买不到3",
+    "point_call": "大王叫点",
+    "play": "出牌",
+    "pass": "过牌",
+    "yield": "让牌",
+    "kou": "扣牌",
+    "burn_success": "烧成",
+    "natural_point": "自然点",
+    "point_closed": "关点",
+    "jiefeng": "接风",
+    "jiefeng_request": "要风",
+    "consent": "同意接风",
+    "no_head": "无头",
+    "free_for_all": "四人乱缠",
+    "wrong_play": "错牌不出",
+}
+_EVENT_ZH.update((e, _MORE_ZH[e]) for e in governed_events() if e not in _EVENT_ZH)
 COUNTED_EVENTS = tuple(_EVENT_ZH)
+"""Event ids counted per hand: the ten of the first releases, then every other event a rule governs
+(:mod:`gouji_rules.governs`), each a metric of the same id."""
 
 _BEFORE_OWED: tuple[Metric, ...] = (
     Metric("decisions", "每局决策数", "play decisions per hand", "num", "play"),
@@ -80,16 +119,23 @@ _BEFORE_OWED: tuple[Metric, ...] = (
     Metric("tribute_cards", "每局进贡还贡张数", "cards moved by tribute and return_tribute per hand", "num", "tribute"),
 )
 _AFTER_OWED: tuple[Metric, ...] = (
-    Metric("score_diff", "比分差(0队−1队)", "team 0 score − team 1 score", "num", "score"),
-    Metric("margin", "分差绝对值", "|team 0 score − team 1 score|", "num", "score"),
+    Metric("score_diff", "比分差(0队−1队)", "team 0 score − team 1 score", "num", "score", points=True),
+    Metric("margin", "分差绝对值", "|team 0 score − team 1 score|", "num", "score", points=True),
     Metric(
-        "points_awarded", "两队得分之和", "team 0 score + team 1 score (0 when scoring is zero-sum)", "num", "score"
+        "points_awarded",
+        "两队得分之和",
+        "team 0 score + team 1 score (0 when scoring is zero-sum)",
+        "num",
+        "score",
+        points=True,
     ),
-    Metric("winner_score", "高分方得分", "the higher of the two team scores", "num", "score"),
+    Metric("winner_score", "高分方得分", "the higher of the two team scores", "num", "score", points=True),
     Metric("team0_win", "0队胜率", "team 0 (seats 0 2 4) scores more", "rate", "score"),
     Metric("team1_win", "1队胜率", "team 1 (seats 1 3 5) scores more", "rate", "score"),
     Metric("draw", "平局率", "equal scores", "rate", "score"),
-    Metric("leader_adv", "首出方净胜分", "first leader's team score − the other team's", "num", "fairness"),
+    Metric(
+        "leader_adv", "首出方净胜分", "first leader's team score − the other team's", "num", "fairness", points=True
+    ),
     Metric("leader_win", "首出方胜率", "first leader's team scores more", "rate", "fairness"),
     Metric("leader_place", "首出者平均名次", "first leader's mean place", "num", "fairness"),
     *(Metric(f"place_seat_{s}", f"{s}号座位平均名次", f"seat {s}'s mean place", "num", "fairness") for s in range(6)),
@@ -99,12 +145,19 @@ _AFTER_OWED: tuple[Metric, ...] = (
         "decided_at", "定胜负所需名次数", "places that must be known before the result is certain", "num", "decisive"
     ),
     Metric(
-        "skill_gap", "强弱分差(甲方−乙方)", "side A's score − side B's (--agents A,B; compare/skill.py)", "num", "skill"
+        "skill_gap",
+        "强弱分差(甲方−乙方)",
+        "side A's score − side B's (--agents A,B; compare/skill.py)",
+        "num",
+        "skill",
+        points=True,
     ),
 )
 MATCH_METRICS: tuple[Metric, ...] = (
-    Metric("match_score_diff", "整场比分差(0队−1队)", "match: team 0 total − team 1 total", "num", "match"),
-    Metric("match_margin", "整场分差绝对值", "match: |team 0 total − team 1 total|", "num", "match"),
+    Metric(
+        "match_score_diff", "整场比分差(0队−1队)", "match: team 0 total − team 1 total", "num", "match", points=True
+    ),
+    Metric("match_margin", "整场分差绝对值", "match: |team 0 total − team 1 total|", "num", "match", points=True),
     Metric("match_team0_win", "整场0队胜率", "match: team 0 ends ahead", "rate", "match"),
     Metric("match_team1_win", "整场1队胜率", "match: team 1 ends ahead", "rate", "match"),
     Metric("match_draw", "整场平局率", "match: equal totals", "rate", "match"),
@@ -199,14 +252,20 @@ class Tally:
     """Exact sums over a range of deals: per variant and metric, and each variant's difference to the baseline.
 
     ``scores`` and ``match_scores`` count each hand's and each match's score difference
-    (team 0 − team 1) per variant.
+    (team 0 − team 1) per variant.  ``unit_diffs`` hold, for the metrics at ``points`` (indices
+    of metrics measured in points), each variant's difference to the baseline in units of each
+    one's own 头科 score (``units``, :func:`score_unit`): ``y·u₀ − y₀·u`` per deal, an exact
+    integer that :func:`~gouji_rules.compare.run.document` divides by ``u₀·u``.
     """
 
     variants: int
     metrics: int
+    units: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
     deals: int = 0
     per_variant: list[list[Moments]] = field(default_factory=list)
     diffs: list[list[Moments]] = field(default_factory=list)
+    unit_diffs: list[list[Moments]] = field(default_factory=list)
     scores: list[Histogram] = field(default_factory=list)
     match_scores: list[Histogram] = field(default_factory=list)
 
@@ -216,6 +275,8 @@ class Tally:
             self.per_variant = [[Moments() for _ in range(m)] for _ in range(self.variants)]
         if not self.diffs:
             self.diffs = [[Moments() for _ in range(m)] for _ in range(self.variants - 1)]
+        if not self.unit_diffs:
+            self.unit_diffs = [[Moments() for _ in self.points] for _ in range(self.variants - 1)]
         if not self.scores:
             self.scores = [Histogram() for _ in range(self.variants)]
         if not self.match_scores:
@@ -231,11 +292,16 @@ class Tally:
             if v:
                 for acc, y, y0 in zip(self.diffs[v - 1], ys, base, strict=True):
                     acc.add(y - y0)
+                if self.points:
+                    u0, u = self.units[0], self.units[v]
+                    for acc, i in zip(self.unit_diffs[v - 1], self.points, strict=True):
+                        acc.add(ys[i] * u0 - base[i] * u)
 
     def merge(self, other: Tally) -> None:
         """Add another tally's sums (exact, so the order of merging cannot change a number)."""
         self.deals += other.deals
-        for mine, theirs in zip(self.per_variant + self.diffs, other.per_variant + other.diffs, strict=True):
+        mine_all = self.per_variant + self.diffs + self.unit_diffs
+        for mine, theirs in zip(mine_all, other.per_variant + other.diffs + other.unit_diffs, strict=True):
             for a, b in zip(mine, theirs, strict=True):
                 a.merge(b)
         for h, o in zip(self.scores + self.match_scores, other.scores + other.match_scores, strict=True):
@@ -277,6 +343,29 @@ class Decider:
             if len(self.outcomes(tuple(order[:k]))) == 1:
                 return k
         return 6
+
+
+def score_unit(variant: Variant) -> int:
+    """Points per unit of the variant's own scoring: its 头科 score (the largest place score in
+    magnitude when 头科 scores nothing), 0 when the variant keeps no score.  Scores divided by it
+    compare across scorings: 2/1/0 and 4/2/0 give the same scores in units.
+
+    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> score_unit(dagang()), score_unit(dianshaomenla())
+    (4, 2)
+    """
+    scoring = variant.scoring
+    if not scoring.enabled:
+        return 0
+    points = list(scoring.points)
+    return points[0] if points and points[0] > 0 else max((abs(p) for p in points), default=0)
+
+
+def tally_for(variants: Sequence[Variant], match_hands: int, owed: Sequence[str]) -> Tally:
+    """An empty tally for a run over ``variants``: every unit and the runner start from one."""
+    metrics = metrics_for(match_hands, owed)
+    points = tuple(i for i, m in enumerate(metrics) if m.points)
+    return Tally(len(variants), len(metrics), tuple(score_unit(v) for v in variants), points)
 
 
 _LOADED: dict[tuple[str, int, int], tuple[Variant, Decider]] = {}
@@ -336,17 +425,12 @@ def facts_of_summary(summary: HandSummary) -> HandFacts:
 
 def measure(facts: HandFacts, decider: Decider) -> dict[str, int]:
     """One finished hand as integers by metric id (:func:`hand_metrics`; a metric not named is 0)."""
-    out: dict[str, int] = {"decisions": facts.decisions}
-    sets = tribute_cards = 0
-    for t, cards in facts.events:
-        if t in _SET_EVENTS:
-            sets += 1
-        if t in _EVENT_ZH:
-            out[t] = out.get(t, 0) + 1
-        if t in TRIBUTE_EVENTS:
-            tribute_cards += cards or 1
-    out["sets"] = sets
-    out["tribute_cards"] = tribute_cards
+    counts = Counter([t for t, _ in facts.events])
+    out: dict[str, int] = dict(counts)  # every event id; row_of keeps those that are metrics
+    out["decisions"] = facts.decisions
+    out["sets"] = sum(counts[t] for t in _SET_EVENTS)
+    moved = counts["tribute"] + counts["return_tribute"]
+    out["tribute_cards"] = sum(cards or 1 for t, cards in facts.events if t in TRIBUTE_EVENTS) if moved else 0
     for d in facts.debts:
         key = f"owed_{d.kind}"
         out[key] = out.get(key, 0) + d.count
@@ -414,7 +498,7 @@ def run_unit(unit: WorkUnit) -> Tally:
     loaded = [load(s) for s in unit.sources]
     agents = table_agents(unit.agents)
     metrics = hand_metrics(unit.owed)
-    tally = Tally(len(loaded), len(metrics_for(unit.match_hands, unit.owed)))
+    tally = tally_for([v for v, _ in loaded], unit.match_hands, unit.owed)
     for i in range(unit.start, unit.stop):
         dseed = derive(unit.seed, i)
         sums: list[list[int]] = []
@@ -454,4 +538,6 @@ __all__ = [
     "plan",
     "play",
     "run_unit",
+    "score_unit",
+    "tally_for",
 ]

@@ -28,8 +28,8 @@ def test_same_seed_gives_the_same_document(gouji: click.Group) -> None:
 
 
 def test_document_shape(gouji: click.Group) -> None:
-    doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6")
-    assert doc["schema_version"] == 1
+    doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6", "--match-hands", "0")
+    assert doc["schema_version"] == 2
     assert doc["deals"] == 6 and doc["hands_per_variant"] == 12
     assert [v["label"] for v in doc["variants"]] == ["dagang", "dianshaomenla"]
     assert doc["baseline"] == "dagang"
@@ -86,7 +86,8 @@ def test_text_report_lists_rules_and_aligns_columns(gouji: click.Group) -> None:
     lines = result.stdout.splitlines()
     assert any(line.strip().startswith("scoring.points") for line in lines)
     header = next(line for line in lines if line.startswith("  指标"))
-    rows = [line for line in lines if line.startswith("  每局")]
+    part = lines[lines.index(header) : lines.index("", lines.index(header))]  # the table's first part
+    rows = [line for line in part if line.startswith("  每局")]
     assert rows
     # the metric-id column starts at the same display column on every row, whatever the Chinese label
     col = width(header[: header.index("metric")])
@@ -109,6 +110,8 @@ def test_csv_and_html_files(gouji: click.Group, tmp_path: Path) -> None:
             "dianshaomenla",
             "--hands",
             "6",
+            "--match-hands",
+            "0",
             "--quiet",
             "--csv",
             str(csv_path),
