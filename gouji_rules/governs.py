@@ -59,6 +59,7 @@ GOVERNS: dict[str, Governs] = {
     "hooks.is_gouji": Governs(("open_point", "burn", "counter_burn")),
     "hooks.is_pure_gouji": Governs(("open_point",), ("point",)),
     "hooks.may_answer": Governs(("burn", "counter_burn", "play", "pass")),
+    "hooks.beats": Governs(_PLAY),
     "hooks.team_score": Governs(()),
     "hooks.sweep_multiplier": Governs(("sweep",)),
     "hooks.geming_eligible": Governs(("geming", "with_head", "no_head"), (), True),
