@@ -109,9 +109,9 @@ class Text(TextParam):
             if raw:
                 with contextlib.suppress(UnicodeDecodeError):
                     looks = f" (it reads as {raw.decode('gb18030')!r} in GBK)"
+            shown = repr(raw) if raw else ascii(text)
             self.fail(
-                f"{text.encode('utf-8', 'backslashreplace').decode()!r} is not UTF-8 text{looks}; "
-                "set the terminal to UTF-8 and type it again",
+                f"{shown} is not UTF-8 text{looks}; set the terminal to UTF-8 and type it again",
                 param,
                 ctx,
             )

@@ -131,6 +131,8 @@ def _guarded_stdout() -> Iterator[_Guarded | None]:
 
 
 def _say(message: str) -> None:
+    if sys.stderr is None:  # started with stderr closed
+        return
     with contextlib.suppress(OSError, ValueError):  # stderr gone too: the exit status is all that is left
         print(message if ": error: " in message.split("\n", 1)[0] else f"error: {message}", file=sys.stderr)
 

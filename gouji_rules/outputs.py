@@ -83,6 +83,8 @@ def check_target(path: str | Path) -> str:
     given = str(path)
     if not given:
         raise OutputPathError("''", "an empty file name; give a file to write to")
+    if given.endswith(("/", os.sep)):
+        raise OutputPathError(given, "ends with a slash, so it names a folder; give a file name to write to")
     try:
         is_link = os.path.islink(given)
         real = os.path.realpath(given)
@@ -91,6 +93,8 @@ def check_target(path: str | Path) -> str:
         st = None
     except OSError as e:
         raise OutputPathError(given, _os_reason(e)) from None
+    except ValueError:
+        raise OutputPathError(repr(given), "a file name with a NUL character") from None
     if st is None:
         if is_link:
             raise OutputPathError(given, f"is a link to {real}, which does not exist; give the file itself")
@@ -104,6 +108,8 @@ def check_target(path: str | Path) -> str:
         raise OutputPathError(
             given, f"is {via}{what}, not a file; give a file name to write to (or leave the option out)"
         )
+    if not os.access(real, os.W_OK):
+        raise OutputPathError(given, "is read-only; it is never replaced, write to another file")
     if _is_database(real):
         raise OutputPathError(
             given, "is an SQLite database (an event file?); it is never overwritten, write to another file"
