@@ -95,6 +95,8 @@ def check_target(path: str | Path) -> str:
         raise OutputPathError(given, _os_reason(e)) from None
     except ValueError:
         raise OutputPathError(repr(given), "a file name with a NUL character") from None
+    if is_link:
+        _check_link_owner(given)
     if st is None:
         if is_link:
             raise OutputPathError(given, f"is a link to {real}, which does not exist; give the file itself")
@@ -120,6 +122,21 @@ def check_target(path: str | Path) -> str:
                 given, f"is the {side[1:]} file of the database {real[: -len(side)]}; write to another file"
             )
     return real
+
+
+def _check_link_owner(link: str) -> None:
+    """A link in a shared sticky folder (``/tmp``) that another user made is not followed, as the
+    kernel's ``protected_symlinks`` refuses for ``open``: it could point the output at that user's
+    choice of file.  The rename would not ask the kernel, so the rule asks here."""
+    try:
+        owner = os.lstat(link).st_uid
+        folder = os.stat(os.path.dirname(os.path.abspath(link)))
+    except OSError:
+        return
+    me = os.geteuid() if hasattr(os, "geteuid") else owner
+    shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+    if shared and owner not in (me, folder.st_uid):
+        raise OutputPathError(link, "is a link another user made in a shared folder; it is not followed")
 
 
 def _os_reason(e: OSError) -> str:

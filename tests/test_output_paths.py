@@ -330,3 +330,21 @@ def test_check_outputs_compares_by_file_identity(tmp_path: Path) -> None:
         with pytest.raises(OutputPathError, match="also an input"):
             check_outputs([alias], [src])
     assert check_target(tmp_path / "new.txt") == str(tmp_path / "new.txt")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="making another user's link needs root")
+def test_a_link_another_user_made_in_a_shared_folder_is_not_followed(tmp_path: Path) -> None:
+    """/tmp's rule (the kernel's protected_symlinks): the link could aim the output at a file of its maker's choice."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    link = shared / "out.csv"
+    link.symlink_to(victim)
+    os.lchown(link, 12345, 12345)
+    with pytest.raises(OutputPathError, match="another user"):
+        check_target(link)
+    assert victim.read_text(encoding="utf-8") == "precious"
+    os.lchown(link, os.geteuid(), os.getegid())
+    assert check_target(link) == str(victim)
