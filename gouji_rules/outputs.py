@@ -11,6 +11,7 @@ or a folder, nor a symbolic link to one of those: ``compare --html EVENT.sqlite`
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -33,8 +34,8 @@ SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 class OutputPathError(GoujiError):
     """An output path that is not a file one may write over: an input, a database, a device, a folder …"""
 
-    def __init__(self, path: str | Path, why: str) -> None:
-        super().__init__(f"{path}: {why}")
+    def __init__(self, path: str | Path, why: str = "") -> None:
+        super().__init__(f"{path}: {why}" if why else str(path))
         self.path = str(path)
         self.why = why
 
@@ -186,18 +187,15 @@ def variant_inputs(spec: str | None) -> list[str]:
     from .dsl.merge import load_chain, read_file, shipped_chain
 
     files: list[str] = []
-    try:
-        if spec in dsl.shipped_names() and not os.path.exists(spec):
+    with contextlib.suppress(GoujiError, OSError, ValueError):
+        if spec in dsl.shipped_names():  # the name wins over a file of that name, as catalog.resolve reads it
             files += shipped_chain(spec).files
-            return [f for f in files if os.path.exists(f)]
-        if not os.path.isfile(spec):
-            return []
-        files.append(spec)
-        text, fname = read_file(Path(spec))
-        p = Path(spec).resolve()
-        files += load_chain(text, fname, p.parent, str(p)).files
-    except (GoujiError, OSError, ValueError):
-        pass
+    with contextlib.suppress(GoujiError, OSError, ValueError):
+        if os.path.isfile(spec):
+            files.append(spec)
+            text, fname = read_file(Path(spec))
+            p = Path(spec).resolve()
+            files += load_chain(text, fname, p.parent, str(p)).files
     return [f for f in files if os.path.exists(f)]
 
 

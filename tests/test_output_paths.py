@@ -77,7 +77,9 @@ def test_every_option_that_writes_a_file_has_the_output_type() -> None:
         for p in cmd.params:
             help_text = (getattr(p, "help", None) or "").lower()
             is_flag = getattr(p, "is_flag", False)
-            if not is_flag and (help_text.startswith("write") or " write to " in help_text):
+            says = help_text.startswith(("write", "save")) or any(w in help_text for w in (" write to ", " save to "))
+            named = bool({"-o", "--output", "--out", "--save"} & set(p.opts))
+            if not is_flag and (says or named):
                 assert isinstance(p.type, OutputFile), f"gouji {name} {p.opts}: writes a file but is not OUTPUT"
 
 
