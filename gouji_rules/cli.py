@@ -59,6 +59,8 @@ class LazyGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Click's ``main``, with stdout's failures and uncaught errors as one line (:mod:`.cli_streams`)."""
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)  # a caller that handles errors itself gets them raised
         from .cli_streams import run_guarded
 
         return run_guarded(lambda: super(LazyGroup, self).main(*args, **kwargs))
