@@ -29,6 +29,9 @@ SQLITE_HEADERS = (
     b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7",  # its rollback journal
 )
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+SYSTEM_FOLDERS = ("/dev/", "/proc/", "/sys/")
+"""Never written into: ``--csv /dev/stdout`` would rename over whatever file stdout is (losing the
+report printed to it), and a name there is a device or a view of the kernel, never a user's file."""
 
 
 class OutputPathError(GoujiError):
@@ -98,6 +101,8 @@ def check_target(path: str | Path) -> str:
         raise OutputPathError(repr(given), "a file name with a NUL character") from None
     if is_link:
         _check_link_owner(given)
+    if any(_under_system_folder(p) for p in (given, real)):
+        raise OutputPathError(given, "is a system path (a device or a process's stream, as /dev/stdout); give a file")
     if st is None:
         if is_link:
             raise OutputPathError(given, f"is a link to {real}, which does not exist; give the file itself")
@@ -123,6 +128,12 @@ def check_target(path: str | Path) -> str:
                 given, f"is the {side[1:]} file of the database {real[: -len(side)]}; write to another file"
             )
     return real
+
+
+def _under_system_folder(path: str) -> bool:
+    if path.startswith("/dev/shm/"):  # a memory file system users write to
+        return False
+    return any(path == f.rstrip("/") or path.startswith(f) for f in SYSTEM_FOLDERS)
 
 
 def _check_link_owner(link: str) -> None:

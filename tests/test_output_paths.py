@@ -151,6 +151,8 @@ def place() -> Iterator[dict[str, Path]]:
     k["dangling"].symlink_to(d / "nothing" / "here")
     k["too_long"] = d / ("n" * 300)
     k["no_folder"] = d / "no" / "such" / "out.csv"
+    k["dev_stdout"] = Path("/dev/stdout")  # whatever stdout is: a pipe, a terminal, or a file it would replace
+    k["proc_fd"] = Path(f"/proc/{os.getpid()}/fd/1")
     yield k
     s.close()
     shutil.rmtree(d)
@@ -175,6 +177,8 @@ FORBIDDEN = (
     "dangling",
     "too_long",
     "no_folder",
+    "dev_stdout",
+    "proc_fd",
 )
 
 
