@@ -400,8 +400,7 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
 @click.option("--limit", type=click.IntRange(1), help="stop after playing this many matches")
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0, max=366 * 86400),
-    callback=lambda _c, _p, v: _finite(v, "--budget"),
+    type=FiniteFloat(min=0, max=366 * 86400),
     help="seconds the whole run may take; then it stops, every finished match kept",
 )
 @click.option("--quiet", is_flag=True, help="no progress on stderr")
@@ -434,14 +433,6 @@ def run_cmd(file: str, time_limit: float, limit: int | None, budget: float | Non
             )
     finally:
         signal.signal(signal.SIGTERM, old)
-
-
-def _finite(value: float | None, name: str) -> float | None:
-    import math
-
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a number of seconds", param_hint=name)
-    return value
 
 
 @event_group.command("faults")
