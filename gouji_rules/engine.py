@@ -391,7 +391,9 @@ class Hand:
             self.point[s] = POINT_CLOSED
         for s in range(6):
             o = (s + 3) % 6
-            if self.active[s] and (s in setup.no_head or (not self.active[o] and s not in self.head_rights)):
+            if self.active[s] and (
+                s in setup.no_head or (not self.active[o] and s not in self.head_rights and self._gone_unheads(o))
+            ):
                 self.no_head[s] = True
                 self.events.append(Event("no_head", s, other=o))
         if not self.active[leader]:
@@ -399,6 +401,27 @@ class Hand:
         if setup.huiwu_team is not None and self._huiwu(setup.huiwu_team, leader):
             return
         self._start_round(leader)
+
+    def _gone_unheads(self, o: int) -> bool:
+        """Before the first lead: does the absence of seat ``o`` make its opposite 无头?  A seat placed
+        before play (革命, 冲点, no 3) did not go out; one dealt no cards (a position) went out already."""
+        rules = self.rules
+        if rules.no_head_when == 0:
+            return True  # play.no_head_when: left_play, as the constructor read it before the option
+        return rules.makes_no_head(o in self.finish, bool(self.finish) and self.finish[0] == o)
+
+    def _unhead_again(self) -> None:
+        """:meth:`position` put its ``out`` seats first in ``finish``: who is 无头 follows from that order
+        (the constructor read the seats that left silently in seat order)."""
+        head_rights, chosen = self.head_rights, self.setup.no_head
+        for s in range(6):
+            o = (s + 3) % 6
+            if self.active[s] and s not in chosen and s not in head_rights:
+                self.no_head[s] = not self.active[o] and self._gone_unheads(o)
+        self.events = [e for e in self.events if e.type != "no_head"]
+        for s in range(6):
+            if self.active[s] and self.no_head[s]:
+                self.events.append(Event("no_head", s, other=(s + 3) % 6))
 
     def _huiwu(self, team: int, leader: int) -> bool:
         """会五 (S0): the swept side's 5s go out together; the other side may answer them."""
@@ -475,10 +498,13 @@ class Hand:
         for s in out:
             hand.active[s] = False
         hand.finish = list(out) + [s for s in hand.finish if s not in out]
-        for s in out:
-            o = (s + 3) % 6
-            if hand.active[o] and rules.no_head:
-                hand.no_head[o] = True
+        if rules.no_head_when == 0:
+            for s in out:
+                o = (s + 3) % 6
+                if hand.active[o] and rules.no_head:
+                    hand.no_head[o] = True
+        else:
+            hand._unhead_again()
         if rules.ffa_starts(len(hand.finish)):
             hand.ffa = True
         hand.burning, hand.burn_victim = burning, burn_victim
@@ -610,8 +636,14 @@ class Hand:
         """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
         if self.ffa or self.no_head[owner]:
             return False
-        has_head = self.active[(owner + 3) % 6] or self.head_rights.get(owner, 0) > 0 or not self.rules.no_head
-        return has_head and self.rules.is_gouji(cs)
+        rules = self.rules
+        has_head = (
+            self.active[(owner + 3) % 6]
+            or self.head_rights.get(owner, 0) > 0
+            or not rules.no_head
+            or (rules.no_head_when != 0 and owner not in self.head_rights)  # his opposite left, not as 无头 makes
+        )
+        return has_head and rules.is_gouji(cs)
 
     # -- legal actions -------------------------------------------------------------------
 
@@ -929,7 +961,7 @@ class Hand:
             # 即使后来接风走脱，也算 (S4 第十五条): his place stays at the bottom; he takes no 科
             self.active[s] = False
             self.men_watch[s] = False
-            self._left_play(s)
+            self._left_play(s, True, False)
             return
         self.active[s] = False
         self.finish.append(s)
@@ -947,7 +979,7 @@ class Hand:
                 if self.point[x] == POINT_NONE and not self.lived[x]:
                     self.point[x] = POINT_CLOSED
                     self.events.append(Event("point_closed", x))
-        self._left_play(s)
+        self._left_play(s, True, self.finish[0] == s)
         if self.mode == OVER:
             return
         if not self.ffa and not self.ffa_pending and rules.ffa_starts(place):
@@ -963,15 +995,16 @@ class Hand:
         self.bottom.append((severity, len(self.bottom), s))
         if self.burning == s:
             self.burning = -1
-        self._left_play(s)
+        self._left_play(s, False, False)
 
     def _leave_silently(self, s: int) -> None:
         self.active[s] = False
         self.finish.append(s)
 
-    def _left_play(self, s: int) -> None:
+    def _left_play(self, s: int, went_out: bool, first: bool) -> None:
+        """Seat ``s`` left play: by going out (``first``: as 头科), or removed (闷, a failed burn)."""
         o = (s + 3) % 6
-        if self.active[o] and self.rules.no_head and not self.no_head[o]:
+        if self.active[o] and not self.no_head[o] and self.rules.makes_no_head(went_out, first):
             self.no_head[o] = True
             self.events.append(Event("no_head", o, other=s))
         if sum(self.active) <= 1 and not self._defer_end:

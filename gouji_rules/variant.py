@@ -184,6 +184,21 @@ class PlayRules:
         "对头走了就是无头：不受够级约束，谁的牌都能管",
         "无头: once your opposite is out, 够级 no longer binds you",
     )
+    no_head_when: Literal["left_play", "went_out", "first_out"] = _f(
+        "first_out",
+        "对头怎样离场才算无头：first_out 只有头科的对头（大纲第十条：头科产生后，其对头的够级对象不复存在）；"
+        "went_out 对门出完牌走了（点烧闷拉：若一个人对门走后）；left_play 对头以任何方式离场（走、被闷、烧牌失败、出牌前定名次）。"
+        "对头离场而不算无头的人仍受够级约束：他的够级牌只有烧牌者和无头者能管",
+        "which departures of a seat's opposite make it 无头: only 头科's (S4 第十条), any going out (S0 对门走后), or "
+        "any leaving of play (going out, 闷, a failed burn, a place before play); a seat whose opposite left "
+        "otherwise stays bound: only burners and 无头 seats may answer its 够级 sets",
+        choices={
+            "first_out": ("只有头科的对头无头（大纲第十条）", "only 头科's opposite (S4 第十条)"),
+            "went_out": ("对门出完牌走了就无头（点烧闷拉）", "the opposite went out (S0 对门走后)"),
+            "left_play": ("对头以任何方式离场都算无头", "the opposite left play in any way"),
+        },
+        legacy="left_play",
+    )
     first_leader: Literal["random", "seat0"] = _f(
         "random",
         "不按上班时第一局谁先出（上班见 match.first_leader）",
