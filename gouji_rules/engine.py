@@ -372,6 +372,7 @@ class Hand:
         self.queue: list[tuple[int, Mode]] = []
         self.passed = [False] * 6
         self.yielded = [False] * 6
+        self.yield_open = [False] * 6  # play.yield_lapses: a 让牌 not yet followed by the yielder's own decision
         self.trick_out = 0
         self.requester = -1
         self._defer_end = False
@@ -568,6 +569,7 @@ class Hand:
         new.queue = self.queue[:]
         new.passed = self.passed[:]
         new.yielded = self.yielded[:]
+        new.yield_open = self.yield_open[:]
         new.saved_queue = self.saved_queue[:]
         new.wrong_plays = self.wrong_plays[:]
         new.head_rights = dict(self.head_rights)
@@ -690,7 +692,13 @@ class Hand:
         hit = self._follow.get(s)
         if hit is None:
             assert self.table is not None
-            hit = self._follow[s] = self.rules.beat.followers(self.hands[s], self.table)
+            rules = self.rules
+            h = self.hands[s]
+            hit = rules.beat.followers(h, self.table)
+            if rules.any_whole:  # sets.whole: a rank's cards go out all at once
+                whole = rules.whole
+                hit = [cs for cs in hit if not whole[cs.rank] or cs.count == h[cs.rank]]
+            self._follow[s] = hit
         return hit
 
     def _lead_boxes(self, s: int, sizes: list[int]) -> list[Box]:
@@ -700,7 +708,7 @@ class Hand:
         bie3 = rules.bie3
         only3 = bie3 and sum(h) == h[THREE]
         need_joker = self.burning == s
-        bare, attachable, exempt = rules.bare, rules.attachable, rules.burn_exempt
+        bare, attachable, exempt, whole = rules.bare, rules.attachable, rules.burn_exempt, rules.whole
         twos = h[TWO] if rules.attach_twos else 0
         sjs = h[SJ] if attachable[SJ] else 0
         bjs = h[BJ] if attachable[BJ] else 0
@@ -722,19 +730,20 @@ class Hand:
                 sj = sjs if r < SJ else 0
                 bj = bjs if r < BJ else 0
                 y = tops if r < TOP else 0
+            lo, k = (n, 1) if whole[r] else (1, n)  # sets.whole: every card of the rank in one set
             if need_joker and r < SJ and not exempt[r]:
                 if y:
-                    boxes.append((r, 1, n, a, 0, sj, 0, bj, 1, y))
-                    sizes.append(n * (a + 1) * (sj + 1) * (bj + 1) * y)
+                    boxes.append((r, lo, n, a, 0, sj, 0, bj, 1, y))
+                    sizes.append(k * (a + 1) * (sj + 1) * (bj + 1) * y)
                 if bj:
-                    boxes.append((r, 1, n, a, 0, sj, 1, bj, 0, 0))
-                    sizes.append(n * (a + 1) * (sj + 1) * bj)
+                    boxes.append((r, lo, n, a, 0, sj, 1, bj, 0, 0))
+                    sizes.append(k * (a + 1) * (sj + 1) * bj)
                 if sj:
-                    boxes.append((r, 1, n, a, 1, sj, 0, 0, 0, 0))
-                    sizes.append(n * (a + 1) * sj)
+                    boxes.append((r, lo, n, a, 1, sj, 0, 0, 0, 0))
+                    sizes.append(k * (a + 1) * sj)
             else:
-                boxes.append((r, 1, n, a, 0, sj, 0, bj, 0, y))
-                sizes.append(n * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
+                boxes.append((r, lo, n, a, 0, sj, 0, bj, 0, y))
+                sizes.append(k * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
         return boxes
 
     def _may_yield(self, s: int) -> bool:
@@ -789,6 +798,8 @@ class Hand:
             self._do_play(s, action.cards, burn=True)
         elif isinstance(action, Yield):
             self.yielded[s] = True
+            if self.rules.yield_lapses:
+                self.yield_open[s] = True
             self.events.append(Event("yield", s, other=self.owner))
             self.queue.append((s, FOLLOW))
             self._advance()
@@ -882,6 +893,8 @@ class Hand:
             if not lead and prev_owner == self.burning and rules.break_burn:
                 ev.append(Event("break_burn", s, cs, prev_owner))
                 self.burning = -1
+        if rules.yield_lapses:
+            self._lapse_yields(s)
         if lead:
             self._point_on_lead(s, cs)
         elif cs.rank == FOUR and self.point[s] == POINT_NONE and rules.open_point:
@@ -909,6 +922,19 @@ class Hand:
             return
         self.queue = self._response_queue(s, cs)
         self._advance()
+
+    def _lapse_yields(self, s: int) -> None:
+        """``play.yield_lapses`` (RLG: 任何人出新牌后，所有让牌的玩家自动变为过牌): seat ``s`` played, so every
+        让牌 still waiting for its yielder's decision becomes a pass of the round (event ``pass``,
+        ``other`` = the seat whose play made it one)."""
+        waiting = self.yield_open
+        waiting[s] = False
+        for p in range(6):
+            if waiting[p]:
+                waiting[p] = False
+                if not self.passed[p]:
+                    self.passed[p] = True
+                    self.events.append(Event("pass", p, other=s))
 
     def _point_on_lead(self, s: int, cs: CardSet) -> None:
         """开点 (S0 四、开点, S4 第八条): a 4 led right after one's pure 够级 set stood."""
@@ -1140,6 +1166,8 @@ class Hand:
         self.table, self.owner = None, -1
         self.passed = [False] * 6
         self.yielded = [False] * 6
+        if self.rules.yield_lapses:
+            self.yield_open = [False] * 6
         self.queue = []
         self.requester = -1
         self._follow.clear()
@@ -1262,6 +1290,12 @@ class Hand:
                     "3s go last, all together and with nothing attached (憋3)",
                     rule="bie3",
                     clause="S4 第九条, 第二十三条; S0 “3必须最后出”",
+                )
+            if self.rules.whole[cs.rank] and cs.count != h[cs.rank]:
+                return IllegalAction(
+                    f"the {SYMBOLS[cs.rank]}s go out all at once, in one set: all {h[cs.rank]} of them (sets.whole)",
+                    rule="whole",
+                    clause="RLG 4 的约束: 玩家持有的所有 4 必须一次出完",
                 )
             if mode == LEAD and isinstance(action, Burn):
                 return IllegalAction("a burn beats a 够级 set; nothing is on the table", rule="burn_when")

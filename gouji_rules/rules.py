@@ -168,6 +168,11 @@ class Rules:
         self.burn_exempt = [False] * NRANKS
         for sym in v.burn.exempt:
             self.burn_exempt[rank_of(sym)] = True
+        self.whole = [False] * NRANKS
+        """sets.whole: ranks a seat plays all at once, in one set"""
+        for sym in v.sets.whole:
+            self.whole[rank_of(sym)] = True
+        self.any_whole = any(self.whole)
         self.deck = build_deck(v)
         self.deck_counts = [0] * NRANKS
         """how many cards of each rank the deck holds"""
@@ -195,6 +200,8 @@ class Rules:
         self.kou = v.sets.kou
         self.bie3 = v.play.bie3
         self.allow_yield = v.play.allow_yield
+        self.yield_lapses = v.play.yield_lapses
+        """a 让牌 turns into a pass once anyone plays after it (RLG)"""
         self.no_head = v.play.no_head
         """无头 applies: once a seat's opposite is out, 够级 no longer binds it"""
         self.no_head_when = ("left_play", "went_out", "first_out").index(v.play.no_head_when)

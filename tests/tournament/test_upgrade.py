@@ -116,6 +116,7 @@ def test_a_copy_from_before_a_section_existed_plays_that_section_as_it_did_then(
     del copy["rules"]["play"]
     assert with_legacy(copy["rules"])["play"] == {
         "no_head_when": "left_play",
+        "yield_lapses": False,
         "wrong_play": "refuse",
         "announce": "always",
     }
