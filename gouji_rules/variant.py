@@ -128,6 +128,7 @@ class SetsRules:
         "这些点数的牌必须一次出完、出成一套（RLG：玩家持有的所有4必须一次出完）",
         "ranks a seat plays all at once, every card it holds of the rank in one set (RLG: all the 4s at once)",
         legacy=[],
+        ranks=True,
     )
     kill_joker_only: Literal["kill", "lowest_joker"] = _f(
         "kill",
