@@ -15,7 +15,9 @@ in the variant names one, and a club or a test may register more (docs/extending
     Each joker of T is killed by one of the ways ``sets.kill`` lists (one
     higher joker, two of the same, three of the next lower); each other card of
     T is covered by one card of B higher than T's core (B's own core, or a
-    spare joker); B has no card left over.  So B may be longer than T.
+    spare joker); B has no card left over.  So B may be longer than T.  With
+    ``sets.kill_joker_only: lowest_joker`` a set of jokers only must also have a
+    lowest joker higher than that of the joker-only set it beats (RLG).
 
 Generation works from rank counts: for each core rank and each choice of
 attachments it computes the one core count that fits, never enumerating card

@@ -643,7 +643,7 @@ class Hand:
             self.active[(owner + 3) % 6]
             or self.head_rights.get(owner, 0) > 0
             or not rules.no_head
-            or (rules.no_head_when != 0 and owner not in self.head_rights)  # his opposite left, not as 无头 makes
+            or (rules.no_head_when != 0 and owner not in self.head_rights)  # gone without making him 无头
         )
         return has_head and rules.is_gouji(cs)
 
