@@ -200,6 +200,9 @@ def _record_options(fn: F) -> F:
         click.option("--chongdian", multiple=True, help="SEAT:ok|fail (冲点)"),
         click.option("--declare", multiple=True, help="KIND:SEAT, KIND xuandian, mingdian or yudian"),
         click.option("--waive", multiple=True, help="GIVER:RECEIVER (a partner's tribute waived)"),
+        click.option(
+            "--no-three", "no_three", multiple=True, help="SEAT left without a 3 after buying (S4 第九条: 算做大落)"
+        ),
         click.option("--from", "from_csv", help="results.csv instead of options"),
         click.option("--json", "as_json", is_flag=True, help="print the scored hands as JSON"),
         click.option("--encoding", help="the results CSV's encoding when it is not UTF-8 (e.g. gbk for Chinese Excel)"),
@@ -234,7 +237,7 @@ def _entries(
     return [("command line", entry)], ""
 
 
-LIST_OPTIONS = ("burn", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive")
+LIST_OPTIONS = ("burn", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive", "no_three")
 
 
 def _lists(kw: dict[str, Any]) -> dict[str, tuple[str, ...]]:

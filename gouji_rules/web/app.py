@@ -701,6 +701,7 @@ def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, off
         chongdian=chong,
         declare=declare,
         waive=pick("waive", {pair(a, b) for a, b in offer.waive}),
+        no_three=pick("no_three", set(seats) if offer.no_three else set()),
     )
 
 
