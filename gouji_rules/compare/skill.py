@@ -103,4 +103,8 @@ def closing_agents(agents: Sequence[Agent]) -> Iterator[list[Agent]]:
             close = getattr(agent, "close", None)
             if callable(close):
                 stack.callback(close)
+        for agent in agents:
+            hang_up = getattr(agent, "hang_up", None)
+            if callable(hang_up):
+                stack.callback(hang_up)  # callbacks run last in, first out: every bot is told before any is waited for
         yield list(agents)

@@ -10,6 +10,7 @@ and carries the end of the bot's stderr, where a dying program writes its reason
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from ..actions import Action
@@ -21,6 +22,10 @@ from .run import DEFAULT_TIME_LIMIT
 
 TAIL_KEEP = STDERR_KEEP
 """Bytes of a bot's stderr kept for its error: the last ones, which explain a crash."""
+
+
+LINE_KEEP = 300
+"""Characters of one stderr line shown; a longer line is cut, its length noted."""
 
 
 class BotError(GoujiError):
@@ -59,7 +64,8 @@ class _TailStderr(_Stderr):
             return ""
         safe = "".join(c if c.isprintable() or c in "\n\t" else ascii(c)[1:-1] for c in text)
         more = f", the last {TAIL_KEEP:,} kept" if self.size > TAIL_KEEP else ""
-        return f"stderr of the bot ({self.size:,} bytes{more}):\n" + "\n".join("  | " + s for s in safe.splitlines())
+        lines = (s if len(s) <= LINE_KEEP else f"{s[:LINE_KEEP]}… ({len(s):,} characters)" for s in safe.splitlines())
+        return f"stderr of the bot ({self.size:,} bytes{more}):\n" + "\n".join("  | " + s for s in lines)
 
 
 class _Client(ExternalPlayer):
@@ -102,9 +108,14 @@ class BotAgent:
     def act(self, obs: Observation, legal: Legal) -> Action:
         """The bot's answer, checked legal by the event's rules of the protocol."""
         c = self.client
-        try:
-            if c.proc is None:
+        if c.proc is None:
+            try:
                 c.handshake()
+            except BotFault as e:
+                raise BotError(
+                    self.name, self.seat, e.kind, f"at hello: {e.detail}", c.tail or self._tail_now()
+                ) from None
+        try:
             if not self.started:
                 c.start_hand(self.seed, self.seat, {"variant": obs.rules.name})
                 self.started = True
@@ -120,6 +131,14 @@ class BotAgent:
             c._drain_stderr()
         err = c.stderr
         return err.tail() if isinstance(err, _TailStderr) else ""
+
+    def hang_up(self) -> None:
+        """Close the bot's stdin, its sign to exit; :meth:`close` then waits for it.  Hanging up every
+        bot first lets six bots take their grace second together."""
+        proc = self.client.proc
+        if proc is not None and proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
 
     def close(self) -> None:
         """Close the bot's stdin, give it a moment to exit, then end its whole process group."""
