@@ -246,13 +246,17 @@ def test_compare_workers_report_a_bot_fault_the_same_way(tmp_path: Path) -> None
     assert_all_gone(pids)
 
 
-@pytest.mark.parametrize("command", ["simulate", "compare"])
-def test_ctrl_c_ends_every_bot(tmp_path: Path, command: str) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--hands", "5"],
+        ["compare", "dagang", "liufu_ying", "--hands", "5"],
+        ["compare", "dagang", "liufu_ying", "--hands", "60", "--workers", "2"],
+    ],
+)
+def test_ctrl_c_ends_every_bot(tmp_path: Path, args: list[str]) -> None:
     """Ctrl-C (SIGINT to the terminal's process group) while a bot thinks: the run stops and no bot outlives it."""
     spec, pids = bot_spec(tmp_path, "slow")
-    args = (
-        ["simulate", "--hands", "5"] if command == "simulate" else ["compare", "dagang", "liufu_ying", "--hands", "5"]
-    )
     proc = subprocess.Popen(
         [*module_argv(), *args, "--agents", spec],
         stdout=subprocess.PIPE,
