@@ -296,3 +296,19 @@ def test_a_bad_agents_option_is_a_usage_error(spec: str) -> None:
         r = gouji(*command, "--agents", spec)
         assert r.returncode == 2, (spec, r.stderr)
         assert "Traceback" not in r.stderr and "--agents" in r.stderr
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_research_page_runs_the_javascript_example_bot() -> None:
+    """docs/research.md, "A bot in another language": its two commands run as written (fewer hands)."""
+    import shlex
+
+    page = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    section = page.split("### A bot in another language", 1)[1].split("\n## ", 1)[0]
+    commands = [line.strip() for line in section.splitlines() if line.startswith("    gouji ")]
+    assert [c.split()[1] for c in commands] == ["simulate", "compare"]
+    for command in commands:
+        argv = shlex.split(command.replace("--hands 200", "--hands 2"))[1:]
+        r = gouji(*argv, "--json")
+        assert r.returncode == 0, (command, r.stderr)
+        assert "examples/bot.js" in json.loads(r.stdout)["agents"]
