@@ -57,7 +57,7 @@ class _TailStderr(_Stderr):
         super().add(chunk)
         self.last = (self.last + chunk[-TAIL_KEEP:])[-TAIL_KEEP:]
 
-    def tail(self) -> str:
+    def tail_text(self) -> str:
         """The kept end as printable lines (control characters escaped), headed by the size."""
         text = self.last.decode("utf-8", "replace").rstrip()
         if not text:
@@ -75,7 +75,7 @@ class _Client(ExternalPlayer):
     def __init__(self, name: str, command: str, time_limit: float) -> None:
         super().__init__(name, command, time_limit)
         self.stderr = _TailStderr()
-        self.tail = ""
+        self.fault_tail = ""  # the stderr kept when the last fault ended the process
 
     def _spawn(self) -> Any:
         proc = super()._spawn()
@@ -85,7 +85,7 @@ class _Client(ExternalPlayer):
     def _fault(self, kind: str, detail: str) -> BotFault:
         self._drain_stderr()
         err = self.stderr
-        self.tail = err.tail() if isinstance(err, _TailStderr) else ""
+        self.fault_tail = err.tail_text() if isinstance(err, _TailStderr) else ""
         self._kill()
         return BotFault(kind, detail)
 
@@ -113,7 +113,7 @@ class BotAgent:
                 c.handshake()
             except BotFault as e:
                 raise BotError(
-                    self.name, self.seat, e.kind, f"at hello: {e.detail}", c.tail or self._tail_now()
+                    self.name, self.seat, e.kind, f"at hello: {e.detail}", c.fault_tail or self._tail_now()
                 ) from None
         try:
             if not self.started:
@@ -121,7 +121,7 @@ class BotAgent:
                 self.started = True
             return c.decide(obs, legal)
         except BotFault as e:
-            tail = c.tail or self._tail_now()
+            tail = c.fault_tail or self._tail_now()
             raise BotError(self.name, self.seat, e.kind, e.detail, tail) from None
 
     def _tail_now(self) -> str:
@@ -130,7 +130,7 @@ class BotAgent:
         if c.proc is not None:
             c._drain_stderr()
         err = c.stderr
-        return err.tail() if isinstance(err, _TailStderr) else ""
+        return err.tail_text() if isinstance(err, _TailStderr) else ""
 
     def hang_up(self) -> None:
         """Close the bot's stdin, its sign to exit; :meth:`close` then waits for it.  Hanging up every
