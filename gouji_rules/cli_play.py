@@ -26,11 +26,31 @@ from .cli_common import (
 from .sim import simulate
 
 
+def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--agents``: parsed now, so a bad one is a usage error (exit 2) before anything runs."""
+    from .compare.skill import parse_agents
+    from .errors import GoujiError
+
+    try:
+        parse_agents(value)
+    except GoujiError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
 @click.command("simulate")
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
 @hands_option(100, "hands to play")
 @click.option("--seed", default=0, show_default=True, type=SEED)
-@click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
+@click.option(
+    "--agents",
+    "agent_name",
+    default="greedy",
+    show_default=True,
+    callback=_check_agents,
+    help=f"one agent for every seat, or A,B: A in seats 0 2 4, B in 1 3 5 ({', '.join(sorted(AGENTS))}, "
+    "or cmd:COMMAND for a bot, docs/bot-protocol.md; NAME=… names one)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
 @click.option(
     "--records", type=OUTPUT, help="write one JSON hand record per line (never over an event file or an input)"
@@ -77,6 +97,7 @@ def _run_with_progress(
     from functools import partial
 
     from .atomic import atomic_writer
+    from .compare.skill import closing_agents, table_agents
     from .sim import simulate_matches
 
     run: Any = simulate if match_hands is None else partial(simulate_matches, match_hands=match_hands)
@@ -89,14 +110,15 @@ def _run_with_progress(
             bar.update(done - last[0])
             last[0] = done
 
-        if records:
-            with atomic_writer(records) as fh:
-                out: dict[str, Any] = run(
-                    variant, hands, seed=seed, agent_name=agent_name, records=fh, progress=progress
-                )
-                return out
-        out = run(variant, hands, seed=seed, agent_name=agent_name, progress=progress)
-        return out
+        with closing_agents(table_agents(agent_name)) as agents:
+            if records:
+                with atomic_writer(records) as fh:
+                    out: dict[str, Any] = run(
+                        variant, hands, seed=seed, agent_name=agent_name, records=fh, progress=progress, agents=agents
+                    )
+                    return out
+            out = run(variant, hands, seed=seed, agent_name=agent_name, progress=progress, agents=agents)
+            return out
 
 
 class _null_bar:

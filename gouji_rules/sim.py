@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -83,14 +83,18 @@ def simulate(
     agent_name: str = "random",
     records: IO[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    agents: Sequence[Agent] | None = None,
 ) -> dict[str, Any]:
-    """Play ``hands`` hands and return the run's summary (the ``--json`` document)."""
-    agents = [make_agent(agent_name) for _ in range(6)]
+    """Play ``hands`` hands and return the run's summary (the ``--json`` document).
+
+    ``agents``: the six seats' agents (``gouji simulate --agents A,B``), named ``agent_name`` in the
+    summary; by default six of ``agent_name``."""
+    seats = list(agents) if agents is not None else [make_agent(agent_name) for _ in range(6)]
     stats = Stats()
     start = time.perf_counter()
     write_rules_line(variant, records)
     for i, hseed in enumerate(hand_seeds(seed, hands)):
-        hand = play_hand(variant, hseed, agents)
+        hand = play_hand(variant, hseed, seats)
         stats.add(hand)
         if records is not None:
             records.write(json.dumps(hand.record(), ensure_ascii=False) + "\n")
@@ -108,12 +112,13 @@ def simulate_matches(
     agent_name: str = "random",
     records: IO[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    agents: Sequence[Agent] | None = None,
 ) -> dict[str, Any]:
     """Play whole matches of ``match_hands`` hands (tribute, declarations, scores carried
-    from hand to hand) until ``hands`` hands have been played."""
+    from hand to hand) until ``hands`` hands have been played; ``agents`` as in :func:`simulate`."""
     from .match import play_match
 
-    agents = [make_agent(agent_name) for _ in range(6)]
+    seats = list(agents) if agents is not None else [make_agent(agent_name) for _ in range(6)]
     stats = Stats()
     match_wins = [0, 0, 0]
     start = time.perf_counter()
@@ -122,7 +127,7 @@ def simulate_matches(
     index = 0
     while done < hands:
         n = min(match_hands, hands - done)
-        m = play_match(variant, derive(seed, index), n, agents)
+        m = play_match(variant, derive(seed, index), n, seats)
         stats.decisions += m.decisions
         # the phases' own `deal` marks the same deal as each hand's `deal` event: count it once
         stats.events.update(e.type for e in m.all_events if e.type != "deal")

@@ -10,7 +10,9 @@ duplicate score difference (0 on every deal for a seat-blind agent such as greed
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import shlex
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from ..agents import AGENTS, Agent, make_agent
@@ -22,24 +24,67 @@ from ..variant import Variant
 def parse_agents(spec: str) -> tuple[str, str]:
     """``"greedy"`` → (greedy, greedy); ``"ismcts,greedy"`` → side A, side B.
 
+    A side is a shipped agent or an external bot, ``cmd:COMMAND`` (docs/bot-protocol.md),
+    either optionally named ``NAME=…``.  A comma inside a bot's command stays in it when what
+    follows the comma does not begin a side.
+
     >>> parse_agents("ismcts,greedy")
     ('ismcts', 'greedy')
+    >>> parse_agents("mine=cmd:python3 examples/bot.py,greedy")
+    ('mine=cmd:python3 examples/bot.py', 'greedy')
     """
-    parts = [p.strip() for p in spec.split(",")]
+    parts: list[str] = []
+    for token in spec.split(","):
+        if parts and _body(parts[-1]).startswith("cmd:") and not _starts_side(token):
+            parts[-1] += "," + token  # a comma in the bot's command
+        else:
+            parts.append(token.strip())
     if len(parts) == 1:
         parts *= 2
     if len(parts) != 2:
         raise GoujiError(f"--agents takes one agent or two (side A,side B), got {spec!r}")
     for p in parts:
-        if p not in AGENTS:
-            raise GoujiError(f"unknown agents {p!r}; known: {', '.join(sorted(AGENTS))}")
+        _check_side(p)
     return parts[0], parts[1]
 
 
+def _named(side: str) -> bool:
+    """Whether a side begins ``NAME=`` (a name of letters, digits, ``_ - .``)."""
+    head, eq, _ = side.partition("=")
+    return bool(eq) and bool(head) and all(c.isalnum() or c in "_-." for c in head)
+
+
+def _body(side: str) -> str:
+    return side.partition("=")[2] if _named(side) else side
+
+
+def _starts_side(token: str) -> bool:
+    body = _body(token.strip())
+    return body in AGENTS or body.startswith("cmd:")
+
+
+def _check_side(side: str) -> None:
+    body = _body(side)
+    if body.startswith("cmd:"):
+        try:
+            argv = shlex.split(body[4:])
+        except ValueError as e:
+            raise GoujiError(f"cannot split the command of {side!r}: {e}") from None
+        if not argv:
+            raise GoujiError(f"{side!r} names no command (cmd:COMMAND, e.g. cmd:python3 examples/bot.py)")
+        return
+    if body not in AGENTS:
+        raise GoujiError(f"unknown agents {body!r}; known: {', '.join(sorted(AGENTS))}, or cmd:COMMAND for a bot")
+
+
 def table_agents(spec: str) -> list[Agent]:
-    """Six agents, one per seat: side A in the even seats, side B in the odd ones."""
+    """Six agents, one per seat: side A in the even seats, side B in the odd ones.
+
+    A bot side starts one process per seat at its first decision; :func:`closing_agents`
+    stops them.
+    """
     a, b = parse_agents(spec)
-    return [make_agent(a if s % 2 == 0 else b) for s in range(6)]
+    return [side_agent(a if s % 2 == 0 else b) for s in range(6)]
 
 
 def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list[dict[str, Any]]:
@@ -88,3 +133,29 @@ def _nearest_measured(variant: Variant) -> tuple[str | None, int, int]:
         if best[0] is None or apart < best[1]:
             best = (name, apart, score_unit(shipped))
     return best
+
+
+def side_agent(side: str) -> Agent:
+    """The agent of one side: a shipped agent, or a bot (:class:`~gouji_rules.tournament.bot_agent.BotAgent`)."""
+    body = _body(side)
+    if not body.startswith("cmd:"):
+        return make_agent(body)
+    from ..tournament.bot_agent import BotAgent  # imported late: plain runs never load the event code
+
+    return BotAgent(body[4:], side.partition("=")[0] if _named(side) else "")
+
+
+@contextmanager
+def closing_agents(agents: Sequence[Agent]) -> Iterator[list[Agent]]:
+    """``agents``, with every one that holds something (a bot's process) closed on the way out,
+    an error or Ctrl-C included; each is closed whatever the others do."""
+    with ExitStack() as stack:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                stack.callback(close)
+        for agent in agents:
+            hang_up = getattr(agent, "hang_up", None)
+            if callable(hang_up):
+                stack.callback(hang_up)  # callbacks run last in, first out: every bot is told before any is waited for
+        yield list(agents)

@@ -35,7 +35,7 @@ from ..rng import derive
 from ..rules import Rules
 from ..settlement import Debt, settle
 from ..variant import Variant
-from .skill import table_agents
+from .skill import closing_agents, table_agents
 from .stats import Histogram, Moments
 
 DEALS_PER_UNIT = 25
@@ -493,10 +493,15 @@ def run_unit(unit: WorkUnit) -> Tally:
     """Play a unit's deals under every variant in both seatings and return their exact sums.
 
     A module-level function of one picklable argument, so a process pool or a Dask worker
-    can run it as it is.
+    can run it as it is.  Bots (``cmd:`` agents) are started for the unit and stopped at its
+    end, also when it fails or is interrupted, so no bot process outlives a unit.
     """
+    with closing_agents(table_agents(unit.agents)) as agents:
+        return _play_unit(unit, agents)
+
+
+def _play_unit(unit: WorkUnit, agents: Sequence[Agent]) -> Tally:
     loaded = [load(s) for s in unit.sources]
-    agents = table_agents(unit.agents)
     metrics = hand_metrics(unit.owed)
     tally = tally_for([v for v, _ in loaded], unit.match_hands, unit.owed)
     for i in range(unit.start, unit.stop):

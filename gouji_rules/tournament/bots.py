@@ -525,7 +525,14 @@ class ExternalPlayer(Player):
         return [("stray", f"{n:,} line{'s' if n != 1 else ''} that answered no request skipped; the first: {first}")]
 
     def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None:
-        self.hand_start = {"type": "start_hand", "protocol": PROTOCOL_VERSION, "seed": seed, "seat": seat, **info}
+        self.hand_start = {
+            "type": "start_hand",
+            "protocol": PROTOCOL_VERSION,
+            "seed": seed,
+            "seed_str": str(seed),  # JavaScript's JSON.parse reads a 64-bit seed only approximately
+            "seat": seat,
+            **info,
+        }
         self.start_sent = False
         if self.proc is not None and self.proc.poll() is None:
             try:

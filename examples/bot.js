@@ -1,0 +1,28 @@
+// A 够级 bot in JavaScript (Node 18+), for `gouji event run`, `gouji simulate` and `gouji compare`:
+//   gouji simulate --agents "cmd:node examples/bot.js,greedy"
+// The protocol is docs/bot-protocol.md: one JSON object a line each way.  It plays a uniformly
+// random legal action, drawn from a generator seeded by the hand's seed, so a run repeats exactly.
+// The seed is read from `seed_str`: JSON.parse reads the number `seed` (up to 2^64 - 1) inexactly.
+const readline = require("readline");
+
+let state = 0n; // xorshift64 state
+const MASK = (1n << 64n) - 1n;
+
+function next() {
+  state ^= (state << 13n) & MASK;
+  state ^= state >> 7n;
+  state ^= (state << 17n) & MASK;
+  return state;
+}
+
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const msg = JSON.parse(line);
+  if (msg.type === "hello") {
+    console.log(JSON.stringify({ type: "hello", id: msg.id, protocol: 2, name: "random.js" }));
+  } else if (msg.type === "start_hand") {
+    state = (BigInt(msg.seed_str) ^ BigInt(msg.seat + 1)) || 1n; // never 0: xorshift would stay 0
+  } else if (msg.type === "act") {
+    const index = Number(next() % BigInt(msg.legal_count));
+    console.log(JSON.stringify({ id: msg.id, index: index }));
+  }
+});
