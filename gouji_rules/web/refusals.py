@@ -86,8 +86,8 @@ def refusal(e: IllegalAction, names: Names, lang: str) -> str:
     clause = f"（{e.clause}）" if lang == "zh" and e.clause else f" ({e.clause})" if e.clause else ""
     if lang != "zh":
         text = _EN.get(e.rule, e.message)
-        for s in range(6):
-            text = re.sub(rf"\bseat {s}\b", f"{names[s]} (seat {s + 1})", text)
+        text = re.sub(r"\b([0-5]):([0-5])\b", lambda m: f"{names[int(m[1])]} → {names[int(m[2])]}", text)
+        text = re.sub(r"\b(seat|opened|fail) ([0-5])\b", lambda m: f"{names[int(m[2])]} (seat {int(m[2]) + 1})", text)
         return f"The rules refuse this result: {text}{clause}"
     why = _ZH.get(e.rule, "")
     for rule, needle, words in _BY_TEXT:
