@@ -6,17 +6,27 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
 
 from gouji_rules.tournament import club as clubmod
 from gouji_rules.tournament.club import Entry
 from gouji_rules.tournament.event import Tournament
 from gouji_rules.web import lan
 from gouji_rules.web.app import Config, create_app
-from starlette.testclient import TestClient
 
 from .conftest import make_event
-from .test_app import FINISH, Club, club  # noqa: F401  (the fixture)
+from .test_app import FINISH, Club
+
+
+@pytest.fixture(name="club")
+def _club(tmp_path: Path) -> Iterator[Club]:
+    event = make_event(tmp_path / "spring.sqlite")
+    with TestClient(create_app(Config(event_path=event, log=lambda msg: None)), raise_server_exceptions=False) as c:
+        yield Club(c, event)
 
 
 def _names(club: Club, tbl: int = 1) -> list[str]:
