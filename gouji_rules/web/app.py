@@ -582,8 +582,10 @@ async def admin_seat(request: Request) -> Response:
     def act(ev: Tournament) -> None:
         try:
             club.ensure_round(ev, int(request.path_params["rnd"]))
+        except EventFileError:
+            raise
         except EventError as e:
-            raise _refused(e) from None
+            raise fail(409, str(e), "上一轮还没有全部录完（或轮次不对），现在不能排这一轮。") from None
 
     await st.write(act)
     return RedirectResponse(base, status_code=303)
@@ -839,7 +841,8 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     zh = exc.zh if isinstance(exc, PageError) else HEADLINES_ZH.get(exc.status_code, "")
     lang = _lang(request)
-    headline, detail = (zh, exc.detail) if lang == "zh" and zh else (exc.detail, "")
+    # in Chinese the page says it in Chinese only: the English reason is the organiser's, in the log
+    headline, detail = (zh, "") if lang == "zh" and zh else (exc.detail, "")
     return page(request, "message.html", exc.status_code, title=word("error", lang), message=headline, detail=detail)
 
 
@@ -880,7 +883,7 @@ async def event_error(request: Request, exc: Exception) -> Response:
             break
     _state(request).config.log(f"refused {request.method} {request.url.path}: {exc}")
     lang = _lang(request)
-    headline, detail = (zh, en) if lang == "zh" else (en, "")
+    headline, detail = (zh, "") if lang == "zh" else (en, "")
     return page(request, "message.html", status, title=word("error", lang), message=headline, detail=detail)
 
 

@@ -136,14 +136,14 @@ def test_an_entry_without_the_table_link_is_refused(served: Server, browser: Any
     d = browser
     open_page(d, served.url + "/t/not-a-table-link/hand/1", "p.error")
     wait_text(d, "出错了", "h1")
-    wait_text(d, "this link does not open any table")
+    wait_text(d, "这个链接打不开任何一桌")
     shot(d, "10-no-token")
     # a real form whose target is switched to a made-up link is refused, and nothing is stored
     open_page(d, served.link(1, 1, "A") + "/hand/1", "form.entry")
     _enter_hand(d, [0, 1, 2, 3, 4, 5])
     d.execute_script("document.querySelector('form.entry').action = '/t/" + "x" * 32 + "/hand/1'")
     _click_and_wait(d, "form.entry button[type=submit]", then="p.error")
-    wait_text(d, "this link does not open any table")
+    wait_text(d, "这个链接打不开任何一桌")
     open_page(d, served.url + "/rounds/1", "#table1 table.hands")
     assert "待对方确认" not in d.page_source and "A方已录入" not in d.page_source
 
