@@ -571,6 +571,7 @@ async def admin_page(request: Request) -> Response:
         return {"rounds": rounds, "can_seat": nxt if ev.fmt == "swiss" and nxt <= ev.rounds else 0}
 
     ctx = await st.read(gather)
+    ctx["lan"] = await run_in_threadpool(_lan_offer, request, url)
     return page(request, "admin.html", base=base, refresh=0, **ctx)
 
 

@@ -90,7 +90,10 @@ WORDS: dict[str, dict[str, str]] = {
         "zh": "注意：这些二维码里的地址是 {host}，只有这台电脑自己能打开，手机扫了打不开。",
         "en": "Warning: these QR codes point at {host}, which only this computer can open; phones cannot.",
     },
-    "lan_offer": {"zh": "改用本机局域网地址打印：", "en": "Print with this machine's LAN address instead:"},
+    "lan_offer": {
+        "zh": "改用本机局域网地址打开本页（二维码和链接随之改用这个地址）：",
+        "en": "Open this page at this machine's LAN address instead (its QR codes and links follow):",
+    },
     "lan_listen": {
         "zh": "服务器现在只在本机地址上监听；要让手机连上，请组织者用 --host 0.0.0.0 重新启动 gouji event serve。",
         "en": "The server listens on a loopback address only; restart gouji event serve with --host 0.0.0.0 "

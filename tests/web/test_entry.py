@@ -190,3 +190,31 @@ def test_loopback_addresses_are_recognised_and_lan_addresses_are_not() -> None:
     for url in ("http://192.168.1.5:8000", "http://10.0.0.2/", "http://gouji.example/"):
         assert not lan.is_loopback(url), url
     assert all(not a.startswith("127.") for a in lan.lan_addresses())
+
+
+def test_forged_pickers_and_chips_get_400_and_store_nothing(club: Club) -> None:
+    base = club.link(1, 1, 0)
+    csrf = club.csrf(f"{base}/hand/1")
+    forged = [
+        {"burn_by": "9", "burn_on": "1"},
+        {"burn_by": ["0", "2"], "burn_on": "1"},  # rows that do not pair up
+        {"men_victim": "x", "men_by": "1"},
+        {"open_form": "except", "not_opened": "6"},
+        {"p1": "-1"},
+    ]
+    for extra in forged:
+        r = club.post(f"{base}/hand/1", {"csrf": csrf, **FINISH, **extra})
+        assert r.status_code == 400 and "Traceback" not in r.text, extra
+    assert club.stored() == 0
+    with Tournament.open(club.event) as ev:
+        assert not ev.db.audit()
+
+
+def test_a_refused_entry_keeps_every_fact_typed(club: Club) -> None:
+    r = club.enter(1, 0, burn_by="0", burn_on="3", open_form="except", not_opened="4", declare2="mingdian")
+    assert r.status_code == 422
+    text = r.text
+    assert re.search(r'name="burn_by"[^>]*>.*?<option value="0" selected', text, re.S)
+    assert re.search(r'name="burn_on"[^>]*>.*?<option value="3" selected', text, re.S)
+    assert 'id="no4" value="4" checked' in text and 'id="no3" value="3" checked' not in text
+    assert '<option value="mingdian" selected' in text
