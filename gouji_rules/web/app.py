@@ -241,9 +241,11 @@ async def standings_page(request: Request) -> Response:
                     "more": [(label[c], str(getattr(line, c))) for c in rest],
                     "unplayed": line.hands == 0 and line.played == 0 and line.byes == 0,
                     "members": " ".join(line.members) if ev.by_team else "",
+                    "all": [str(getattr(line, c)) for c in (*PHONE_FIRST, *rest)],
                 }
                 for line in lines
             ],
+            "all_cols": [label[c] for c in (*PHONE_FIRST, *rest)],
             "next_round": _next_round(ev, lang),
             "done": len(ev.db.hands()),
             "total": ev.scheduled_hands(),

@@ -81,6 +81,7 @@ def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) ->
     wait_text(d, f"{names[0]}（1号） 选了两次（头科、二科）", "p.error")
     _no_sideways_scroll(d)
     shot(d, "04a-refused-twice", height=900)
+    open_page(d, served.link(1, 1, "A") + "/hand/1", "form.entry")  # a fresh form, as after tapping 录入
     # then the hand as played: five taps, seat 1 burned seat 2 (who burned whom), seat 6 did not open
     taps = 1 + _enter_hand(d, [0, 2, 4, 1, 3, 5])
     d.find_element(By.CSS_SELECTOR, "label[for=no5]").click()
