@@ -372,7 +372,17 @@ def _table_ctx(ev: Tournament, seat: Seat, lang: str) -> dict[str, Any]:
         "side_seats": " ".join(str(s + 1) for s in tables.SIDE_SEATS[seat.side]),
         "names": names,
         "hands": _hands(ev, seat.round, seat.table, names, lang),
+        "next_seats": _next_seats(ev, seat.round, seat.table, seats, names),
     }
+
+
+def _next_seats(ev: Tournament, rnd: int, tbl: int, seats: list[int], names: list[str]) -> list[tuple[str, int, int]]:
+    """Once this table's match is complete and the next round is seated: where each of its players sits next
+    (name, table, seat 1–6), as a table is told at the end of a round."""
+    if tbl in club.round_complete(ev, rnd) or rnd + 1 not in ev.db.rounds_seated():
+        return []
+    where = {e: (t, i + 1) for (_r, t), ids in ev.db.seating(rnd + 1).items() for i, e in enumerate(ids)}
+    return [(names[i], *where[e]) for i, e in enumerate(seats) if e in where]
 
 
 async def table_page(request: Request) -> Response:

@@ -103,6 +103,7 @@ WORDS: dict[str, dict[str, str]] = {
         "zh": "找不到本机的局域网地址：请先连上店里的无线网，再刷新本页。",
         "en": "No LAN address found on this machine: join the local network, then reload this page.",
     },
+    "seat_n": {"zh": "{n}号座", "en": "seat {n}"},
     "not_played": {"zh": "未上场", "en": "not played"},
     "more": {"zh": "详细", "en": "details"},
     "next_round": {"zh": "下一轮座次：第{n}轮", "en": "Next round's seating: round {n}"},

@@ -218,3 +218,17 @@ def test_a_refused_entry_keeps_every_fact_typed(club: Club) -> None:
     assert re.search(r'name="burn_on"[^>]*>.*?<option value="3" selected', text, re.S)
     assert 'id="no4" value="4" checked' in text and 'id="no3" value="3" checked' not in text
     assert '<option value="mingdian" selected' in text
+
+
+def test_a_table_is_told_where_its_players_sit_next_round(club: Club) -> None:
+    """As Bridgemate names the next table: once a match is complete, each player's next table and seat."""
+    for hand in (1, 2):
+        path = f"{club.admin}/r/1/t/1/hand/{hand}"
+        assert "下一轮座次" not in club.c.get(club.link(1, 1, 0)).text
+        assert club.post(path, {"csrf": club.csrf(path), **FINISH}).status_code == 303
+    page = club.c.get(club.link(1, 1, 1)).text
+    with Tournament.open(club.event) as ev:
+        now = ev.db.seating(1)[(1, 1)]
+        name = ev.seat_names(now)[0]
+        (tbl, seat) = next((t, ids.index(now[0]) + 1) for (_r, t), ids in ev.db.seating(2).items() if now[0] in ids)
+    assert f"{name} → 第{tbl}桌 {seat}号座" in page
