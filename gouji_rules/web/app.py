@@ -460,7 +460,7 @@ def _finish_problem(ev: Tournament, entry: Entry, lang: str) -> str:
 def _refusal(ev: Tournament, entry: Entry, e: Exception, lang: str) -> str:
     """Why an entry was not taken, in the reader's language: the rules' refusal worded by refusals.py."""
     if isinstance(e, tables.Refused):
-        return refusals.refusal(e.action, _table_names(ev, entry), lang)
+        return refusals.refusal(e.action, _table_names(ev, entry), lang, list(ev.variant.rules.place_names))
     if "nothing to correct" in str(e):
         return word("same_result", lang)
     return word("not_taken", lang) if lang == "zh" else f"{word('refused', lang)} {e}"

@@ -81,7 +81,17 @@ def _who(names: Names, seat: int) -> str:
     return f"{names[seat]}（{seat + 1}号）"
 
 
-def refusal(e: IllegalAction, names: Names, lang: str) -> str:
+def _wanted_places(message: str, place_names: list[str]) -> str:
+    """The places the engine says 革命 / 冲点 players take (``… at 6 (or 1)``, ``冲点 at 4 and 5``), by name."""
+    out = []
+    for m in re.finditer(r"(革命|冲点)(?: seat (\d))? at ([\d ,()orand]+)", message):
+        places = [place_names[int(p) - 1] for p in re.findall(r"\d", m[3]) if 1 <= int(p) <= len(place_names)]
+        if places:
+            out.append(f"{m[1]}的人应是{'或'.join(places) if m[1] == '革命' else '、'.join(places)}")
+    return "，".join(out)
+
+
+def refusal(e: IllegalAction, names: Names, lang: str, place_names: list[str] | None = None) -> str:
     """One sentence: what was refused (players named) and why, the clause in brackets."""
     clause = f"（{e.clause}）" if lang == "zh" and e.clause else f" ({e.clause})" if e.clause else ""
     if lang != "zh":
@@ -104,6 +114,9 @@ def refusal(e: IllegalAction, names: Names, lang: str) -> str:
     if not what and seats:
         what = "、".join(_who(names, s) for s in seats)
     why = why or "这个结果不可能在这套规则下打出来"
+    if e.rule in ("geming_place", "chongdian_place") and place_names:
+        wanted = _wanted_places(e.message, place_names)
+        why = f"{why}：{wanted}" if wanted else why
     return f"规则不接受这个结果：{what + '——' if what else ''}{why}{clause}"
 
 

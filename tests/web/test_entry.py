@@ -232,3 +232,31 @@ def test_a_table_is_told_where_its_players_sit_next_round(club: Club) -> None:
         name = ev.seat_names(now)[0]
         (tbl, seat) = next((t, ids.index(now[0]) + 1) for (_r, t), ids in ev.db.seating(2).items() if now[0] in ids)
     assert f"{name} → 第{tbl}桌 {seat}号座" in page
+
+
+def _club_of(tmp_path: Path, variant: str) -> Iterator[Club]:
+    event = make_event(tmp_path / "e.sqlite", variant=variant)
+    with TestClient(create_app(Config(event_path=event, log=lambda msg: None)), raise_server_exceptions=False) as c:
+        yield Club(c, event)
+
+
+def test_s4_art21_a_geming_player_at_the_wrong_place_is_refused_with_the_places_he_takes(tmp_path: Path) -> None:
+    """S4 第二十一条: a 革命 player is 四科 (三科 when his teammates took 头科 and 二科)."""
+    for club in _club_of(tmp_path, "dagang"):
+        names = _names(club)
+        r = club.enter(1, 0, open_form="except", geming="0")  # seat 0 declared 革命 but is entered as 头科
+        assert r.status_code == 422
+        alert = r.text.split('role="alert">')[1].split("</p>")[0]
+        assert f"{names[0]}（1号）" in alert and "革命的人应是四科或三科" in alert and "第二十一条" in alert
+
+
+def test_s0_sec10_a_chongdian_player_takes_fourth_and_the_summary_says_it(tmp_path: Path) -> None:
+    """S0 十、冲点: the 冲点 player is 四客, opened if it succeeded; the confirming side reads it in words."""
+    for club in _club_of(tmp_path, "dianshaomenla"):
+        names = _names(club)
+        wrong = club.enter(1, 0, open_form="except", chong0="ok")
+        assert wrong.status_code == 422 and "冲点的人应是四客" in wrong.text
+        order = {"p1": "2", "p2": "4", "p3": "1", "p4": "0", "p5": "3", "p6": "5"}
+        assert club.enter(1, 0, open_form="except", chong0="ok", **order).status_code == 303
+        page = club.c.get(club.link(1, 1, 1)).text
+        assert f"冲点：{_who(names, 0)} 成功" in page and "先出牌" in page
