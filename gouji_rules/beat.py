@@ -15,7 +15,9 @@ in the variant names one, and a club or a test may register more (docs/extending
     Each joker of T is killed by one of the ways ``sets.kill`` lists (one
     higher joker, two of the same, three of the next lower); each other card of
     T is covered by one card of B higher than T's core (B's own core, or a
-    spare joker); B has no card left over.  So B may be longer than T.
+    spare joker); B has no card left over.  So B may be longer than T.  With
+    ``sets.kill_joker_only: lowest_joker`` a set of jokers only must also have a
+    lowest joker higher than that of the joker-only set it beats (RLG).
 
 Generation works from rank counts: for each core rank and each choice of
 attachments it computes the one core count that fits, never enumerating card
@@ -263,10 +265,12 @@ class KillTable:
     en: ClassVar[str] = (
         "二杀一 / 三杀一: each joker killed by a way sets.kill lists, the other cards covered by higher ones"
     )
-    reads: ClassVar[tuple[str, ...]] = ("kill",)
+    reads: ClassVar[tuple[str, ...]] = ("kill", "kill_joker_only")
 
     def __init__(self, rules: Rules, sets: SetsRules) -> None:
         self.rules = rules
+        self.lowest_joker = sets.kill_joker_only == "lowest_joker"
+        """two sets of jokers only: the beater's lowest joker must be higher (RLG), besides the kill ways"""
         table = sets.kill
         self.ways: dict[int, list[tuple[int, int]]] = {SJ: [], BJ: [], TOP: []}
         for sym, options in table.items():
@@ -322,6 +326,8 @@ class KillTable:
         ct, pb = plain_count(t), plain_count(b)
         if pb and (ct == 0 or b.rank <= t.rank):
             return False
+        if self.lowest_joker and not pb and not ct and b.rank <= t.rank:
+            return False  # a joker-only set's rank is its lowest joker
         need = ct - pb
         if need < 0:
             return False
@@ -343,7 +349,7 @@ class KillTable:
                     # a set of jokers only
                     if ct in sizes and (s or b or y):
                         cs = _joker_set(s, b, y)
-                        if self.rules.could_hold(cs):
+                        if self.rules.could_hold(cs) and not (self.lowest_joker and not ct and cs.rank <= t.rank):
                             out.append(cs)
                     if ct == 0:
                         continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .errors import UnknownVariant, near_miss
@@ -25,7 +26,7 @@ def resolve(spec: str | None) -> Variant:
     if spec in BUILTIN:
         return BUILTIN[spec]()
     path = Path(spec)
-    if path.suffix in (".yaml", ".yml") or path.exists():
+    if path.suffix in (".yaml", ".yml") or os.path.exists(spec):  # never raises for a name over the OS limit
         return dsl.load_file(path)
     close = near_miss(spec, names())
     hint = f"; did you mean {close!r}?" if close else f"; shipped variants: {', '.join(names())}"

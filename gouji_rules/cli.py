@@ -8,6 +8,7 @@ help of every command is kept here, for ``gouji --help`` (a test checks it again
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import click
 
@@ -55,6 +56,14 @@ class LazyGroup(click.Group):
             for name in COMMANDS:  # a mistyped name: click's "did you mean" looks among the loaded commands
                 self.get_command(ctx, name)
         return super().resolve_command(ctx, args)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Click's ``main``, with stdout's failures and uncaught errors as one line (:mod:`.cli_streams`)."""
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)  # a caller that handles errors itself gets them raised
+        from .cli_streams import run_guarded
+
+        return run_guarded(lambda: super(LazyGroup, self).main(*args, **kwargs))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of ``gouji --help``, from :data:`COMMANDS` (nothing is imported for it)."""

@@ -7,20 +7,25 @@ printed as they are; the others get an ``error:`` prefix.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import math
 import os
 import sqlite3
-import stat
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from .errors import GoujiError
-from .outputs import OutputPathError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+if TYPE_CHECKING:
+    TextParam = click.ParamType[str]
+else:  # click before 8.3 has no type parameters at run time
+    TextParam = click.ParamType
 
 
 def add_commands(group: click.Group, *commands: click.Command) -> None:
@@ -32,7 +37,8 @@ def add_commands(group: click.Group, *commands: click.Command) -> None:
 
 def fail(message: str) -> NoReturn:
     first = message.splitlines()[0] if message else ""
-    click.echo(message if ": error: " in first else f"error: {message}", err=True)
+    with contextlib.suppress(OSError):  # stderr is gone too: the exit status is all that is left
+        click.echo(message if ": error: " in first else f"error: {message}", err=True)
     sys.exit(1)
 
 
@@ -42,8 +48,9 @@ MAX_MATCH_HANDS = 1000
 """The most hands of one match in ``simulate --match-hands`` and ``compare --match-hands``."""
 MAX_WORKERS = 64
 """The most local processes ``compare --workers`` starts (each one a whole Python)."""
-SEED = click.IntRange(-(2**63), 2**63 - 1)
-"""A seed: any 64-bit integer (a longer one would only be cut)."""
+SEED = click.IntRange(0, 2**64 - 1)
+"""A seed: 0 … 2**64 − 1, the PRNG's whole state; anything else is refused, never reduced (so two
+seeds given never deal the same cards)."""
 
 
 def hands_option(default: int, help: str) -> Callable[[F], F]:
@@ -57,30 +64,72 @@ def hands_option(default: int, help: str) -> Callable[[F], F]:
     )
 
 
+class OutputFile(TextParam):
+    """A file a command writes.  Every option or argument that writes a file has this type, so the
+    output-path rule (:func:`check_output_paths`) and its test find them all in the command tree."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = os.fsdecode(value) if isinstance(value, bytes) else str(value)
+        if not text:
+            self.fail("an empty file name; give a file to write to", param, ctx)
+        return text
+
+
+OUTPUT = OutputFile()
+
+
+class FiniteFloat(click.FloatRange):
+    """A float option: a number, never ``nan`` or ``inf`` (which every range check lets through or means nothing)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+class Text(TextParam):
+    """Free text a command keeps or sends (an event's name): UTF-8 only.
+
+    Python turns argument bytes that are not UTF-8 (a GBK terminal on a UTF-8 system) into lone
+    surrogates, which no file, database or page can hold; they are refused here with what to do.
+    """
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raw = os.fsencode(text) if all(not 0xD800 <= ord(c) <= 0xDC7F for c in text) else b""
+            looks = ""
+            if raw:
+                with contextlib.suppress(UnicodeDecodeError):
+                    looks = f" (it reads as {raw.decode('gb18030')!r} in GBK)"
+            shown = repr(raw) if raw else ascii(text)
+            self.fail(
+                f"{shown} is not UTF-8 text{looks}; set the terminal to UTF-8 and type it again",
+                param,
+                ctx,
+            )
+        return text
+
+
+TEXT = Text()
+
+
 def check_output_paths(outputs: Iterable[str | None], inputs: Iterable[str | None] = ()) -> None:
-    """Before any work: no output is an input or named twice (:func:`check_outputs`), and none is an
-    existing folder, FIFO or device (an atomic write would replace it) or a database (an event file)."""
+    """Before any work: the output-path rule (:func:`gouji_rules.outputs.check_outputs`) for every output.
+
+    No output is an input (give the variant files as :func:`gouji_rules.outputs.variant_inputs`),
+    named twice, a database or its WAL, a folder, a FIFO, a device or a socket, or a link to one.
+    """
     from .outputs import check_outputs
 
-    outs = [p for p in outputs if p]
-    check_outputs(outs, inputs)
-    for p in outs:
-        try:
-            st = os.stat(p)
-        except OSError:
-            continue  # a new file; the write says why if it cannot be made
-        if not stat.S_ISREG(st.st_mode):
-            what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a FIFO or a device)"
-            raise OutputPathError(f"{p}: is {what}; give a file name to write to (or leave -o out for stdout)")
-        try:
-            with open(p, "rb") as fh:
-                head = fh.read(16)
-        except OSError:
-            continue
-        if head == b"SQLite format 3\x00":
-            raise OutputPathError(
-                f"{p}: is a database (an event file?); it is never overwritten, write to another file"
-            )
+    check_outputs([p for p in outputs if p is not None], inputs)
 
 
 def handles_errors(fn: F) -> F:
@@ -93,9 +142,7 @@ def handles_errors(fn: F) -> F:
         except GoujiError as e:
             fail(str(e))
         except BrokenPipeError:
-            # the reader went away (`gouji … | head`): stop quietly, as other tools do
-            sys.stderr.close()
-            sys.exit(0)
+            raise  # the reader went away (`gouji … | head`): click stops quietly, exit 1
         except OSError as e:
             fail(f"{e.filename or ''}: error: {e.strerror}")
         except sqlite3.Error as e:

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from .agents import AGENTS
-from .cli_common import MAX_RUN_HANDS, MAX_WORKERS
+from .cli_common import MAX_RUN_HANDS, MAX_WORKERS, OUTPUT, SEED, TextParam, check_output_paths
 from .cli_common import fail as _fail
 from .errors import GoujiError
 
@@ -87,7 +87,7 @@ def register(group: click.Group) -> None:
         "auto: matches of the baseline's match.hands (N deals as ⌈N/K⌉ matches) when a differing rule acts "
         "between hands, else single hands; 0: always single hands",
     )
-    @click.option("--seed", default=0, show_default=True, type=int)
+    @click.option("--seed", default=0, show_default=True, type=SEED)
     @click.option(
         "--agents",
         "agent_name",
@@ -104,10 +104,14 @@ def register(group: click.Group) -> None:
         type=click.IntRange(1, MAX_WORKERS),
         help=f"local processes (at most {MAX_WORKERS})",
     )
-    @click.option("--scheduler", metavar="ADDRESS", help="run on a Dask distributed cluster (tcp://host:8786)")
+    @click.option(
+        "--scheduler",
+        type=SchedulerAddress(),
+        help="run on a Dask distributed cluster (tcp://host:8786)",
+    )
     @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
-    @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per variant and metric")
-    @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="write a self-contained HTML report")
+    @click.option("--csv", "csv_path", type=OUTPUT, help="write one row per variant and metric")
+    @click.option("--html", "html_path", type=OUTPUT, help="write a self-contained HTML report")
     @click.option("--quiet", is_flag=True, help="no progress bar")
     def compare_cmd(
         variants: tuple[str, ...],
@@ -133,22 +137,105 @@ def register(group: click.Group) -> None:
             raise click.UsageError("compare needs at least two variants")
         try:
             from .atomic import check_writable
+            from .outputs import variant_inputs
 
+            # before the simulation, not after it: never an input, an event file, a device …
+            check_output_paths([csv_path, html_path], [f for v in variants for f in variant_inputs(v)])
             for out_path in (csv_path, html_path):
                 if out_path:
-                    check_writable(out_path)  # fail before the simulation, not after it
-            doc = _run(list(variants), deals, match_hands, seed, agent_name, workers, scheduler, quiet)
+                    check_writable(out_path)
+            try:
+                doc = _run(list(variants), deals, match_hands, seed, agent_name, workers, scheduler, quiet)
+            except OverflowError:
+                _fail(_beyond_float(variants, None))
+            where = _not_finite(doc)
+            if where:
+                _fail(_beyond_float(variants, where))
             _write_outputs(doc, csv_path, html_path)
         except GoujiError as e:
             _fail(str(e))
         except OSError as e:
             _fail(f"{e.filename or ''}: error: {e.strerror}")
         if as_json:
-            click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+            click.echo(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False))
         else:
             from .compare.report import render_text
 
             click.echo(render_text(doc), nl=False)
+
+
+class SchedulerAddress(TextParam):
+    """A Dask scheduler's address: ``[tcp|tls|ws|wss|ucx://]HOST:PORT``, checked before anything runs."""
+
+    name = "address"
+    SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from urllib.parse import urlsplit
+
+        text = str(value).strip()
+        full = text if "://" in text else f"tcp://{text}"
+        try:
+            parts = urlsplit(full)
+            ok = (
+                parts.scheme in self.SCHEMES
+                and bool(parts.hostname)
+                and parts.port is not None
+                and parts.port > 0
+                and not parts.path.strip("/")
+                and not parts.query
+                and all(c.isalnum() or c in ".-_:[]%" for c in parts.netloc)
+            )
+        except ValueError:  # a port out of range, a bracket left open
+            ok = False
+        if not ok:
+            self.fail(
+                f"{text!r} is not a scheduler address; give HOST:PORT or tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)",
+                param,
+                ctx,
+            )
+        return full
+
+
+def _not_finite(doc: Any, where: str = "") -> str:
+    """Where the compare document holds a float beyond a float's range (``inf`` or ``nan``), or ""."""
+    import math
+
+    if isinstance(doc, float):
+        return "" if math.isfinite(doc) else where or "the document"
+    if isinstance(doc, dict):
+        items: Any = doc.items()
+    elif isinstance(doc, list):
+        items = enumerate(doc)
+    else:
+        return ""
+    for key, value in items:
+        found = _not_finite(value, f"{where}.{key}" if where else str(key))
+        if found:
+            return found
+    return ""
+
+
+def _beyond_float(variants: tuple[str, ...], where: str | None) -> str:
+    """The error for scores too large to average: which variants' hooks make the scores, from which file."""
+    from . import catalog
+    from .rules import HOOKS
+
+    makers = []
+    for spec in variants:
+        try:
+            v = catalog.resolve(spec)
+        except GoujiError:
+            continue
+        hooks = [f"hooks.{h}" for h in sorted(v.hooks) if h in HOOKS and HOOKS[h].result == "int"]
+        if hooks:
+            makers.append(f"{', '.join(hooks)} of {v.name} ({spec})")
+    at = f" (at {where})" if where else ""
+    cause = "; ".join(makers) if makers else "the variants' scoring"
+    return (
+        f"compare: the scores are beyond a float's range{at}, so no mean or interval can be given; "
+        f"they come from {cause}: make them smaller"
+    )
 
 
 def _run(

@@ -8,7 +8,6 @@ line, ``FILE:LINE: error: …`` where there is a line), 2 a usage error.
 from __future__ import annotations
 
 import json
-import os
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .cli_common import SEED, add_commands, check_output_paths, handles_errors
+from .cli_common import OUTPUT, SEED, TEXT, FiniteFloat, add_commands, check_output_paths, handles_errors
 from .tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,7 +51,7 @@ def _encoding_option(fn: F) -> F:
 def _wait_option(fn: F) -> F:
     return click.option(
         "--wait",
-        type=click.FloatRange(0, 600),
+        type=FiniteFloat(0, 600),
         default=10.0,
         show_default=True,
         help="seconds to wait while another command writes to the event, then give up",
@@ -84,12 +83,12 @@ def event_group() -> None:
 
 
 @event_group.command("new")
-@click.argument("file")
-@click.option("--name", required=True, help="the event's name")
+@click.argument("file", type=OUTPUT)
+@click.option("--name", required=True, type=TEXT, help="the event's name")
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
 @click.option("--players", help="players.csv (a 'name' column): individuals")
 @click.option("--teams", help="teams.csv ('team,name', three players a team)")
-@click.option("--bots", multiple=True, help="NAME=random|greedy|cmd:COMMAND, comma-separated (may repeat)")
+@click.option("--bots", multiple=True, type=TEXT, help="NAME=random|greedy|cmd:COMMAND, comma-separated (may repeat)")
 @click.option("--format", "fmt", type=click.Choice(["round_robin", "swiss", "rotating"]), help="the schedule")
 @click.option(
     "--rounds",
@@ -120,13 +119,13 @@ def new_cmd(
     encoding: str | None,
 ) -> None:
     """Create the event FILE (never overwrites) with its entrants, rules copy and schedule."""
-    from .outputs import check_outputs
+    from .outputs import variant_inputs
     from .tournament import event as ev
 
     given = sum(x is not None and x != () for x in (players, teams, bots))
     if given != 1:
         raise click.UsageError("give exactly one of --players, --teams or --bots")
-    check_outputs([file], [players, teams, variant_spec if os.path.exists(variant_spec) else None])
+    check_output_paths([file], [players, teams, *variant_inputs(variant_spec)])
     from .tournament.tiebreaks import parse
 
     settings = ev.Settings(
@@ -201,6 +200,9 @@ def _record_options(fn: F) -> F:
         click.option("--chongdian", multiple=True, help="SEAT:ok|fail (冲点)"),
         click.option("--declare", multiple=True, help="KIND:SEAT, KIND xuandian, mingdian or yudian"),
         click.option("--waive", multiple=True, help="GIVER:RECEIVER (a partner's tribute waived)"),
+        click.option(
+            "--no-three", "no_three", multiple=True, help="SEAT left without a 3 after buying (S4 第九条: 算做大落)"
+        ),
         click.option("--from", "from_csv", help="results.csv instead of options"),
         click.option("--json", "as_json", is_flag=True, help="print the scored hands as JSON"),
         click.option("--encoding", help="the results CSV's encoding when it is not UTF-8 (e.g. gbk for Chinese Excel)"),
@@ -235,7 +237,7 @@ def _entries(
     return [("command line", entry)], ""
 
 
-LIST_OPTIONS = ("burn", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive")
+LIST_OPTIONS = ("burn", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive", "no_three")
 
 
 def _lists(kw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -371,7 +373,7 @@ def status_cmd(file: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
 @click.option("--csv", "as_csv", is_flag=True)
 @click.option("--html", "as_html", is_flag=True)
-@click.option("-o", "--output", help="write to this file (atomically)")
+@click.option("-o", "--output", type=OUTPUT, help="write to this file (atomically)")
 @handles_errors
 def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
@@ -397,14 +399,11 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
 
 @event_group.command("run")
 @click.argument("file")
-@click.option(
-    "--time-limit", default=2.0, show_default=True, type=click.FloatRange(min=0.01), help="seconds a decision"
-)
+@click.option("--time-limit", default=2.0, show_default=True, type=FiniteFloat(min=0.01), help="seconds a decision")
 @click.option("--limit", type=click.IntRange(1), help="stop after playing this many matches")
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0, max=366 * 86400),
-    callback=lambda _c, _p, v: _finite(v, "--budget"),
+    type=FiniteFloat(min=0, max=366 * 86400),
     help="seconds the whole run may take; then it stops, every finished match kept",
 )
 @click.option("--quiet", is_flag=True, help="no progress on stderr")
@@ -439,14 +438,6 @@ def run_cmd(file: str, time_limit: float, limit: int | None, budget: float | Non
         signal.signal(signal.SIGTERM, old)
 
 
-def _finite(value: float | None, name: str) -> float | None:
-    import math
-
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a number of seconds", param_hint=name)
-    return value
-
-
 @event_group.command("faults")
 @click.argument("file")
 @click.option("--bot", "bot", help="only this entrant's faults")
@@ -474,10 +465,10 @@ def faults_cmd(file: str, bot: str | None, with_stderr: bool) -> None:
 
 @event_group.command("export")
 @click.argument("file")
-@click.option("--records", help="every hand record, one JSON object a line")
-@click.option("--results", help="club results in the results.csv format")
-@click.option("--faults", help="bot faults as CSV")
-@click.option("--audit", help="the audit trail of entries and corrections, JSONL")
+@click.option("--records", type=OUTPUT, help="write every hand record, one JSON object a line")
+@click.option("--results", type=OUTPUT, help="write the club results in the results.csv format")
+@click.option("--faults", type=OUTPUT, help="write the bot faults as CSV")
+@click.option("--audit", type=OUTPUT, help="write the audit trail of entries and corrections, JSONL")
 @handles_errors
 def export_cmd(file: str, records: str | None, results: str | None, faults: str | None, audit: str | None) -> None:
     """Write the event's hand records, results, faults or audit trail to files (each atomically)."""

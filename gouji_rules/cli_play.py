@@ -14,7 +14,15 @@ import click
 
 from . import catalog
 from .agents import AGENTS
-from .cli_common import MAX_MATCH_HANDS, SEED, add_commands, check_output_paths, handles_errors, hands_option
+from .cli_common import (
+    MAX_MATCH_HANDS,
+    OUTPUT,
+    SEED,
+    add_commands,
+    check_output_paths,
+    handles_errors,
+    hands_option,
+)
 from .sim import simulate
 
 
@@ -24,7 +32,9 @@ from .sim import simulate
 @click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option("--agents", "agent_name", default="greedy", show_default=True, type=click.Choice(sorted(AGENTS)))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
-@click.option("--records", help="write one JSON hand record per line (never over an event file or an input)")
+@click.option(
+    "--records", type=OUTPUT, help="write one JSON hand record per line (never over an event file or an input)"
+)
 @click.option(
     "--match-hands",
     type=click.IntRange(1, MAX_MATCH_HANDS),
@@ -56,9 +66,9 @@ def simulate_cmd(
 
 def _check_records_path(records: str, variant_spec: str) -> None:
     """The records file is written whole at the end; it must not be an input, nor an event file."""
-    import os
+    from .outputs import variant_inputs
 
-    check_output_paths([records], [variant_spec if os.path.exists(variant_spec) else None])
+    check_output_paths([records], variant_inputs(variant_spec))
 
 
 def _run_with_progress(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .cli_common import add_commands, fail, handles_errors
+from .cli_common import TEXT, add_commands, fail, handles_errors
 
 
 def _lan_address() -> str:
@@ -47,7 +47,7 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0: every one)")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--public-url", help="the address phones use, for links and QR codes (default: as browsed)")
+@click.option("--public-url", type=TEXT, help="the address phones use, for links and QR codes (default: as browsed)")
 @click.option("--new-links", is_flag=True, help="replace every table link (printed QR codes stop working)")
 @handles_errors
 def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links: bool) -> None:

@@ -6,8 +6,8 @@ Exit codes: 0 fine, 1 an invalid variant, 2 a usage error.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 from typing import NoReturn
 
 import click
@@ -37,6 +37,19 @@ def _resolve(spec: str) -> Variant:
         _die(e)
 
 
+def _unusable(path: str) -> str:
+    """Why ``validate`` cannot read ``path`` as a file ("" when it can try): missing, or a name the OS refuses."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return "no such file or shipped variant"
+    except OSError as e:  # ENAMETOOLONG (a name over NAME_MAX or PATH_MAX), ELOOP, EACCES on a folder
+        return f"cannot be used: {e.strerror}"
+    except ValueError:  # a NUL byte in the name
+        return "cannot be used: the name holds a NUL character"
+    return ""
+
+
 MAX_SHOWN = 50
 """Diagnostics printed per file at most (a file that is not a variant file would give one per line)."""
 
@@ -59,11 +72,12 @@ def register(group: click.Group) -> None:
         from . import dsl
 
         shipped = set(dsl.shipped_names())
-        missing = [p for p in paths if not Path(p).exists() and p not in shipped]
-        for p in missing:  # reported like any invalid file; the others are still checked
-            click.echo(f"{p}: error: no such file or shipped variant", err=True)
+        unusable = {p: why for p in paths if p not in shipped and (why := _unusable(p))}
+        missing = list(unusable)
+        for p, why in unusable.items():  # reported like any invalid file; the others are still checked
+            click.echo(f"{p}: error: {why}", err=True)
             if not quiet:
-                click.echo(f"{p}: not found")
+                click.echo(f"{p}: {'not found' if why.startswith('no such') else 'cannot be read'}")
         present = tuple(p for p in paths if p not in missing)
         results = dsl.validate_paths(present) if present else []
         bad = len(missing)

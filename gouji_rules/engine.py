@@ -372,6 +372,7 @@ class Hand:
         self.queue: list[tuple[int, Mode]] = []
         self.passed = [False] * 6
         self.yielded = [False] * 6
+        self.yield_open = [False] * 6  # play.yield_lapses: a 让牌 not yet followed by the yielder's own decision
         self.trick_out = 0
         self.requester = -1
         self._defer_end = False
@@ -391,7 +392,9 @@ class Hand:
             self.point[s] = POINT_CLOSED
         for s in range(6):
             o = (s + 3) % 6
-            if self.active[s] and (s in setup.no_head or (not self.active[o] and s not in self.head_rights)):
+            if self.active[s] and (
+                s in setup.no_head or (not self.active[o] and s not in self.head_rights and self._gone_unheads(o))
+            ):
                 self.no_head[s] = True
                 self.events.append(Event("no_head", s, other=o))
         if not self.active[leader]:
@@ -399,6 +402,27 @@ class Hand:
         if setup.huiwu_team is not None and self._huiwu(setup.huiwu_team, leader):
             return
         self._start_round(leader)
+
+    def _gone_unheads(self, o: int) -> bool:
+        """Before the first lead: does the absence of seat ``o`` make its opposite 无头?  A seat placed
+        before play (革命, 冲点, no 3) did not go out; one dealt no cards (a position) went out already."""
+        rules = self.rules
+        if rules.no_head_when == 0:
+            return True  # play.no_head_when: left_play, as the constructor read it before the option
+        return rules.makes_no_head(o in self.finish, bool(self.finish) and self.finish[0] == o)
+
+    def _unhead_again(self) -> None:
+        """:meth:`position` put its ``out`` seats first in ``finish``: who is 无头 follows from that order
+        (the constructor read the seats that left silently in seat order)."""
+        head_rights, chosen = self.head_rights, self.setup.no_head
+        for s in range(6):
+            o = (s + 3) % 6
+            if self.active[s] and s not in chosen and s not in head_rights:
+                self.no_head[s] = not self.active[o] and self._gone_unheads(o)
+        self.events = [e for e in self.events if e.type != "no_head"]
+        for s in range(6):
+            if self.active[s] and self.no_head[s]:
+                self.events.append(Event("no_head", s, other=(s + 3) % 6))
 
     def _huiwu(self, team: int, leader: int) -> bool:
         """会五 (S0): the swept side's 5s go out together; the other side may answer them."""
@@ -475,10 +499,13 @@ class Hand:
         for s in out:
             hand.active[s] = False
         hand.finish = list(out) + [s for s in hand.finish if s not in out]
-        for s in out:
-            o = (s + 3) % 6
-            if hand.active[o] and rules.no_head:
-                hand.no_head[o] = True
+        if rules.no_head_when == 0:
+            for s in out:
+                o = (s + 3) % 6
+                if hand.active[o] and rules.no_head:
+                    hand.no_head[o] = True
+        else:
+            hand._unhead_again()
         if rules.ffa_starts(len(hand.finish)):
             hand.ffa = True
         hand.burning, hand.burn_victim = burning, burn_victim
@@ -542,6 +569,7 @@ class Hand:
         new.queue = self.queue[:]
         new.passed = self.passed[:]
         new.yielded = self.yielded[:]
+        new.yield_open = self.yield_open[:]
         new.saved_queue = self.saved_queue[:]
         new.wrong_plays = self.wrong_plays[:]
         new.head_rights = dict(self.head_rights)
@@ -614,8 +642,14 @@ class Hand:
         """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
         if self.ffa or self.no_head[owner]:
             return False
-        has_head = self.active[(owner + 3) % 6] or self.head_rights.get(owner, 0) > 0 or not self.rules.no_head
-        return has_head and self.rules.is_gouji(cs)
+        rules = self.rules
+        has_head = (
+            self.active[(owner + 3) % 6]
+            or self.head_rights.get(owner, 0) > 0
+            or not rules.no_head
+            or (rules.no_head_when != 0 and owner not in self.head_rights)  # gone without making him 无头
+        )
+        return has_head and rules.is_gouji(cs)
 
     # -- legal actions -------------------------------------------------------------------
 
@@ -662,7 +696,13 @@ class Hand:
         hit = self._follow.get(s)
         if hit is None:
             assert self.table is not None
-            hit = self._follow[s] = self.rules.beat.followers(self.hands[s], self.table)
+            rules = self.rules
+            h = self.hands[s]
+            hit = rules.beat.followers(h, self.table)
+            if rules.any_whole:  # sets.whole: a rank's cards go out all at once
+                whole = rules.whole
+                hit = [cs for cs in hit if not whole[cs.rank] or cs.count == h[cs.rank]]
+            self._follow[s] = hit
         return hit
 
     def _lead_boxes(self, s: int, sizes: list[int]) -> list[Box]:
@@ -672,7 +712,7 @@ class Hand:
         bie3 = rules.bie3
         only3 = bie3 and sum(h) == h[THREE]
         need_joker = self.burning == s
-        bare, attachable, exempt = rules.bare, rules.attachable, rules.burn_exempt
+        bare, attachable, exempt, whole = rules.bare, rules.attachable, rules.burn_exempt, rules.whole
         twos = h[TWO] if rules.attach_twos else 0
         sjs = h[SJ] if attachable[SJ] else 0
         bjs = h[BJ] if attachable[BJ] else 0
@@ -694,19 +734,20 @@ class Hand:
                 sj = sjs if r < SJ else 0
                 bj = bjs if r < BJ else 0
                 y = tops if r < TOP else 0
+            lo, k = (n, 1) if whole[r] else (1, n)  # sets.whole: every card of the rank in one set
             if need_joker and r < SJ and not exempt[r]:
                 if y:
-                    boxes.append((r, 1, n, a, 0, sj, 0, bj, 1, y))
-                    sizes.append(n * (a + 1) * (sj + 1) * (bj + 1) * y)
+                    boxes.append((r, lo, n, a, 0, sj, 0, bj, 1, y))
+                    sizes.append(k * (a + 1) * (sj + 1) * (bj + 1) * y)
                 if bj:
-                    boxes.append((r, 1, n, a, 0, sj, 1, bj, 0, 0))
-                    sizes.append(n * (a + 1) * (sj + 1) * bj)
+                    boxes.append((r, lo, n, a, 0, sj, 1, bj, 0, 0))
+                    sizes.append(k * (a + 1) * (sj + 1) * bj)
                 if sj:
-                    boxes.append((r, 1, n, a, 1, sj, 0, 0, 0, 0))
-                    sizes.append(n * (a + 1) * sj)
+                    boxes.append((r, lo, n, a, 1, sj, 0, 0, 0, 0))
+                    sizes.append(k * (a + 1) * sj)
             else:
-                boxes.append((r, 1, n, a, 0, sj, 0, bj, 0, y))
-                sizes.append(n * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
+                boxes.append((r, lo, n, a, 0, sj, 0, bj, 0, y))
+                sizes.append(k * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
         return boxes
 
     def _may_yield(self, s: int) -> bool:
@@ -761,6 +802,8 @@ class Hand:
             self._do_play(s, action.cards, burn=True)
         elif isinstance(action, Yield):
             self.yielded[s] = True
+            if self.rules.yield_lapses:
+                self.yield_open[s] = True
             self.events.append(Event("yield", s, other=self.owner))
             self.queue.append((s, FOLLOW))
             self._advance()
@@ -854,6 +897,8 @@ class Hand:
             if not lead and prev_owner == self.burning and rules.break_burn:
                 ev.append(Event("break_burn", s, cs, prev_owner))
                 self.burning = -1
+        if rules.yield_lapses:
+            self._lapse_yields(s)
         if lead:
             self._point_on_lead(s, cs)
         elif cs.rank == FOUR and self.point[s] == POINT_NONE and rules.open_point:
@@ -881,6 +926,19 @@ class Hand:
             return
         self.queue = self._response_queue(s, cs)
         self._advance()
+
+    def _lapse_yields(self, s: int) -> None:
+        """``play.yield_lapses`` (RLG: 任何人出新牌后，所有让牌的玩家自动变为过牌): seat ``s`` played, so every
+        让牌 still waiting for its yielder's decision becomes a pass of the round (event ``pass``,
+        ``other`` = the seat whose play made it one)."""
+        waiting = self.yield_open
+        waiting[s] = False
+        for p in range(6):
+            if waiting[p]:
+                waiting[p] = False
+                if not self.passed[p]:
+                    self.passed[p] = True
+                    self.events.append(Event("pass", p, other=s))
 
     def _point_on_lead(self, s: int, cs: CardSet) -> None:
         """开点 (S0 四、开点, S4 第八条): a 4 led right after one's pure 够级 set stood."""
@@ -933,7 +991,7 @@ class Hand:
             # 即使后来接风走脱，也算 (S4 第十五条): his place stays at the bottom; he takes no 科
             self.active[s] = False
             self.men_watch[s] = False
-            self._left_play(s)
+            self._left_play(s, True, False)
             return
         self.active[s] = False
         self.finish.append(s)
@@ -951,7 +1009,7 @@ class Hand:
                 if self.point[x] == POINT_NONE and not self.lived[x]:
                     self.point[x] = POINT_CLOSED
                     self.events.append(Event("point_closed", x))
-        self._left_play(s)
+        self._left_play(s, True, self.finish[0] == s)
         if self.mode == OVER:
             return
         if not self.ffa and not self.ffa_pending and rules.ffa_starts(place):
@@ -967,15 +1025,16 @@ class Hand:
         self.bottom.append((severity, len(self.bottom), s))
         if self.burning == s:
             self.burning = -1
-        self._left_play(s)
+        self._left_play(s, False, False)
 
     def _leave_silently(self, s: int) -> None:
         self.active[s] = False
         self.finish.append(s)
 
-    def _left_play(self, s: int) -> None:
+    def _left_play(self, s: int, went_out: bool, first: bool) -> None:
+        """Seat ``s`` left play: by going out (``first``: as 头科), or removed (闷, a failed burn)."""
         o = (s + 3) % 6
-        if self.active[o] and self.rules.no_head and not self.no_head[o]:
+        if self.active[o] and not self.no_head[o] and self.rules.makes_no_head(went_out, first):
             self.no_head[o] = True
             self.events.append(Event("no_head", o, other=s))
         if sum(self.active) <= 1 and not self._defer_end:
@@ -1111,6 +1170,8 @@ class Hand:
         self.table, self.owner = None, -1
         self.passed = [False] * 6
         self.yielded = [False] * 6
+        if self.rules.yield_lapses:
+            self.yield_open = [False] * 6
         self.queue = []
         self.requester = -1
         self._follow.clear()
@@ -1233,6 +1294,12 @@ class Hand:
                     "3s go last, all together and with nothing attached (憋3)",
                     rule="bie3",
                     clause="S4 第九条, 第二十三条; S0 “3必须最后出”",
+                )
+            if self.rules.whole[cs.rank] and cs.count != h[cs.rank]:
+                return IllegalAction(
+                    f"the {SYMBOLS[cs.rank]}s go out all at once, in one set: all {h[cs.rank]} of them (sets.whole)",
+                    rule="whole",
+                    clause="RLG 4 的约束: 玩家持有的所有 4 必须一次出完",
                 )
             if mode == LEAD and isinstance(action, Burn):
                 return IllegalAction("a burn beats a 够级 set; nothing is on the table", rule="burn_when")

@@ -143,6 +143,25 @@ def setup_of(rules: Rules, prep: HandPrep) -> HandSetup:
     return prep.setup.freeze(None if huiwu is None else 1 - huiwu)
 
 
+def before_first(
+    rules: Rules, leader: int | None, debts: Sequence[Debt] | None, last_places: Sequence[int] | None
+) -> Before:
+    """What a match's first hand starts from.  With ``last_places`` (each seat's place in a hand played
+    before the match, after any 商定大落) it starts as that hand's next hand: the 冲点 tie rule reads them
+    (S0 十、冲点 「按照上一局名次」), the last place leads (S0 opening 「下一局游戏拉客先摸牌出牌」, S4 第二条(三)),
+    a 串三户 counts toward the streak and reopens the lead, and, unless ``debts`` are given, the tribute
+    those places alone decide is owed (落贡 / 拉贡, 串三户's; 点贡, 烧贡 and 闷贡 need the facts, so give
+    them as ``debts``).  ``leader`` still overrides who leads."""
+    if last_places is None:
+        return Before(list(debts or ()), leader=leader)
+    places = list(last_places)
+    s = settle(rules, HandResult(places=places, opened=[True] * 6))  # every seat opened: no 点贡 without facts
+    start = after(rules, Before(), places, s.debts if debts is None else list(debts), s.sweep, s.next_leader)
+    if leader is not None:
+        start.leader = leader
+    return start
+
+
 def _verify_seat(d: Decision, seat: int | None) -> None:
     """Raise IllegalAction unless ``seat`` (if named) is the one ``d`` asks (a decision between hands)."""
     if seat is not None and seat != d.seat:
@@ -155,10 +174,13 @@ def check_match_start(
     leader: int | None,
     debts: Sequence[Debt],
     setup: HandSetup | None,
+    last_places: Sequence[int] | None = None,
 ) -> None:
-    """Raise PositionError unless a match could start from this deal, leader, debts and setup."""
+    """Raise PositionError unless a match could start from this deal, leader, debts, setup and last places."""
     if leader is not None and not 0 <= leader < 6:
         raise PositionError(f"the leader must be a seat 0-5, not {leader}")
+    if last_places is not None and sorted(last_places) != [1, 2, 3, 4, 5, 6]:
+        raise PositionError(f"last_places gives each of the six seats its place 1-6, once; got {list(last_places)}")
     if deal is not None:
         cards = deal_from(deal)
         if any(not 0 <= c < NRANKS * 4 for h in cards for c in h):
@@ -177,9 +199,10 @@ class Match:
     """Hands in sequence under one variant, from the first deal to the last score.
 
     A match may start from a chosen position: ``deal`` (the first hand's six hands, in notation
-    or as card ids), ``leader`` (who leads it: no 开牌 or 上班), ``debts`` (tribute owed from an
-    earlier hand) and ``setup`` (what the first hand's phases start from: placed seats, head
-    rights …).
+    or as card ids, see docs/notation.md), ``leader`` (who leads it: no 开牌 or 上班), ``debts``
+    (tribute owed from an earlier hand), ``setup`` (what the first hand's phases start from: placed
+    seats, head rights …) and ``last_places`` (the places of the hand before it: see
+    :func:`before_first`).
 
     >>> from gouji_rules.variant import dagang
     >>> m = Match(dagang(), seed=3, hands=1)
@@ -198,15 +221,17 @@ class Match:
         *,
         deal: Sequence[str | Sequence[int]] | None = None,
         leader: int | None = None,
-        debts: Sequence[Debt] = (),
+        debts: Sequence[Debt] | None = None,
         setup: HandSetup | None = None,
+        last_places: Sequence[int] | None = None,
     ) -> None:
         self.rules: Rules = as_rules(variant)
-        check_match_start(self.rules, deal, leader, debts, setup)
+        check_match_start(self.rules, deal, leader, debts or (), setup, last_places)
         self.seed = check_seed(seed)
         self.rotate = rotate
         self.n_hands = hands if hands is not None else self.rules.match_hands
-        self._start = (deal_from(deal) if deal is not None else None, leader, list(debts), setup)
+        self._start = (deal_from(deal) if deal is not None else None, leader, debts, setup)
+        self._last_places = None if last_places is None else list(last_places)
         self.scores = [0, 0]
         self.summaries: list[HandSummary] = []
         self.events: list[Event] = []  # events of the phases of the current hand
@@ -319,7 +344,18 @@ class Match:
 
     def _replay(self) -> tuple[Any, ...]:
         deal, leader, debts, setup = self._start
-        return (self.rules, self.seed, self.n_hands, self.rotate, deal, leader, debts, setup, self.log)
+        return (
+            self.rules,
+            self.seed,
+            self.n_hands,
+            self.rotate,
+            deal,
+            leader,
+            debts,
+            setup,
+            self.log,
+            self._last_places,
+        )
 
     def __copy__(self) -> Match:
         return self.copy()
@@ -424,7 +460,7 @@ class Match:
     def _run(self) -> Generator[Decision, Action, None]:
         rules = self.rules
         deal, leader, debts, setup = self._start
-        start = Before(list(debts), leader=leader)
+        start = before_first(rules, leader, debts, self._last_places)
         for index in range(self.n_hands):
             attempt = 0
             while True:
@@ -623,6 +659,7 @@ __all__ = [
     "HandSummary",
     "Match",
     "after",
+    "before_first",
     "deal_from",
     "hand_result",
     "play_match",
@@ -637,11 +674,12 @@ def _replayed(
     rotate: int,
     deal: Any,
     leader: int | None,
-    debts: Sequence[Debt],
+    debts: Sequence[Debt] | None,
     setup: HandSetup | None,
     log: Sequence[tuple[int, Action]],
+    last_places: Sequence[int] | None = None,
 ) -> Match:
-    m = Match(rules, seed, hands, rotate, deal=deal, leader=leader, debts=debts, setup=setup)
+    m = Match(rules, seed, hands, rotate, deal=deal, leader=leader, debts=debts, setup=setup, last_places=last_places)
     for seat, action in log:
         m.apply(action, seat)
     return m

@@ -29,6 +29,7 @@ CHONG = "S0 十、冲点"
 DECLARE = "S4 第二十二条(三); S0 四、开点"
 WAIVE = "S4 第十四条(五); S0 八、进贡"
 PLACES = "S4 第三条; S0 opening"
+NO_THREE = "S4 第九条 (买三)"
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Outcome:
     chongdian: Sequence[tuple[int, bool]] = ()  # (seat, succeeded), in the order they declared
     declarations: Sequence[tuple[str, int]] = ()  # (xuandian | mingdian | yudian, seat)
     waived: Sequence[tuple[int, int]] = field(default_factory=tuple)  # (giver, receiver)
+    no_three: Sequence[int] = ()  # seats left without a 3 after buying, placed 大落 before play (S4 第九条)
 
     def opened_seats(self, rules: Rules) -> list[bool]:
         """Each seat's point at the end: opened in play, or by a 冲点."""
@@ -58,8 +60,8 @@ class Outcome:
         return out
 
     def placed_before_play(self) -> set[int]:
-        """The seats 革命 and 冲点 took out of the hand before play: they do not play it."""
-        return set(self.geming) | {s for s, _ in self.chongdian}
+        """The seats 革命, 冲点 and a missing 3 took out of the hand before play: they do not play it."""
+        return set(self.geming) | {s for s, _ in self.chongdian} | set(self.no_three)
 
     def hand_result(self, rules: Rules) -> HandResult:
         return HandResult(
@@ -106,6 +108,8 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
     for s in o.opened:
         if s in o.geming:
             raise _illegal(f"opened {s}: a 革命 seat leaves the hand and cannot open", "geming_out", GEMING)
+        if s in o.no_three:
+            raise _illegal(f"opened {s}: a seat without a 3 leaves the hand and cannot open", "no_three", NO_THREE)
     opened = o.opened_seats(rules)
     burners: set[int] = set()
     for burner, victim in o.burns:
@@ -113,7 +117,9 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
         if not rules.has_burn():
             raise _illegal(f"{what}: {rules.name} has no 烧牌", "burn", BURN)
         if burner in placed or victim in placed:
-            raise _illegal(f"{what}: a 革命 or 冲点 seat does not play the hand", "burn_who", BURN)
+            raise _illegal(
+                f"{what}: a seat placed before play (革命, 冲点, no 3) does not play the hand", "burn_who", BURN
+            )
         if not rules.may_burn(burner, victim):
             whom = "oneself" if burner == victim else "the opposite" if victim == (burner + 3) % 6 else "a teammate"
             raise _illegal(f"{what}: {rules.name} does not let a seat burn {whom}", "burn_who", BURN)
@@ -137,7 +143,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
         with _refused(what, MEN):
             rules.verify_men(victim, by)
         if victim in placed or by in placed:
-            raise _illegal(f"{what}: a 革命 or 冲点 seat does not play the hand", "men", MEN)
+            raise _illegal(f"{what}: a seat placed before play (革命, 冲点, no 3) does not play the hand", "men", MEN)
         if victim in victims:
             raise _illegal(f"{what}: a seat is 闷 once a hand", "men", MEN)
         if victim in o.burn_fails:
@@ -177,6 +183,7 @@ def _verify_placed_before_play(rules: Rules, o: Outcome) -> None:
             raise _illegal("chongdian: a seat rushes the point once, and not after 革命", "chongdian", CHONG)
         if rules.chongdian_redeals(len(chong)):
             raise _illegal(f"chongdian: {len(chong)} 冲点 players mean a redeal", "chongdian_redeal", CHONG)
+    _verify_no_three(rules, o)
     if not o.geming and not chong:
         return
     for places in _before_choice(rules, o.places):
@@ -191,6 +198,28 @@ def _verify_placed_before_play(rules: Rules, o: Outcome) -> None:
     raise _illegal(f"places: {'; '.join(want)}", rule, GEMING if o.geming else CHONG)
 
 
+def _verify_no_three(rules: Rules, o: Outcome) -> None:
+    """S4 第九条 (买三) 「牌中没有3者，算做大落」: a seat still without a 3 after buying is placed before play
+    at the lowest place a 革命 or 冲点 seat does not hold (6, then 5 …), as the buy_check phase places it."""
+    if not o.no_three:
+        return
+    if not rules.no_three_places_last():
+        raise _illegal(f"no_three: {rules.name} places nobody for a missing 3", "no_three", NO_THREE)
+    others = set(o.geming) | {s for s, _ in o.chongdian}
+    if len(set(o.no_three)) != len(o.no_three) or set(o.no_three) & others:
+        raise _illegal("no_three: a seat is without a 3 once, and not after 革命 or 冲点", "no_three", NO_THREE)
+    k = len(o.no_three)
+    for places in _before_choice(rules, o.places):
+        lowest = sorted((places[s] for s in range(6) if s not in others), reverse=True)[:k]
+        if sorted((places[s] for s in o.no_three), reverse=True) == lowest:
+            return
+    raise _illegal(
+        f"places: {', '.join(f'seat {s}' for s in o.no_three)} had no 3 and take the last places (算做大落)",
+        "no_three_place",
+        NO_THREE,
+    )
+
+
 def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> bool:
     for s in o.geming:
         if places[s] != rules.geming_place_at(s, places):
@@ -203,10 +232,12 @@ def _placed_as_rules_say(rules: Rules, o: Outcome, places: Sequence[int]) -> boo
 
 def _verify_bottom(rules: Rules, o: Outcome) -> None:
     """Failed burners and (where 闷 places at once) 闷 victims leave play and are placed from the bottom,
-    a higher severity lower (S0: 诈烧 below 被闷; S4 第六条: 再有其他失败者依次记为二落…)."""
+    a higher severity lower (S0: 诈烧 below 被闷; S4 第六条: 再有其他失败者依次记为二落…), below every seat
+    still in play but above the seats placed before play (革命, 冲点, and S4 第九条's seat without a 3,
+    entered as ``no_three``: its 大落 was decided before play, 先清为落 during it)."""
     removed = _placed_from_bottom(rules, o)
-    if not removed or rules.no_three_places_last():
-        return  # a seat without 3s is also placed last, and nothing entered says which
+    if not removed:
+        return
     fixed = o.placed_before_play()
     out = {s for _, s in removed}
     for places in _before_choice(rules, o.places):

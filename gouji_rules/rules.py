@@ -185,6 +185,11 @@ class Rules:
         self.burn_exempt = [False] * NRANKS
         for sym in v.burn.exempt:
             self.burn_exempt[rank_of(sym)] = True
+        self.whole = [False] * NRANKS
+        """sets.whole: ranks a seat plays all at once, in one set"""
+        for sym in v.sets.whole:
+            self.whole[rank_of(sym)] = True
+        self.any_whole = any(self.whole)
         self.deck = build_deck(v)
         self.deck_counts = [0] * NRANKS
         """how many cards of each rank the deck holds"""
@@ -212,8 +217,12 @@ class Rules:
         self.kou = v.sets.kou
         self.bie3 = v.play.bie3
         self.allow_yield = v.play.allow_yield
+        self.yield_lapses = v.play.yield_lapses
+        """a 让牌 turns into a pass once anyone plays after it (RLG)"""
         self.no_head = v.play.no_head
         """无头 applies: once a seat's opposite is out, 够级 no longer binds it"""
+        self.no_head_when = ("left_play", "went_out", "first_out").index(v.play.no_head_when)
+        """which departures of the opposite make a seat 无头 (``play.no_head_when``): 0 any, 1 going out, 2 头科's"""
         self.reenter_opposite_set = v.play.pass_reentry == "opposite_set"
         self.random_first_drawer = v.play.first_leader == "random"
         self.ffa = v.free_for_all.enabled
@@ -436,6 +445,16 @@ class Rules:
                 hit = is_opposite or (no_head and self.no_head)
             self._answer[key] = hit
         return hit
+
+    def makes_no_head(self, went_out: bool, first: bool) -> bool:
+        """Does a seat become 无头 when its opposite leaves play: ``went_out`` (出完牌, not 闷, a failed
+        burn or a place given before play), as ``first`` (头科)?  S4 第十条 「头科产生后，其对头的够级对象不复存在」
+        names only 头科's opposite; S0 opening 「若一个人对门走后」 any seat whose opposite went out
+        (``play.no_head_when``).  A seat whose opposite left otherwise stays bound: see ``Hand.bound``."""
+        if not self.no_head:
+            return False
+        when = self.no_head_when
+        return when == 0 or (went_out and (when == 1 or first))
 
     def could_hold(self, cs: CardSet) -> bool:
         """Is the set well formed under this variant (ignoring whose hand it is)?"""

@@ -123,6 +123,25 @@ class SetsRules:
         "under kill_table, the ways to cover one joker of each rank: a list of [rank, how many]",
     )
     kou: bool = _f(True, "死牌由对头扣牌（大纲第七条）", "the opposite must formally concede (扣牌) a dead set")
+    whole: list[str] = _f(
+        [],
+        "这些点数的牌必须一次出完、出成一套（RLG：玩家持有的所有4必须一次出完）",
+        "ranks a seat plays all at once, every card it holds of the rank in one set (RLG: all the 4s at once)",
+        legacy=[],
+        ranks=True,
+    )
+    kill_joker_only: Literal["kill", "lowest_joker"] = _f(
+        "kill",
+        "kill_table 方式下只有王的一套怎么比：kill 只按杀王的办法（两张鹰压一张鹰）；"
+        "lowest_joker 按其中最小的王比大小，须比对方最小的王大（RLG：只有王/鹰时 core_rank 取其中最小的王）",
+        "under kill_table, a set of jokers only against another: beaten by the kill ways alone (YY beats Y), "
+        "or ranked by its lowest joker, which must be higher than the other set's lowest (RLG: YY does not beat Y)",
+        choices={
+            "kill": ("只按杀王的办法（二杀一：两张鹰压一张鹰）", "by the kill ways alone (YY beats Y)"),
+            "lowest_joker": ("按最小的王比，须更大（两张鹰压不住一张鹰）", "by its lowest joker, strictly higher"),
+        },
+        legacy="kill",
+    )
 
 
 @dataclass(frozen=True)
@@ -179,10 +198,31 @@ class PlayRules:
     bie3: bool = _f(
         True, "憋3：3只能最后一手一起出，不挂不贴", "憋3: 3s only as the last set, all together, nothing attached"
     )
+    yield_lapses: bool = _f(
+        False,
+        "让牌后只要有人出牌，让牌者就算过牌（RLG：任何人出新牌后，所有让牌的玩家自动变为过牌）；false 让牌者仍排在最后决定",
+        "once anyone plays after a 让牌, the yielder counts as having passed (RLG); false: he still decides last",
+        legacy=False,
+    )
     no_head: bool = _f(
         True,
         "对头走了就是无头：不受够级约束，谁的牌都能管",
         "无头: once your opposite is out, 够级 no longer binds you",
+    )
+    no_head_when: Literal["left_play", "went_out", "first_out"] = _f(
+        "first_out",
+        "对头怎样离场才算无头：first_out 只有头科的对头（大纲第十条：头科产生后，其对头的够级对象不复存在）；"
+        "went_out 对门出完牌走了（点烧闷拉：若一个人对门走后）；left_play 对头以任何方式离场（走、被闷、烧牌失败、出牌前定名次）。"
+        "对头离场而不算无头的人仍受够级约束：他的够级牌只有烧牌者和无头者能管",
+        "which departures of a seat's opposite make it 无头: only 头科's (S4 第十条), any going out (S0 对门走后), or "
+        "any leaving of play (going out, 闷, a failed burn, a place before play); a seat whose opposite left "
+        "otherwise stays bound: only burners and 无头 seats may answer its 够级 sets",
+        choices={
+            "first_out": ("只有头科的对头无头（大纲第十条）", "only 头科's opposite (S4 第十条)"),
+            "went_out": ("对门出完牌走了就无头（点烧闷拉）", "the opposite went out (S0 对门走后)"),
+            "left_play": ("对头以任何方式离场都算无头", "the opposite left play in any way"),
+        },
+        legacy="left_play",
     )
     first_leader: Literal["random", "seat0"] = _f(
         "random",
@@ -835,7 +875,8 @@ def with_legacy(data: Mapping[str, Any]) -> dict[str, Any]:
             continue
         for f in dataclasses.fields(cls):
             if f.name not in section and "legacy" in f.metadata:
-                section[f.name] = f.metadata["legacy"]
+                legacy = f.metadata["legacy"]
+                section[f.name] = list(legacy) if isinstance(legacy, list) else legacy  # never the field's own list
         if section:
             out[key] = section
     return out

@@ -15,6 +15,7 @@ import pytest
 
 from gouji_rules.actions import PASS, Choose, Declare, Head, Play
 from gouji_rules.cards import FOUR, SJ, TWO, counts_of, parse_set
+from gouji_rules.errors import PositionError
 from gouji_rules.match import HEAD_FOREVER, Match
 from gouji_rules.settlement import Debt, HandResult, settle
 from gouji_rules.variant import Variant
@@ -538,3 +539,35 @@ def test_s0_sec10_no_head_keeps_the_point_where_the_variant_says(monkeypatch: py
     assert m.hand is not None
     assert m.hand.no_head[3]
     assert 3 not in m.hand.setup.closed and m.hand.point[3] != 3
+
+
+def test_s0_sec10_chongdian_tie_reads_the_places_a_match_starts_from() -> None:
+    """十、冲点 “若都成功或都失败则按照上一局名次，名次高的为四客，名次低的为小拉”: a match started with
+    ``last_places`` (a hand played before it) breaks the tie by them, and the 拉客 leads (opening
+    “下一局游戏拉客先摸牌出牌”)."""
+    last = [5, 2, 1, 3, 4, 6]  # seat 1 placed above seat 0; seat 5 was 拉客
+    for places, better, worse in ((last, 1, 0), ([2, 5, 1, 3, 4, 6], 0, 1)):
+        m = Match(S0, 1, 1, deal=[CHONG, CHONG, FILL, FILL, FILL, FILL], last_places=places)
+        drive(m, {"chongdian": Choose("chongdian"), "chong_answer": PASS}, until=at_play)
+        assert [e[4] for e in ev(m, "chongdian")] == [1, 1]  # both succeeded
+        assert m.hand is not None and m.hand.setup.placed == {better: 4, worse: 5}
+        assert ev(m, "deal")[0][1] == 5
+        copied = m.copy().hand  # a copy replays from the same start
+        assert copied is not None and copied.setup.placed == m.hand.setup.placed
+
+
+def test_s0_sec8_lagong_of_a_match_started_from_last_places() -> None:
+    """八、进贡 拉贡 “下一局游戏大拉进给头客2张拉贡，二拉进给二客1张拉贡”: the places a match starts from owe
+    their 拉贡 in its first hand; debts given outright replace them."""
+    m = Match(S0, 4, 1, last_places=[3, 6, 1, 4, 2, 5])
+    drive(m, until=at_play)
+    paid = [(e[1], e[3]) for e in ev(m, "tribute")]
+    assert paid.count((1, 2)) == 2 and paid.count((5, 4)) == 1  # 大拉 seat 1 to 头客 seat 2; 小拉 5 to 二客 4
+    m = Match(S0, 4, 1, last_places=[3, 6, 1, 4, 2, 5], debts=[])
+    drive(m, until=at_play)
+    assert ev(m, "tribute") == []
+
+
+def test_match_last_places_must_place_each_seat_once() -> None:
+    with pytest.raises(PositionError):
+        Match(S0, 1, 1, last_places=[1, 1, 2, 3, 4, 5])

@@ -371,13 +371,13 @@ def test_match_copy_replays_to_the_same_state_and_is_independent() -> None:
     agents = [RandomAgent() for _ in range(6)]
     for s, a in enumerate(agents):
         a.start_hand(9, s)
-    for _ in range(300):
+    for _ in range(250):
         m.apply(agents[m.turn].act(m.observation(), m.legal_actions()))
     c = m.copy()
     assert (c.phase, c.turn, c.hands_now, c.scores, c.log) == (m.phase, m.turn, m.hands_now, m.scores, m.log)
     assert c.hand is not None and m.hand is not None and c.hand.record() == m.hand.record()
     c.apply(c.legal_actions()[0])
-    assert len(c.log) == len(m.log) + 1 and m.decisions == 300
+    assert len(c.log) == len(m.log) + 1 and m.decisions == 250
 
 
 def test_hand_copy_is_independent_and_plays_the_same() -> None:

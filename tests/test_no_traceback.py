@@ -23,7 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -316,3 +318,168 @@ def test_no_traceback(case: Case, bad: str, battery: dict[str, Path], tmp_path: 
     assert "Traceback" not in output, output
     assert code in case.codes, f"gouji {' '.join(argv)}: exit {code}, expected {sorted(case.codes)}\n{output}"
     assert battery["EVENT"].read_bytes() == event_before  # no bad input changes the event
+
+
+# -- issue 26 item 7: a full stdout, bad encodings, OS limits; item 6: numbers the CLI refuses -----
+
+LONG_NAME = "n" * 300 + ".yaml"  # over NAME_MAX (255) on every common file system
+LONG_PATH = "d/" * 2100 + "x.yaml"  # over PATH_MAX (4096)
+USAGE = frozenset({2})
+GBK_NAME = os.fsdecode("张三的俱乐部".encode("gbk"))  # what a GBK terminal's bytes become on a UTF-8 system
+
+LIMITS: dict[str, Case] = {
+    "validate_name_too_long": Case(("validate", LONG_NAME)),
+    "validate_path_too_long": Case(("validate", LONG_PATH)),
+    "explain_name_too_long": Case(("explain", LONG_NAME)),
+    "simulate_variant_too_long": Case(("simulate", "--hands", "1", "--variant", LONG_PATH)),
+    "simulate_records_too_long": Case(("simulate", "--hands", "1", "--records", LONG_NAME)),
+    "compare_csv_too_long": Case(("compare", "dagang", "dianshaomenla", "--hands", "1", "--csv", LONG_NAME)),
+    "compare_scheduler_words": Case(("compare", "dagang", "dianshaomenla", "--scheduler", "not an address"), USAGE),
+    "compare_scheduler_port": Case(("compare", "dagang", "dianshaomenla", "--scheduler", "h:99999"), USAGE),
+    "compare_scheduler_url": Case(("compare", "dagang", "dianshaomenla", "--scheduler", "http://h:1/x"), USAGE),
+    "new_name_gbk": Case(("event", "new", OUT, "--name", GBK_NAME, "--players", PLAYERS), USAGE),
+    "new_bots_gbk": Case(("event", "new", OUT, "--name", "e", "--bots", f"{GBK_NAME}=random"), USAGE),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=k) for k, c in LIMITS.items()])
+def test_os_limits_and_encodings_are_one_message(case: Case, battery: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "out.sqlite"
+    argv = _argv(case, "", battery, out)
+    res = CliRunner().invoke(main, argv)
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        pytest.fail(f"gouji {' '.join(argv)[:200]}: traceback {_where(res.exception)}", pytrace=False)
+    assert res.exit_code in case.codes, res.output
+    assert "Traceback" not in res.output
+    assert not out.exists()  # an event refused for its name is never begun
+
+
+def test_an_extends_over_the_os_limit_is_a_positioned_error(tmp_path: Path) -> None:
+    for target in (LONG_NAME, LONG_PATH):
+        club = tmp_path / "club.yaml"
+        club.write_text(f"title: t\nextends: {target}\n", encoding="utf-8")
+        res = CliRunner().invoke(main, ["validate", str(club)])
+        assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+        assert res.exit_code == 1, res.output
+        assert f"{club}:2:10: error: extends: cannot use" in res.output, res.output
+
+
+def _walk(
+    cmd: click.Command, ctx: click.Context, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+    if isinstance(cmd, click.Group):
+        for name in cmd.list_commands(ctx):
+            sub = cmd.get_command(ctx, name)
+            assert sub is not None
+            yield from _walk(sub, click.Context(sub, parent=ctx, info_name=name), (*path, name))
+    else:
+        yield path, cmd
+
+
+def _options(kind: type | tuple[type, ...]) -> list[object]:
+    return [
+        pytest.param(path, p.opts[0], id=f"{' '.join(path)} {p.opts[0]}")
+        for path, cmd in _walk(main, click.Context(main, info_name="gouji"))
+        for p in cmd.params
+        if isinstance(p, click.Option) and isinstance(p.type, kind)
+    ]
+
+
+@pytest.mark.parametrize(("path", "opt"), _options((click.FloatRange, click.types.FloatParamType)))
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "1e999"])
+def test_every_float_option_refuses_nan_and_inf(path: tuple[str, ...], opt: str, value: str) -> None:
+    res = CliRunner().invoke(main, [*path, opt, value])
+    assert res.exit_code == 2, res.output
+    assert "finite" in res.output or "range" in res.output, res.output
+
+
+@pytest.mark.parametrize(("path", "opt"), [p for p in _options(click.IntRange) if "--seed" in str(p)])
+@pytest.mark.parametrize("value", ["-1", str(2**64), str(2**64 + 7), str(-(2**63))])
+def test_every_seed_outside_64_bits_is_refused_never_reduced(path: tuple[str, ...], opt: str, value: str) -> None:
+    """-1 and 2**64-1 (or 7 and 2**64+7) would deal the same cards if reduced mod 2**64."""
+    assert opt == "--seed"
+    res = CliRunner().invoke(main, [*path, opt, value])
+    assert res.exit_code == 2 and "0<=x<=18446744073709551615" in res.output, res.output
+
+
+def test_the_largest_seed_plays_and_deals_other_cards_than_seed_0(tmp_path: Path) -> None:
+    deals = []
+    for seed in ("0", str(2**64 - 1)):
+        out = tmp_path / f"{seed}.jsonl"
+        res = CliRunner().invoke(main, ["simulate", "--hands", "1", "--seed", seed, "--records", str(out)])
+        assert res.exit_code == 0, res.output
+        deals.append(out.read_text(encoding="utf-8").splitlines()[1])
+    assert deals[0] != deals[1]
+
+
+GUARDED = {
+    "variants": ("variants",),
+    "schema": ("schema",),
+    "explain": ("explain", "dagang"),
+    "validate": ("validate", "dagang"),
+    "diff": ("diff", "dagang", "dianshaomenla"),
+    "compare_json": ("compare", "dagang", "dianshaomenla", "--hands", "1", "--json", "--quiet"),
+    "simulate_json": ("simulate", "--hands", "1", "--json"),
+    "verify_schema": ("verify", "--schema"),
+    "standings": ("event", "standings", EVENT),
+}
+
+
+def _gouji(args: list[str], **kw: Any) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "gouji_rules.cli", *args], timeout=120, check=False, **kw)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [pytest.param(a, id=k) for k, a in GUARDED.items()])
+def test_a_full_stdout_is_one_line_and_exit_1(args: tuple[str, ...], battery: dict[str, Path]) -> None:
+    argv = [str(battery["EVENT"]) if a == EVENT else a for a in args]
+    with open("/dev/full", "wb") as full:
+        r = _gouji(argv, stdout=full, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    err = r.stderr.decode("utf-8", "replace")
+    assert r.returncode == 1, err
+    assert err.splitlines() == ["error: cannot write the output to stdout: No space left on device"], err
+
+
+@pytest.mark.parametrize("args", [pytest.param(GUARDED[k], id=k) for k in ("variants", "schema", "simulate_json")])
+def test_a_reader_that_goes_away_stops_the_command_quietly(args: tuple[str, ...]) -> None:
+    """``gouji … | head -1``: the pipe's reader closes; no message, no traceback, exit 1 as click does."""
+    p = subprocess.Popen(
+        [sys.executable, "-m", "gouji_rules.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()  # before the child writes: its first write meets a closed pipe
+    err = p.stderr.read().decode("utf-8", "replace")
+    assert p.wait(timeout=120) == 1
+    assert err == "", err
+
+
+def test_a_lone_surrogate_in_a_title_is_printed_as_its_escape(tmp_path: Path) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text('extends: dagang\ntitle: "俱乐部\\ud800规则"\n', encoding="utf-8")
+    for args in (["validate", str(club)], ["explain", str(club)], ["explain", str(club), "--lang", "en"]):
+        r = _gouji(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert r.returncode == 0, r.stderr.decode()
+        assert b"Traceback" not in r.stderr
+    assert "俱乐部\\ud800规则".encode() in r.stdout
+
+
+def test_a_file_name_that_is_not_utf8_is_read_and_printed_as_given(tmp_path: Path) -> None:
+    name = os.fsencode(tmp_path) + b"/caf\xe9.yaml"
+    with open(name, "wb") as fh:
+        fh.write(b"extends: dagang\n")
+    r = _gouji([os.fsdecode(b"validate"), os.fsdecode(name)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == name + b": ok\n"
+
+
+def test_a_compare_score_beyond_a_float_names_the_hook_and_the_file(tmp_path: Path) -> None:
+    for times in (22, 40):  # a mean that overflows, and scores too large to convert at all
+        huge = tmp_path / f"huge{times}.yaml"
+        expr = "sum(points)" + " * 1000000000" * times
+        huge.write_text(f'extends: dagang\nhooks:\n  team_score: "{expr}"\n', encoding="utf-8")
+        res = CliRunner().invoke(main, ["compare", "dagang", str(huge), "--hands", "2", "--json", "--quiet"])
+        assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+        assert res.exit_code == 1, res.output
+        # the hook's own run-time bound (±10^9) stops it first, naming the hook and where it is written
+        assert f"{huge}:3:15: hook team_score gave a number" in res.output
+        assert "Infinity" not in res.output and "NaN" not in res.output

@@ -36,6 +36,7 @@ def outcome_of(summary: HandSummary, following: HandSummary | None) -> Outcome:
         chongdian=[(e["seat"], e["value"] == 1) for e in pre if e["type"] == "chongdian"],
         declarations=[(e["type"], e["seat"]) for e in pre if e["type"] in ("xuandian", "mingdian", "yudian")],
         waived=waived,
+        no_three=[e["seat"] for e in pre if e["type"] == "no_three"],
     )
 
 
@@ -142,3 +143,47 @@ def test_three_chongdian_players_where_the_variant_plays_on_place_the_first_two_
     with pytest.raises(IllegalAction) as e:
         verify_outcome(rules, Outcome(places=[5, 1, 2, 4, 6, 3], chongdian=[(0, True), (3, False), (5, False)]))
     assert e.value.rule == "chongdian_place"
+
+
+def _finish(order: str) -> list[int]:
+    places = [0] * 6
+    for i, s in enumerate(order.split()):
+        places[int(s)] = i + 1
+    return places
+
+
+def test_s4_art15_qing_victim_placed_sanke_is_refused_with_buy_no_three_on() -> None:
+    """第十五条 「如持牌者被清，应当时亮牌（俗称为先清为落）」: a 清 seat is placed from the bottom, also where
+    第九条 (买三) 「牌中没有3者，算做大落」 places a seat last too (``buy.no_three: last``, dagang): the check
+    always applies.  Seat 0, 清 by seat 1, entered at 三科 with nobody entered as without a 3, is refused."""
+    rules = dagang().rules
+    assert rules.no_three_places_last()
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=_finish("1 3 0 5 2 4"), men=[(0, 1)]))
+    assert (e.value.rule, e.value.clause) == ("placed_bottom", "S4 第十五条; S0 六、闷与被闷")
+    verify_outcome(rules, Outcome(places=_finish("1 3 2 5 4 0"), men=[(0, 1)]))  # 大落: accepted
+
+
+def test_s4_art9_no_three_dalu_before_play_then_qing_erlu() -> None:
+    """第九条 (买三) 「牌中没有3者，算做大落」 and 第十五条 「先清为落」, both due last: the seat without a 3 was
+    placed before play, so it keeps 大落 and the 清 seat, placed during play, takes the lowest place left
+    (二落).  ``no_three`` names the seat, placed as the buy_check phase places it.  (Seats 0 and 5 are of
+    different teams, so 第十四条(六)'s 商定大落 cannot swap them.)"""
+    rules = dagang().rules
+    verify_outcome(rules, Outcome(places=_finish("1 3 2 4 0 5"), men=[(0, 1)], no_three=[5]))
+    for bad in (
+        Outcome(places=_finish("1 3 2 4 5 0"), men=[(0, 1)], no_three=[5]),  # the 清 seat below the no-3 seat
+        Outcome(places=_finish("1 3 0 4 2 5"), men=[(0, 1)], no_three=[5]),  # the 清 seat still not at the bottom
+    ):
+        with pytest.raises(IllegalAction) as e:
+            verify_outcome(rules, bad)
+        assert e.value.rule in ("placed_bottom", "no_three_place")
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=_finish("1 3 2 4 5 0"), no_three=[5]))  # 大落 is the no-3 seat
+    assert (e.value.rule, e.value.clause) == ("no_three_place", "S4 第九条 (买三)")
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(rules, Outcome(places=_finish("1 3 2 4 0 5"), men=[(5, 1)], no_three=[5]))
+    assert e.value.rule == "men"  # a seat placed before play is 清 by nobody
+    with pytest.raises(IllegalAction) as e:
+        verify_outcome(dianshaomenla().rules, Outcome(places=_finish("1 3 2 4 0 5"), no_three=[5]))
+    assert e.value.rule == "no_three"  # S0 七、买3买4: 3每个人必须有一张 — nobody is placed for it

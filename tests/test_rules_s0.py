@@ -136,6 +136,30 @@ def test_s0_no_head_when_opposite_goes_out() -> None:
     assert h.no_head[0]
 
 
+def test_s0_no_head_only_when_opposite_went_out_not_when_he_was_men() -> None:
+    """“若一个人对门走后，该人被称为“没头”” — 走 is “走（出完牌）”: a seat 闷'd (六、“被闷的人直接被判定为拉客”)
+    did not go out, so his opposite keeps his 够级, bound with nobody to answer it as the opposite: only a
+    burn takes it (五、“刚才讲过够级牌正常情况下只能对门互相打”)."""
+    h = pos(S0, ["553", "66T9", "8", "JQQQ8", "KKK9", "7"])
+    act(h, "55", "66")  # seat 0 had only his 3 left: 闷, placed last at once
+    assert events(h, "men")[-1].seat == 0 and not h.active[0]
+    assert not h.no_head[3] and not events(h, "no_head")
+    act(h, "pass", "pass", "pass", "pass")  # seat 1's 66 stands
+    act(h, "T", "pass", "J", "pass", "pass", "pass")  # seat 3 wins the round with J (seat 2 passed: locked out)
+    assert h.turn == 3
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (4, BURN)  # seat 3's QQQ is bound: KKK may only burn it
+    assert legal(h) == {"burn KKK", "pass"}
+
+
+def test_s0_no_head_when_went_out_is_not_the_older_reading() -> None:
+    """``play.no_head_when: left_play`` (the legacy value) made the 闷'd seat's opposite 没头 as well."""
+    v = S0.replace(play={"no_head_when": "left_play"})
+    h = pos(v, ["553", "66T9", "8", "JQQQ8", "KKK9", "7"])
+    act(h, "55", "66")
+    assert h.no_head[3] and events(h, "no_head")[-1].seat == 3
+
+
 def test_s0_no_head_player_answers_any_gouji_set() -> None:
     """“他可以随意打其他人的够级牌”"""
     h = pos(S0, ["KKK5", "QQQ5", LOW, OUT, LOW, LOW], leader=1, out=[3])

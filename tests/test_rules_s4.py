@@ -10,7 +10,7 @@ import pytest
 
 from gouji_rules.actions import Play
 from gouji_rules.cards import counts_of, parse_set
-from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD, Hand
+from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD, Hand, HandSetup, Point
 
 from .conftest import S4, act, events, illegal, legal, pass_until_lead, pos, types
 
@@ -411,6 +411,82 @@ def test_s4_art6_two_burn_failures_dalu_and_erlu() -> None:
     while not h.is_over:
         act(h, sorted(legal(h))[0] if h.mode == LEAD else "pass")
     assert (h.places[2], h.places[1]) == (6, 5)
+
+
+def _burn_and_fail(h: Hand, burner: int) -> None:
+    """The seat to lead leads KK; every seat offered a burn declines but ``burner``, who burns with AA
+    and, holding no joker, fails when he must lead (诈烧); every other seat asked passes."""
+    act(h, "KK")
+    while h.mode != LEAD and not h.is_over:
+        act(h, "burn AA" if (h.mode == BURN and h.turn == burner) else "pass")
+
+
+def test_s4_art6_third_fourth_and_fifth_burn_failures_are_siké_sanké_erké() -> None:
+    """第六条 “如果烧牌失败，本局内不能再出牌，结束时自动记为“大落”。再有其他失败者依次记为“二落”、“四科”、
+    “三科”、“二科”。” Five burns fail in turn; each failed burner's opposite keeps his 够级 (第十条 names only
+    头科's opposite 无头), so he may still burn, and the next failure can happen."""
+    h = pos(S4, ["KKKKAA5", "AA5", "KKAA5", "AA5", "KKKK5", "AA5"], point=ALL_OPEN)
+    for n, burner in enumerate([1, 3, 5, 2, 0], start=1):
+        _burn_and_fail(h, burner)
+        assert [e.seat for e in events(h, "burn_fail")] == [1, 3, 5, 2, 0][:n]
+        assert not events(h, "no_head") and not any(h.no_head)
+    assert h.is_over
+    names = S4.rules.place_names
+    assert [names[h.places[s] - 1] for s in (1, 3, 5, 2, 0)] == ["大落", "二落", "四科", "三科", "二科"]
+    assert h.places[4] == 1  # the one seat left in play
+
+
+def test_s4_art10_failed_burners_opposite_is_not_no_head_and_stays_bound() -> None:
+    """第十条 “头科产生后，其对头的够级对象不复存在，称“无头”” — a failed burn makes no 头科: the burner's
+    opposite keeps the 够级 binding with nobody left to answer him as the opposite, so only a burner may take
+    his 够级 set (第五条 “除“烧牌”或“无头”外，只有对头才有资格上牌”)."""
+    h = pos(S4, ["QQQ8", "KKK66", "55", "97", "QQQJ7", "AAA6"], point=ALL_OPEN)
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (1, BURN)
+    act(h, "burn KKK")
+    pass_until_lead(h)
+    assert events(h, "burn_fail")[-1].seat == 1 and h.turn == 2
+    assert not h.no_head[4] and not events(h, "no_head")
+    act(h, "5", "pass", "J", "pass", "pass", "pass")  # seat 4 wins the round with J
+    assert (h.turn, h.mode) == (4, LEAD)
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (5, BURN)  # not an answer in turn: seat 4's 够级 set is bound
+    assert "burn AAA" in legal(h) and "AAA" not in legal(h)
+    act(h, "pass")
+    assert (h.turn, h.mode) == (4, LEAD)  # nobody is left to answer it as the opposite: it stood
+
+
+def test_s4_art10_only_toukes_opposite_is_no_head() -> None:
+    """第十条 “头科产生后，其对头的够级对象不复存在，称“无头”” — not the 二科's opposite."""
+    h = pos(S4, ["K", "55", "66", "QQQ5", "A", "88"])
+    act(h, "K")
+    assert [e.seat for e in events(h, "no_head")] == [3]
+    h = pos(S4, [OUT, "55", "66", "QQQ5", OUT, "88"], leader=1, out=[0, 4])
+    assert h.no_head == [False, False, False, True, False, False]  # seat 1, 二科's opposite, keeps his head
+
+
+def test_s4_art9_no_three_dalu_before_play_leaves_the_opposite_bound() -> None:
+    """第九条 (买三) “牌中没有3者，算做大落” and 第十条: a seat placed 大落 before play is not 头科, so his opposite
+    is not 无头; his 够级 sets are bound, and only a burner may take them."""
+    setup = HandSetup(placed={0: 6})
+    h = Hand(S4, [list(counts_of(x)) for x in ["", "KKK5", "55", "QQQ7", "AAA5", "66"]], 3, setup=setup)
+    assert not h.no_head[3] and not events(h, "no_head")
+    h.point[4] = Point.OPEN
+    act(h, "QQQ")
+    assert (h.turn, h.mode) == (4, BURN)
+
+
+def test_s4_no_head_when_left_play_keeps_how_older_copies_play() -> None:
+    """``play.no_head_when: left_play`` (the ``legacy`` value: rules copied before the option existed play on
+    as then): a failed burner's opposite becomes 无头, so after two failures no burn can be offered."""
+    v = S4.replace(play={"no_head_when": "left_play"})
+    h = pos(v, ["KKKKAA5", "AA5", "KKAA5", "AA5", "KKKK5", "AA5"], point=ALL_OPEN)
+    _burn_and_fail(h, 1)
+    assert h.no_head[4] and events(h, "no_head")[-1].seat == 4
+    _burn_and_fail(h, 3)
+    assert h.no_head[0]
+    act(h, "KK")  # seat 4 is 无头: anyone answers his 够级 set in order, and nobody may burn it
+    assert h.mode == FOLLOW
 
 
 # -- 第八条 开点 ----------------------------------------------------------------------------------

@@ -122,7 +122,11 @@ def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, P
     if not looks_like_path and target in names:
         return _shipped_source(target)
     path = (base or Path.cwd()) / target
-    if not path.exists():
+    try:
+        found = path.exists()
+    except OSError as e:  # a name over the system's limits (NAME_MAX, PATH_MAX), a loop of links
+        raise VariantErrors([ext.error(f"extends: cannot use {target[:60]!r}…: {e.strerror}")]) from None
+    if not found:
         choices: list[str] = list(names)
         if base is not None and base.is_dir():
             choices += [p.name for p in base.glob("*.y*ml")]

@@ -46,6 +46,7 @@ RESULT_COLUMNS = (
     "chongdian",
     "declare",
     "waive",
+    "no_three",
 )
 
 
@@ -65,6 +66,7 @@ class Entry:
     chongdian: list[str] = field(default_factory=list)
     declare: list[str] = field(default_factory=list)
     waive: list[str] = field(default_factory=list)
+    no_three: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -150,6 +152,7 @@ def facts_line(result: dict[str, Any], rules: Rules) -> str:
         ("chongdian", e.chongdian),
         ("declare", e.declare),
         ("waive", e.waive),
+        ("no-three", e.no_three),
     ):
         if values:
             parts.append(f"{name} {' '.join(values)}")
@@ -240,6 +243,7 @@ def outcome_of(entry: Entry, names: Sequence[str]) -> Outcome:
         chongdian=chong,
         declarations=declarations,
         waived=[_pair(w, names, "waive") for w in entry.waive],
+        no_three=[_seat(n, names, "no-three") for n in entry.no_three],
     )
 
 
@@ -266,6 +270,8 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
     }
     if o.burn_fails:
         stored["burn_fails"] = list(o.burn_fails)
+    if o.no_three:
+        stored["no_three"] = list(o.no_three)
     return Scored(entry, seats, names, stored, settlement, debts, list(o.places))
 
 
@@ -284,6 +290,7 @@ def entry_of(key: tuple[int, int, int], result: dict[str, Any], rules: Rules) ->
         chongdian=[f"{a}:{b}" for a, b in result.get("chongdian", [])],
         declare=[f"{k}:{s}" for k, s in result.get("declarations", [])],
         waive=[f"{a}:{b}" for a, b in result.get("waived", [])],
+        no_three=[str(s) for s in result.get("no_three", [])],
     )
 
 
@@ -423,7 +430,7 @@ class Correction:
     changed: bool
 
 
-FIELDS = ("finish", "burns", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive")
+FIELDS = ("finish", "burns", "burn_fail", "men", "opened", "geming", "chongdian", "declare", "waive", "no_three")
 
 
 def merged(old: Entry, given: Entry, *, replace: bool) -> tuple[Entry, list[str]]:
@@ -546,6 +553,7 @@ def read_results(path: str, encoding: str | None = None) -> list[tuple[str, Entr
             chongdian=split_list(row.get("chongdian", "")),
             declare=split_list(row.get("declare", "")),
             waive=split_list(row.get("waive", "")),
+            no_three=split_list(row.get("no_three", "")),
         )
         out.append((f"{path}:{line}", entry))
     return out
@@ -605,6 +613,7 @@ def results_csv(event: Tournament) -> str:
                 " ".join(f"{a}:{b}" for a, b in r["chongdian"]),
                 " ".join(f"{k}:{s}" for k, s in r["declarations"]),
                 " ".join(f"{a}:{b}" for a, b in r["waived"]),
+                " ".join(map(str, r.get("no_three", []))),
             ]
         )
     return out.getvalue()

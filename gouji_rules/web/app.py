@@ -844,6 +844,7 @@ def entry_of_form(
         chongdian=chong,
         declare=declare,
         waive=pick("waive", {pair(a, b) for a, b in offer.waive}),
+        no_three=pick("no_three", set(seats) if offer.no_three else set()),
     )
 
 

@@ -42,6 +42,7 @@ WORDS: dict[str, dict[str, str]] = {
     "choose": {"zh": "请选择", "en": "choose"},
     "burn": {"zh": "烧（烧牌者 → 被烧者）", "en": "Burn (burner → victim)"},
     "burn_fail": {"zh": "诈烧 / 烧牌失败", "en": "Failed burn (诈烧)"},
+    "no_three": {"zh": "买不到3（算做大落）", "en": "No 3 after buying (placed last)"},
     "men": {"zh": "闷 / 清（被闷者 ← 闷者）", "en": "Men (victim ← by)"},
     "opened": {"zh": "开点", "en": "Opened (开点)"},
     "geming": {"zh": "革命", "en": "Geming (革命)"},

@@ -113,6 +113,13 @@ def _summary(
             if zh
             else f"Men (闷/清): {who(names, v, lang)}, by {who(names, by, lang)}"
         )
+    no_three = [int(s) for s in result.get("no_three", [])]
+    if no_three:
+        f.append(
+            f"买不到3（算做大落）：{_list(names, no_three, lang)}"
+            if zh
+            else f"No 3 after buying (placed last): {_list(names, no_three, lang)}"
+        )
     geming = [int(s) for s in result.get("geming", [])]
     if geming:
         f.append(f"革命：{_list(names, geming, lang)}" if zh else f"Geming (革命): {_list(names, geming, lang)}")

@@ -70,6 +70,7 @@ class Offer:
     chongdian: bool = False
     declare: list[str] = field(default_factory=list)
     waive: list[tuple[int, int]] = field(default_factory=list)
+    no_three: bool = False
 
 
 class Refused(ValueError):
@@ -113,6 +114,7 @@ def offer(event: Tournament, rnd: int, tbl: int) -> Offer:
     out.chongdian = rules.has_chongdian()
     out.declare = [k for k in rules.staked_declarations() if rules.may_declare(k)]
     out.waive = [(a, b) for a, b in pairs if any(rules.may_waive(k, a, b) for k in TRIBUTE_KINDS)]
+    out.no_three = rules.no_three_places_last()
     return out
 
 

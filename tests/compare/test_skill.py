@@ -17,7 +17,19 @@ from .conftest import run_json
 
 
 def test_the_stronger_side_has_a_clear_positive_skill_gap(gouji: click.Group) -> None:
-    doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "16", "--seed", "3", "--agents", "greedy,random")
+    doc = run_json(
+        gouji,
+        "dagang",
+        "dianshaomenla",
+        "--hands",
+        "16",
+        "--seed",
+        "3",
+        "--agents",
+        "greedy,random",
+        "--match-hands",
+        "0",
+    )
     for result in doc["results"]:
         gap = result["metrics"]["skill_gap"]
         assert gap["low"] > 0, result["variant"]

@@ -372,3 +372,21 @@ def test_s0_sec10_chongdian_survives_a_correction_and_the_results_export(tmp_pat
     row = out.read_text().splitlines()[1].split(",")
     header = out.read_text().splitlines()[0].split(",")
     assert row[header.index("opened")] == "1" and row[header.index("chongdian")] == "3:fail"
+
+
+def test_s4_art15_record_refuses_a_qing_seat_above_the_bottom_and_takes_no_three(
+    tmp_path: Path, players_csv: Path
+) -> None:
+    """第十五条 「先清为落」 at club entry: under dagang (``buy.no_three: last``) a 清 seat entered at 三科 is
+    refused; a seat without a 3 (第九条 「算做大落」, ``--no-three``) is below it, and ``verify`` and the
+    results export keep it."""
+    ev = new_event(tmp_path, players_csv, "dagang")
+    args = ["event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1"]
+    r = gouji(*args, "--finish", "1 3 0 5 2 4", "--men", "0:1")
+    assert r.exit_code == 1 and "placed_bottom" in r.stderr and "第十五条" in r.stderr, r.output
+    r = gouji(*args, "--finish", "1 3 2 4 0 5", "--men", "0:1", "--no-three", "5")
+    assert r.exit_code == 0, r.output
+    assert gouji("verify", str(ev)).exit_code == 0
+    out = tmp_path / "results.csv"
+    assert gouji("event", "export", str(ev), "--results", str(out)).exit_code == 0
+    assert out.read_text(encoding="utf-8").splitlines()[1].endswith(",5")

@@ -114,7 +114,12 @@ def test_a_copy_from_before_a_section_existed_plays_that_section_as_it_did_then(
     like any option the copy lacks, take their legacy values, not the defaults."""
     _, copy = snapshot("dagang")
     del copy["rules"]["play"]
-    assert with_legacy(copy["rules"])["play"] == {"wrong_play": "refuse", "announce": "always"}
+    assert with_legacy(copy["rules"])["play"] == {
+        "no_head_when": "left_play",
+        "yield_lapses": False,
+        "wrong_play": "refuse",
+        "announce": "always",
+    }
 
 
 def test_a_copy_missing_an_option_every_copy_holds_stops_the_event() -> None:

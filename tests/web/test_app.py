@@ -171,12 +171,24 @@ def test_the_engine_refuses_an_impossible_result_with_its_reason(club: Club) -> 
     assert club.stored() == 0
 
 
+def test_s4_art15_the_form_refuses_a_qing_seat_above_the_bottom_and_takes_no_three(club: Club) -> None:
+    """第十五条 「先清为落」 on the web form as at the command line: seat 4, 清 by seat 3 and entered 二落 above
+    seat 5 (not his teammate: no 商定大落), is refused while nobody is entered as without a 3; with seat 5
+    entered so (第九条 「算做大落」) it is accepted."""
+    order = {"p3": "3", "p5": "4"}  # 0 2 3 1 4 5
+    r = club.enter(1, 0, men="4:3", **order)
+    assert r.status_code == 422 and "中途离场（诈烧或被闷）的人排在最后几名" in r.text
+    assert club.enter(1, 0, men="4:3", no_three="5", **order).status_code == 303
+    assert club.enter(1, 0, hand=2, no_three="9").status_code == 400  # not one of the seats offered
+
+
 def test_the_form_offers_only_what_the_rules_allow(club: Club) -> None:
     page = club.c.get(f"{club.link(1, 1, 0)}/hand/1").text
     assert 'name="burn_by"' in page and 'name="burn_on"' in page  # who burned whom: the engine judges the pair
     assert 'name="chong0"' not in page  # dagang has no 冲点 ...
     assert 'name="geming"' in page  # ... but 革命
     assert 'value="mingdian"' in page and 'value="yudian"' in page and 'value="xuandian"' not in page
+    assert 'name="no_three"' in page  # S4 第九条 (买三): a seat without a 3 is entered, placed 大落 before play
 
 
 def test_s4_art3_the_form_names_places_as_the_rules_do(club: Club) -> None:

@@ -260,3 +260,13 @@ def test_s0_sec10_a_chongdian_player_takes_fourth_and_the_summary_says_it(tmp_pa
         assert club.enter(1, 0, open_form="except", chong0="ok", **order).status_code == 303
         page = club.c.get(club.link(1, 1, 1)).text
         assert f"冲点：{_who(names, 0)} 成功" in page and "先出牌" in page
+
+
+def test_s4_art9_and_art15_the_confirming_side_reads_no_three_and_qing(club: Club) -> None:
+    """第九条 「算做大落」 and 第十五条 「先清为落」, as entered: both facts are on the other side's page."""
+    names = _names(club)
+    order = {"p3": "3", "p5": "4"}  # 0 2 3 1 4 5: seat 4 清 by seat 3, seat 5 without a 3
+    assert club.enter(1, 0, men_victim="4", men_by="3", no_three="5", open_form="except", **order).status_code == 303
+    page = club.c.get(club.link(1, 1, 1)).text
+    assert f"买不到3（算做大落）：{_who(names, 5)}" in page
+    assert f"闷/清：{_who(names, 4)} 被 {_who(names, 3)} 闷" in page
