@@ -810,6 +810,7 @@ def entry_of_form(
     if offer.men:
         men += pickers("men_victim", "men_by")
     geming = pick("geming", set(seats) if offer.geming else set())
+    no_three = pick("no_three", set(seats) if offer.no_three else set())
     opened = pick("opened", set(seats) if offer.opened else set())
     chong = []
     declare = []
@@ -827,7 +828,8 @@ def entry_of_form(
     if offer.opened and _one(form, "open_form") == "except":
         # the table says who did NOT open: everyone else who played the hand opened (冲点 decides its own)
         not_opened = set(pick("not_opened", set(seats)))
-        opened = [s for s in seats if s not in not_opened and s not in geming]
+        sat_out = set(geming) | set(no_three)  # placed before play: they do not play the hand
+        opened = [s for s in seats if s not in not_opened and s not in sat_out]
         if rules is not None and chong:
             played = opened_in_play(rules, [int(s) for s in opened], [(int(c[0]), c[2:] == "ok") for c in chong])
             opened = [str(s) for s in played]
@@ -844,7 +846,7 @@ def entry_of_form(
         chongdian=chong,
         declare=declare,
         waive=pick("waive", {pair(a, b) for a, b in offer.waive}),
-        no_three=pick("no_three", set(seats) if offer.no_three else set()),
+        no_three=no_three,
     )
 
 

@@ -131,7 +131,7 @@ def _summary(
             f.append(f"Chongdian (冲点): {who(names, int(s), lang)} {'succeeded' if ok else 'failed'}")
     if rules.has_open_point():
         opened = {int(s) for s in result.get("opened", [])}
-        playing = [s for s in range(6) if s not in geming]
+        playing = [s for s in range(6) if s not in geming and s not in no_three]
         yes = [s for s in playing if s in opened]
         no = [s for s in playing if s not in opened]
         if zh:
