@@ -186,6 +186,13 @@ def test_the_organiser_and_the_standings_at_a_laptops_width(served: Server, desk
     _click_and_wait(d, "form.entry button[type=submit]", then="main")
     wait_text(d, "先出牌")  # the organiser's page shows the hand's summary
     shot(d, "20-organiser-wide", width=1280, height=1400)
+    open_page(d, served.link(1, 1, "B"), "#hand1")
+    wait_text(d, "先出牌", "#hand1")
+    shot(d, "24-table-wide", width=1280, height=1200)
+    open_page(d, served.link(1, 1, "B") + "/hand/2", "form.entry")
+    shot(d, "25-entry-form-wide", width=1280, height=1500)
+    open_page(d, served.url + "/rounds/1", "#table1")
+    shot(d, "26-round-wide", width=1280, height=1400)
     open_page(d, served.url + path + "/print/1", ".lanwarn")
     shot(d, "21-print-wide", width=1280, height=1000)
     open_page(d, served.url + "/", "table.standings")
