@@ -45,12 +45,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import IllegalAction
+from ..outcome import opened_in_play
+from ..rules import Rules
 from ..tournament import club, standings
 from ..tournament.club import Entry
 from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
 from ..tournament.event import Tournament
-from ..tournament.storage import EventDB
-from . import tables
+from ..tournament.storage import EventDB, HandRow
+from . import lan, refusals, summary, tables
 from .i18n import WORDS, lang_of, word
 from .links import Links, Seat, event_secret
 
@@ -229,11 +232,21 @@ async def standings_page(request: Request) -> Response:
     def gather(ev: Tournament) -> dict[str, Any]:
         lines = standings.compute(ev)
         label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
-        order = [*PHONE_FIRST, *(c for c in label if c not in PHONE_FIRST)]
+        rest = [c for c in label if c not in PHONE_FIRST]
         return {
-            "cols": [label[c] for c in order],
-            "rows": [[str(getattr(line, c)) for c in order] for line in lines],
-            "members": [" ".join(line.members) if ev.by_team else "" for line in lines],
+            "cols": [label[c] for c in PHONE_FIRST],
+            "rows": [
+                {
+                    "cells": [str(getattr(line, c)) for c in PHONE_FIRST],
+                    "more": [(label[c], str(getattr(line, c))) for c in rest],
+                    "unplayed": line.hands == 0 and line.played == 0 and line.byes == 0,
+                    "members": " ".join(line.members) if ev.by_team else "",
+                    "all": [str(getattr(line, c)) for c in (*PHONE_FIRST, *rest)],
+                }
+                for line in lines
+            ],
+            "all_cols": [label[c] for c in (*PHONE_FIRST, *rest)],
+            "next_round": _next_round(ev, lang),
             "done": len(ev.db.hands()),
             "total": ev.scheduled_hands(),
             "tiebreaks": standings.tiebreak_names(lang, ev.tiebreaks),
@@ -245,8 +258,26 @@ async def standings_page(request: Request) -> Response:
     return page(request, "standings.html", refresh=REFRESH_SECONDS, **ctx)
 
 
-def _hands(ev: Tournament, rnd: int, tbl: int, names: list[str]) -> list[dict[str, Any]]:
-    """Each hand of a table: its stored result, or the entry waiting for confirmation, or nothing yet."""
+def _next_round(ev: Tournament, lang: str) -> dict[str, Any] | None:
+    """Once a round is complete and the next has not begun: the next round's tables (or that it waits to be
+    paired).  Read only: a Swiss round is paired by the organiser's button, never by a page being read."""
+    seated = ev.db.rounds_seated()
+    started = {h.round for h in ev.db.hands()}
+    done = [r for r in seated if r in started and not club.round_complete(ev, r)]
+    if not done:
+        return None
+    last = max(done)
+    nxt = last + 1
+    if nxt > ev.rounds or nxt in started:
+        return None
+    if nxt not in seated:
+        return {"round": nxt, "after": last, "tables": []}
+    return {"round": nxt, "after": last, "tables": [t for t in club.seating_sheet(ev, nxt) if "bye" not in t]}
+
+
+def _hands(ev: Tournament, rnd: int, tbl: int, names: list[str], lang: str) -> list[dict[str, Any]]:
+    """Each hand of a table: its stored result, or the entry waiting for confirmation, or nothing yet, each
+    with its summary in words (summary.py: the engine's settlement, never worked out here)."""
     out = []
     stored = {h.hand: h for h in ev.db.hands(rnd) if h.tbl == tbl and h.rotation == 0}
     for n in range(1, ev.hands_per_match + 1):
@@ -257,21 +288,40 @@ def _hands(ev: Tournament, rnd: int, tbl: int, names: list[str]) -> list[dict[st
                 "hand": n,
                 "finish": [names[s] for s in row.result["finish"]] if row else [],
                 "scores": list(row.scores) if row else None,
+                "summary": _stored_summary(ev, row, names, lang) if row else None,
                 "pending": wait,
                 "pending_finish": [names[int(s)] for s in wait.entry.finish] if wait else [],
+                "pending_summary": _pending_summary(ev, wait, lang) if wait else None,
             }
         )
     return out
 
 
-def _round_tables(ev: Tournament, rnd: int) -> list[dict[str, Any]]:
+def _stored_summary(ev: Tournament, row: HandRow, names: list[str], lang: str) -> summary.Summary | None:
+    if "next_leader" in row.record and "scores" in row.record:
+        return summary.of_stored(ev, row.record, row.result, names, lang)
+    try:  # a hand stored without its settlement: settle it again, as the engine does
+        entry = tables.entry_of_result(ev, row.round, row.tbl, row.hand, row.result)
+        return summary.of_scored(ev, tables.check(ev, entry), lang)
+    except (ValueError, IllegalAction):
+        return None
+
+
+def _pending_summary(ev: Tournament, wait: tables.Pending, lang: str) -> summary.Summary | None:
+    try:
+        return summary.of_scored(ev, tables.check(ev, wait.entry), lang)
+    except (ValueError, IllegalAction):  # entered under rules the event no longer has: the points say it
+        return None
+
+
+def _round_tables(ev: Tournament, rnd: int, lang: str) -> list[dict[str, Any]]:
     out = []
     for t in club.seating_sheet(ev, rnd):
         if "bye" in t:
             out.append({"bye": t["bye"]})
             continue
         names = [s["player"] for s in t["seats"]]
-        out.append({"table": t["table"], "seats": t["seats"], "hands": _hands(ev, rnd, t["table"], names)})
+        out.append({"table": t["table"], "seats": t["seats"], "hands": _hands(ev, rnd, t["table"], names, lang)})
     return out
 
 
@@ -288,7 +338,7 @@ async def round_page(request: Request) -> Response:
         rnd = _round_number(request, ev)
         return {
             "rnd": rnd,
-            "tables": _round_tables(ev, rnd),
+            "tables": _round_tables(ev, rnd, _lang(request)),
             "rounds": list(range(1, ev.rounds + 1)),
             "seated": ev.db.rounds_seated(),
         }
@@ -311,7 +361,7 @@ def _seat(request: Request, ev: Tournament) -> Seat:
     return seat
 
 
-def _table_ctx(ev: Tournament, seat: Seat) -> dict[str, Any]:
+def _table_ctx(ev: Tournament, seat: Seat, lang: str) -> dict[str, Any]:
     seats = ev.db.seating(seat.round)[(seat.round, seat.table)]
     names = ev.seat_names(seats)
     return {
@@ -319,10 +369,20 @@ def _table_ctx(ev: Tournament, seat: Seat) -> dict[str, Any]:
         "tbl": seat.table,
         "side": seat.side,
         "side_name": "AB"[seat.side],
-        "side_seats": " ".join(map(str, tables.SIDE_SEATS[seat.side])),
+        "side_seats": " ".join(str(s + 1) for s in tables.SIDE_SEATS[seat.side]),
         "names": names,
-        "hands": _hands(ev, seat.round, seat.table, names),
+        "hands": _hands(ev, seat.round, seat.table, names, lang),
+        "next_seats": _next_seats(ev, seat.round, seat.table, seats, names),
     }
+
+
+def _next_seats(ev: Tournament, rnd: int, tbl: int, seats: list[int], names: list[str]) -> list[tuple[str, int, int]]:
+    """Once this table's match is complete and the next round is seated: where each of its players sits next
+    (name, table, seat 1–6), as a table is told at the end of a round."""
+    if tbl in club.round_complete(ev, rnd) or rnd + 1 not in ev.db.rounds_seated():
+        return []
+    where = {e: (t, i + 1) for (_r, t), ids in ev.db.seating(rnd + 1).items() for i, e in enumerate(ids)}
+    return [(names[i], *where[e]) for i, e in enumerate(seats) if e in where]
 
 
 async def table_page(request: Request) -> Response:
@@ -330,7 +390,8 @@ async def table_page(request: Request) -> Response:
         request.query_params.get("done", ""), ""
     )
     base = f"/t/{request.path_params['token']}"
-    ctx = await _state(request).read(lambda ev: _table_ctx(ev, _seat(request, ev)))
+    lang = _lang(request)
+    ctx = await _state(request).read(lambda ev: _table_ctx(ev, _seat(request, ev), lang))
     return page(request, "table.html", base=base, done=done, refresh=20, **ctx)
 
 
@@ -387,6 +448,24 @@ async def hand_form(request: Request) -> Response:
     return page(request, "hand.html", base=base, admin=False, **ctx)
 
 
+def _table_names(ev: Tournament, entry: Entry) -> list[str]:
+    return ev.seat_names(ev.db.seating(entry.round)[(entry.round, entry.table)])
+
+
+def _finish_problem(ev: Tournament, entry: Entry, lang: str) -> str:
+    """A finishing order that is not the six players once each, said with their names (before the engine)."""
+    return refusals.finish_problem(entry.finish, _table_names(ev, entry), place_names(ev, lang), lang)
+
+
+def _refusal(ev: Tournament, entry: Entry, e: Exception, lang: str) -> str:
+    """Why an entry was not taken, in the reader's language: the rules' refusal worded by refusals.py."""
+    if isinstance(e, tables.Refused):
+        return refusals.refusal(e.action, _table_names(ev, entry), lang, list(ev.variant.rules.place_names))
+    if "nothing to correct" in str(e):
+        return word("same_result", lang)
+    return word("not_taken", lang) if lang == "zh" else f"{word('refused', lang)} {e}"
+
+
 def _refused(e: EventError) -> Exception:
     """A step the event refuses (409), unless the file itself could not take it (503/507 pages say so)."""
     if isinstance(e, EventFileError):
@@ -403,16 +482,20 @@ async def hand_enter(request: Request) -> Response:
     def act(ev: Tournament) -> tuple[Seat, int, dict[str, Any] | None]:
         seat = _seat(request, ev)
         hand = _hand_number(request, ev)
-        entry = entry_of_form(form, seat.round, seat.table, hand, st.offer(ev, seat.round, seat.table))
+        offer = st.offer(ev, seat.round, seat.table)
+        entry = entry_of_form(form, seat.round, seat.table, hand, offer, ev.variant.rules)
         try:
-            tables.enter(ev, seat.side, entry)
+            why = _finish_problem(ev, entry, lang)
+            if not why:
+                tables.enter(ev, seat.side, entry)
         except ValueError as e:
-            ctx = _form_ctx(st, ev, seat.round, seat.table, hand, entry, lang)
-            ctx["error"] = str(e)
-            ctx["error_zh"] = word("refused", lang)
-            return seat, hand, ctx
+            why = _refusal(ev, entry, e, lang)
         except tables.HandConflict as e:
             raise fail(409, str(e)) from None
+        if why:
+            ctx = _form_ctx(st, ev, seat.round, seat.table, hand, entry, lang)
+            ctx["error"] = why
+            return seat, hand, ctx
         return seat, hand, None
 
     seat, hand, refused = await st.write(act)
@@ -490,7 +573,7 @@ async def admin_page(request: Request) -> Response:
         rounds = []
         for rnd in ev.db.rounds_seated():
             tabs = []
-            for t in _round_tables(ev, rnd):
+            for t in _round_tables(ev, rnd, _lang(request)):
                 if "bye" in t:
                     continue
                 links = [f"{url}/t/{st.links.token(Seat(rnd, t['table'], side))}" for side in (0, 1)]
@@ -500,6 +583,7 @@ async def admin_page(request: Request) -> Response:
         return {"rounds": rounds, "can_seat": nxt if ev.fmt == "swiss" and nxt <= ev.rounds else 0}
 
     ctx = await st.read(gather)
+    ctx["lan"] = await run_in_threadpool(_lan_offer, request, url)
     return page(request, "admin.html", base=base, refresh=0, **ctx)
 
 
@@ -511,8 +595,10 @@ async def admin_seat(request: Request) -> Response:
     def act(ev: Tournament) -> None:
         try:
             club.ensure_round(ev, int(request.path_params["rnd"]))
+        except EventFileError:
+            raise
         except EventError as e:
-            raise _refused(e) from None
+            raise fail(409, str(e), "上一轮还没有全部录完（或轮次不对），现在不能排这一轮。") from None
 
     await st.write(act)
     return RedirectResponse(base, status_code=303)
@@ -533,7 +619,7 @@ async def print_page(request: Request) -> Response:
         st.links.refresh(ev)
         rnd = _round_number(request, ev)
         sheets = []
-        for t in _round_tables(ev, rnd):
+        for t in _round_tables(ev, rnd, _lang(request)):
             if "bye" in t:
                 continue
             for side in (0, 1):
@@ -543,7 +629,7 @@ async def print_page(request: Request) -> Response:
                         **t,
                         "side": "AB"[side],
                         "other": "AB"[1 - side],
-                        "side_seats": " ".join(map(str, tables.SIDE_SEATS[side])),
+                        "side_seats": " ".join(str(s + 1) for s in tables.SIDE_SEATS[side]),
                         "url": link,
                         "svg": qr_svg(link),
                     }
@@ -556,7 +642,22 @@ async def print_page(request: Request) -> Response:
         }
 
     ctx = await st.read(gather)
+    ctx["lan"] = await run_in_threadpool(_lan_offer, request, url)
     return page(request, "print.html", **ctx)
+
+
+def _lan_offer(request: Request, url: str) -> dict[str, Any] | None:
+    """Where the printed links point at this machine only: its LAN addresses, and whether the server answers there."""
+    if not lan.is_loopback(url):
+        return None
+    port = urllib.parse.urlsplit(url).port or (443 if url.startswith("https") else 80)
+    addrs = lan.lan_addresses()
+    return {
+        "host": urllib.parse.urlsplit(url).hostname,
+        "links": [lan.with_host(str(request.url), a) for a in addrs],
+        "listening": any(lan.listening(a, port) for a in addrs),
+        "none": not addrs,
+    }
 
 
 def _admin_target(request: Request, ev: Tournament) -> tuple[int, int, int]:
@@ -588,15 +689,19 @@ async def admin_hand_save(request: Request) -> Response:
 
     def act(ev: Tournament) -> tuple[tuple[int, int, int], dict[str, Any] | None]:
         rnd, tbl, hand = _admin_target(request, ev)
-        entry = entry_of_form(form, rnd, tbl, hand, st.offer(ev, rnd, tbl))
+        entry = entry_of_form(form, rnd, tbl, hand, st.offer(ev, rnd, tbl), ev.variant.rules)
         try:
-            tables.organiser_record(ev, entry)
+            why = _finish_problem(ev, entry, lang)
+            if not why:
+                tables.check(ev, entry)  # the rules' refusal as it is, for refusals.py to word
+                tables.organiser_record(ev, entry)
         except EventFileError:
             raise
-        except EventError as e:
+        except (EventError, ValueError) as e:
+            why = _refusal(ev, entry, e, lang)
+        if why:
             ctx = _form_ctx(st, ev, rnd, tbl, hand, entry, lang)
-            ctx["error"] = str(e)
-            ctx["error_zh"] = word("refused", lang)
+            ctx["error"] = why
             return (rnd, tbl, hand), {**ctx, "action": f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"}
         return (rnd, tbl, hand), None
 
@@ -657,7 +762,9 @@ def _one(form: dict[str, list[str]], key: str) -> str:
     return values[0] if values else ""
 
 
-def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, offer: tables.Offer) -> Entry:
+def entry_of_form(
+    form: dict[str, list[str]], rnd: int, tbl: int, hand: int, offer: tables.Offer, rules: Rules | None = None
+) -> Entry:
     """The entry a form describes; a value the form never offered is a forged request (400)."""
     seats = [str(s) for s in range(6)]
 
@@ -673,8 +780,38 @@ def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, off
         v = _one(form, f"p{place}")
         if v not in seats and v != "":
             raise fail(400, f"place {place}: not a seat")
-        finish.append(v or "?")
+        finish.append(v)
+    left = [s for s in seats if s not in finish]
+    if finish.count("") == 1 and len(left) == 1:
+        finish[finish.index("")] = left[0]  # five players tapped: the sixth takes the place left
     pair = "{}:{}".format
+
+    def pickers(first: str, second: str) -> list[str]:
+        """Pairs chosen with two pickers per row ("who burned whom"): the engine judges each pair."""
+        a, b = form.get(first, []), form.get(second, [])
+        if len(a) != len(b) or any(v not in seats and v != "" for v in a + b):
+            raise fail(400, f"{first}/{second}: not seats of this table")
+        out = []
+        for x, y in zip(a, b, strict=True):
+            if bool(x) != bool(y):
+                raise fail(
+                    400,
+                    f"{first}/{second}: choose both players of the pair, or neither",
+                    "请选全一对里的两个人，或者都不选。",
+                )
+            if x:
+                out.append(pair(x, y))
+        return out
+
+    burns = pick("burn", {pair(a, b) for a, b in offer.burns})
+    if offer.burns:
+        burns += pickers("burn_by", "burn_on")
+    men = pick("men", {pair(a, b) for a, b in offer.men})
+    if offer.men:
+        men += pickers("men_victim", "men_by")
+    geming = pick("geming", set(seats) if offer.geming else set())
+    no_three = pick("no_three", set(seats) if offer.no_three else set())
+    opened = pick("opened", set(seats) if offer.opened else set())
     chong = []
     declare = []
     for s in seats:
@@ -688,20 +825,28 @@ def entry_of_form(form: dict[str, list[str]], rnd: int, tbl: int, hand: int, off
             if d not in offer.declare:
                 raise fail(400, "declare: not one of the choices offered")
             declare.append(f"{d}:{s}")
+    if offer.opened and _one(form, "open_form") == "except":
+        # the table says who did NOT open: everyone else who played the hand opened (冲点 decides its own)
+        not_opened = set(pick("not_opened", set(seats)))
+        sat_out = set(geming) | set(no_three)  # placed before play: they do not play the hand
+        opened = [s for s in seats if s not in not_opened and s not in sat_out]
+        if rules is not None and chong:
+            played = opened_in_play(rules, [int(s) for s in opened], [(int(c[0]), c[2:] == "ok") for c in chong])
+            opened = [str(s) for s in played]
     return Entry(
         rnd,
         tbl,
         hand,
-        finish,
-        burns=pick("burn", {pair(a, b) for a, b in offer.burns}),
+        [v or "?" for v in finish],
+        burns=burns,
         burn_fail=pick("burn_fail", set(seats) if offer.burn_fail else set()),
-        men=pick("men", {pair(a, b) for a, b in offer.men}),
-        opened=pick("opened", set(seats) if offer.opened else set()),
-        geming=pick("geming", set(seats) if offer.geming else set()),
+        men=men,
+        opened=opened,
+        geming=geming,
         chongdian=chong,
         declare=declare,
         waive=pick("waive", {pair(a, b) for a, b in offer.waive}),
-        no_three=pick("no_three", set(seats) if offer.no_three else set()),
+        no_three=no_three,
     )
 
 
@@ -712,7 +857,8 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     zh = exc.zh if isinstance(exc, PageError) else HEADLINES_ZH.get(exc.status_code, "")
     lang = _lang(request)
-    headline, detail = (zh, exc.detail) if lang == "zh" and zh else (exc.detail, "")
+    # in Chinese the page says it in Chinese only: the English reason is the organiser's, in the log
+    headline, detail = (zh, "") if lang == "zh" and zh else (exc.detail, "")
     return page(request, "message.html", exc.status_code, title=word("error", lang), message=headline, detail=detail)
 
 
@@ -753,7 +899,7 @@ async def event_error(request: Request, exc: Exception) -> Response:
             break
     _state(request).config.log(f"refused {request.method} {request.url.path}: {exc}")
     lang = _lang(request)
-    headline, detail = (zh, en) if lang == "zh" else (en, "")
+    headline, detail = (zh, "") if lang == "zh" else (en, "")
     return page(request, "message.html", status, title=word("error", lang), message=headline, detail=detail)
 
 

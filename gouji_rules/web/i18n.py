@@ -62,6 +62,56 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "refused": {"zh": "规则不接受这个结果：", "en": "The rules refuse this result:"},
     "detail": {"zh": "详情", "en": "detail"},
+    "same_result": {
+        "zh": "这个结果和已经记录的一样，没有要更正的地方。",
+        "en": "This is the result recorded already: there is nothing to correct.",
+    },
+    "not_taken": {"zh": "这个结果没能录入，请检查后重新提交。", "en": "The result was not taken."},
+    "tap_finish": {
+        "zh": "按名次点名字：头科点一人，二科点一人……点完五个人，最后一名自动补上。",
+        "en": "Tap a name for each place; after five, the last place is the player left.",
+    },
+    "burn_pick": {"zh": "烧牌：谁烧了谁", "en": "Burn (烧): who burned whom"},
+    "burner": {"zh": "烧牌的人", "en": "burner"},
+    "burned": {"zh": "被烧的人", "en": "burned"},
+    "men_pick": {"zh": "闷 / 清：谁被谁闷", "en": "Men (闷/清): who was beaten by whom"},
+    "men_victim": {"zh": "被闷的人", "en": "beaten"},
+    "men_by": {"zh": "闷他的人", "en": "by"},
+    "not_opened": {
+        "zh": "开点：默认都开了，只点没开点的人",
+        "en": "Opened (开点): everyone opened unless ticked here as not opened",
+    },
+    "summary_next": {"zh": "下一局", "en": "Next hand"},
+    "summary_facts": {"zh": "录入的内容", "en": "What was entered"},
+    "check_before_confirm": {
+        "zh": "请对照你们看到的情况核对下面每一项，全部无误再确认。",
+        "en": "Check every line against what you saw before confirming.",
+    },
+    "lan_warning": {
+        "zh": "注意：这些二维码里的地址是 {host}，只有这台电脑自己能打开，手机扫了打不开。",
+        "en": "Warning: these QR codes point at {host}, which only this computer can open; phones cannot.",
+    },
+    "lan_offer": {
+        "zh": "改用本机局域网地址打开本页（二维码和链接随之改用这个地址）：",
+        "en": "Open this page at this machine's LAN address instead (its QR codes and links follow):",
+    },
+    "lan_listen": {
+        "zh": "服务器现在只在本机地址上监听；要让手机连上，请组织者用 --host 0.0.0.0 重新启动 gouji event serve。",
+        "en": "The server listens on a loopback address only; restart gouji event serve with --host 0.0.0.0 "
+        "so that phones can reach it.",
+    },
+    "lan_none": {
+        "zh": "找不到本机的局域网地址：请先连上店里的无线网，再刷新本页。",
+        "en": "No LAN address found on this machine: join the local network, then reload this page.",
+    },
+    "seat_n": {"zh": "{n}号座", "en": "seat {n}"},
+    "not_played": {"zh": "未上场", "en": "not played"},
+    "more": {"zh": "详细", "en": "details"},
+    "next_round": {"zh": "下一轮座次：第{n}轮", "en": "Next round's seating: round {n}"},
+    "next_round_wait": {
+        "zh": "第{n}轮结束。第{m}轮的座次要等组织者排出。",
+        "en": "Round {n} is complete. Round {m} is seated by the organiser.",
+    },
     "none": {"zh": "无", "en": "none"},
     "entered_wait": {
         "zh": "已提交。请对方用他们的链接确认；确认前本局不计分。",

@@ -73,12 +73,21 @@ class Offer:
     no_three: bool = False
 
 
+class Refused(ValueError):
+    """The rules refuse an entry: the engine's text, with the IllegalAction (rule, clause) it came from so a
+    page can say it in the reader's words."""
+
+    def __init__(self, action: IllegalAction) -> None:
+        super().__init__(f"{action.message} (rule {action.rule}{'; ' + action.clause if action.clause else ''})")
+        self.action = action
+
+
 def check(event: Tournament, entry: Entry) -> club.Scored:
     """``club.score_entry``, with a rules refusal (IllegalAction: rule and clause) as a ValueError like the others."""
     try:
         return club.score_entry(event, entry)
     except IllegalAction as e:
-        raise ValueError(f"{e.message} (rule {e.rule}{'; ' + e.clause if e.clause else ''})") from None
+        raise Refused(e) from None
 
 
 def _now() -> str:

@@ -126,6 +126,16 @@ def served(tmp_path: Path) -> Iterator[Server]:
 @pytest.fixture
 def browser() -> Iterator[Any]:
     """Headless Chromium at a phone's size (390×844), with a new empty profile."""
+    yield from _chromium(phone=True)
+
+
+@pytest.fixture
+def desktop() -> Iterator[Any]:
+    """Headless Chromium in a laptop's window, 1280 CSS pixels wide (the organiser's screen)."""
+    yield from _chromium(phone=False)
+
+
+def _chromium(*, phone: bool) -> Iterator[Any]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -148,15 +158,16 @@ def browser() -> Iterator[Any]:
         "--disable-component-update",
         "--disable-sync",
         "--disable-dev-shm-usage",
-        "--window-size=500,900",
+        "--window-size=500,900" if phone else "--window-size=1280,900",
         f"--user-data-dir={profile}",
         "--lang=zh-CN",
     ):
         opts.add_argument(arg)
     # a phone's screen: 390×844 CSS pixels, touch, the viewport meta honoured (a desktop window cannot be that narrow)
-    opts.add_experimental_option(
-        "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0, "touch": True}}
-    )
+    if phone:
+        opts.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0, "touch": True}}
+        )
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(30)
     try:
@@ -206,8 +217,9 @@ def wait_text(driver: Any, text: str, css: str = "body") -> None:
     wait_for(driver, shown, f"{text!r} in {css!r} ({driver.current_url})")
 
 
-def shot(driver: Any, name: str, top: float = 0, height: float = 8000) -> Path:
-    """A screenshot at phone width (the whole page, or ``height`` pixels from ``top``) in test-artifacts/web/."""
+def shot(driver: Any, name: str, top: float = 0, height: float = 8000, width: float = 390) -> Path:
+    """A screenshot at phone width, or ``width`` (the whole page, or ``height`` pixels from ``top``) in
+    test-artifacts/web/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
@@ -216,7 +228,7 @@ def shot(driver: Any, name: str, top: float = 0, height: float = 8000) -> Path:
         {
             "format": "png",
             "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": top, "width": 390, "height": min(float(size["height"]) - top, height), "scale": 1},
+            "clip": {"x": 0, "y": top, "width": width, "height": min(float(size["height"]) - top, height), "scale": 1},
         },
     )["data"]
     path.write_bytes(base64.b64decode(png))

@@ -21,8 +21,13 @@ def _standings(driver: Any) -> dict[str, list[str]]:
     out = {}
     for r in rows:
         cells = [c.text for c in r.find_elements(By.TAG_NAME, "td")]
-        out[cells[1]] = cells
+        out[r.find_element(By.TAG_NAME, "summary").text] = cells
     return out
+
+
+def _no_sideways_scroll(driver: Any) -> None:
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= driver.execute_script("return window.innerWidth"), width
 
 
 def _click_and_wait(driver: Any, css: str, within: Any = None, then: str = "main") -> None:
@@ -33,9 +38,11 @@ def _click_and_wait(driver: Any, css: str, within: Any = None, then: str = "main
     loaded(driver, then)
 
 
-def _enter_hand(driver: Any, order: list[int]) -> None:
-    for place, seat in enumerate(order, start=1):
-        Select(driver.find_element(By.ID, f"p{place}")).select_by_value(str(seat))
+def _enter_hand(driver: Any, order: list[int]) -> int:
+    """Tap the players' names in finishing order (the last place fills itself); the taps it took."""
+    for place, seat in enumerate(order[:5], start=1):
+        driver.find_element(By.CSS_SELECTOR, f"label[for=p{place}s{seat}]").click()
+    return 5
 
 
 def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) -> None:
@@ -44,8 +51,15 @@ def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) ->
     wait_text(d, "排名", "h1")
     wait_text(d, "已录入 0 / 12 局")
     headers = [th.text for th in d.find_elements(By.CSS_SELECTOR, "table.standings th")]
-    assert headers[:4] == ["名次", "选手", "赛分", "局分"] and "头科" in headers and "大落" in headers
+    assert headers == ["名次", "选手", "赛分", "局分"]
+    _no_sideways_scroll(d)
     before = _standings(d)
+    assert all(cells[3] == "未上场" for cells in before.values())  # nobody has played: not a score of 0
+    first = d.find_element(By.CSS_SELECTOR, "table.standings tbody tr summary")
+    first.click()  # the other columns are a tap away
+    wait_text(d, "大落", "table.standings tbody tr")
+    wait_text(d, "头科", "table.standings tbody tr")
+    _no_sideways_scroll(d)
     shot(d, "01-standings-empty")
 
     open_page(d, served.url + "/rounds/1", "#table1 table.seats")
@@ -57,14 +71,27 @@ def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) ->
 
     # side A of table 1 enters hand 1: seat 0 first, then 2, 4 (串三户 for side A), seat 0 opened and burned 1
     open_page(d, served.link(1, 1, "A"), "#hand1")
-    wait_text(d, "你是A方")
+    wait_text(d, "你是A方（座位 1 3 5）")
     shot(d, "03-table-side-a")
+    # a refusal first: a player tapped twice, in Chinese with the names
     _click_and_wait(d, "#hand1 a.button", then="form.entry")
-    _enter_hand(d, [0, 2, 4, 1, 3, 5])
-    d.find_element(By.CSS_SELECTOR, "input[name=opened][value='0']").click()  # a burner has opened (开点)
-    d.find_element(By.CSS_SELECTOR, "input[name=burn][value='0:1']").click()
+    for place, seat in enumerate([0, 0, 4, 1, 3], start=1):
+        d.find_element(By.CSS_SELECTOR, f"label[for=p{place}s{seat}]").click()
+    _click_and_wait(d, "form.entry button[type=submit]", then="p.error")
+    wait_text(d, f"{names[0]}（1号） 选了两次（头科、二科）", "p.error")
+    _no_sideways_scroll(d)
+    shot(d, "04a-refused-twice", height=900)
+    open_page(d, served.link(1, 1, "A") + "/hand/1", "form.entry")  # a fresh form, as after tapping 录入
+    # then the hand as played: five taps, seat 1 burned seat 2 (who burned whom), seat 6 did not open
+    taps = 1 + _enter_hand(d, [0, 2, 4, 1, 3, 5])
+    d.find_element(By.CSS_SELECTOR, "label[for=no5]").click()
+    d.find_element(By.CSS_SELECTOR, "details:has(select[name=burn_by]) summary").click()
+    Select(d.find_elements(By.NAME, "burn_by")[0]).select_by_value("0")
+    Select(d.find_elements(By.NAME, "burn_on")[0]).select_by_value("1")
+    _no_sideways_scroll(d)
     shot(d, "04-entry-form")
     _click_and_wait(d, "form.entry button[type=submit]", then="#hand1")
+    assert taps + 1 <= 8  # 录入, five names, 提交 (the burn and 没开点 are this hand's extra facts)
     wait_text(d, "确认前本局不计分")
     wait_text(d, "待对方确认", "#hand1")
     # side A cannot confirm its own entry: no confirm button on its page
@@ -79,9 +106,14 @@ def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) ->
     open_page(d, served.link(1, 1, "B"), "#hand1 button[value=confirm]")
     hand1 = d.find_element(By.ID, "hand1")
     assert names[0] in hand1.text and names[2] in hand1.text
+    assert f"烧：{names[0]}（1号） 烧了 {names[1]}（2号）" in hand1.text
+    assert f"没开点：{names[5]}（6号）" in hand1.text
+    assert "先出牌" in hand1.text and "进贡：" in hand1.text  # what follows next hand
+    _no_sideways_scroll(d)
     shot(d, "06-side-b-confirms")
     _click_and_wait(d, "button[value=confirm]", hand1, then="#hand1")
     wait_text(d, "已确认", "#hand1")
+    wait_text(d, "先出牌", "#hand1")  # the same summary after confirmation
     shot(d, "07-confirmed")
 
     open_page(d, served.url + "/", "table.standings")
@@ -89,8 +121,9 @@ def test_enter_confirm_and_the_standings_change(served: Server, browser: Any) ->
     after = _standings(d)
     hp = [c.text for c in d.find_elements(By.CSS_SELECTOR, "table.standings th")].index("局分")
     assert hp == 3  # what decides the ranking is on screen first
-    assert int(after[names[0]][hp]) > int(before[names[0]][hp]) == 0
-    assert int(after[names[1]][hp]) == 0  # side B scored nothing in a 串三户
+    assert int(after[names[0]][hp]) > 0 and before[names[0]][hp] == "未上场"
+    assert after[names[1]][hp] == "0"  # side B played and scored nothing in a 串三户
+    _no_sideways_scroll(d)
     shot(d, "08-standings-after")
 
     # the English switch
@@ -104,14 +137,14 @@ def test_an_entry_without_the_table_link_is_refused(served: Server, browser: Any
     d = browser
     open_page(d, served.url + "/t/not-a-table-link/hand/1", "p.error")
     wait_text(d, "出错了", "h1")
-    wait_text(d, "this link does not open any table")
+    wait_text(d, "这个链接打不开任何一桌")
     shot(d, "10-no-token")
     # a real form whose target is switched to a made-up link is refused, and nothing is stored
     open_page(d, served.link(1, 1, "A") + "/hand/1", "form.entry")
     _enter_hand(d, [0, 1, 2, 3, 4, 5])
     d.execute_script("document.querySelector('form.entry').action = '/t/" + "x" * 32 + "/hand/1'")
     _click_and_wait(d, "form.entry button[type=submit]", then="p.error")
-    wait_text(d, "this link does not open any table")
+    wait_text(d, "这个链接打不开任何一桌")
     open_page(d, served.url + "/rounds/1", "#table1 table.hands")
     assert "待对方确认" not in d.page_source and "A方已录入" not in d.page_source
 
@@ -122,6 +155,9 @@ def test_the_organiser_prints_one_sheet_per_side(served: Server, browser: Any) -
     wait_text(d, "组织者")
     shot(d, "11-organiser")
     _click_and_wait(d, "a[href*='/print/1']", then="section.sheet figure.qr svg")
+    # the server was opened at 127.0.0.1: a phone could not open these codes, and the page says so
+    wait_text(d, "只有这台电脑自己能打开", ".lanwarn")
+    shot(d, "12a-print-loopback-warning", height=600)
     sheets = d.find_elements(By.CSS_SELECTOR, "section.sheet")
     assert len(sheets) == 4  # two tables, one page for each side
     for sheet, (tbl, side) in zip(sheets, [(1, "A"), (1, "B"), (2, "A"), (2, "B")], strict=True):
@@ -139,3 +175,29 @@ def test_the_organiser_prints_one_sheet_per_side(served: Server, browser: Any) -
     pdf = base64.b64decode(d.print_page())
     assert pdf.startswith(b"%PDF")
     (ARTIFACTS / "13-print-round1.pdf").write_bytes(pdf)
+
+
+def test_the_organiser_and_the_standings_at_a_laptops_width(served: Server, desktop: Any) -> None:
+    """1280 px: the organiser's page, a hand's summary there, the print page's warning, the standings."""
+    d = desktop
+    path = served.admin.replace(served.url, "")
+    open_page(d, served.admin + "/r/1/t/1/hand/1", "form.entry")
+    _enter_hand(d, [0, 2, 4, 1, 3, 5])
+    _click_and_wait(d, "form.entry button[type=submit]", then="main")
+    wait_text(d, "先出牌")  # the organiser's page shows the hand's summary
+    shot(d, "20-organiser-wide", width=1280, height=1400)
+    open_page(d, served.link(1, 1, "B"), "#hand1")
+    wait_text(d, "先出牌", "#hand1")
+    shot(d, "24-table-wide", width=1280, height=1200)
+    open_page(d, served.link(1, 1, "B") + "/hand/2", "form.entry")
+    shot(d, "25-entry-form-wide", width=1280, height=1500)
+    open_page(d, served.url + "/rounds/1", "#table1")
+    shot(d, "26-round-wide", width=1280, height=1400)
+    open_page(d, served.url + path + "/print/1", ".lanwarn")
+    shot(d, "21-print-wide", width=1280, height=1000)
+    open_page(d, served.url + "/", "table.standings")
+    wait_text(d, "已录入 1 / 12 局")
+    shot(d, "22-standings-wide", width=1280, height=900)
+    open_page(d, served.url + "/?lang=en", "table.standings")
+    wait_text(d, "not played")
+    shot(d, "23-standings-wide-en", width=1280, height=900)
