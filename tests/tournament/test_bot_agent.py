@@ -120,7 +120,9 @@ def test_simulate_with_greedy_named_as_sides_plays_the_same_games(tmp_path: Path
 
 def test_compare_measures_a_bot_on_duplicate_deals(tmp_path: Path) -> None:
     spec, pids = bot_spec(tmp_path, "fine")
-    r = gouji("compare", "dagang", "liufu_ying", "--match-hands", "0", "--hands", "1", "--agents", f"{spec},greedy", "--json")
+    r = gouji(
+        "compare", "dagang", "liufu_ying", "--match-hands", "0", "--hands", "1", "--agents", f"{spec},greedy", "--json"
+    )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["deals"] == 1 and doc["agents"] == f"{spec},greedy"
@@ -224,7 +226,19 @@ def test_a_bot_fault_stops_the_run_with_one_line(
     if command == "simulate":
         r = gouji("simulate", "--hands", "3", "--agents", agents, "--records", str(out))
     else:
-        r = gouji("compare", "dagang", "liufu_ying", "--match-hands", "0", "--hands", "2", "--agents", agents, "--csv", str(out))
+        r = gouji(
+            "compare",
+            "dagang",
+            "liufu_ying",
+            "--match-hands",
+            "0",
+            "--hands",
+            "2",
+            "--agents",
+            agents,
+            "--csv",
+            str(out),
+        )
     assert r.returncode == 1, r.stderr
     assert r.stdout == ""
     first, *rest = r.stderr.splitlines()
@@ -239,7 +253,19 @@ def test_a_bot_fault_stops_the_run_with_one_line(
 
 def test_compare_workers_report_a_bot_fault_the_same_way(tmp_path: Path) -> None:
     spec, pids = bot_spec(tmp_path, "mid_crash")
-    r = gouji("compare", "dagang", "liufu_ying", "--match-hands", "0", "--hands", "60", "--workers", "2", "--agents", f"mine={spec},greedy")
+    r = gouji(
+        "compare",
+        "dagang",
+        "liufu_ying",
+        "--match-hands",
+        "0",
+        "--hands",
+        "60",
+        "--workers",
+        "2",
+        "--agents",
+        f"mine={spec},greedy",
+    )
     assert r.returncode == 1, r.stderr
     assert re.fullmatch(r"error: bot mine \(seat [024]\): crash: .+", r.stderr.splitlines()[0]), r.stderr
     assert "RuntimeError: my bug at decision 5" in r.stderr
@@ -292,7 +318,10 @@ def test_agents_sides_take_bots(spec: str, sides: tuple[str, str]) -> None:
 
 @pytest.mark.parametrize("spec", ["cmd:", "cmd:   ", "cmd:python3 'bot.py", "greedy,nobody", "a,b,c", "x=cmd:"])
 def test_a_bad_agents_option_is_a_usage_error(spec: str) -> None:
-    for command in (["simulate", "--hands", "1"], ["compare", "dagang", "liufu_ying", "--match-hands", "0", "--hands", "1"]):
+    for command in (
+        ["simulate", "--hands", "1"],
+        ["compare", "dagang", "liufu_ying", "--match-hands", "0", "--hands", "1"],
+    ):
         r = gouji(*command, "--agents", spec)
         assert r.returncode == 2, (spec, r.stderr)
         assert "Traceback" not in r.stderr and "--agents" in r.stderr
