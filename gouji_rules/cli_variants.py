@@ -85,11 +85,42 @@ def register(group: click.Group) -> None:
     @group.command("explain")
     @click.argument("variant")
     @LANG
-    def explain_cmd(variant: str, lang: str) -> None:
-        """Print VARIANT (a shipped name or a file) as a house-rules sheet."""
-        from .dsl.explain import explain
+    @click.option("--html", "html_out", metavar="FILE", help="also write the sheet as a printable HTML page (A4)")
+    @click.option("--png", "png_out", metavar="FILE", help="also write it as a PNG picture (needs chromium)")
+    def explain_cmd(variant: str, lang: str, html_out: str | None, png_out: str | None) -> None:
+        """Print VARIANT (a shipped name or a file) as a house-rules sheet.
 
-        click.echo(explain(_resolve(variant), lang), nl=False)
+        Rules that differ from the variant it extends are marked ★.  With --html or --png the
+        sheet is written to FILE instead of printed (never over an input; all or nothing).
+        """
+        from .cli_common import check_output_paths
+        from .dsl.explain import extended, sheet, text_of
+        from .dsl.printable import to_html, write_png
+
+        try:
+            if html_out or png_out:
+                check_output_paths([html_out, png_out], [variant if Path(variant).exists() else None])
+            v = _resolve(variant)
+            s = sheet(v, lang, extended(variant))
+            if not (html_out or png_out):
+                click.echo(text_of(s), nl=False)
+                return
+            page = to_html(s)
+            if png_out:
+                write_png(page, s, png_out)
+            if html_out:
+                from .atomic import atomic_writer
+
+                with atomic_writer(html_out) as fh:
+                    fh.write(page)
+        except GoujiError as e:
+            _die(e)
+        except OSError as e:
+            click.echo(f"{e.filename or ''}: error: {e.strerror}", err=True)
+            sys.exit(1)
+        for out in (html_out, png_out):
+            if out:
+                click.echo(f"wrote {out}", err=True)
 
     @group.command("diff")
     @click.argument("a")

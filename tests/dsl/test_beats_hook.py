@@ -303,7 +303,7 @@ def test_explain_reads_the_hook_in_words_chinese_first_english_on_request() -> N
     assert zh.exit_code == en.exit_code == 0
     assert "（hooks.beats）" in zh.stdout
     assert "即：（桌上那套的张数等于1，并且桌上那套的大王的张数等于1，并且出的牌的张数等于2" in zh.stdout
-    assert "管牌方式：什么牌能管住什么牌：由表达式决定（见第8条），此参数不起作用。" in zh.stdout
+    assert "管牌方式：什么牌能管住什么牌：由表达式决定（见第7条），此参数不起作用。" in zh.stdout
     assert "That is: (the table set's size equals 1, and the table set's number of 大王 equals 1" in en.stdout
     assert "the played set's core rank is more than the table set's core rank" in en.stdout
 
