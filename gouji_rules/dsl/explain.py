@@ -229,7 +229,7 @@ def _hooks_by_section(variant: Variant) -> dict[str, list[tuple[str, Any]]]:
     return out
 
 
-_CODE_TAIL = re.compile(r"\s*[；;]\s*(?:false|true|null)\b[^；;]*")
+_CODE_TAIL = re.compile(r"\s*[；;]\s*(?:false|true|null)\b[^；;]*|\s*[（(]\s*(?:false|true|null)\b[^）)]*[）)]")
 _STRATEGY_LEAD = re.compile(r"^(?:[a-z_]+ 方式下，|under [a-z_]+, )")
 _LIST_SHAPE = re.compile(r"[：:]\s*(?:a list of )?\[[^\]]*\](?: 列表)?")
 _PATH = re.compile(r"\b([a-z_]+)\.([a-z_]+)\b")
