@@ -241,6 +241,24 @@ def plain_label(label: str) -> str:
     return _STRATEGY_LEAD.sub("", _LIST_SHAPE.sub("", _CODE_TAIL.sub("", label)))
 
 
+_NULL_ASIDE = re.compile(r"[；;（(]\s*null\b[:：]?\s*([^；;）)]*)")
+
+
+def null_words(field: dataclasses.Field[Any], key: str, lang: str, name_of: Mapping[str, str]) -> str | None:
+    """What ``null`` means for ``field`` in words, from its description's own aside (``null 同 price``
+    gives 同 and the item ``price`` is on the sheet); None when the description gives no meaning."""
+    m = _NULL_ASIDE.search(str(field.metadata.get("zh" if lang == "zh" else "en", "")))
+    if m is None or not m.group(1).strip():
+        return None
+    words = m.group(1).strip()
+    fields = {f.name for f in dataclasses.fields(dict(SECTIONS)[key])}
+    return re.sub(
+        r"\s*\b([a-z_]+)\b",
+        lambda w: name_of.get(f"{key}.{w.group(1)}", w.group(0)) if w.group(1) in fields else w.group(0),
+        words,
+    )
+
+
 def plain_words(text: str, lang: str, refs: Mapping[str, str], present: frozenset[str] = RANK_SYMBOLS) -> str:
     """A line with each ``section.field`` named as the sheet's own item (``见三、第5条``), or left out
     when the sheet does not show it; an aside about 鹰 is left out when the deck has none."""
@@ -248,6 +266,8 @@ def plain_words(text: str, lang: str, refs: Mapping[str, str], present: frozense
     def bracket(m: re.Match[str]) -> str:
         inner = m.group(2)
         if "Y" not in present and "鹰" in inner:
+            return ""
+        if re.fullmatch(r"\s*[A-Z][a-z]+[A-Z][A-Za-z]*\s*", inner):  # a class name, such as IllegalAction
             return ""
         if not _PATH.search(inner):
             return m.group(0)
@@ -308,6 +328,31 @@ def _tribute_places(value: Any, variant: Variant, lang: str) -> str | None:
             f"{names[pay - 1]}→{names[get - 1]} {n}张" if lang == "zh" else f"{names[pay - 1]} → {names[get - 1]}: {n}"
         )
     return ("；" if lang == "zh" else "; ").join(parts) or ("无" if lang == "zh" else "none")
+
+
+def field_words(variant: Variant, key: str, name: str, value: Any, lang: str) -> str:
+    """The value of ``key.name`` in words as the sheet prints it (codes as words, ranks the deck holds)."""
+    if f"{key}.{name}" == "tribute.place":
+        places = _tribute_places(value, variant, lang)
+        if places is not None:
+            return places
+    cls = dict(SECTIONS)[key]
+    fields = dataclasses.fields(cls)
+    f = next(f for f in fields if f.name == name)
+    if value is None:
+        labels = {f"{key}.{g.name}": label_for(g, lang) for g in fields}
+        meaning = null_words(f, key, lang, labels)
+        if meaning is not None:
+            return meaning
+    choices = field_choices(key, f, typing.get_type_hints(cls)[name])
+    return render_value(value, lang, _is_rank_field(value), choices, deck_ranks(variant))
+
+
+def field_label(key: str, name: str, lang: str) -> str:
+    """The label of ``key.name`` as the sheet prints it (no codes)."""
+    cls = dict(SECTIONS)[key]
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    return label_for(f, lang, field_choices(key, f, typing.get_type_hints(cls)[name]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -420,6 +465,9 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
                     if zh
                     else f"{label}: {_tribute_places(value, variant, lang)}."
                 )
+            elif value is None and null_words(f, key, lang, refs) is not None:
+                meaning = null_words(f, key, lang, {k: ("" if zh else " item ") + r for k, r in refs.items()})
+                text = f"{label_for(f, lang)}：{meaning}。" if zh else f"{label_for(f, lang)}: {meaning}."
             else:
                 text = sentence(f, value, lang, field_choices(key, f, hints[f.name]), present)
             items.append(Item(j, plain_words(text, lang, refs, present), _differs(variant, base, f"{key}.{f.name}")))

@@ -54,7 +54,9 @@ def test_diff_of_a_club_file_shows_its_one_change(tmp_path: Path) -> None:
     code, out, _ = run("diff", "dagang", str(club))
     assert code == 0
     lines = out.splitlines()
-    assert len(lines) == 3 and lines[2].startswith("burn.teammate")
+    assert len(lines) == 3 and lines[2].startswith("八、可以烧队友") and "burn" not in out
+    code, out, _ = run("diff", "dagang", str(club), "--lang", "en")
+    assert code == 0 and out.splitlines()[2].startswith("burn.teammate")
 
 
 def test_diff_aligns_chinese_columns_by_display_width() -> None:

@@ -151,3 +151,15 @@ def test_issue22_5_html_escapes_what_a_club_writes(tmp_path: Path) -> None:
     v = dsl.load_text("extends: dagang\ntitle: '<b>俱乐部</b> & 朋友'\n")
     page = to_html(sheet(v))
     assert "<b>俱乐部" not in page and "&lt;b&gt;俱乐部&lt;/b&gt; &amp; 朋友" in page
+
+
+def test_issue22_2_diff_speaks_chinese_words_by_default_and_keys_under_lang_en() -> None:
+    code, out, _ = run("diff", "dagang", "dianshaomenla")
+    assert code == 0 and out.splitlines()[0].startswith("规则")
+    body = "\n".join(line.split("  ")[0] for line in out.splitlines()[2:])
+    assert not re.search(r"\b[a-z_]+\.[a-z_]+\b", body)  # no rule keys
+    assert [x for x in out.splitlines()[2:] if CODES.search(x)] == []
+    assert re.search(r"^十、被闷（清）的处罚 +先清为落：从最后排名，但继续出牌 +被闷当即判为最后、不再出牌$", out, re.M)
+    assert re.search(r"^十五、向对头的联邦买用什么付… +2 +同买一张用什么付", out, re.M)  # null in words
+    _, en, _ = run("diff", "dagang", "dianshaomenla", "--lang", "en")
+    assert re.search(r"^men\.penalty .* bottom_plays_on +place_bottom$", en, re.M)
