@@ -117,7 +117,8 @@ def test_issue22_5_html_is_self_contained_a4_and_chinese_first(tmp_path: Path) -
 def test_issue22_5_html_is_never_written_over_an_input(tmp_path: Path) -> None:
     club = _club(tmp_path)
     code, _, err = run("explain", str(club), "--html", str(club))
-    assert code == 1 and "is also an input" in err and "Traceback" not in err
+    assert code == 1 and "这也是这个命令读的文件" in err and "Traceback" not in err
+    assert "is also an input" in run("explain", str(club), "--html", str(club), "--lang", "en")[2]
     assert club.read_text("utf-8") == CLUB
 
 
