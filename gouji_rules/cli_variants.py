@@ -126,7 +126,12 @@ def register(group: click.Group) -> None:
         except GoujiError as e:
             _die(e, lang)
         except OSError as e:
-            click.echo(f"{e.filename or ''}: error: {e.strerror}", err=True)
+            if lang == "zh":
+                from .dsl.zh_messages import translate
+
+                click.echo(f"{e.filename or ''}: 错误: {translate(e.strerror or '')}", err=True)
+            else:
+                click.echo(f"{e.filename or ''}: error: {e.strerror}", err=True)
             sys.exit(1)
         for out in (html_out, png_out):
             if out:

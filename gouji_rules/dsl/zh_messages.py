@@ -193,6 +193,19 @@ MESSAGES: tuple[Row, ...] = (
         r"\g<f>：这也是这个命令读的文件；请写到另一个文件",
     ),
     (r"(?P<f>.+): is named as an output twice", r"\g<f>：写了两次输出"),
+    (r"(?P<f>.+): is a folder; give a file name to write to.*", r"\g<f>：是文件夹；请给一个要写的文件名"),
+    (
+        r"(?P<f>.+): is not a regular file \(a FIFO or a device\); give a file name.*",
+        r"\g<f>：不是普通文件（是管道或设备）；请给一个要写的文件名",
+    ),
+    (
+        r"(?P<f>.+): is a database \(an event file\?\); it is never overwritten, write to another file",
+        r"\g<f>：是数据库（赛事文件？），永远不会被覆盖；请写到另一个文件",
+    ),
+    (r"no such folder", "没有这个文件夹"),
+    (r"(?P<b>.+) made no picture: (?P<w>.+)", r"\g<b> 没有画出图：\g<w>"),
+    (r"(?P<b>.+) did not finish drawing the page in (?P<n>\d+) s", r"\g<b> 在 \g<n> 秒内没有画完"),
+    (r"(?P<b>.+) could not be started: (?P<w>.+)", r"\g<b> 启动不了：\g<w>"),
     (
         r"--png needs Chromium to draw the page: install it \(Debian: apt-get install chromium\)",
         "--png 要用 Chromium 画图：请先安装（Debian：apt-get install chromium）",

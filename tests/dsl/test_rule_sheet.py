@@ -164,3 +164,30 @@ def test_issue22_2_diff_speaks_chinese_words_by_default_and_keys_under_lang_en()
     assert re.search(r"^十五、向对头的联邦买用什么付… +2 +同买一张用什么付", out, re.M)  # null in words
     _, en, _ = run("diff", "dagang", "dianshaomenla", "--lang", "en")
     assert re.search(r"^men\.penalty .* bottom_plays_on +place_bottom$", en, re.M)
+
+
+def _fake_browser(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "fake-chromium"
+    script.write_text("#!/bin/sh\n" + body + "\n", encoding="utf-8")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_issue22_5_a_browser_that_draws_nothing_leaves_the_old_png_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(printable, "find_chromium", lambda: _fake_browser(tmp_path, "echo broken >&2; exit 3"))
+    old = tmp_path / "sheet.png"
+    old.write_bytes(b"kept")
+    code, _, err = run("explain", str(_club(tmp_path)), "--png", str(old))
+    assert code == 1 and "没有画出图：broken" in err and "Traceback" not in err
+    assert old.read_bytes() == b"kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.yaml", "fake-chromium", "sheet.png"]
+
+
+def test_issue22_5_a_browser_that_hangs_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(printable, "find_chromium", lambda: _fake_browser(tmp_path, "exec sleep 30"))
+    monkeypatch.setattr(printable, "RENDER_TIMEOUT_S", 1)
+    code, _, err = run("explain", str(_club(tmp_path)), "--png", str(tmp_path / "sheet.png"))
+    assert code == 1 and "在 1 秒内没有画完" in err
+    assert not (tmp_path / "sheet.png").exists()
