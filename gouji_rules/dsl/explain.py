@@ -531,9 +531,11 @@ def extended(spec: str) -> Variant | None:
     if spec in shipped_names() and not Path(spec).exists():
         text, fname = shipped_text(spec)
         folder: Path | None = None
-    else:
+    elif Path(spec).is_file():
         text, fname = read_file(Path(spec))
         folder = Path(spec).resolve().parent
+    else:  # a variant built in code: it extends nothing
+        return None
     ext = parse(text, fname).get("extends")
     if ext is None or ext.kind != "scalar" or ext.is_null or not ext.value.strip():
         return None
