@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import click
@@ -17,24 +18,26 @@ from .errors import GoujiError
 from .variant import Variant
 
 
-def _die(e: GoujiError) -> NoReturn:
+def _die(e: GoujiError, lang: str = "en") -> NoReturn:
     from .dsl import VariantErrors
+    from .dsl.zh_messages import count, translate
 
     if isinstance(e, VariantErrors):
         for err in e.errors:
-            click.echo(err.format(), err=True)
-        n = len(e.errors)
-        click.echo(f"{n} error{'s' if n != 1 else ''}", err=True)
+            click.echo(err.format(lang), err=True)
+        click.echo(count(len(e.errors), "error", lang), err=True)
+    elif lang == "zh":
+        click.echo(f"错误：{translate(str(e))}", err=True)
     else:
         click.echo(f"error: {e}", err=True)
     sys.exit(1)
 
 
-def _resolve(spec: str) -> Variant:
+def _resolve(spec: str, lang: str = "en") -> Variant:
     try:
         return catalog.resolve(spec)
     except GoujiError as e:
-        _die(e)
+        _die(e, lang)
 
 
 def _unusable(path: str) -> str:
@@ -64,46 +67,96 @@ def register(group: click.Group) -> None:
     @group.command("validate")
     @click.argument("paths", nargs=-1, required=True)
     @click.option("--quiet", "-q", is_flag=True, help="no summary line per file on stdout")
-    def validate_cmd(paths: tuple[str, ...], quiet: bool) -> None:
+    @LANG
+    def validate_cmd(paths: tuple[str, ...], quiet: bool, lang: str) -> None:
         """Check variant files (or shipped names): every error of every file, and warnings.
 
         Exit 0 when all are valid, 1 when any is invalid or missing, 2 on a usage error.
         """
         from . import dsl
+        from .dsl.zh_messages import STATUS, count
 
+        zh = lang == "zh"
         shipped = set(dsl.shipped_names())
         unusable = {p: why for p in paths if p not in shipped and (why := _unusable(p))}
         missing = list(unusable)
         for p, why in unusable.items():  # reported like any invalid file; the others are still checked
-            click.echo(f"{p}: error: {why}", err=True)
+            if zh:
+                said = (
+                    "没有这个文件，也没有这个内置规则"
+                    if why.startswith("no such")
+                    else why.replace("cannot be used: ", "不能使用：")
+                )
+                click.echo(f"{p}: 错误: {said}", err=True)
+            else:
+                click.echo(f"{p}: error: {why}", err=True)
             if not quiet:
-                click.echo(f"{p}: {'not found' if why.startswith('no such') else 'cannot be read'}")
+                status = "not found" if why.startswith("no such") else "cannot be read"
+                click.echo(f"{p}: {STATUS.get(status, status) if zh else status}")
         present = tuple(p for p in paths if p not in missing)
         results = dsl.validate_paths(present) if present else []
         bad = len(missing)
         for p, r in zip(present, results, strict=True):
             shown = sorted([*r.errors, *r.warnings], key=lambda e: e.sort_key())
             for d in shown[:MAX_SHOWN]:
-                click.echo(d.format(), err=True)
+                click.echo(d.format(lang), err=True)
             if len(shown) > MAX_SHOWN:  # not a variant file at all, most likely: the first ones say so
-                click.echo(f"{p}: … and {len(shown) - MAX_SHOWN} more", err=True)
+                more = len(shown) - MAX_SHOWN
+                click.echo(f"{p}: …… 还有 {more} 条" if zh else f"{p}: … and {more} more", err=True)
             if r.errors:
                 bad += 1
             if not quiet:
-                status = "ok" if not r.errors else f"{len(r.errors)} error{'s' if len(r.errors) != 1 else ''}"
+                ok = STATUS["ok"] if zh else "ok"
+                status = ok if not r.errors else count(len(r.errors), "error", lang)
                 if r.warnings:
-                    status += f", {len(r.warnings)} warning{'s' if len(r.warnings) != 1 else ''}"
+                    status += ("，" if zh else ", ") + count(len(r.warnings), "warning", lang)
                 click.echo(f"{p}: {status}")
         sys.exit(1 if bad else 0)
 
     @group.command("explain")
     @click.argument("variant")
     @LANG
-    def explain_cmd(variant: str, lang: str) -> None:
-        """Print VARIANT (a shipped name or a file) as a house-rules sheet."""
-        from .dsl.explain import explain
+    @click.option("--html", "html_out", metavar="FILE", help="also write the sheet as a printable HTML page (A4)")
+    @click.option("--png", "png_out", metavar="FILE", help="also write it as a PNG picture (needs chromium)")
+    def explain_cmd(variant: str, lang: str, html_out: str | None, png_out: str | None) -> None:
+        """Print VARIANT (a shipped name or a file) as a house-rules sheet.
 
-        click.echo(explain(_resolve(variant), lang), nl=False)
+        Rules that differ from the variant it extends are marked ★.  With --html or --png the
+        sheet is written to FILE instead of printed (never over an input; all or nothing).
+        """
+        from .cli_common import check_output_paths
+        from .dsl.explain import extended, sheet, text_of
+        from .dsl.printable import to_html, write_png
+
+        try:
+            if html_out or png_out:
+                check_output_paths([html_out, png_out], [variant if Path(variant).exists() else None])
+            v = _resolve(variant, lang)
+            s = sheet(v, lang, extended(variant))
+            if not (html_out or png_out):
+                click.echo(text_of(s), nl=False)
+                return
+            page = to_html(s)
+            if png_out:
+                write_png(page, s, png_out)
+            if html_out:
+                from .atomic import atomic_writer
+
+                with atomic_writer(html_out) as fh:
+                    fh.write(page)
+        except GoujiError as e:
+            _die(e, lang)
+        except OSError as e:
+            if lang == "zh":
+                from .dsl.zh_messages import translate
+
+                click.echo(f"{e.filename or ''}: 错误: {translate(e.strerror or '')}", err=True)
+            else:
+                click.echo(f"{e.filename or ''}: error: {e.strerror}", err=True)
+            sys.exit(1)
+        for out in (html_out, png_out):
+            if out:
+                click.echo(f"已写入 {out}" if lang == "zh" else f"wrote {out}", err=True)
 
     @group.command("diff")
     @click.argument("a")
@@ -113,7 +166,7 @@ def register(group: click.Group) -> None:
         """Show the rules in which variants A and B differ, side by side."""
         from .dsl.diff import format_diff
 
-        click.echo(format_diff(_resolve(a), _resolve(b), lang), nl=False)
+        click.echo(format_diff(_resolve(a, lang), _resolve(b, lang), lang), nl=False)
 
     @group.command("variants")
     def variants_cmd() -> None:

@@ -132,7 +132,7 @@ class SetsRules:
     )
     kill_joker_only: Literal["kill", "lowest_joker"] = _f(
         "kill",
-        "kill_table 方式下只有王的一套怎么比：kill 只按杀王的办法（两张鹰压一张鹰）；"
+        "kill_table 方式下，只有王的一套怎么比：kill 只按杀王的办法（两张鹰压一张鹰）；"
         "lowest_joker 按其中最小的王比大小，须比对方最小的王大（RLG：只有王/鹰时 core_rank 取其中最小的王）",
         "under kill_table, a set of jokers only against another: beaten by the kill ways alone (YY beats Y), "
         "or ranked by its lowest joker, which must be higher than the other set's lowest (RLG: YY does not beat Y)",

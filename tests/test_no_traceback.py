@@ -358,7 +358,7 @@ def test_an_extends_over_the_os_limit_is_a_positioned_error(tmp_path: Path) -> N
     for target in (LONG_NAME, LONG_PATH):
         club = tmp_path / "club.yaml"
         club.write_text(f"title: t\nextends: {target}\n", encoding="utf-8")
-        res = CliRunner().invoke(main, ["validate", str(club)])
+        res = CliRunner().invoke(main, ["validate", str(club), "--lang", "en"])
         assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
         assert res.exit_code == 1, res.output
         assert f"{club}:2:10: error: extends: cannot use" in res.output, res.output
@@ -415,7 +415,7 @@ def test_the_largest_seed_plays_and_deals_other_cards_than_seed_0(tmp_path: Path
 GUARDED = {
     "variants": ("variants",),
     "schema": ("schema",),
-    "explain": ("explain", "dagang"),
+    "explain": ("explain", "dagang", "--lang", "en"),  # Chinese by default: the English words here
     "validate": ("validate", "dagang"),
     "diff": ("diff", "dagang", "dianshaomenla"),
     "compare_json": ("compare", "dagang", "dianshaomenla", "--hands", "1", "--json", "--quiet"),
@@ -467,7 +467,7 @@ def test_a_file_name_that_is_not_utf8_is_read_and_printed_as_given(tmp_path: Pat
     name = os.fsencode(tmp_path) + b"/caf\xe9.yaml"
     with open(name, "wb") as fh:
         fh.write(b"extends: dagang\n")
-    r = _gouji([os.fsdecode(b"validate"), os.fsdecode(name)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    r = _gouji(["validate", os.fsdecode(name), "--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert r.returncode == 0, r.stderr
     assert r.stdout == name + b": ok\n"
 

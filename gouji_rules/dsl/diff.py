@@ -1,5 +1,9 @@
 """``gouji diff``: two variants rule by rule, side by side, only what differs.
 
+In Chinese (the default) a rule is named by its section's number and its words, and a value is
+printed as the rule sheet prints it (codes as words); ``--lang en`` keeps the keys
+(``burn.teammate``) for whoever writes the file.
+
 Columns are aligned by display width (Chinese characters take two columns).
 ``name``, ``title`` and ``source`` are not rules and are not compared.
 """
@@ -9,9 +13,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
 from .errors import display_width
-from .explain import _is_rank_field, render_value
+from .explain import _is_rank_field, deck_ranks, field_label, field_words, plain_words, render_value, zh_numeral
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +64,24 @@ def _cell(value: Any, lang: str) -> str:
     return render_value(value, lang, _is_rank_field(value))
 
 
-def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 24) -> str:
+def _zh_label(d: Difference) -> str:
+    """The rule in Chinese words, after its section's number (``八、可以烧队友``): no keys."""
+    key, _, name = d.path.partition(".")
+    if key == "hooks":
+        spec = HOOKS.get(name)
+        return f"表达式：{spec.zh if spec else name}"
+    number = [k for k, _ in SECTIONS].index(key) + 1
+    return f"{zh_numeral(number)}、{field_label(key, name, 'zh')}"
+
+
+def _zh_cell(d: Difference, variant: Variant, value: Any) -> str:
+    key, _, name = d.path.partition(".")
+    if key == "hooks":
+        return "（无）" if value is None else " ".join(str(value).split())
+    return plain_words(field_words(variant, key, name, value, "zh"), "zh", {}, deck_ranks(variant))
+
+
+def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 30) -> str:
     """The side-by-side table; a line saying so when nothing differs."""
     rows = differences(a, b)
     zh = lang == "zh"
@@ -68,7 +90,7 @@ def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 24) -
     head = ("规则", a.name, b.name) if zh else ("rule", a.name, b.name)
     table: list[tuple[str, str, str]] = [head]
     for d in rows:
-        label = d.label_zh if zh else d.label_en
+        label = _zh_label(d) if zh else d.label_en
         if display_width(label) > max_label:
             cut = ""
             for ch in label:
@@ -76,7 +98,10 @@ def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 24) -
                     break
                 cut += ch
             label = cut + "…"
-        table.append((f"{d.path} {label}".rstrip(), _cell(d.a, lang), _cell(d.b, lang)))
+        if zh:
+            table.append((label, _zh_cell(d, a, d.a), _zh_cell(d, b, d.b)))
+        else:
+            table.append((f"{d.path} {label}".rstrip(), _cell(d.a, lang), _cell(d.b, lang)))
     w0 = max(display_width(r[0]) for r in table)
     w1 = max(display_width(r[1]) for r in table)
     lines = [f"{pad(r[0], w0)}  {pad(r[1], w1)}  {r[2]}".rstrip() for r in table]

@@ -56,16 +56,23 @@ class VariantFileError(VariantError):
         """``FILE:LINE:COL``, or ``FILE`` for a problem with the whole file (line 0: it could not be read)."""
         return f"{self.file}:{self.line}:{self.column}" if self.line > 0 else self.file
 
-    def format(self) -> str:
-        """The full diagnostic: the ``FILE:LINE:COL`` line, the source line, a caret, the hint."""
-        out = [f"{self.location}: {self.severity}: {self.message}"]
+    def format(self, lang: str = "en") -> str:
+        """The full diagnostic: the ``FILE:LINE:COL`` line, the source line, a caret, the hint;
+        ``lang="zh"`` says it in Chinese (:mod:`gouji_rules.dsl.zh_messages`), positions unchanged."""
+        message, hint, severity, hint_word = self.message, self.hint, self.severity, "hint"
+        if lang == "zh":
+            from .zh_messages import translate, translate_hint
+
+            message, hint, hint_word = translate(message), translate_hint(hint) if hint else "", "提示"
+            severity = {"error": "错误", "warning": "警告"}.get(severity, severity)
+        out = [f"{self.location}: {severity}: {message}"]
         if self.source_line is not None:
             src = self.source_line.rstrip("\r\n").expandtabs(1)
             before = src[: max(0, self.column - 1)]
             out.append(f"    {src}")
             out.append("    " + " " * display_width(before) + "^")
-        if self.hint:
-            out.append(f"    hint: {self.hint}")
+        if hint:
+            out.append(f"    {hint_word}: {hint}")
         return "\n".join(out)
 
     def __str__(self) -> str:

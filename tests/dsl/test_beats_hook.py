@@ -287,8 +287,10 @@ def test_a_wrong_hook_is_reported_at_its_line_and_column(
 
 def test_validate_prints_the_error_with_a_caret_and_exits_1(tmp_path: Path) -> None:
     path = _club(tmp_path, "rank > table_rnak")
-    done = CliRunner().invoke(main, ["validate", str(path)])
-    assert done.exit_code == 1 and "Traceback" not in done.stderr
+    zh = CliRunner().invoke(main, ["validate", str(path)])
+    assert zh.stderr.splitlines()[0] == f"{path}:3:18: 错误: hooks.beats 的表达式里：没有这个名字 'table_rnak'"
+    done = CliRunner().invoke(main, ["validate", str(path), "--lang", "en"])
+    assert done.exit_code == zh.exit_code == 1 and "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
     assert lines[0] == f"{path}:3:18: error: in hooks.beats: unknown name 'table_rnak'"
     caret = next(line for line in lines if line.strip() == "^")

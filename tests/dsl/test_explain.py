@@ -20,8 +20,12 @@ TEN_NEEDS_SIX = (
 
 
 def _section(sheet: str, key: str) -> str:
-    start = sheet.index(f"（{key}）") if f"（{key}）" in sheet else sheet.index(f". {key}:")
-    return sheet[start : sheet.index("\n\n", start)]
+    """The lines of section ``key``: found by its number (the sheet prints no section codes)."""
+    number = [k for k, _ in SECTIONS].index(key) + 1
+    m = re.search(rf"^★?({zh_numeral(number)}、|{number}\. )", sheet, re.M)
+    assert m is not None, key
+    end = sheet.find("\n\n", m.start())
+    return sheet[m.start() : end if end >= 0 else len(sheet)]
 
 
 def test_a_rule_a_hook_decides_says_so_with_the_expression_and_not_the_overridden_parameter() -> None:

@@ -24,8 +24,9 @@ def test_three_line_club_file_validates_and_differs_in_exactly_one_rule(tmp_path
     club = dsl.load_file(_write(tmp_path, "club.yaml", CLUB))
     diffs = differences(dagang(), club)
     assert [d.path for d in diffs] == ["burn.teammate"]
-    table = format_diff(dagang(), club)
+    table = format_diff(dagang(), club, "en")
     assert len(table.splitlines()) == 3 and "burn.teammate" in table
+    assert "八、可以烧队友" in format_diff(dagang(), club)
 
 
 def test_name_defaults_to_file_stem_and_is_not_inherited(tmp_path: Path) -> None:
