@@ -287,7 +287,7 @@ COLUMNS = [
 ]
 
 
-def _cells(x: SeasonLine, ranked: bool) -> list[str]:
+def cells(x: SeasonLine, ranked: bool) -> list[str]:
     return [
         str(x.rank) if ranked else "-",
         x.name,
@@ -314,12 +314,12 @@ def to_text(season: Season, lang: str = "zh") -> str:
     numeric = {i for i, (c, _, _) in enumerate(COLUMNS) if c != "name"}
     out = head + "\n"
     if season.ranked:
-        out += standings.table(headers, [_cells(x, True) for x in season.ranked], numeric)
+        out += standings.table(headers, [cells(x, True) for x in season.ranked], numeric)
     else:
         out += "还没有人达到出勤要求\n" if zh else "nobody has attended enough nights yet\n"
     if season.unranked:
         out += f"\n出勤不足 {m} 晚，不排名：\n" if zh else f"\nFewer than {m} night(s), not ranked:\n"
-        out += standings.table(headers, [_cells(x, False) for x in season.unranked], numeric)
+        out += standings.table(headers, [cells(x, False) for x in season.unranked], numeric)
     mixed = "（规则不同的赛事一并计算：--mixed）" if zh else " (events under different rules mixed: --mixed)"
     if zh:
         foot = (
@@ -386,6 +386,7 @@ __all__ = [
     "SeasonError",
     "SeasonLine",
     "build",
+    "cells",
     "player_key",
     "read_night",
     "to_csv",
