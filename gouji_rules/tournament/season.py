@@ -277,28 +277,31 @@ def build(paths: Sequence[str], *, window: int | None = None, min_nights: int = 
 COLUMNS = [
     ("rank", "名次", "#"),
     ("name", "选手", "player"),
+    ("ordinal", "保守分", "ordinal"),
+    ("rating", "等级分 μ±σ", "rating μ±σ"),
     ("nights", "出勤", "nights"),
     ("hands", "局数", "hands"),
     ("points_per_hand", "局均分", "pts/hand"),
     ("match_points_per_night", "晚均赛分", "MP/night"),
     ("average_rank", "平均名次", "avg place"),
-    ("rating", "等级分 μ±σ", "rating μ±σ"),
-    ("ordinal", "保守分", "ordinal"),
 ]
+"""The season's columns (id, Chinese, English): what decides the rank first, so a phone shows it unscrolled."""
 
 
 def cells(x: SeasonLine, ranked: bool) -> list[str]:
-    return [
-        str(x.rank) if ranked else "-",
-        x.name,
-        str(x.nights),
-        str(x.hands),
-        f"{x.points_per_hand:.2f}",
-        f"{x.match_points_per_night:.2f}",
-        f"{x.average_rank:.2f}",
-        f"{x.mu:.1f}±{x.sigma:.1f}",
-        f"{x.ordinal:.1f}",
-    ]
+    """A player's line as printed, in the order of :data:`COLUMNS`."""
+    shown = {
+        "rank": str(x.rank) if ranked else "-",
+        "name": x.name,
+        "ordinal": f"{x.ordinal:.1f}",
+        "rating": f"{x.mu:.1f}±{x.sigma:.1f}",
+        "nights": str(x.nights),
+        "hands": str(x.hands),
+        "points_per_hand": f"{x.points_per_hand:.2f}",
+        "match_points_per_night": f"{x.match_points_per_night:.2f}",
+        "average_rank": f"{x.average_rank:.2f}",
+    }
+    return [shown[c] for c, _, _ in COLUMNS]
 
 
 def to_text(season: Season, lang: str = "zh") -> str:

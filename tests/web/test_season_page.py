@@ -6,14 +6,16 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
+from selenium.webdriver.common.by import By
 from starlette.testclient import TestClient
 
 from gouji_rules.cli import main
 from gouji_rules.web.app import Config, create_app
 
-from .conftest import make_event
+from .conftest import make_event, open_page, shot, start_server, stop_server, wait_text
 
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七", "<b>孙八</b>"]
 
@@ -88,3 +90,24 @@ def test_serve_season_must_name_a_folder(tmp_path: Path) -> None:
     for bad in (tmp_path / "missing", served):
         r = CliRunner().invoke(main, ["event", "serve", str(served), "--season", str(bad)])
         assert r.exit_code == 2 and "--season" in r.output
+
+
+def test_season_page_on_a_phone(tmp_path: Path, browser: Any) -> None:
+    """At 390 px the page itself never scrolls sideways, and the rank, name and ordinal are in view."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for i, stem in enumerate(("2026-09-04", "2026-09-11", "2026-09-18"), start=1):
+        night(folder, stem, i)
+    (tmp_path / "served").mkdir()
+    server = start_server(make_event(tmp_path / "served" / "spring.sqlite"), "--season", str(folder))
+    try:
+        open_page(browser, server.url + "/season", "table.season")
+        wait_text(browser, "保守分")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        first = browser.find_element(By.CSS_SELECTOR, "table.season tbody tr")
+        cells = first.find_elements(By.TAG_NAME, "td")
+        assert cells[1].text == "张三"
+        assert all(c.rect["x"] + c.rect["width"] <= 390 for c in cells[:3])
+        shot(browser, "season")
+    finally:
+        stop_server(server)
