@@ -146,9 +146,14 @@ def _night(path: str, event: Tournament) -> Night:
 
 def read_night(path: str) -> Night:
     """One event file, opened read-only; a damaged one is one :class:`EventError`, never a traceback."""
-    event = Tournament.open(path, write=False)
+    try:
+        event = Tournament.open(path, write=False)
+    except sqlite3.DatabaseError as e:
+        raise EventError(f"{path}: the event file is damaged or cannot be used ({e})") from None
     try:
         return _night(path, event)
+    except EventError:
+        raise
     except sqlite3.DatabaseError as e:
         raise EventError(f"{path}: the event file is damaged or cannot be used ({e})") from None
     except (KeyError, TypeError, ValueError, IndexError) as e:
@@ -311,7 +316,7 @@ def to_text(season: Season, lang: str = "zh") -> str:
         head = f"赛季：最近 {n} 晚（共 {season.given} 晚），出勤至少 {m} 晚才排名\n"
     else:
         head = f"Season: the last {n} night(s) of {season.given}; ranked from {m} night(s) attended\n"
-    head += "".join(f"  {i}. {night.name} ({night.file}, {night.hands} {'局' if zh else 'hands'})\n"
+    head += "".join(f"  {i}. {night.name} ({night.file}, {night.hands} {'局' if zh else 'hand(s)'})\n"
                     for i, night in enumerate(season.nights, start=1))  # fmt: skip
     headers = [zh_h if zh else en_h for _, zh_h, en_h in COLUMNS]
     numeric = {i for i, (c, _, _) in enumerate(COLUMNS) if c != "name"}

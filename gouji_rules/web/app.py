@@ -46,6 +46,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import GoujiError
 from ..tournament import club, season, standings
 from ..tournament.club import Entry
 from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
@@ -276,7 +277,7 @@ async def season_page(request: Request) -> Response:
 
     try:
         s = await run_in_threadpool(gather)
-    except EventError as e:
+    except GoujiError as e:  # an event error, or rules in a file that no longer build
         _state(request).config.log(f"season: {e}")
         shown = str(e).replace(f"{folder}{os.sep}", "")  # the file's name, not where the server keeps it
         raise fail(422, shown, "赛季无法计算（文件夹里有不能用的文件、重复的赛事或规则不同的赛事）。") from None
