@@ -397,6 +397,43 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
         _write(text, output)
 
 
+@event_group.command("season")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--window", type=click.IntRange(1), help="only the last N nights (files are given oldest first)")
+@click.option(
+    "--min-nights", type=click.IntRange(1), default=1, show_default=True, help="nights in the window to be ranked"
+)
+@click.option("--mixed", is_flag=True, help="allow events played under different rules")
+@click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
+@click.option("--csv", "csv_file", help="also write the season as CSV to this file (atomically)")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
+@handles_errors
+def season_cmd(
+    files: tuple[str, ...],
+    window: int | None,
+    min_nights: int,
+    mixed: bool,
+    as_json: bool,
+    csv_file: str | None,
+    lang: str,
+) -> None:
+    """Rank the players of several nights (event FILES, oldest first): averages and an OpenSkill rating.
+
+    Read-only.  Players are matched by name; see "Season" in docs/tournaments.md.
+    """
+    from .tournament import season as se
+
+    if window is not None and min_nights > window:
+        raise click.BadParameter(
+            f"{min_nights} nights cannot be attended in a window of {window}", param_hint="--min-nights"
+        )
+    check_output_paths([csv_file], files)
+    s = se.build(files, window=window, min_nights=min_nights, mixed=mixed)
+    if csv_file:
+        _write(se.to_csv(s), csv_file)
+    click.echo(se.to_json(s) if as_json else se.to_text(s, lang), nl=False)
+
+
 @event_group.command("run")
 @click.argument("file")
 @click.option("--time-limit", default=2.0, show_default=True, type=FiniteFloat(min=0.01), help="seconds a decision")

@@ -49,8 +49,16 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--public-url", type=TEXT, help="the address phones use, for links and QR codes (default: as browsed)")
 @click.option("--new-links", is_flag=True, help="replace every table link (printed QR codes stop working)")
+@click.option(
+    "--season",
+    "season_folder",
+    type=click.Path(exists=True, file_okay=False),
+    help="a folder of the club's event files, ranked at /season (gouji event season)",
+)
 @handles_errors
-def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links: bool) -> None:
+def serve_cmd(
+    file: str, host: str, port: int, public_url: str | None, new_links: bool, season_folder: str | None
+) -> None:
     """Serve the club event FILE to phones: standings, seating, and results entered at the tables.
 
     Anyone who reaches the server may read; entering a result needs a table's link
@@ -66,7 +74,12 @@ def serve_cmd(file: str, host: str, port: int, public_url: str | None, new_links
         fail(f"gouji event serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         raise click.UsageError("--public-url starts with http:// or https://")
-    config = Config(event_path=Path(file), public_url=public_url, new_links=new_links)
+    config = Config(
+        event_path=Path(file),
+        public_url=public_url,
+        new_links=new_links,
+        season_folder=Path(season_folder) if season_folder else None,
+    )
     state = State(config)  # opened and checked, nothing written yet
     try:
         sock = _listen(host, port)

@@ -23,6 +23,7 @@ language, with the security headers of every other page.
 from __future__ import annotations
 
 import hmac
+import os
 import secrets
 import sys
 import threading
@@ -45,10 +46,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import IllegalAction
+from ..errors import GoujiError, IllegalAction
 from ..outcome import opened_in_play
 from ..rules import Rules
-from ..tournament import club, standings
+from ..tournament import club, season, standings
 from ..tournament.club import Entry
 from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
 from ..tournament.event import Tournament
@@ -88,6 +89,7 @@ class Config:
     new_links: bool = False
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
     busy_seconds: float = BUSY_SECONDS
+    season_folder: Path | None = None  # serve --season: the folder whose event files /season ranks
 
 
 T = TypeVar("T")
@@ -256,6 +258,52 @@ async def standings_page(request: Request) -> Response:
 
     ctx = await _state(request).read(gather)
     return page(request, "standings.html", refresh=REFRESH_SECONDS, **ctx)
+
+
+SEASON_MAX = 1000
+"""The largest --window or minimum attendance /season takes from its address (twenty years of weekly nights)."""
+
+
+async def season_page(request: Request) -> Response:
+    """The season of the event files (``*.sqlite``) in the folder named at ``serve --season``, by file name.
+
+    Files named by date sort oldest first, as ``gouji event season`` wants them; ``?window=N&min=M``
+    choose as its options do.  Each file is opened read-only, in a worker thread.
+    """
+    folder = _state(request).config.season_folder
+    if folder is None:
+        raise fail(
+            404, "this server was started without --season FOLDER", "服务器启动时没有指定赛季文件夹（--season）。"
+        )
+    given: dict[str, int | None] = {}
+    for key in ("window", "min"):
+        raw = request.query_params.get(key, "")
+        if raw and (not raw.isdigit() or not 1 <= int(raw) <= SEASON_MAX):
+            raise fail(400, f"{key} is a whole number from 1 to {SEASON_MAX}", f"{key} 应为 1 到 {SEASON_MAX} 的整数。")
+        given[key] = int(raw) if raw else None
+    window, min_nights = given["window"], given["min"] or 1
+
+    def gather() -> season.Season:
+        files = sorted(str(p) for p in folder.glob("*.sqlite") if p.is_file())
+        return season.build(files, window=window, min_nights=min_nights)
+
+    try:
+        s = await run_in_threadpool(gather)
+    except GoujiError as e:  # an event error, or rules in a file that no longer build
+        _state(request).config.log(f"season: {e}")
+        shown = str(e).replace(f"{folder}{os.sep}", "")  # the file's name, not where the server keeps it
+        raise fail(422, shown, "赛季无法计算（文件夹里有不能用的文件、重复的赛事或规则不同的赛事）。") from None
+    lang = _lang(request)
+    return page(
+        request,
+        "season.html",
+        cols=[zh if lang == "zh" else en for _, zh, en in season.COLUMNS],
+        nights=[(n.name, Path(n.file).name, n.hands) for n in s.nights],
+        given=s.given,
+        min_nights=s.min_nights,
+        ranked=[season.cells(x, True) for x in s.ranked],
+        unranked=[season.cells(x, False) for x in s.unranked],
+    )
 
 
 def _next_round(ev: Tournament, lang: str) -> dict[str, Any] | None:
@@ -973,6 +1021,7 @@ def create_app(config: Config, state: State | None = None) -> Starlette:
     routes = [
         Route("/", standings_page),
         Route("/rounds/{rnd:int}", round_page),
+        Route("/season", season_page),
         Route("/t/{token}", table_page),
         Route(hand, hand_form, methods=["GET"]),
         Route(hand, hand_enter, methods=["POST"]),
