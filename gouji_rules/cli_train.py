@@ -1,0 +1,161 @@
+"""``gouji train``: train the ``learned`` agent by self-play (Deep Monte Carlo), with checkpoints.
+
+Progress goes to stderr (a line that updates in place on a terminal, one line every
+``--log-every`` seconds in a log); the run's summary (JSON) goes to stdout when it stops.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from typing import Any
+
+import click
+
+from .cli_common import MAX_WORKERS, SEED, add_commands, handles_errors
+
+
+def _line(p: Any) -> str:
+    s = p.strength
+    strength = f"vs greedy {s.mean:+.2f} [{s.low:+.2f}, {s.high:+.2f}]" if s is not None else "vs greedy –"
+    behaviour = "greedy+ε" if p.follow_greedy else "learned+ε"
+    return (
+        f"{p.decisions:,} decisions  {p.decisions_per_second:,.0f}/s  {p.updates:,} updates  "
+        f"loss {p.loss:.4f}  {strength}  behaviour {behaviour}  {p.seconds / 60:.1f} min"
+    )
+
+
+@click.command("train")
+@click.option("--variant", "variant_spec", default="dagang", show_default=True, help="a shipped name or a variant file")
+@click.option("--out", "out", required=True, help="run folder: checkpoints, best weights, log (resumed if it has one)")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="stop after this long")
+@click.option("--decisions", "max_decisions", type=click.IntRange(1), default=None, help="stop at this many decisions")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="local processes")
+@click.option("--scheduler", default=None, help="a Dask scheduler address (tcp://host:8786) to run self-play on")
+@click.option("--init", "init", default=None, help="start from the weights shipped for a variant (dagang) or a file")
+@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.05, show_default=True, help="exploration rate")
+@click.option(
+    "--behaviour",
+    type=click.Choice(["auto", "greedy", "learned"]),
+    default="auto",
+    show_default=True,
+    help="self-play policy: greedy's choice, the network's, or greedy until the network beats it",
+)
+@click.option("--lr", type=click.FloatRange(0, min_open=True), default=5e-4, show_default=True)
+@click.option("--batch", type=click.IntRange(16), default=512, show_default=True)
+@click.option("--hidden", default="256,128,64", show_default=True, help="three hidden layer widths")
+@click.option("--hands-per-unit", type=click.IntRange(1, 1000), default=4, show_default=True)
+@click.option(
+    "--eval-every", type=click.IntRange(1), default=1000, show_default=True, help="updates between strength figures"
+)
+@click.option(
+    "--eval-pairs", type=click.IntRange(1, 10_000), default=32, show_default=True, help="duplicate deal pairs"
+)
+@click.option("--checkpoint-seconds", type=click.FloatRange(0.1), default=60.0, show_default=True)
+@click.option(
+    "--log-every", type=click.FloatRange(0.1), default=30.0, show_default=True, help="seconds between log lines"
+)
+@click.option("--export", "export_to", default=None, help="instead of training: write the run's best weights here")
+@handles_errors
+def train_cmd(
+    variant_spec: str,
+    out: str,
+    seed: int,
+    seconds: float | None,
+    max_decisions: int | None,
+    workers: int,
+    scheduler: str | None,
+    init: str | None,
+    epsilon: float,
+    behaviour: str,
+    lr: float,
+    batch: int,
+    hidden: str,
+    hands_per_unit: int,
+    eval_every: int,
+    eval_pairs: int,
+    checkpoint_seconds: float,
+    log_every: float,
+    export_to: str | None,
+) -> None:
+    """Train the learned agent by self-play under VARIANT; Ctrl-C or kill -9 keeps the last checkpoint,
+    and running the same command again continues it."""
+    from .learn.train import TrainConfig, Trainer, export
+
+    if export_to is not None:
+        meta = export(out, export_to)
+        click.echo(json.dumps({k: meta[k] for k in ("variant", "command", "seed", "decisions", "code_version")}))
+        return
+    try:
+        widths = tuple(int(x) for x in hidden.split(","))
+    except ValueError:
+        widths = ()
+    if len(widths) != 3 or min(widths) < 1:
+        raise click.BadParameter(f"{hidden!r}: three positive widths, such as 256,128,64", param_hint="--hidden")
+    command = "gouji train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    cfg = TrainConfig(
+        variant=variant_spec,
+        out=out,
+        seed=seed,
+        workers=workers,
+        scheduler=scheduler,
+        hands_per_unit=hands_per_unit,
+        epsilon=epsilon,
+        batch=batch,
+        lr=lr,
+        hidden=(widths[0], widths[1], widths[2]),
+        eval_every=eval_every,
+        eval_pairs=eval_pairs,
+        checkpoint_seconds=checkpoint_seconds,
+        behaviour=behaviour,
+        init=init,
+        command=command,
+    )
+    trainer = Trainer(cfg)
+    if trainer.resumed:
+        click.echo(f"resuming {out}: {trainer.decisions:,} decisions, {trainer.updates:,} updates", err=True)
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def progress(p: Any) -> None:
+        now = time.monotonic()
+        if tty:
+            click.echo("\r" + _line(p) + "\033[K", err=True, nl=False)
+        elif now - last[0] >= log_every:
+            click.echo(_line(p), err=True)
+            last[0] = now
+
+    try:
+        p = trainer.run(seconds=seconds, max_decisions=max_decisions, progress=progress)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted; checkpoint kept in {out}", err=True)
+        sys.exit(130)
+    if tty:
+        click.echo("", err=True)
+    s = p.strength
+    click.echo(
+        json.dumps(
+            {
+                "variant": trainer.variant.name,
+                "out": out,
+                "decisions": p.decisions,
+                "samples": p.samples,
+                "updates": p.updates,
+                "seconds": round(p.seconds, 1),
+                "loss": round(p.loss, 5) if p.loss == p.loss else None,
+                "vs_greedy": None if s is None else {"mean": s.mean, "ci95": [s.low, s.high], "pairs": s.pairs},
+                "best_vs_greedy": trainer.best,
+            }
+        )
+    )
+
+
+def register(group: click.Group) -> None:
+    """Add ``train`` to the ``gouji`` group."""
+    add_commands(group, train_cmd)
+
+
+__all__ = ["register", "train_cmd"]
