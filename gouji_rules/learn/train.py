@@ -185,6 +185,7 @@ class Trainer:
         self.best: float | None = None
         self.loss = float("nan")
         self.resumed = False
+        self.code_versions = [code_version()]
         self.buf_obs = np.zeros((cfg.buffer, OBS_SIZE), np.float32)
         self.buf_act = np.zeros((cfg.buffer, ACT_SIZE), np.float32)
         self.buf_y = np.zeros(cfg.buffer, np.float32)
@@ -208,7 +209,8 @@ class Trainer:
             "units": self.units,
             "seconds": round(self.seconds, 1),
             "follow_greedy": self.follow_greedy,
-            "code_version": code_version(),
+            "code_version": self.code_versions[-1],
+            "code_versions": self.code_versions,
             "config": {k: v for k, v in asdict(self.cfg).items() if k != "out"},
             "evals": self.evals[-200:],
             "best": self.best,
@@ -239,6 +241,11 @@ class Trainer:
         self.follow_greedy = bool(meta["follow_greedy"])
         self.evals = list(meta.get("evals", []))
         self.best = meta.get("best")
+        now = self.code_versions[-1]
+        self.code_versions = [
+            *meta.get("code_versions", []),
+            *([now] if now not in meta.get("code_versions", []) else []),
+        ]
         self.resumed = True
 
     # -- learning ---------------------------------------------------------------------------------
