@@ -236,11 +236,23 @@ def _search() -> Agent:
     return SearchAgent()
 
 
-AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": _search}
+def _learned() -> Agent:
+    from .learn.agent import LearnedAgent  # imported late: numpy, and the network is loaded on first use
+
+    return LearnedAgent()
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "ismcts": _search,
+    "learned": _learned,
+}
 
 
 def make_agent(name: str) -> Agent:
-    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``ismcts``); unknown names raise ValueError."""
+    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``ismcts``, ``learned``);
+    unknown names raise ValueError."""
     try:
         return AGENTS[name]()
     except KeyError:

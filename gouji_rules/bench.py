@@ -42,13 +42,21 @@ def copies_per_second(variant: Variant, seed: int, seconds: float = 0.3) -> floa
 
 
 def run_bench(
-    variant_spec: str, hands: int, seed: int, dsl: bool = True, schedule_players: int | None = None
+    variant_spec: str,
+    hands: int,
+    seed: int,
+    dsl: bool = True,
+    schedule_players: int | None = None,
+    agent_name: str = "random",
 ) -> dict[str, Any]:
-    """Engine speed with random agents; with ``dsl``, also variant loading and expression hooks;
-    with ``schedule_players``, also how long the event schedules take (tournament/schedule.py)."""
+    """Engine speed with ``agent_name`` in all six seats (random: the engine's own speed; learned:
+    the agent's, which includes the engine); with ``dsl``, also variant loading and expression
+    hooks; with ``schedule_players``, also how long the event schedules take (tournament/schedule.py)."""
     variant = catalog.resolve(variant_spec)
     variant.rules  # compile outside the timed part  # noqa: B018
-    out = simulate(variant, hands, seed, "random")
+    if agent_name != "random":  # load what the agent needs (the learned network) outside the timed part
+        simulate(variant, 1, seed ^ 1, agent_name)
+    out = simulate(variant, hands, seed, agent_name)
     copies = copies_per_second(variant, seed)
     extra: dict[str, Any] = {}
     if dsl:
@@ -71,7 +79,7 @@ def run_bench(
     return {
         "schema_version": 1,
         "variant": variant.name,
-        "agents": "random",
+        "agents": agent_name,
         "hands": hands,
         "seed": seed,
         "decisions": out["decisions"],

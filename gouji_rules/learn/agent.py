@@ -28,7 +28,7 @@ from ..rng import SplitMix64, derive
 from ..rules import Rules
 from ..variant import Variant
 from .features import PLAY_MODES, Featurizer, FloatArray
-from .net import QNet, WeightsError, load
+from .net import QNet, WeightsError, load, one_blas_thread
 
 SHIPPED = ("dagang", "dianshaomenla")
 """The variants whose weights ship in ``gouji_rules/data/agents/<name>.npz``."""
@@ -115,6 +115,7 @@ class LearnedAgent:
 
     def _setup(self, rules: Rules) -> tuple[Featurizer, QNet]:
         if self._rules is not rules or self._feat is None or self._play is None:
+            one_blas_thread()
             self._rules = rules
             self._feat = Featurizer(rules)
             self._play = self.net if self.net is not None else shipped_weights(base_variant(rules.variant))[0]

@@ -42,7 +42,7 @@ from ..errors import GoujiError
 from .agent import LearnedAgent, shipped_path
 from .duplicate import Strength, duplicate
 from .features import ACT_SIZE, OBS_SIZE
-from .net import Adam, QNet, load, save
+from .net import Adam, QNet, load, one_blas_thread, save
 from .selfplay import Samples, SelfPlayUnit, run_selfplay
 
 EVAL_SEED = 0xE7A1
@@ -170,6 +170,7 @@ class Trainer:
     """One training run in one folder (see the module's docstring)."""
 
     def __init__(self, cfg: TrainConfig) -> None:
+        one_blas_thread()
         self.cfg = cfg
         self.dir = Path(cfg.out)
         self.dir.mkdir(parents=True, exist_ok=True)
