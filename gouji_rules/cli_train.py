@@ -36,7 +36,17 @@ def _line(p: Any) -> str:
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="local processes")
 @click.option("--scheduler", default=None, help="a Dask scheduler address (tcp://host:8786) to run self-play on")
 @click.option("--init", "init", default=None, help="start from the weights shipped for a variant (dagang) or a file")
-@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.05, show_default=True, help="exploration rate")
+@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.02, show_default=True, help="exploration rate")
+@click.option(
+    "--branches",
+    type=click.IntRange(0, 64),
+    default=4,
+    show_default=True,
+    help="actions judged at a branch point (each played out from the real position); 0: plain DMC",
+)
+@click.option(
+    "--branch-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="decisions that branch"
+)
 @click.option(
     "--behaviour",
     type=click.Choice(["auto", "greedy", "learned"]),
@@ -70,6 +80,8 @@ def train_cmd(
     scheduler: str | None,
     init: str | None,
     epsilon: float,
+    branches: int,
+    branch_rate: float,
     behaviour: str,
     lr: float,
     batch: int,
@@ -104,6 +116,8 @@ def train_cmd(
         scheduler=scheduler,
         hands_per_unit=hands_per_unit,
         epsilon=epsilon,
+        branches=branches,
+        branch_rate=branch_rate,
         batch=batch,
         lr=lr,
         hidden=(widths[0], widths[1], widths[2]),

@@ -57,7 +57,9 @@ class TrainConfig:
     workers: int = 1
     scheduler: str | None = None
     hands_per_unit: int = 4
-    epsilon: float = 0.05
+    epsilon: float = 0.02
+    branches: int = 4
+    branch_rate: float = 0.1
     batch: int = 512
     reuse: float = 2.0
     buffer: int = 60_000
@@ -173,10 +175,10 @@ class Trainer:
         one_blas_thread()
         self.cfg = cfg
         self.dir = Path(cfg.out)
-        self.dir.mkdir(parents=True, exist_ok=True)
         self.source = portable_source(cfg.variant)
         self.variant = load_variant(self.source)[0]
         self.net = initial_net(cfg)
+        self.dir.mkdir(parents=True, exist_ok=True)
         self.cfg.hidden = self.net.hidden
         self.adam = Adam(self.net, cfg.lr)
         self.decisions = self.samples = self.updates = self.units = 0
@@ -311,6 +313,8 @@ class Trainer:
             self.net.hidden,
             self.cfg.epsilon,
             self.follow_greedy,
+            self.cfg.branches,
+            self.cfg.branch_rate,
         )
 
     def run(
