@@ -56,6 +56,9 @@ def _line(p: Any) -> str:
 )
 @click.option("--lr", type=click.FloatRange(0, min_open=True), default=5e-4, show_default=True)
 @click.option("--batch", type=click.IntRange(16), default=512, show_default=True)
+@click.option(
+    "--reuse", type=click.FloatRange(0, min_open=True), default=8.0, show_default=True, help="gradient rows per sample"
+)
 @click.option("--hidden", default="256,128,64", show_default=True, help="three hidden layer widths")
 @click.option("--hands-per-unit", type=click.IntRange(1, 1000), default=4, show_default=True)
 @click.option(
@@ -85,6 +88,7 @@ def train_cmd(
     behaviour: str,
     lr: float,
     batch: int,
+    reuse: float,
     hidden: str,
     hands_per_unit: int,
     eval_every: int,
@@ -119,6 +123,7 @@ def train_cmd(
         branches=branches,
         branch_rate=branch_rate,
         batch=batch,
+        reuse=reuse,
         lr=lr,
         hidden=(widths[0], widths[1], widths[2]),
         eval_every=eval_every,

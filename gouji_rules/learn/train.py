@@ -61,7 +61,7 @@ class TrainConfig:
     branches: int = 4
     branch_rate: float = 0.1
     batch: int = 512
-    reuse: float = 2.0
+    reuse: float = 8.0
     buffer: int = 60_000
     lr: float = 5e-4
     hidden: tuple[int, int, int] = (256, 128, 64)
