@@ -379,10 +379,17 @@ class Trainer:
         return report()
 
 
-def export(run_dir: str | Path, dest: str | Path, which: str = "best") -> dict[str, Any]:
-    """Copy a run's ``best`` (or ``checkpoint``) weights to ``dest`` without the optimizer state."""
-    net, meta, _ = load(Path(run_dir) / f"{which}.npz")
+def export(run_dir: str | Path, dest: str | Path) -> dict[str, Any]:
+    """Write a run's weights to ``dest`` without the optimizer state: those of its best strength
+    figure (``best.npz``), or its latest checkpoint where no figure has been measured yet."""
+    src = Path(run_dir) / "best.npz"
+    if not src.exists():
+        src = Path(run_dir) / "checkpoint.npz"
+    if not src.exists():
+        raise GoujiError(f"{run_dir}: no training run here (no best.npz or checkpoint.npz)")
+    net, meta, _ = load(src)
     meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
+    meta["exported_from"] = src.name
     save(dest, net, meta)
     return meta
 
