@@ -56,7 +56,9 @@ def run_bench(
     variant.rules  # compile outside the timed part  # noqa: B018
     if agent_name != "random":  # load what the agent needs (the learned network) outside the timed part
         simulate(variant, 1, seed ^ 1, agent_name)
+    cpu = time.process_time()
     out = simulate(variant, hands, seed, agent_name)
+    cpu = time.process_time() - cpu
     copies = copies_per_second(variant, seed)
     extra: dict[str, Any] = {}
     if dsl:
@@ -86,6 +88,8 @@ def run_bench(
         "seconds": out["seconds"],
         "hands_per_second": out["hands_per_second"],
         "decisions_per_second": out["decisions_per_second"],
+        # this process's CPU time: the one-core speed even when other processes share the machine
+        "cpu_decisions_per_second": round(out["decisions"] / cpu, 1) if cpu > 0 else None,
         "hand_copies_per_second": round(copies, 1),
         "compiled": compiled(),
         "python": platform.python_version(),

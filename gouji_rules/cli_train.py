@@ -97,8 +97,11 @@ def train_cmd(
     log_every: float,
     export_to: str | None,
 ) -> None:
-    """Train the learned agent by self-play under VARIANT; Ctrl-C or kill -9 keeps the last checkpoint,
-    and running the same command again continues it."""
+    """Train the learned agent by self-play under a variant, with checkpoints and resume.
+
+    Ctrl-C or kill -9 keeps the last checkpoint in --out; the same command again continues it.
+    --export FILE writes the run's best weights (for gouji_rules/data/agents/).
+    """
     from .learn.train import TrainConfig, Trainer, export
 
     if export_to is not None:
