@@ -75,10 +75,24 @@ def test_action_rows_begin_with_the_encodings_rows() -> None:
         assert np.array_equal(rows[:, : f2.shape[1]], f2)
 
 
+def _swap_hidden(hand: Hand, me: int) -> Hand:
+    """The same position with one card of two other seats' hands exchanged (their counts kept)."""
+    other = hand.copy()
+    seats = [s for s in range(6) if s != me and sum(other.hands[s]) > 0]
+    a, b = seats[0], seats[1]
+    ra = next(r for r in range(16) if other.hands[a][r] and other.hands[a][r] > other.hands[b][r])
+    rb = next(r for r in range(16) if other.hands[b][r] and r != ra)
+    other.hands[a][ra] -= 1
+    other.hands[b][ra] += 1
+    other.hands[b][rb] -= 1
+    other.hands[a][rb] += 1
+    other._follow.clear()
+    other._legal = None
+    return other
+
+
 def test_learned_sees_only_its_own_observation() -> None:
     """Moving hidden cards between two other seats never changes the learned agent's choice."""
-    from tests.test_search import _swap_hidden
-
     changed = 0
     for hand, s in _positions(dagang(), range(2)):
         if hand.observation(s).mode not in PLAY_MODES or len(hand.legal_actions()) < 2:
@@ -124,6 +138,10 @@ def test_learned_is_named_in_simulate_compare_events_and_the_environment(tmp_pat
     assert json.loads(r.stdout)["agents"] == "learned"
     r = _gouji("compare", "dagang", "dianshaomenla", "--hands", "1", "--agents", "learned,greedy", "--json")
     assert r.returncode == 0, r.stderr
+    r = _gouji("bench", "--agents", "learned", "--hands", "2", "--engine-only", "--json")
+    assert r.returncode == 0, r.stderr
+    bench = json.loads(r.stdout)
+    assert bench["agents"] == "learned" and bench["cpu_decisions_per_second"] > 0
     ev = tmp_path / "ev.sqlite"
     r = _gouji(
         "event", "new", str(ev), "--name", "x", "--rounds", "1", "--hands", "1", "--no-duplicate", "--seed", "3",
