@@ -72,6 +72,11 @@ def _line(p: Any) -> str:
     "--log-every", type=click.FloatRange(0.1), default=30.0, show_default=True, help="seconds between log lines"
 )
 @click.option("--export", "export_to", default=None, help="instead of training: write the run's best weights here")
+@click.option(
+    "--margins",
+    default="",
+    help="with --export: measure these margins (0,0.05,0.1) against greedy and keep the best in the file",
+)
 @handles_errors
 def train_cmd(
     variant_spec: str,
@@ -96,6 +101,7 @@ def train_cmd(
     checkpoint_seconds: float,
     log_every: float,
     export_to: str | None,
+    margins: str,
 ) -> None:
     """Train the learned agent by self-play under a variant, with checkpoints and resume.
 
@@ -105,8 +111,17 @@ def train_cmd(
     from .learn.train import TrainConfig, Trainer, export
 
     if export_to is not None:
-        meta = export(out, export_to)
-        click.echo(json.dumps({k: meta[k] for k in ("variant", "command", "seed", "decisions", "code_version")}))
+        try:
+            tried = [float(m) for m in margins.split(",") if m.strip()]
+        except ValueError:
+            raise click.BadParameter(f"{margins!r}: numbers separated by commas", param_hint="--margins") from None
+
+        def said(m: float, s: Any) -> None:
+            click.echo(f"margin {m:g}: vs greedy {s}", err=True)
+
+        meta = export(out, export_to, tried, eval_pairs, said)
+        keys = ("variant", "command", "seed", "decisions", "code_version", "margin", "margin_choice")
+        click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))
         return
     try:
         widths = tuple(int(x) for x in hidden.split(","))

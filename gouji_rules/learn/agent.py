@@ -27,7 +27,7 @@ from ..legal import Legal
 from ..rng import SplitMix64, derive
 from ..rules import Rules
 from ..variant import Variant
-from .features import PLAY_MODES, Featurizer, FloatArray
+from .features import GREEDY_AT, PLAY_MODES, Featurizer, FloatArray
 from .net import QNet, WeightsError, load, one_blas_thread
 
 SHIPPED = ("dagang", "dianshaomenla")
@@ -84,6 +84,11 @@ class LearnedAgent:
     that often (self-play exploration); ``follow_greedy`` plays greedy's choice instead of the argmax
     (the behaviour policy of the first training phase).  ``trace``, when set, receives the rows of
     every decision the network could make: (observation row, chosen action row).
+
+    ``margin``: the argmax replaces greedy's choice only when its Q is at least this much higher
+    (in the return's units, the variant's largest place score), so where the network cannot tell
+    the actions apart the greedy agent's sense stands.  The shipped weights carry the margin chosen
+    for them on the training run's own duplicate deals (``meta["margin"]``); None takes it.
     """
 
     name = "learned"
@@ -94,8 +99,11 @@ class LearnedAgent:
         epsilon: float = 0.0,
         follow_greedy: bool = False,
         trace: Callable[[int, FloatArray, FloatArray], None] | None = None,
+        margin: float | None = None,
     ) -> None:
         self.net = net
+        self.margin = margin
+        self._margin = margin or 0.0
         self.epsilon = epsilon
         self.follow_greedy = follow_greedy
         self.trace = trace
@@ -118,7 +126,12 @@ class LearnedAgent:
             one_blas_thread()
             self._rules = rules
             self._feat = Featurizer(rules)
-            self._play = self.net if self.net is not None else shipped_weights(base_variant(rules.variant))[0]
+            if self.net is not None:
+                self._play = self.net
+            else:
+                self._play, meta = shipped_weights(base_variant(rules.variant))
+                if self.margin is None:
+                    self._margin = float(meta.get("margin", 0.0))
         return self._feat, self._play
 
     def scores(self, obs: Observation, legal: Legal) -> FloatArray:
@@ -127,8 +140,10 @@ class LearnedAgent:
         return net.q(feat.obs_row(obs), feat.action_rows(obs, legal, self.greedy.act(obs, legal)))
 
     def act(self, obs: Observation, legal: Legal) -> Action:
+        if len(legal) == 1:
+            return legal[0]
         first = self.greedy.act(obs, legal)
-        if obs.mode not in PLAY_MODES or len(legal) == 1:
+        if obs.mode not in PLAY_MODES:
             return first
         feat, net = self._setup(obs.rules)
         x = feat.obs_row(obs)
@@ -136,10 +151,16 @@ class LearnedAgent:
         if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:
             i = self.rng.below(len(legal))
         elif self.follow_greedy:
-            hit = np.flatnonzero(rows[:, -1])
+            hit = np.flatnonzero(rows[:, GREEDY_AT])
             i = int(hit[0]) if len(hit) else 0
         else:
-            i = int(np.argmax(net.q(x, rows)))
+            q = net.q(x, rows)
+            i = int(np.argmax(q))
+            margin = self._margin
+            if margin > 0 and rows[i, GREEDY_AT] == 0.0:
+                hit = np.flatnonzero(rows[:, GREEDY_AT])
+                if len(hit) and q[i] - q[hit[0]] < margin:
+                    i = int(hit[0])
         if self.trace is not None:
             self.trace(self.seat, x, rows[i])
         return legal[i]

@@ -26,9 +26,10 @@ import os
 import subprocess
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -379,9 +380,23 @@ class Trainer:
         return report()
 
 
-def export(run_dir: str | Path, dest: str | Path) -> dict[str, Any]:
+MARGIN_SEED = EVAL_SEED + 1
+"""Deals of the margin choice at export: neither the training figure's nor benchmarks/strength.py's."""
+
+
+def export(
+    run_dir: str | Path,
+    dest: str | Path,
+    margins: Sequence[float] = (),
+    pairs: int = 32,
+    progress: Callable[[float, Strength], None] | None = None,
+) -> dict[str, Any]:
     """Write a run's weights to ``dest`` without the optimizer state: those of its best strength
-    figure (``best.npz``), or its latest checkpoint where no figure has been measured yet."""
+    figure (``best.npz``), or its latest checkpoint where no figure has been measured yet.
+
+    With ``margins``, each is measured against greedy on ``pairs`` duplicate deals of their own
+    (:data:`MARGIN_SEED`) and the best is written in the file's meta (``margin``, with the figures),
+    for the agent to play with (``LearnedAgent``'s ``margin``)."""
     src = Path(run_dir) / "best.npz"
     if not src.exists():
         src = Path(run_dir) / "checkpoint.npz"
@@ -390,6 +405,17 @@ def export(run_dir: str | Path, dest: str | Path) -> dict[str, Any]:
     net, meta, _ = load(src)
     meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
     meta["exported_from"] = src.name
+    if margins:
+        variant = load_variant(portable_source(meta["variant_source"]))[0]
+        table: list[dict[str, Any]] = []
+        for m in margins:
+            s = duplicate(variant, pairs, MARGIN_SEED, partial(LearnedAgent, net, margin=m), GreedyAgent)
+            table.append({"margin": m, "vs_greedy": round(s.mean, 4), "ci95": [round(s.low, 4), round(s.high, 4)]})
+            if progress is not None:
+                progress(m, s)
+        best = max(range(len(table)), key=lambda i: (table[i]["vs_greedy"], -margins[i]))
+        meta["margin"] = margins[best]
+        meta["margin_choice"] = {"pairs": pairs, "seed": MARGIN_SEED, "figures": table}
     save(dest, net, meta)
     return meta
 

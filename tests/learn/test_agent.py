@@ -155,3 +155,11 @@ def test_learned_is_named_in_simulate_compare_events_and_the_environment(tmp_pat
     env = SeatEnv("dagang", seat=0, others="learned", dense_mask=False)
     obs, _ = env.reset(seed=1)
     assert len(obs["legal_actions"]) >= 1
+
+
+def test_with_a_margin_no_network_can_clear_the_agent_plays_as_greedy_does() -> None:
+    v = dagang()
+    learned = play_hand(v, 21, [LearnedAgent(margin=1e9) for _ in range(6)])
+    greedy = play_hand(v, 21, [GreedyAgent() for _ in range(6)])
+    assert learned.record() == greedy.record()
+    assert play_hand(v, 21, [LearnedAgent(margin=0.0) for _ in range(6)]).record() != greedy.record()

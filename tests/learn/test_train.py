@@ -14,7 +14,7 @@ import pytest
 from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
 from gouji_rules.learn.net import Adam, QNet, load
 from gouji_rules.learn.selfplay import SelfPlayUnit, run_selfplay
-from gouji_rules.learn.train import TrainConfig, Trainer
+from gouji_rules.learn.train import TrainConfig, Trainer, export
 
 TINY = (16, 8, 8)
 
@@ -86,6 +86,10 @@ def test_a_short_run_checkpoints_measures_and_resumes(tmp_path) -> None:
     assert again.adam.t == t.adam.t
     q = again.run(max_decisions=p.decisions + 500)
     assert q.decisions > p.decisions and q.updates >= p.updates
+    meta = export(tmp_path, tmp_path / "w.npz", margins=(0.0, 0.5), pairs=1)
+    assert meta["margin"] in (0.0, 0.5) and len(meta["margin_choice"]["figures"]) == 2
+    _, smeta, rest = load(tmp_path / "w.npz")
+    assert smeta["margin"] == meta["margin"] and not rest  # no optimizer state in an exported file
 
 
 def test_resume_refuses_another_variants_run(tmp_path) -> None:
