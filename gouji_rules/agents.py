@@ -7,6 +7,7 @@ repeat exactly, whatever the order hands are played in.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Protocol
 
@@ -237,9 +238,10 @@ def _search() -> Agent:
 
 
 def _learned() -> Agent:
-    from .learn.agent import LearnedAgent  # imported late: numpy, and the network is loaded on first use
-
-    return LearnedAgent()
+    # imported late (numpy; the network is loaded on first use), and by name, so that mypyc compiling
+    # this module does not type-check the learning package and numpy with it
+    agent: Agent = importlib.import_module("gouji_rules.learn.agent").LearnedAgent()
+    return agent
 
 
 AGENTS: dict[str, Callable[[], Agent]] = {
