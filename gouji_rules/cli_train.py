@@ -45,6 +45,13 @@ def _line(p: Any) -> str:
     help="actions judged at a branch point (each played out from the real position); 0: plain DMC",
 )
 @click.option(
+    "--target",
+    type=click.Choice(["advantage", "return"]),
+    default="advantage",
+    show_default=True,
+    help="with branches: each action's return less the behaviour's action's (advantage), or its own return",
+)
+@click.option(
     "--branch-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="decisions that branch"
 )
 @click.option(
@@ -90,6 +97,7 @@ def train_cmd(
     epsilon: float,
     branches: int,
     branch_rate: float,
+    target: str,
     behaviour: str,
     lr: float,
     batch: int,
@@ -140,6 +148,7 @@ def train_cmd(
         epsilon=epsilon,
         branches=branches,
         branch_rate=branch_rate,
+        advantage=target == "advantage",
         batch=batch,
         reuse=reuse,
         lr=lr,

@@ -15,6 +15,12 @@ returns differ by what the actions do, not by the luck of the cards or of later 
 and most samples are of actions the behaviour would not play, which is what Q needs to learn to
 improve on it.  The network still sees only the deciding seat's observation.
 
+Targets (``advantage``): a branch point's actions are all played out from copies by the behaviour
+policy, and each action's target is its return less that of the behaviour's own action (which gets
+0): the network learns Q(s, a) − Q(s, behaviour's a), the part of Q that tells actions apart,
+without the value of the deal, which dominates a return and which the network would otherwise
+spend itself fitting.  Without it, a target is the action's own return (Q itself).
+
 A :class:`SelfPlayUnit` carries everything a worker needs (the variant as a name or an absolute
 path, the weights, the hand seeds), so a process pool or a Dask worker runs it as it is, and a
 unit's hands depend only on the run's seed and the unit's index.
@@ -54,6 +60,7 @@ class SelfPlayUnit:
     follow_greedy: bool
     branches: int = 0
     branch_rate: float = 0.1
+    advantage: bool = False
 
 
 @dataclass
@@ -185,14 +192,24 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                     if j != chosen and j not in others:
                         others.append(j)
                 team = s % 2
-                for j in others:
+                returns = []
+                for j in [chosen, *others] if unit.advantage else others:
                     sim = hand.copy()
                     sim.apply(legal[j])
                     rollout(sim, rollers)
                     sc = sim.scores()
+                    returns.append((sc[team] - sc[1 - team]) / scale)
+                if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
+                    played.pop()
+                    base = returns.pop(0)
+                    obs_rows.append(x)
+                    act_rows.append(rows[chosen])
+                    targets.append(0.0)
+                    returns = [r - base for r in returns]
+                for j, r in zip(others, returns, strict=True):
                     obs_rows.append(x)
                     act_rows.append(rows[j])
-                    targets.append((sc[team] - sc[1 - team]) / scale)
+                    targets.append(r)
             hand.apply(action)
         decisions += hand.decisions
         sc = hand.scores()

@@ -61,6 +61,7 @@ class TrainConfig:
     epsilon: float = 0.02
     branches: int = 4
     branch_rate: float = 0.1
+    advantage: bool = True
     batch: int = 512
     reuse: float = 8.0
     buffer: int = 60_000
@@ -316,6 +317,7 @@ class Trainer:
             self.follow_greedy,
             self.cfg.branches,
             self.cfg.branch_rate,
+            self.cfg.advantage,
         )
 
     def run(
