@@ -46,6 +46,18 @@ def test_branch_points_judge_other_actions_in_the_same_deal() -> None:
     assert run_selfplay(unit).target.tolist() == s.target.tolist()  # seeded
 
 
+def test_advantage_targets_are_returns_less_the_behaviours_action_in_the_same_deal() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    unit = SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, True, 3, 0.2, advantage=True)
+    s = run_selfplay(unit)
+    played = s.act[:, -1] == 1.0
+    assert played.sum() > 5 and (s.target[played] == 0.0).all()
+    assert (s.target[~played] != 0.0).any()  # some other action does better or worse than greedy's
+    # a branch point's rows come together: the behaviour's action first, then the others
+    starts = np.flatnonzero(played)
+    assert all((s.obs[i] == s.obs[i + 1]).all() for i in starts if i + 1 < len(s.obs) and not played[i + 1])
+
+
 def test_loss_goes_down_on_a_fixed_batch_of_selfplay_samples() -> None:
     net = QNet(OBS_SIZE, ACT_SIZE, TINY, seed=1)
     s = run_selfplay(_unit(net, hands=2))
