@@ -155,3 +155,16 @@ def test_train_usage_errors_exit_2_and_bad_init_exits_1(tmp_path) -> None:
     r = subprocess.run(_train_cmd(tmp_path / "b", "--init", "nosuch", "--seconds", "1"), capture_output=True, text=True)
     assert r.returncode == 1 and "--init 'nosuch'" in r.stderr and "Traceback" not in r.stderr
     assert not os.path.exists(tmp_path / "b")  # nothing is made for a run that cannot start
+
+
+def test_init_fine_tunes_a_club_file_from_the_shipped_weights(tmp_path) -> None:
+    from gouji_rules.learn.agent import shipped_weights
+
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\nname: club\nburn:\n  needs_open_point: false\n", encoding="utf-8")
+    t = Trainer(_config(tmp_path / "run", variant=str(club), init="dagang"))
+    shipped = shipped_weights("dagang")[0]
+    assert t.variant.name == "club" and t.net.hidden == shipped.hidden
+    assert all(np.array_equal(t.net.p[k], shipped.p[k]) for k in shipped.p)
+    p = t.run(max_decisions=400)
+    assert p.updates > 0 and load(tmp_path / "run" / "checkpoint.npz")[1]["config"]["init"] == "dagang"
