@@ -52,6 +52,13 @@ def _line(p: Any) -> str:
     help="with branches: each action's return less the behaviour's action's (advantage), or its own return",
 )
 @click.option(
+    "--alternatives",
+    type=click.Choice(["search", "uniform"]),
+    default="search",
+    show_default=True,
+    help="a branch point's other actions: the network's favourite, then those ismcts tries (search) or drawn",
+)
+@click.option(
     "--branch-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="decisions that branch"
 )
 @click.option(
@@ -98,6 +105,7 @@ def train_cmd(
     branches: int,
     branch_rate: float,
     target: str,
+    alternatives: str,
     behaviour: str,
     lr: float,
     batch: int,
@@ -149,6 +157,7 @@ def train_cmd(
         branches=branches,
         branch_rate=branch_rate,
         advantage=target == "advantage",
+        search_candidates=alternatives == "search",
         batch=batch,
         reuse=reuse,
         lr=lr,

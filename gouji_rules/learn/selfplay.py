@@ -8,7 +8,8 @@ network learns Q(s, a) of the behaviour policy by regression on whole-hand retur
 Exploration, two ways.  Plain DMC (``branches=0``): every decision is a sample of the action played,
 and a uniformly random legal action is played at rate ε.  Branches (``branches=K``, the default):
 at a decision drawn at ``branch_rate``, K − 1 other legal actions (the network's favourite among
-them, the rest uniformly drawn) are each played from a copy of the real position and the hand is
+them, then with ``search_candidates`` the actions ``ismcts`` would try — a lead of each rank's whole
+set, the cheapest answers — and the rest uniformly drawn) are each played from a copy of the real position and the hand is
 finished by the behaviour policy; each is a sample with its own return, beside the action played.
 Every action of a branch point is judged in the same deal with the same continuation, so their
 returns differ by what the actions do, not by the luck of the cards or of later exploration —
@@ -38,7 +39,7 @@ from ..compare.work import VariantSource, load
 from ..engine import Hand, Observation
 from ..legal import Legal
 from ..rng import SplitMix64, derive
-from ..search import rollout
+from ..search import SearchAgent, rollout
 from ..variant import Variant
 from .agent import LearnedAgent
 from .features import ACT_SIZE, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
@@ -61,6 +62,7 @@ class SelfPlayUnit:
     branches: int = 0
     branch_rate: float = 0.1
     advantage: bool = False
+    search_candidates: bool = False
 
 
 @dataclass
@@ -156,6 +158,7 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
     """Hands with branch points: see the module's docstring."""
     feat = Featurizer(variant.rules)
     judge = GreedyAgent()  # greedy's choice is one of the features of every action row
+    search = SearchAgent(candidates=unit.branches)
     players = _players(unit, net, unit.epsilon)
     rollers = _players(unit, net, 0.0)
     rate = int(unit.branch_rate * 1_000_000)
@@ -187,6 +190,11 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                 q = net.q(x, rows)
                 q[chosen] = -np.inf
                 others = [int(np.argmax(q))]
+                if unit.search_candidates:
+                    for alt in search.candidate_actions(obs, legal, action)[1:]:
+                        j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
+                        if len(others) < unit.branches - 1 and j != chosen and j not in others:
+                            others.append(j)
                 while len(others) < min(unit.branches - 1, n - 1):
                     j = rng.below(n)
                     if j != chosen and j not in others:

@@ -62,6 +62,7 @@ class TrainConfig:
     branches: int = 4
     branch_rate: float = 0.1
     advantage: bool = True
+    search_candidates: bool = True
     batch: int = 512
     reuse: float = 8.0
     buffer: int = 60_000
@@ -318,6 +319,7 @@ class Trainer:
             self.cfg.branches,
             self.cfg.branch_rate,
             self.cfg.advantage,
+            self.cfg.search_candidates,
         )
 
     def run(
