@@ -90,25 +90,29 @@ class Progress:
 
 
 def code_version() -> str:
-    """The git commit of the code (with ``+dirty`` when the tree has changes), else the package version."""
+    """The git commit of the code (with ``+dirty`` when the tree has changes): of the package's own
+    folder, else of the working directory (an installed build run from its checkout), else the
+    package version."""
     here = Path(__file__).resolve().parent
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=here,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=True,
-        ).stdout.strip()
-        return head + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        from importlib.metadata import version
+    for where in (here, Path.cwd()):
+        try:
+            head = subprocess.run(
+                ["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True, timeout=5, check=True
+            ).stdout.strip()
+            dirty = subprocess.run(
+                ["git", "status", "--porcelain", "--untracked-files=no"],
+                cwd=where,
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=True,
+            ).stdout.strip()
+            return head + ("+dirty" if dirty else "")
+        except (OSError, subprocess.SubprocessError):
+            continue
+    from importlib.metadata import version
 
-        return f"gouji_rules {version('gouji_rules')}"
+    return f"gouji_rules {version('gouji_rules')}"
 
 
 class _Done:
