@@ -48,6 +48,7 @@ _SUMS = np.array(
     [[1.0, float(r in (SJ, BJ, TOP)), float(r != THREE)] for r in range(NRANKS)], dtype=np.float32
 )  # columns: every card, jokers, every card but 3s
 ROW_CACHE = 65536  # follow sets and words kept with their encoded rows
+_SHARED: dict[int, tuple[Rules, ActionEncoding, dict[object, tuple[int, FloatArray]]]] = {}
 
 
 class Featurizer:
@@ -59,9 +60,16 @@ class Featurizer:
     """
 
     def __init__(self, rules: Rules) -> None:
-        self.encoding = ActionEncoding(rules)
+        # the encoding and the rows of actions depend on the rules only: shared by every agent of a
+        # process (compare makes new agents for every work unit; their caches would start cold)
+        hit = _SHARED.get(id(rules))
+        if hit is None or hit[0] is not rules:
+            if len(_SHARED) >= 64:
+                _SHARED.clear()
+            hit = _SHARED[id(rules)] = (rules, ActionEncoding(rules), {})
+        self.encoding = hit[1]
+        self._rows = hit[2]
         self.observations = ef.ObservationEncoder()
-        self._rows: dict[object, tuple[int, FloatArray]] = {}
 
     def reset(self) -> None:
         self.observations.reset()
