@@ -89,7 +89,21 @@ def _line(p: Any) -> str:
 @click.option(
     "--margins",
     default="",
-    help="with --export: measure these margins (0,0.05,0.1) against greedy and keep the best in the file",
+    help="with --export: measure these margins (0,0.25,0.5) against greedy and keep the best in the file",
+)
+@click.option(
+    "--candidates",
+    "candidate_counts",
+    default="0",
+    show_default=True,
+    help="with --margins: also these choice sets (0: every legal action; K: the K actions ismcts tries)",
+)
+@click.option(
+    "--eval-margin",
+    type=click.FloatRange(0),
+    default=0.25,
+    show_default=True,
+    help="margin over greedy's choice of the strength figure (in units of the largest place score)",
 )
 @handles_errors
 def train_cmd(
@@ -118,6 +132,8 @@ def train_cmd(
     log_every: float,
     export_to: str | None,
     margins: str,
+    candidate_counts: str,
+    eval_margin: float,
 ) -> None:
     """Train the learned agent by self-play under a variant, with checkpoints and resume.
 
@@ -131,12 +147,16 @@ def train_cmd(
             tried = [float(m) for m in margins.split(",") if m.strip()]
         except ValueError:
             raise click.BadParameter(f"{margins!r}: numbers separated by commas", param_hint="--margins") from None
+        try:
+            counts = [int(k) for k in candidate_counts.split(",") if k.strip()] or [0]
+        except ValueError:
+            raise click.BadParameter(f"{candidate_counts!r}: whole numbers", param_hint="--candidates") from None
 
-        def said(m: float, s: Any) -> None:
-            click.echo(f"margin {m:g}: vs greedy {s}", err=True)
+        def said(m: float, k: int, s: Any) -> None:
+            click.echo(f"margin {m:g}, candidates {k}: vs greedy {s}", err=True)
 
-        meta = export(out, export_to, tried, eval_pairs, said)
-        keys = ("variant", "command", "seed", "decisions", "code_version", "margin", "margin_choice")
+        meta = export(out, export_to, tried, eval_pairs, said, counts)
+        keys = ("variant", "command", "seed", "decisions", "code_version", "margin", "candidates", "margin_choice")
         click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))
         return
     try:
@@ -164,6 +184,7 @@ def train_cmd(
         hidden=(widths[0], widths[1], widths[2]),
         eval_every=eval_every,
         eval_pairs=eval_pairs,
+        eval_margin=eval_margin,
         checkpoint_seconds=checkpoint_seconds,
         behaviour=behaviour,
         init=init,

@@ -26,6 +26,7 @@ from ..engine import Observation
 from ..legal import Legal
 from ..rng import SplitMix64, derive
 from ..rules import Rules
+from ..search import SearchAgent
 from ..variant import Variant
 from .features import GREEDY_AT, PLAY_MODES, Featurizer, FloatArray
 from .net import QNet, WeightsError, load, one_blas_thread
@@ -89,6 +90,8 @@ class LearnedAgent:
     (in the return's units, the variant's largest place score), so where the network cannot tell
     the actions apart the greedy agent's sense stands.  The shipped weights carry the margin chosen
     for them on the training run's own duplicate deals (``meta["margin"]``); None takes it.
+    ``candidates`` K > 0 chooses only among the K actions ``ismcts`` would try (greedy's choice, then
+    the cheapest others): fewer actions, fewer that the network overrates by chance (``meta["candidates"]``).
     """
 
     name = "learned"
@@ -100,10 +103,14 @@ class LearnedAgent:
         follow_greedy: bool = False,
         trace: Callable[[int, FloatArray, FloatArray], None] | None = None,
         margin: float | None = None,
+        candidates: int | None = None,
     ) -> None:
         self.net = net
         self.margin = margin
         self._margin = margin or 0.0
+        self.candidates = candidates
+        self._candidates = candidates or 0
+        self._search = SearchAgent(candidates=max(1, self._candidates))
         self.epsilon = epsilon
         self.follow_greedy = follow_greedy
         self.trace = trace
@@ -132,6 +139,9 @@ class LearnedAgent:
                 self._play, meta = shipped_weights(base_variant(rules.variant))
                 if self.margin is None:
                     self._margin = float(meta.get("margin", 0.0))
+                if self.candidates is None:
+                    self._candidates = int(meta.get("candidates", 0))
+                    self._search = SearchAgent(candidates=max(1, self._candidates))
         return self._feat, self._play
 
     def scores(self, obs: Observation, legal: Legal) -> FloatArray:
@@ -147,14 +157,21 @@ class LearnedAgent:
             return first
         feat, net = self._setup(obs.rules)
         x = feat.obs_row(obs)
-        rows = feat.action_rows(obs, legal, first)
+        idx, rows = feat.indexed_rows(obs, legal, first)
         if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:
             i = self.rng.below(len(legal))
         elif self.follow_greedy:
             hit = np.flatnonzero(rows[:, GREEDY_AT])
             i = int(hit[0]) if len(hit) else 0
         else:
-            q = net.q(x, rows)
+            if self._candidates:  # only what ismcts would try: greedy's choice and the cheapest others
+                enc = feat.encoding
+                keep = [enc.encode(a) for a in self._search.candidate_actions(obs, legal, first)]
+                where = np.flatnonzero(np.isin(idx, keep))
+                q = np.full(len(legal), -np.inf, dtype=np.float32)
+                q[where] = net.q(x, rows[where])
+            else:
+                q = net.q(x, rows)
             i = int(np.argmax(q))
             margin = self._margin
             if margin > 0 and rows[i, GREEDY_AT] == 0.0:

@@ -70,6 +70,7 @@ class TrainConfig:
     hidden: tuple[int, int, int] = (256, 128, 64)
     eval_every: int = 1000
     eval_pairs: int = 32
+    eval_margin: float = 0.25
     checkpoint_seconds: float = 60.0
     behaviour: str = "auto"
     init: str | None = None
@@ -290,13 +291,15 @@ class Trainer:
     def evaluate(self) -> Strength:
         """The network's argmax team against greedy on the fixed duplicate set; keeps the best weights."""
         net = self.net.copy()
-        s = duplicate(self.variant, self.cfg.eval_pairs, EVAL_SEED, lambda: LearnedAgent(net), GreedyAgent)
+        agent = partial(LearnedAgent, net, margin=self.cfg.eval_margin)
+        s = duplicate(self.variant, self.cfg.eval_pairs, EVAL_SEED, agent, GreedyAgent)
         row = {
             "updates": self.updates,
             "decisions": self.decisions,
             "vs_greedy": round(s.mean, 4),
             "ci95": [round(s.low, 4), round(s.high, 4)],
             "pairs": s.pairs,
+            "margin": self.cfg.eval_margin,
             "loss": round(self.loss, 5),
             "follow_greedy": self.follow_greedy,
         }
@@ -397,14 +400,16 @@ def export(
     dest: str | Path,
     margins: Sequence[float] = (),
     pairs: int = 32,
-    progress: Callable[[float, Strength], None] | None = None,
+    progress: Callable[[float, int, Strength], None] | None = None,
+    candidates: Sequence[int] = (0,),
 ) -> dict[str, Any]:
     """Write a run's weights to ``dest`` without the optimizer state: those of its best strength
     figure (``best.npz``), or its latest checkpoint where no figure has been measured yet.
 
-    With ``margins``, each is measured against greedy on ``pairs`` duplicate deals of their own
-    (:data:`MARGIN_SEED`) and the best is written in the file's meta (``margin``, with the figures),
-    for the agent to play with (``LearnedAgent``'s ``margin``)."""
+    With ``margins``, each (with each of ``candidates``: 0 for every legal action, K for the K that
+    ismcts would try) is measured against greedy on ``pairs`` duplicate deals of their own
+    (:data:`MARGIN_SEED`) and the best is written in the file's meta (``margin``, ``candidates``,
+    with the figures), for the agent to play with (``LearnedAgent``'s)."""
     src = Path(run_dir) / "best.npz"
     if not src.exists():
         src = Path(run_dir) / "checkpoint.npz"
@@ -416,13 +421,22 @@ def export(
     if margins:
         variant = load_variant(portable_source(meta["variant_source"]))[0]
         table: list[dict[str, Any]] = []
-        for m in margins:
-            s = duplicate(variant, pairs, MARGIN_SEED, partial(LearnedAgent, net, margin=m), GreedyAgent)
-            table.append({"margin": m, "vs_greedy": round(s.mean, 4), "ci95": [round(s.low, 4), round(s.high, 4)]})
-            if progress is not None:
-                progress(m, s)
-        best = max(range(len(table)), key=lambda i: (table[i]["vs_greedy"], -margins[i]))
-        meta["margin"] = margins[best]
+        for k in candidates:
+            for m in margins:
+                agent = partial(LearnedAgent, net, margin=m, candidates=k)
+                s = duplicate(variant, pairs, MARGIN_SEED, agent, GreedyAgent)
+                table.append(
+                    {
+                        "margin": m,
+                        "candidates": k,
+                        "vs_greedy": round(s.mean, 4),
+                        "ci95": [round(s.low, 4), round(s.high, 4)],
+                    }
+                )
+                if progress is not None:
+                    progress(m, k, s)
+        best = max(table, key=lambda r: (r["vs_greedy"], r["margin"]))
+        meta["margin"], meta["candidates"] = best["margin"], best["candidates"]
         meta["margin_choice"] = {"pairs": pairs, "seed": MARGIN_SEED, "figures": table}
     save(dest, net, meta)
     return meta
