@@ -163,3 +163,5 @@ def test_with_a_margin_no_network_can_clear_the_agent_plays_as_greedy_does() -> 
     greedy = play_hand(v, 21, [GreedyAgent() for _ in range(6)])
     assert learned.record() == greedy.record()
     assert play_hand(v, 21, [LearnedAgent(margin=0.0) for _ in range(6)]).record() != greedy.record()
+    # a choice set of one is greedy's choice alone
+    assert play_hand(v, 21, [LearnedAgent(margin=0.0, candidates=1) for _ in range(6)]).record() == greedy.record()
