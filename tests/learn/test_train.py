@@ -168,3 +168,22 @@ def test_init_fine_tunes_a_club_file_from_the_shipped_weights(tmp_path) -> None:
     assert all(np.array_equal(t.net.p[k], shipped.p[k]) for k in shipped.p)
     p = t.run(max_decisions=400)
     assert p.updates > 0 and load(tmp_path / "run" / "checkpoint.npz")[1]["config"]["init"] == "dagang"
+
+
+def test_the_same_units_on_a_dask_cluster_learn_the_same_network(tmp_path) -> None:
+    distributed = pytest.importorskip("distributed")
+    local = Trainer(_config(tmp_path / "local", eval_every=100000))
+    a = local.run(max_decisions=1500)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        remote = Trainer(_config(tmp_path / "remote", eval_every=100000, scheduler=cluster.scheduler_address))
+        b = remote.run(max_decisions=1500)
+    assert (a.decisions, a.samples, a.updates) == (b.decisions, b.samples, b.updates)
+    assert all(np.array_equal(local.net.p[k], remote.net.p[k]) for k in local.net.p)
+
+
+def test_worker_processes_run_the_units(tmp_path) -> None:
+    t = Trainer(_config(tmp_path, eval_every=100000, workers=2))
+    p = t.run(max_decisions=1500)
+    assert p.decisions >= 1500 and p.units >= 2 and p.updates > 0
