@@ -191,8 +191,10 @@ def load(path: str | Path) -> tuple[QNet, dict[str, Any], dict[str, FloatArray]]
     try:
         with np.load(path, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}
-    except (OSError, ValueError, EOFError) as e:
-        raise WeightsError(f"{path}: not a weights file ({e})") from None
+    except OSError as e:
+        raise WeightsError(f"{path}: cannot be read ({e.strerror or e})") from None
+    except (ValueError, EOFError, KeyError):
+        raise WeightsError(f"{path}: not a weights file (an .npz that gouji train writes)") from None
     try:
         meta = json.loads(str(data.pop("meta")))
         shape = meta["net"]

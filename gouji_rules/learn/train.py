@@ -183,6 +183,8 @@ class Trainer:
         one_blas_thread()
         self.cfg = cfg
         self.dir = Path(cfg.out)
+        if self.dir.exists() and not self.dir.is_dir():
+            raise GoujiError(f"--out {cfg.out}: is a file; a run needs a folder (its checkpoints go there)")
         self.source = portable_source(cfg.variant)
         self.variant = load_variant(self.source)[0]
         self.net = initial_net(cfg)
@@ -202,6 +204,9 @@ class Trainer:
         self.buf_y = np.zeros(cfg.buffer, np.float32)
         self.filled = self.cursor = 0
         self._carry = 0.0
+        for name in ("checkpoint.npz", "best.npz"):  # what a kill during a write left beside them
+            for stale in self.dir.glob(f".{name}.*"):
+                stale.unlink(missing_ok=True)
         ckpt = self.dir / "checkpoint.npz"
         if ckpt.exists():
             self._resume(ckpt)
