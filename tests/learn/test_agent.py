@@ -165,3 +165,14 @@ def test_with_a_margin_no_network_can_clear_the_agent_plays_as_greedy_does() -> 
     assert play_hand(v, 21, [LearnedAgent(margin=0.0) for _ in range(6)]).record() != greedy.record()
     # a choice set of one is greedy's choice alone
     assert play_hand(v, 21, [LearnedAgent(margin=0.0, candidates=1) for _ in range(6)]).record() == greedy.record()
+
+
+def test_ismcts_can_play_its_worlds_out_with_the_learned_agent() -> None:
+    from gouji_rules.search import SearchAgent
+
+    agent = SearchAgent(worlds=1, candidates=2, rollout="learned")
+    assert all(isinstance(p, LearnedAgent) for p in agent.players)
+    hand = play_hand(dagang(), 4, [agent] + [GreedyAgent() for _ in range(5)])
+    assert hand.is_over and agent.searched > 0
+    with pytest.raises(ValueError, match="rollout must be greedy or learned"):
+        SearchAgent(rollout="random")
