@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import sys
 import time
 from typing import Any
@@ -204,6 +205,10 @@ def train_cmd(
             click.echo(_line(p), err=True)
             last[0] = now
 
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # `kill PID` stops as Ctrl-C does: the run writes its checkpoint first
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         p = trainer.run(seconds=seconds, max_decisions=max_decisions, progress=progress)
     except KeyboardInterrupt:

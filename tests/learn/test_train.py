@@ -187,3 +187,15 @@ def test_worker_processes_run_the_units(tmp_path) -> None:
     t = Trainer(_config(tmp_path, eval_every=100000, workers=2))
     p = t.run(max_decisions=1500)
     assert p.decisions >= 1500 and p.units >= 2 and p.updates > 0
+
+
+def test_kill_term_writes_a_last_checkpoint_and_exits_130(tmp_path) -> None:
+    out = tmp_path / "run"
+    proc = subprocess.Popen(_train_cmd(out, "--seconds", "120"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (out / "checkpoint.npz").exists():
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"checkpoint kept" in err
+    assert load(out / "checkpoint.npz")[1]["decisions"] > 0
