@@ -47,9 +47,11 @@ def _positions(variant, seeds=range(3)):
             hand.apply(players[s].act(hand.observation(s), hand.legal_actions()))
 
 
-def test_learned_scores_every_legal_action_and_picks_the_best() -> None:
-    agent = LearnedAgent()
-    agent.start_hand(0, 0)
+def test_learned_scores_every_legal_action_and_leaves_greedy_only_by_its_margin() -> None:
+    agent, argmax = LearnedAgent(), LearnedAgent(margin=0.0)
+    margin = shipped_weights("dagang")[1]["margin"]
+    for a in (agent, argmax):
+        a.start_hand(0, 0)
     checked = 0
     for hand, s in _positions(dagang(), range(1)):
         legal = hand.legal_actions()
@@ -58,7 +60,10 @@ def test_learned_scores_every_legal_action_and_picks_the_best() -> None:
             continue
         q = agent.scores(obs, legal)
         assert q.shape == (len(legal),)
-        assert agent.act(obs, legal) == legal[int(np.argmax(q))]
+        best = int(np.argmax(q))
+        assert argmax.act(obs, legal) == legal[best]
+        g = list(legal).index(GreedyAgent().act(obs, legal))
+        assert agent.act(obs, legal) == legal[best if q[best] - q[g] >= margin else g]
         checked += 1
     assert checked > 30
 
