@@ -7,6 +7,7 @@ repeat exactly, whatever the order hands are played in.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Protocol
 
@@ -238,11 +239,24 @@ def _search() -> Agent:
     return SearchAgent()
 
 
-AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": _search}
+def _learned() -> Agent:
+    # imported late (numpy; the network is loaded on first use), and by name, so that mypyc compiling
+    # this module does not type-check the learning package and numpy with it
+    agent: Agent = importlib.import_module("gouji_rules.learn.agent").LearnedAgent()
+    return agent
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "ismcts": _search,
+    "learned": _learned,
+}
 
 
 def make_agent(name: str) -> Agent:
-    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``ismcts``); unknown names raise ValueError."""
+    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``ismcts``, ``learned``);
+    unknown names raise ValueError."""
     try:
         return AGENTS[name]()
     except KeyError:

@@ -42,13 +42,23 @@ def copies_per_second(variant: Variant, seed: int, seconds: float = 0.3) -> floa
 
 
 def run_bench(
-    variant_spec: str, hands: int, seed: int, dsl: bool = True, schedule_players: int | None = None
+    variant_spec: str,
+    hands: int,
+    seed: int,
+    dsl: bool = True,
+    schedule_players: int | None = None,
+    agent_name: str = "random",
 ) -> dict[str, Any]:
-    """Engine speed with random agents; with ``dsl``, also variant loading and expression hooks;
-    with ``schedule_players``, also how long the event schedules take (tournament/schedule.py)."""
+    """Engine speed with ``agent_name`` in all six seats (random: the engine's own speed; learned:
+    the agent's, which includes the engine); with ``dsl``, also variant loading and expression
+    hooks; with ``schedule_players``, also how long the event schedules take (tournament/schedule.py)."""
     variant = catalog.resolve(variant_spec)
     variant.rules  # compile outside the timed part  # noqa: B018
-    out = simulate(variant, hands, seed, "random")
+    if agent_name != "random":  # load what the agent needs (the learned network) outside the timed part
+        simulate(variant, 1, seed ^ 1, agent_name)
+    cpu = time.process_time()
+    out = simulate(variant, hands, seed, agent_name)
+    cpu = time.process_time() - cpu
     copies = copies_per_second(variant, seed)
     extra: dict[str, Any] = {}
     if dsl:
@@ -76,13 +86,15 @@ def run_bench(
     return {
         "schema_version": 1,
         "variant": variant.name,
-        "agents": "random",
+        "agents": agent_name,
         "hands": hands,
         "seed": seed,
         "decisions": out["decisions"],
         "seconds": out["seconds"],
         "hands_per_second": out["hands_per_second"],
         "decisions_per_second": out["decisions_per_second"],
+        # this process's CPU time: the one-core speed even when other processes share the machine
+        "cpu_decisions_per_second": round(out["decisions"] / cpu, 1) if cpu > 0 else None,
         "hand_copies_per_second": round(copies, 1),
         "compiled": compiled(),
         "python": platform.python_version(),

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("cli_variants", "Print the JSON Schema of a variant file (for editors and other tools)."),
     "simulate": ("cli_play", "Play HANDS hands of a variant with bots and count what happens."),
     "validate": ("cli_variants", "Check variant files (or shipped names): every error of every file, and warnings."),
+    "train": ("cli_train", "Train the learned agent by self-play under a variant, with checkpoints and resume."),
     "variants": ("cli_variants", "List the shipped variants, one line each."),
     "verify": (
         "cli_records",

@@ -91,7 +91,7 @@ def register(group: click.Group) -> None:
     @click.option(
         "--agents",
         "agent_name",
-        default="greedy",
+        default="learned",  # the strongest that keeps 200 deals under a minute (docs/research.md)
         show_default=True,
         callback=_check_agents,
         help=f"one agent for every seat, or A,B: side A in seats 0 2 4, side B in 1 3 5, and skill_gap = A − B "

@@ -165,6 +165,14 @@ def _print_summary(out: dict[str, Any], place_names: list[str]) -> None:
 @click.option(
     "--runs", type=click.IntRange(1, 1000), default=20, show_default=True, help="processes per --cold-start figure"
 )
+@click.option(
+    "--agents",
+    "agent_name",
+    default="random",
+    show_default=True,
+    type=click.Choice(sorted(AGENTS)),
+    help="who plays the six seats of the timed hands (learned: the agent's own speed)",
+)
 @handles_errors
 def bench_cmd(
     variant_spec: str,
@@ -175,6 +183,7 @@ def bench_cmd(
     schedule_players: int | None,
     cold_start: bool,
     runs: int,
+    agent_name: str,
 ) -> None:
     """Engine speed on one core (random agents), variant loading, and expression hooks vs parameters.
 
@@ -190,7 +199,9 @@ def bench_cmd(
 
     if schedule_players is not None and schedule_players % 6:
         raise click.BadParameter(f"{schedule_players} is not a multiple of 6 (six sit at a table)")
-    out = run_bench(variant_spec, hands, seed, dsl=not engine_only, schedule_players=schedule_players)
+    out = run_bench(
+        variant_spec, hands, seed, dsl=not engine_only, schedule_players=schedule_players, agent_name=agent_name
+    )
     _print_bench(out, as_json)
 
 

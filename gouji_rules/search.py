@@ -6,7 +6,7 @@ everything its Observation shows (its own hand, every card played so far, each
 seat's cards left, the events of the hand: its own log, from its ``deal``, as a match
 gives the table's events before play too), rebuilds each world by replaying the
 hand's events, and scores a few candidate actions by playing the world out with
-greedy players.  The action with the best mean team score wins (PIMC, "perfect
+greedy players (or ``learned`` ones: ``rollout="learned"``).  The action with the best mean team score wins (PIMC, "perfect
 information Monte Carlo"; the flat form of information-set MCTS).
 
 It never reads a hand it may not see: its only inputs are ``act(obs, legal)``,
@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 
 from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
-from .agents import GreedyAgent, set_cost
+from .agents import Agent, GreedyAgent, make_agent, set_cost
 from .cards import NRANKS, SJ, THREE, CardSet
 from .engine import BURN, MODE_NAMES, Hand, Observation
 from .errors import IllegalAction
@@ -206,7 +206,7 @@ def _offered(hand: Hand, seat: int) -> bool:
     return hand.turn == seat or any(s == seat and m == BURN for s, m in hand.queue)
 
 
-def rollout(hand: Hand, players: Sequence[GreedyAgent]) -> None:
+def rollout(hand: Hand, players: Sequence[Agent]) -> None:
     """Play the hand to its end with the given players (one per seat)."""
     while not hand.is_over:
         s = hand.turn
@@ -233,16 +233,20 @@ class SearchAgent:
         seconds: float | None = None,
         search_all: bool = False,
         margin: float | None = None,
+        rollout: str = "greedy",
     ) -> None:
         if worlds < 1 or candidates < 1:
             raise ValueError("worlds and candidates must be at least 1")
+        if rollout not in ("greedy", "learned"):
+            raise ValueError(f"rollout must be greedy or learned, not {rollout!r}")
         self.worlds = worlds
         self.candidates = candidates
         self.seconds = seconds
         self.search_all = search_all
         self.margin = margin
         self.greedy = GreedyAgent()
-        self.players = [GreedyAgent() for _ in range(6)]
+        self.rollout = rollout
+        self.players: list[Agent] = [make_agent(rollout) for _ in range(6)]
         self.rng = SplitMix64(0)
         self.seat = 0
         self.searched = 0  # decisions decided by search (the rest went to greedy)

@@ -1,0 +1,87 @@
+"""Strength of the agents on duplicate deals: a team of three against a team of three, cards swapped.
+
+Every deal is played twice, the second time with every hand moved one seat on, so each team holds
+both sides' cards; a pair's value is team A's mean score difference per hand, and each figure is
+the mean over pairs with a 95% interval (mean ± 1.96·s/√n, ``gouji_rules.learn.duplicate``).
+Prints one JSON document; progress goes to stderr.
+
+    python benchmarks/strength.py --pairs 100 --matchups learned-greedy,learned-ismcts=30,ismcts+learned-greedy=10
+
+Agents: ``greedy``, ``learned`` (the shipped weights, or ``--weights VARIANT=FILE``), ``ismcts`` (its
+default budget: 6 worlds, 4 candidates), ``ismcts+learned`` (the same search with learned rollouts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+
+from gouji_rules import catalog
+from gouji_rules.agents import Agent, GreedyAgent
+from gouji_rules.learn.agent import LearnedAgent
+from gouji_rules.learn.duplicate import Strength, duplicate
+from gouji_rules.learn.net import QNet, load
+from gouji_rules.search import SearchAgent
+
+
+def factory(name: str, net: QNet | None) -> Callable[[], Agent]:
+    if name == "greedy":
+        return GreedyAgent
+    if name == "learned":
+        return lambda: LearnedAgent(net)
+    if name == "ismcts":
+        return SearchAgent
+    if name == "ismcts+learned":
+        return lambda: SearchAgent(rollout="learned")
+    raise SystemExit(f"unknown agent {name!r}: greedy, learned, ismcts, ismcts+learned")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variants", default="dagang,dianshaomenla")
+    ap.add_argument("--pairs", type=int, default=50, help="deal pairs per matchup (NAME=N in --matchups overrides)")
+    ap.add_argument("--matchups", default="learned-greedy,learned-ismcts=20,ismcts+learned-greedy=10")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--weights", action="append", default=[], help="VARIANT=FILE: learned plays these weights")
+    args = ap.parse_args()
+    weights: dict[str, QNet] = {}
+    for w in args.weights:
+        v, _, path = w.partition("=")
+        weights[v] = load(path)[0]
+    out = []
+    for vname in args.variants.split(","):
+        variant = catalog.resolve(vname)
+        for spec in args.matchups.split(","):
+            spec, _, n = spec.partition("=")
+            a, _, b = spec.partition("-")
+            pairs = int(n) if n else args.pairs
+            net = weights.get(vname)
+            start = time.perf_counter()
+
+            def progress(done: int, s: Strength, label: str = f"{vname} {a} − {b}", total: int = pairs) -> None:
+                print(f"{label}: {done}/{total} {s}", file=sys.stderr, flush=True)
+
+            s = duplicate(variant, pairs, args.seed, factory(a, net), factory(b, net), progress)
+            out.append(
+                {
+                    "variant": vname,
+                    "team_a": a,
+                    "team_b": b,
+                    "pairs": s.pairs,
+                    "seed": args.seed,
+                    "mean_points_per_hand": round(s.mean, 4),
+                    "ci95": [round(s.low, 4), round(s.high, 4)],
+                    "seconds": round(time.perf_counter() - start, 1),
+                    "weights": next((w for w in args.weights if w.startswith(vname + "=")), "shipped")
+                    if "learned" in (a, b) or "ismcts+learned" in (a, b)
+                    else None,
+                }
+            )
+    print(json.dumps(out, ensure_ascii=False, indent=1))
+
+
+if __name__ == "__main__":
+    main()

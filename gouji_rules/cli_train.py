@@ -1,0 +1,242 @@
+"""``gouji train``: train the ``learned`` agent by self-play (Deep Monte Carlo), with checkpoints.
+
+Progress goes to stderr (a line that updates in place on a terminal, one line every
+``--log-every`` seconds in a log); the run's summary (JSON) goes to stdout when it stops.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import signal
+import sys
+import time
+from typing import Any
+
+import click
+
+from .cli_common import MAX_WORKERS, SEED, add_commands, handles_errors
+
+
+def _line(p: Any) -> str:
+    s = p.strength
+    strength = f"vs greedy {s.mean:+.2f} [{s.low:+.2f}, {s.high:+.2f}]" if s is not None else "vs greedy –"
+    behaviour = "greedy+ε" if p.follow_greedy else "learned+ε"
+    return (
+        f"{p.decisions:,} decisions  {p.decisions_per_second:,.0f}/s  {p.updates:,} updates  "
+        f"loss {p.loss:.4f}  {strength}  behaviour {behaviour}  {p.seconds / 60:.1f} min"
+    )
+
+
+@click.command("train")
+@click.option("--variant", "variant_spec", default="dagang", show_default=True, help="a shipped name or a variant file")
+@click.option("--out", "out", required=True, help="run folder: checkpoints, best weights, log (resumed if it has one)")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="stop after this long")
+@click.option("--decisions", "max_decisions", type=click.IntRange(1), default=None, help="stop at this many decisions")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="local processes")
+@click.option("--scheduler", default=None, help="a Dask scheduler address (tcp://host:8786) to run self-play on")
+@click.option("--init", "init", default=None, help="start from the weights shipped for a variant (dagang) or a file")
+@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.02, show_default=True, help="exploration rate")
+@click.option(
+    "--branches",
+    type=click.IntRange(0, 64),
+    default=4,
+    show_default=True,
+    help="actions judged at a branch point (each played out from the real position); 0: plain DMC",
+)
+@click.option(
+    "--target",
+    type=click.Choice(["advantage", "return"]),
+    default="advantage",
+    show_default=True,
+    help="with branches: each action's return less the behaviour's action's (advantage), or its own return",
+)
+@click.option(
+    "--alternatives",
+    type=click.Choice(["search", "uniform"]),
+    default="search",
+    show_default=True,
+    help="a branch point's other actions: the network's favourite, then those ismcts tries (search) or drawn",
+)
+@click.option(
+    "--branch-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="decisions that branch"
+)
+@click.option(
+    "--behaviour",
+    type=click.Choice(["auto", "greedy", "learned"]),
+    default="auto",
+    show_default=True,
+    help="self-play policy: greedy's choice, the network's, or greedy until the network beats it",
+)
+@click.option("--lr", type=click.FloatRange(0, min_open=True), default=5e-4, show_default=True)
+@click.option("--batch", type=click.IntRange(16), default=512, show_default=True)
+@click.option(
+    "--reuse", type=click.FloatRange(0, min_open=True), default=8.0, show_default=True, help="gradient rows per sample"
+)
+@click.option("--hidden", default="256,128,64", show_default=True, help="three hidden layer widths")
+@click.option("--hands-per-unit", type=click.IntRange(1, 1000), default=4, show_default=True)
+@click.option(
+    "--eval-every", type=click.IntRange(1), default=1000, show_default=True, help="updates between strength figures"
+)
+@click.option(
+    "--eval-pairs", type=click.IntRange(1, 10_000), default=32, show_default=True, help="duplicate deal pairs"
+)
+@click.option("--checkpoint-seconds", type=click.FloatRange(0.1), default=60.0, show_default=True)
+@click.option(
+    "--log-every", type=click.FloatRange(0.1), default=30.0, show_default=True, help="seconds between log lines"
+)
+@click.option("--export", "export_to", default=None, help="instead of training: write the run's best weights here")
+@click.option(
+    "--margins",
+    default="",
+    help="with --export: measure these margins (0,0.25,0.5) against greedy and keep the best in the file",
+)
+@click.option(
+    "--candidates",
+    "candidate_counts",
+    default="0",
+    show_default=True,
+    help="with --margins: also these choice sets (0: every legal action; K: the K actions ismcts tries)",
+)
+@click.option(
+    "--eval-margin",
+    type=click.FloatRange(0),
+    default=0.25,
+    show_default=True,
+    help="margin over greedy's choice of the strength figure (in units of the largest place score)",
+)
+@handles_errors
+def train_cmd(
+    variant_spec: str,
+    out: str,
+    seed: int,
+    seconds: float | None,
+    max_decisions: int | None,
+    workers: int,
+    scheduler: str | None,
+    init: str | None,
+    epsilon: float,
+    branches: int,
+    branch_rate: float,
+    target: str,
+    alternatives: str,
+    behaviour: str,
+    lr: float,
+    batch: int,
+    reuse: float,
+    hidden: str,
+    hands_per_unit: int,
+    eval_every: int,
+    eval_pairs: int,
+    checkpoint_seconds: float,
+    log_every: float,
+    export_to: str | None,
+    margins: str,
+    candidate_counts: str,
+    eval_margin: float,
+) -> None:
+    """Train the learned agent by self-play under a variant, with checkpoints and resume.
+
+    Ctrl-C or kill -9 keeps the last checkpoint in --out; the same command again continues it.
+    --export FILE writes the run's best weights (for gouji_rules/data/agents/).
+    """
+    from .learn.train import TrainConfig, Trainer, export
+
+    if export_to is not None:
+        try:
+            tried = [float(m) for m in margins.split(",") if m.strip()]
+        except ValueError:
+            raise click.BadParameter(f"{margins!r}: numbers separated by commas", param_hint="--margins") from None
+        try:
+            counts = [int(k) for k in candidate_counts.split(",") if k.strip()] or [0]
+        except ValueError:
+            raise click.BadParameter(f"{candidate_counts!r}: whole numbers", param_hint="--candidates") from None
+
+        def said(m: float, k: int, s: Any) -> None:
+            click.echo(f"margin {m:g}, candidates {k}: vs greedy {s}", err=True)
+
+        meta = export(out, export_to, tried, eval_pairs, said, counts)
+        keys = ("variant", "command", "seed", "decisions", "code_version", "margin", "candidates", "margin_choice")
+        click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))
+        return
+    try:
+        widths = tuple(int(x) for x in hidden.split(","))
+    except ValueError:
+        widths = ()
+    if len(widths) != 3 or min(widths) < 1:
+        raise click.BadParameter(f"{hidden!r}: three positive widths, such as 256,128,64", param_hint="--hidden")
+    command = "gouji train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    cfg = TrainConfig(
+        variant=variant_spec,
+        out=out,
+        seed=seed,
+        workers=workers,
+        scheduler=scheduler,
+        hands_per_unit=hands_per_unit,
+        epsilon=epsilon,
+        branches=branches,
+        branch_rate=branch_rate,
+        advantage=target == "advantage",
+        search_candidates=alternatives == "search",
+        batch=batch,
+        reuse=reuse,
+        lr=lr,
+        hidden=(widths[0], widths[1], widths[2]),
+        eval_every=eval_every,
+        eval_pairs=eval_pairs,
+        eval_margin=eval_margin,
+        checkpoint_seconds=checkpoint_seconds,
+        behaviour=behaviour,
+        init=init,
+        command=command,
+    )
+    trainer = Trainer(cfg)
+    if trainer.resumed:
+        click.echo(f"resuming {out}: {trainer.decisions:,} decisions, {trainer.updates:,} updates", err=True)
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def progress(p: Any) -> None:
+        now = time.monotonic()
+        if tty:
+            click.echo("\r" + _line(p) + "\033[K", err=True, nl=False)
+        elif now - last[0] >= log_every:
+            click.echo(_line(p), err=True)
+            last[0] = now
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # `kill PID` stops as Ctrl-C does: the run writes its checkpoint first
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        p = trainer.run(seconds=seconds, max_decisions=max_decisions, progress=progress)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted; checkpoint kept in {out}", err=True)
+        sys.exit(130)
+    if tty:
+        click.echo("", err=True)
+    s = p.strength
+    click.echo(
+        json.dumps(
+            {
+                "variant": trainer.variant.name,
+                "out": out,
+                "decisions": p.decisions,
+                "samples": p.samples,
+                "updates": p.updates,
+                "seconds": round(p.seconds, 1),
+                "loss": round(p.loss, 5) if p.loss == p.loss else None,
+                "vs_greedy": None if s is None else {"mean": s.mean, "ci95": [s.low, s.high], "pairs": s.pairs},
+                "best_vs_greedy": trainer.best,
+            }
+        )
+    )
+
+
+def register(group: click.Group) -> None:
+    """Add ``train`` to the ``gouji`` group."""
+    add_commands(group, train_cmd)
+
+
+__all__ = ["register", "train_cmd"]

@@ -1,0 +1,186 @@
+"""The ``learned`` agent: the legal action with the highest Q, one matrix product per decision.
+
+It plays the decisions of play (lead, follow, burn, 扣, consent) with the network and leaves the
+rest (declarations, tribute, 冲点) to the greedy agent, as the network was trained on single
+hands.  A forced decision (one legal action) costs nothing.
+
+Which weights: those shipped for the variant's name; for any other variant (a club file), those of
+the shipped variant it extends — judged from the rules themselves, as the shipped variant whose
+sections it shares most (a club file that ``extends: dagang`` and changes a few keys is nearest
+to ``dagang``), because a Variant does not keep the chain it was loaded from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..actions import Action
+from ..agents import GreedyAgent
+from ..engine import Observation
+from ..legal import Legal
+from ..rng import SplitMix64, derive
+from ..rules import Rules
+from ..search import SearchAgent
+from ..variant import Variant
+from .features import GREEDY_AT, PLAY_MODES, Featurizer, FloatArray
+from .net import QNet, WeightsError, load, one_blas_thread
+
+SHIPPED = ("dagang", "dianshaomenla")
+"""The variants whose weights ship in ``gouji_rules/data/agents/<name>.npz``."""
+
+_CACHE: dict[str, tuple[QNet, dict[str, Any]]] = {}
+
+
+def shipped_path(name: str) -> Path:
+    return Path(str(resources.files("gouji_rules.data").joinpath("agents", f"{name}.npz")))
+
+
+def shipped_weights(name: str) -> tuple[QNet, dict[str, Any]]:
+    """The shipped network of a shipped variant (loaded once per process).  WeightsError if absent."""
+    hit = _CACHE.get(name)
+    if hit is None:
+        if name not in SHIPPED:
+            raise WeightsError(f"no shipped weights for {name!r}; shipped: {', '.join(SHIPPED)}")
+        net, meta, _ = load(shipped_path(name))
+        hit = _CACHE[name] = (net, meta)
+    return hit
+
+
+def _agreement(a: Any, b: Any) -> int:
+    """How many leaf settings two sections (or values) share."""
+    if dataclasses.is_dataclass(a) and type(a) is type(b):
+        return sum(_agreement(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    return int(a == b)
+
+
+def base_variant(variant: Variant) -> str:
+    """The shipped variant whose weights a variant plays with: its own name if shipped, else the
+    shipped variant whose rule sections agree with it in the most settings (ties: the first shipped)."""
+    if variant.name in SHIPPED:
+        return variant.name
+    from ..catalog import resolve
+
+    skip = {"name", "title", "source", "hooks"}
+    fields = [f.name for f in dataclasses.fields(variant) if f.name not in skip]
+    best, best_score = SHIPPED[0], -1
+    for name in SHIPPED:
+        other = resolve(name)
+        score = sum(_agreement(getattr(variant, f), getattr(other, f)) for f in fields)
+        if score > best_score:
+            best, best_score = name, score
+    return best
+
+
+class LearnedAgent:
+    """Argmax of the Q-network over the legal actions (ties: the first in ``legal``'s order).
+
+    ``net`` fixes the network (training, a weights file); without it the shipped weights of the
+    variant (:func:`base_variant`) are used.  ``epsilon`` > 0 plays a uniformly random legal action
+    that often (self-play exploration); ``follow_greedy`` plays greedy's choice instead of the argmax
+    (the behaviour policy of the first training phase).  ``trace``, when set, receives the rows of
+    every decision the network could make: (observation row, chosen action row).
+
+    ``margin``: the argmax replaces greedy's choice only when its Q is at least this much higher
+    (in the return's units, the variant's largest place score), so where the network cannot tell
+    the actions apart the greedy agent's sense stands.  The shipped weights carry the margin chosen
+    for them on the training run's own duplicate deals (``meta["margin"]``); None takes it.
+    ``candidates`` K > 0 chooses only among the K actions ``ismcts`` would try (greedy's choice, then
+    the cheapest others): fewer actions, fewer that the network overrates by chance (``meta["candidates"]``).
+    """
+
+    name = "learned"
+
+    def __init__(
+        self,
+        net: QNet | None = None,
+        epsilon: float = 0.0,
+        follow_greedy: bool = False,
+        trace: Callable[[int, FloatArray, FloatArray], None] | None = None,
+        margin: float | None = None,
+        candidates: int | None = None,
+    ) -> None:
+        self.net = net
+        self.margin = margin
+        self._margin = margin or 0.0
+        self.candidates = candidates
+        self._candidates = candidates or 0
+        self._search = SearchAgent(candidates=max(1, self._candidates))
+        self.epsilon = epsilon
+        self.follow_greedy = follow_greedy
+        self.trace = trace
+        self.greedy = GreedyAgent()
+        self.rng = SplitMix64(0)
+        self.seat = 0
+        self._rules: Rules | None = None
+        self._feat: Featurizer | None = None
+        self._play: QNet | None = net
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        self.rng = SplitMix64(derive(seed, 4000 + seat))
+        self.seat = seat
+        self.greedy.start_hand(seed, seat)
+        if self._feat is not None:
+            self._feat.reset()
+
+    def _setup(self, rules: Rules) -> tuple[Featurizer, QNet]:
+        if self._rules is not rules or self._feat is None or self._play is None:
+            one_blas_thread()
+            self._rules = rules
+            self._feat = Featurizer(rules)
+            if self.net is not None:
+                self._play = self.net
+            else:
+                self._play, meta = shipped_weights(base_variant(rules.variant))
+                if self.margin is None:
+                    self._margin = float(meta.get("margin", 0.0))
+                if self.candidates is None:
+                    self._candidates = int(meta.get("candidates", 0))
+                    self._search = SearchAgent(candidates=max(1, self._candidates))
+        return self._feat, self._play
+
+    def scores(self, obs: Observation, legal: Legal) -> FloatArray:
+        """Q of every legal action, in the order of ``legal`` (for analysis and tests)."""
+        feat, net = self._setup(obs.rules)
+        return net.q(feat.obs_row(obs), feat.action_rows(obs, legal, self.greedy.act(obs, legal)))
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        first = self.greedy.act(obs, legal)
+        if obs.mode not in PLAY_MODES:
+            return first
+        feat, net = self._setup(obs.rules)
+        x = feat.obs_row(obs)
+        idx, rows = feat.indexed_rows(obs, legal, first)
+        if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:
+            i = self.rng.below(len(legal))
+        elif self.follow_greedy:
+            hit = np.flatnonzero(rows[:, GREEDY_AT])
+            i = int(hit[0]) if len(hit) else 0
+        else:
+            if self._candidates:  # only what ismcts would try: greedy's choice and the cheapest others
+                enc = feat.encoding
+                keep = [enc.encode(a) for a in self._search.candidate_actions(obs, legal, first)]
+                where = np.flatnonzero(np.isin(idx, keep))
+                q = np.full(len(legal), -np.inf, dtype=np.float32)
+                q[where] = net.q(x, rows[where])
+            else:
+                q = net.q(x, rows)
+            i = int(np.argmax(q))
+            margin = self._margin
+            if margin > 0 and rows[i, GREEDY_AT] == 0.0:
+                hit = np.flatnonzero(rows[:, GREEDY_AT])
+                if len(hit) and q[i] - q[hit[0]] < margin:
+                    i = int(hit[0])
+        if self.trace is not None:
+            self.trace(self.seat, x, rows[i])
+        return legal[i]
+
+
+__all__ = ["SHIPPED", "LearnedAgent", "WeightsError", "base_variant", "shipped_weights"]

@@ -1,0 +1,231 @@
+"""Self-play work units: hands played by the behaviour policy, and the samples they leave.
+
+A sample is one decision the network makes: (observation row, action row, return), the return
+being the final score difference of a whole hand for the deciding seat's team (its team − the
+other), in units of the variant's largest place score.  That is Deep Monte Carlo's target: the
+network learns Q(s, a) of the behaviour policy by regression on whole-hand returns, no bootstrapping.
+
+Exploration, two ways.  Plain DMC (``branches=0``): every decision is a sample of the action played,
+and a uniformly random legal action is played at rate ε.  Branches (``branches=K``, the default):
+at a decision drawn at ``branch_rate``, K − 1 other legal actions (the network's favourite among
+them, then with ``search_candidates`` the actions ``ismcts`` would try — a lead of each rank's whole
+set, the cheapest answers — and the rest uniformly drawn) are each played from a copy of the real position and the hand is
+finished by the behaviour policy; each is a sample with its own return, beside the action played.
+Every action of a branch point is judged in the same deal with the same continuation, so their
+returns differ by what the actions do, not by the luck of the cards or of later exploration —
+and most samples are of actions the behaviour would not play, which is what Q needs to learn to
+improve on it.  The network still sees only the deciding seat's observation.
+
+Targets (``advantage``): a branch point's actions are all played out from copies by the behaviour
+policy, and each action's target is its return less that of the behaviour's own action (which gets
+0): the network learns Q(s, a) − Q(s, behaviour's a), the part of Q that tells actions apart,
+without the value of the deal, which dominates a return and which the network would otherwise
+spend itself fitting.  Without it, a target is the action's own return (Q itself).
+
+A :class:`SelfPlayUnit` carries everything a worker needs (the variant as a name or an absolute
+path, the weights, the hand seeds), so a process pool or a Dask worker runs it as it is, and a
+unit's hands depend only on the run's seed and the unit's index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..actions import Action
+from ..agents import Agent, GreedyAgent
+from ..compare.work import VariantSource, load
+from ..engine import Hand, Observation
+from ..legal import Legal
+from ..rng import SplitMix64, derive
+from ..search import SearchAgent, rollout
+from ..variant import Variant
+from .agent import LearnedAgent
+from .features import ACT_SIZE, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
+from .net import QNet
+
+
+@dataclass(frozen=True)
+class SelfPlayUnit:
+    """Hands ``index * hands`` … of a run with ``seed``; the behaviour is greedy's choice or the
+    network's argmax, each with a uniformly random legal action at rate ``epsilon``."""
+
+    index: int
+    seed: int
+    source: VariantSource
+    hands: int
+    params: dict[str, FloatArray]
+    hidden: tuple[int, int, int]
+    epsilon: float
+    follow_greedy: bool
+    branches: int = 0
+    branch_rate: float = 0.1
+    advantage: bool = False
+    search_candidates: bool = False
+
+
+@dataclass
+class Samples:
+    obs: FloatArray
+    act: FloatArray
+    target: FloatArray
+    decisions: int
+    hands: int
+
+    @staticmethod
+    def empty() -> Samples:
+        z = np.zeros((0,), np.float32)
+        return Samples(np.zeros((0, OBS_SIZE), np.float32), np.zeros((0, ACT_SIZE), np.float32), z, 0, 0)
+
+
+def score_unit(rules_points: list[int]) -> float:
+    """The return's unit: the largest place score in absolute value (4 under dagang, 2 under dianshaomenla)."""
+    return float(max(1, max(abs(p) for p in rules_points)))
+
+
+def unit_seed(seed: int, index: int, k: int, hands: int) -> int:
+    """The deal seed of hand ``k`` of unit ``index``."""
+    return derive(derive(seed, 0x5E1F), index * hands + k)
+
+
+def run_selfplay(unit: SelfPlayUnit) -> Samples:
+    """Play a unit's hands and return their samples.  A module-level function of one picklable argument."""
+    variant, _ = load(unit.source)
+    rules = variant.rules
+    net = QNet(OBS_SIZE, ACT_SIZE, unit.hidden)
+    net.p = {k: v.astype(np.float32) for k, v in unit.params.items()}
+    scale = score_unit([rules.place_points(p) for p in range(1, 7)])
+    if unit.branches > 1:
+        return _branched(unit, variant, net, scale)
+    obs_rows: list[FloatArray] = []
+    act_rows: list[FloatArray] = []
+    seats: list[int] = []
+    targets: list[float] = []
+    decisions = 0
+
+    def trace(seat: int, x: FloatArray, row: FloatArray) -> None:
+        obs_rows.append(x)
+        act_rows.append(row)
+        seats.append(seat)
+
+    agents: list[Agent] = [
+        LearnedAgent(net, epsilon=unit.epsilon, follow_greedy=unit.follow_greedy, trace=trace) for _ in range(6)
+    ]
+    for k in range(unit.hands):
+        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
+        hand = Hand.deal(variant, seed)
+        for s, a in enumerate(agents):
+            a.start_hand(seed, s)
+        first = len(seats)
+        while not hand.is_over:
+            s = hand.turn
+            hand.apply(agents[s].act(hand.observation(s), hand.legal_actions()))
+        decisions += hand.decisions
+        sc = hand.scores()
+        targets.extend((sc[s % 2] - sc[1 - s % 2]) / scale for s in seats[first:])
+    if not seats:
+        e = Samples.empty()
+        return Samples(e.obs, e.act, e.target, decisions, unit.hands)
+    return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, unit.hands)
+
+
+class _ExploringGreedy(GreedyAgent):
+    """Greedy's choice, or a uniformly random legal action at rate ``epsilon`` (no features needed)."""
+
+    def __init__(self, epsilon: float) -> None:
+        super().__init__()
+        self.epsilon = int(epsilon * 1_000_000)
+        self.explore = SplitMix64(0)
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        super().start_hand(seed, seat)
+        self.explore = SplitMix64(derive(seed, 4000 + seat))
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        if self.epsilon and len(legal) > 1 and self.explore.below(1_000_000) < self.epsilon:
+            return legal[self.explore.below(len(legal))]
+        return super().act(obs, legal)
+
+
+def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
+    if unit.follow_greedy:
+        return [_ExploringGreedy(epsilon) for _ in range(6)]
+    return [LearnedAgent(net, epsilon=epsilon) for _ in range(6)]
+
+
+def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Samples:
+    """Hands with branch points: see the module's docstring."""
+    feat = Featurizer(variant.rules)
+    judge = GreedyAgent()  # greedy's choice is one of the features of every action row
+    search = SearchAgent(candidates=unit.branches)
+    players = _players(unit, net, unit.epsilon)
+    rollers = _players(unit, net, 0.0)
+    rate = int(unit.branch_rate * 1_000_000)
+    obs_rows: list[FloatArray] = []
+    act_rows: list[FloatArray] = []
+    targets: list[float] = []
+    decisions = 0
+    for k in range(unit.hands):
+        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
+        rng = SplitMix64(derive(seed, 0xB7A))
+        hand = Hand.deal(variant, seed)
+        for group in (players, rollers, [judge]):
+            for s, a in enumerate(group):
+                a.start_hand(seed, s)
+        feat.reset()
+        played: list[tuple[int, FloatArray, FloatArray]] = []
+        while not hand.is_over:
+            s = hand.turn
+            obs = hand.observation(s)
+            legal = hand.legal_actions()
+            action = players[s].act(obs, legal)
+            n = len(legal)
+            if obs.mode in PLAY_MODES and n > 1 and rng.below(1_000_000) < rate:
+                x = feat.obs_row(obs)
+                idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
+                hit = np.flatnonzero(idx == feat.encoding.encode(action))
+                chosen = int(hit[0]) if len(hit) else 0
+                played.append((s, x, rows[chosen]))
+                q = net.q(x, rows)
+                q[chosen] = -np.inf
+                others = [int(np.argmax(q))]
+                if unit.search_candidates:
+                    for alt in search.candidate_actions(obs, legal, action)[1:]:
+                        j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
+                        if len(others) < unit.branches - 1 and j != chosen and j not in others:
+                            others.append(j)
+                while len(others) < min(unit.branches - 1, n - 1):
+                    j = rng.below(n)
+                    if j != chosen and j not in others:
+                        others.append(j)
+                team = s % 2
+                returns = []
+                for j in [chosen, *others] if unit.advantage else others:
+                    sim = hand.copy()
+                    sim.apply(legal[j])
+                    rollout(sim, rollers)
+                    sc = sim.scores()
+                    returns.append((sc[team] - sc[1 - team]) / scale)
+                if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
+                    played.pop()
+                    base = returns.pop(0)
+                    obs_rows.append(x)
+                    act_rows.append(rows[chosen])
+                    targets.append(0.0)
+                    returns = [r - base for r in returns]
+                for j, r in zip(others, returns, strict=True):
+                    obs_rows.append(x)
+                    act_rows.append(rows[j])
+                    targets.append(r)
+            hand.apply(action)
+        decisions += hand.decisions
+        sc = hand.scores()
+        for s, x, row in played:
+            obs_rows.append(x)
+            act_rows.append(row)
+            targets.append((sc[s % 2] - sc[1 - s % 2]) / scale)
+    if not targets:
+        e = Samples.empty()
+        return Samples(e.obs, e.act, e.target, decisions, unit.hands)
+    return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, unit.hands)

@@ -1,0 +1,450 @@
+"""The training loop behind ``gouji train``: Deep Monte Carlo self-play with checkpoints.
+
+One run lives in one folder: ``checkpoint.npz`` (network, Adam moments, counters, the run's
+settings and strength history, written atomically every few seconds), ``best.npz`` (the weights of
+the best strength measured so far: what gets shipped), ``log.jsonl`` (one line per measurement).
+Starting a run in a folder that holds a checkpoint continues it (after a kill -9 too): the network
+and the counters come back and self-play resumes at the first unit not yet learned from.  The
+sample buffer is not kept; it refills from new self-play.
+
+Work: self-play runs in :class:`~gouji_rules.learn.selfplay.SelfPlayUnit` values, in this process,
+in ``workers`` local processes or on a Dask cluster (``scheduler``) as ``gouji compare`` does.  At
+most ``2 × workers`` units are in flight; results are taken in submission order, so a run with the
+same seed and workers learns from the same hands.
+
+Behaviour policy: greedy's choice with ε exploration first, so the first Q learned is Q^greedy
+and acting on its argmax is a policy improvement over greedy; once the measured strength against
+greedy is above zero with its whole 95% interval (``behaviour="auto"``), self-play switches to
+the network's own argmax.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..agents import GreedyAgent
+from ..compare.backends import BackendError
+from ..compare.work import load as load_variant
+from ..compare.work import portable_source
+from ..errors import GoujiError
+from .agent import LearnedAgent, shipped_path
+from .duplicate import Strength, duplicate
+from .features import ACT_SIZE, OBS_SIZE
+from .net import Adam, QNet, load, one_blas_thread, save
+from .selfplay import Samples, SelfPlayUnit, run_selfplay
+
+EVAL_SEED = 0xE7A1
+"""Deals of the strength figure: the same fixed duplicate set in every run and every session."""
+
+
+@dataclass
+class TrainConfig:
+    variant: str
+    out: str
+    seed: int = 0
+    workers: int = 1
+    scheduler: str | None = None
+    hands_per_unit: int = 4
+    epsilon: float = 0.02
+    branches: int = 4
+    branch_rate: float = 0.1
+    advantage: bool = True
+    search_candidates: bool = True
+    batch: int = 512
+    reuse: float = 8.0
+    buffer: int = 60_000
+    lr: float = 5e-4
+    hidden: tuple[int, int, int] = (256, 128, 64)
+    eval_every: int = 1000
+    eval_pairs: int = 32
+    eval_margin: float = 0.25
+    checkpoint_seconds: float = 60.0
+    behaviour: str = "auto"
+    init: str | None = None
+    command: str = ""
+
+
+@dataclass
+class Progress:
+    decisions: int
+    samples: int
+    updates: int
+    units: int
+    seconds: float
+    decisions_per_second: float
+    loss: float
+    strength: Strength | None
+    follow_greedy: bool
+
+
+def code_version() -> str:
+    """The git commit of the code (with ``+dirty`` when the tree has changes): of the package's own
+    folder, else of the working directory (an installed build run from its checkout), else the
+    package version."""
+    here = Path(__file__).resolve().parent
+    for where in (here, Path.cwd()):
+        try:
+            head = subprocess.run(
+                ["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True, timeout=5, check=True
+            ).stdout.strip()
+            dirty = subprocess.run(
+                ["git", "status", "--porcelain", "--untracked-files=no"],
+                cwd=where,
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=True,
+            ).stdout.strip()
+            return head + ("+dirty" if dirty else "")
+        except (OSError, subprocess.SubprocessError):
+            continue
+    from importlib.metadata import version
+
+    return f"gouji_rules {version('gouji_rules')}"
+
+
+class _Done:
+    """A finished result that looks like a future (the serial backend)."""
+
+    def __init__(self, value: Samples) -> None:
+        self.value = value
+
+    def result(self) -> Samples:
+        return self.value
+
+
+class Runner:
+    """Where self-play units run: here, a local process pool, or a Dask cluster."""
+
+    def __init__(self, workers: int, scheduler: str | None) -> None:
+        self.pool: ProcessPoolExecutor | None = None
+        self.client: Any = None
+        self.workers = max(1, workers)
+        if scheduler:
+            try:
+                distributed = importlib.import_module("distributed")
+            except ImportError:
+                raise BackendError(
+                    "--scheduler needs Dask distributed, which is not installed: pip install 'dask[distributed]'"
+                ) from None
+            try:
+                self.client = distributed.Client(scheduler, timeout=30)
+            except (OSError, TimeoutError) as e:
+                raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+            self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        elif workers > 1:
+            self.pool = ProcessPoolExecutor(max_workers=workers)
+
+    def submit(self, unit: SelfPlayUnit) -> Any:
+        if self.client is not None:
+            return self.client.submit(run_selfplay, unit, pure=False)
+        if self.pool is not None:
+            fut: Future[Samples] = self.pool.submit(run_selfplay, unit)
+            return fut
+        return _Done(run_selfplay(unit))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+        if self.client is not None:
+            self.client.close()
+
+
+def initial_net(cfg: TrainConfig) -> QNet:
+    """A new network, or the shipped weights of a variant / a weights file (``--init``)."""
+    if cfg.init is None:
+        return QNet(OBS_SIZE, ACT_SIZE, cfg.hidden, seed=cfg.seed)
+    path = shipped_path(cfg.init) if not os.path.exists(cfg.init) else Path(cfg.init)
+    if not path.exists():
+        raise GoujiError(f"--init {cfg.init!r}: neither a shipped variant with weights nor a weights file")
+    net = load(path)[0]
+    if net.obs_size != OBS_SIZE or net.act_size != ACT_SIZE:
+        raise GoujiError(f"--init {cfg.init!r}: a network for other features ({net.obs_size}, {net.act_size})")
+    return net
+
+
+class Trainer:
+    """One training run in one folder (see the module's docstring)."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        one_blas_thread()
+        self.cfg = cfg
+        self.dir = Path(cfg.out)
+        if self.dir.exists() and not self.dir.is_dir():
+            raise GoujiError(f"--out {cfg.out}: is a file; a run needs a folder (its checkpoints go there)")
+        self.source = portable_source(cfg.variant)
+        self.variant = load_variant(self.source)[0]
+        self.net = initial_net(cfg)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.cfg.hidden = self.net.hidden
+        self.adam = Adam(self.net, cfg.lr)
+        self.decisions = self.samples = self.updates = self.units = 0
+        self.seconds = 0.0
+        self.follow_greedy = cfg.behaviour != "learned"
+        self.evals: list[dict[str, Any]] = []
+        self.best: float | None = None
+        self.loss = float("nan")
+        self.resumed = False
+        self.code_versions = [code_version()]
+        self.buf_obs = np.zeros((cfg.buffer, OBS_SIZE), np.float32)
+        self.buf_act = np.zeros((cfg.buffer, ACT_SIZE), np.float32)
+        self.buf_y = np.zeros(cfg.buffer, np.float32)
+        self.filled = self.cursor = 0
+        self._carry = 0.0
+        for name in ("checkpoint.npz", "best.npz"):  # what a kill during a write left beside them
+            for stale in self.dir.glob(f".{name}.*"):
+                stale.unlink(missing_ok=True)
+        ckpt = self.dir / "checkpoint.npz"
+        if ckpt.exists():
+            self._resume(ckpt)
+
+    # -- checkpoints ------------------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant.name,
+            "variant_source": self.cfg.variant,
+            "command": self.cfg.command,
+            "seed": self.cfg.seed,
+            "decisions": self.decisions,
+            "samples": self.samples,
+            "updates": self.updates,
+            "units": self.units,
+            "seconds": round(self.seconds, 1),
+            "follow_greedy": self.follow_greedy,
+            "code_version": self.code_versions[-1],
+            "code_versions": self.code_versions,
+            "config": {k: v for k, v in asdict(self.cfg).items() if k != "out"},
+            "evals": self.evals[-200:],
+            "best": self.best,
+        }
+
+    def checkpoint(self) -> None:
+        extra: dict[str, Any] = {f"adam_m_{k}": v for k, v in self.adam.m.items()}
+        extra.update({f"adam_v_{k}": v for k, v in self.adam.v.items()})
+        extra["adam_t"] = np.array(self.adam.t)
+        save(self.dir / "checkpoint.npz", self.net, self.meta(), extra)
+
+    def _resume(self, path: Path) -> None:
+        net, meta, extra = load(path)
+        if meta.get("variant") != self.variant.name:
+            raise GoujiError(
+                f"{path} continues a run of {meta.get('variant')!r}, not {self.variant.name!r}: use another --out"
+            )
+        self.net = net
+        self.cfg.hidden = net.hidden
+        self.adam = Adam(net, self.cfg.lr)
+        for k in net.p:
+            self.adam.m[k] = extra[f"adam_m_{k}"]
+            self.adam.v[k] = extra[f"adam_v_{k}"]
+        self.adam.t = int(extra["adam_t"])
+        self.decisions, self.samples = int(meta["decisions"]), int(meta["samples"])
+        self.updates, self.units = int(meta["updates"]), int(meta["units"])
+        self.seconds = float(meta["seconds"])
+        self.follow_greedy = bool(meta["follow_greedy"])
+        self.evals = list(meta.get("evals", []))
+        self.best = meta.get("best")
+        now = self.code_versions[-1]
+        self.code_versions = [
+            *meta.get("code_versions", []),
+            *([now] if now not in meta.get("code_versions", []) else []),
+        ]
+        self.resumed = True
+
+    # -- learning ---------------------------------------------------------------------------------
+
+    def add(self, s: Samples) -> None:
+        self.decisions += s.decisions
+        n = len(s.target)
+        self.samples += n
+        cap = self.cfg.buffer
+        for i in range(0, n, cap):
+            part = slice(i, min(n, i + cap))
+            m = part.stop - part.start
+            at = np.arange(self.cursor, self.cursor + m) % cap
+            self.buf_obs[at], self.buf_act[at], self.buf_y[at] = s.obs[part], s.act[part], s.target[part]
+            self.cursor = (self.cursor + m) % cap
+            self.filled = min(cap, self.filled + m)
+        self._carry += n * self.cfg.reuse / self.cfg.batch
+
+    def learn(self, on_eval: Callable[[], None]) -> None:
+        """The gradient steps the new samples pay for (``reuse`` rows per sample, minibatches from the buffer)."""
+        while self._carry >= 1.0 and self.filled >= self.cfg.batch:
+            self._carry -= 1.0
+            rng = np.random.default_rng([self.cfg.seed, self.updates])
+            i = rng.integers(0, self.filled, self.cfg.batch)
+            loss, grads = self.net.loss_and_grads(self.buf_obs[i], self.buf_act[i], self.buf_y[i])
+            self.adam.step(self.net, grads)
+            self.loss = loss if self.loss != self.loss else 0.98 * self.loss + 0.02 * loss
+            self.updates += 1
+            if self.updates % self.cfg.eval_every == 0:
+                on_eval()
+
+    def evaluate(self) -> Strength:
+        """The network's argmax team against greedy on the fixed duplicate set; keeps the best weights."""
+        net = self.net.copy()
+        agent = partial(LearnedAgent, net, margin=self.cfg.eval_margin)
+        s = duplicate(self.variant, self.cfg.eval_pairs, EVAL_SEED, agent, GreedyAgent)
+        row = {
+            "updates": self.updates,
+            "decisions": self.decisions,
+            "vs_greedy": round(s.mean, 4),
+            "ci95": [round(s.low, 4), round(s.high, 4)],
+            "pairs": s.pairs,
+            "margin": self.cfg.eval_margin,
+            "loss": round(self.loss, 5),
+            "follow_greedy": self.follow_greedy,
+        }
+        self.evals.append(row)
+        with open(self.dir / "log.jsonl", "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+        if self.best is None or s.mean > self.best:
+            self.best = s.mean
+            save(self.dir / "best.npz", net, {**self.meta(), "strength_vs_greedy": row})
+        if self.follow_greedy and self.cfg.behaviour == "auto" and s.low > 0:
+            self.follow_greedy = False
+        return s
+
+    def unit(self, index: int) -> SelfPlayUnit:
+        return SelfPlayUnit(
+            index,
+            self.cfg.seed,
+            self.source,
+            self.cfg.hands_per_unit,
+            {k: v.copy() for k, v in self.net.p.items()},
+            self.net.hidden,
+            self.cfg.epsilon,
+            self.follow_greedy,
+            self.cfg.branches,
+            self.cfg.branch_rate,
+            self.cfg.advantage,
+            self.cfg.search_candidates,
+        )
+
+    def run(
+        self,
+        seconds: float | None = None,
+        max_decisions: int | None = None,
+        progress: Callable[[Progress], None] | None = None,
+    ) -> Progress:
+        """Train until ``seconds`` have passed in this call or ``max_decisions`` in the run; checkpoint
+        every ``checkpoint_seconds`` and at the end (a KeyboardInterrupt too)."""
+        cfg = self.cfg
+        runner = Runner(cfg.workers, cfg.scheduler)
+        start = last_ckpt = time.perf_counter()
+        base_seconds, base_decisions = self.seconds, self.decisions
+        strength: list[Strength | None] = [None]
+        if self.evals:
+            e = self.evals[-1]
+            strength[0] = Strength(e["pairs"], e["vs_greedy"], e["ci95"][0], e["ci95"][1])
+
+        def on_eval() -> None:
+            strength[0] = self.evaluate()
+
+        def report() -> Progress:
+            el = time.perf_counter() - start
+            return Progress(
+                self.decisions,
+                self.samples,
+                self.updates,
+                self.units,
+                self.seconds,
+                (self.decisions - base_decisions) / el if el > 0 else 0.0,
+                self.loss,
+                strength[0],
+                self.follow_greedy,
+            )
+
+        pending: deque[Any] = deque()
+        submitted = self.units
+        try:
+            while True:
+                now = time.perf_counter()
+                if seconds is not None and now - start >= seconds:
+                    break
+                if max_decisions is not None and self.decisions >= max_decisions:
+                    break
+                while len(pending) < 2 * runner.workers:
+                    pending.append(runner.submit(self.unit(submitted)))
+                    submitted += 1
+                self.add(pending.popleft().result())
+                self.units += 1
+                self.learn(on_eval)
+                self.seconds = base_seconds + time.perf_counter() - start
+                if progress is not None:
+                    progress(report())
+                if time.perf_counter() - last_ckpt >= cfg.checkpoint_seconds:
+                    self.checkpoint()
+                    last_ckpt = time.perf_counter()
+        finally:
+            runner.close()
+            self.seconds = base_seconds + time.perf_counter() - start
+            self.checkpoint()
+        return report()
+
+
+MARGIN_SEED = EVAL_SEED + 1
+"""Deals of the margin choice at export: neither the training figure's nor benchmarks/strength.py's."""
+
+
+def export(
+    run_dir: str | Path,
+    dest: str | Path,
+    margins: Sequence[float] = (),
+    pairs: int = 32,
+    progress: Callable[[float, int, Strength], None] | None = None,
+    candidates: Sequence[int] = (0,),
+) -> dict[str, Any]:
+    """Write a run's weights to ``dest`` without the optimizer state: those of its best strength
+    figure (``best.npz``), or its latest checkpoint where no figure has been measured yet.
+
+    With ``margins``, each (with each of ``candidates``: 0 for every legal action, K for the K that
+    ismcts would try) is measured against greedy on ``pairs`` duplicate deals of their own
+    (:data:`MARGIN_SEED`) and the best is written in the file's meta (``margin``, ``candidates``,
+    with the figures), for the agent to play with (``LearnedAgent``'s)."""
+    src = Path(run_dir) / "best.npz"
+    if not src.exists():
+        src = Path(run_dir) / "checkpoint.npz"
+    if not src.exists():
+        raise GoujiError(f"{run_dir}: no training run here (no best.npz or checkpoint.npz)")
+    net, meta, _ = load(src)
+    meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
+    meta["exported_from"] = src.name
+    if margins:
+        variant = load_variant(portable_source(meta["variant_source"]))[0]
+        table: list[dict[str, Any]] = []
+        for k in candidates:
+            for m in margins:
+                agent = partial(LearnedAgent, net, margin=m, candidates=k)
+                s = duplicate(variant, pairs, MARGIN_SEED, agent, GreedyAgent)
+                table.append(
+                    {
+                        "margin": m,
+                        "candidates": k,
+                        "vs_greedy": round(s.mean, 4),
+                        "ci95": [round(s.low, 4), round(s.high, 4)],
+                    }
+                )
+                if progress is not None:
+                    progress(m, k, s)
+        best = max(table, key=lambda r: (r["vs_greedy"], r["margin"]))
+        meta["margin"], meta["candidates"] = best["margin"], best["candidates"]
+        meta["margin_choice"] = {"pairs": pairs, "seed": MARGIN_SEED, "figures": table}
+    save(dest, net, meta)
+    return meta
+
+
+__all__ = ["EVAL_SEED", "Progress", "TrainConfig", "Trainer", "export"]

@@ -1,0 +1,183 @@
+"""The shipped ``learned`` agent: legal, repeatable play from the seat's own observation, weights
+that name where they came from, a club variant played with its parent's weights, and the name
+known wherever agents are named."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gouji_rules.agents import AGENTS, GreedyAgent, make_agent
+from gouji_rules.engine import Hand
+from gouji_rules.env.encoding import ActionEncoding
+from gouji_rules.learn.agent import SHIPPED, LearnedAgent, base_variant, shipped_path, shipped_weights
+from gouji_rules.learn.features import PLAY_MODES, Featurizer
+from gouji_rules.learn.net import load
+from gouji_rules.sim import play_hand
+from gouji_rules.variant import dagang, dianshaomenla
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_weights_name_variant_command_seed_decisions_and_code_version(name) -> None:
+    _, meta, _ = load(shipped_path(name))
+    assert meta["variant"] == name and meta["command"].startswith("gouji train")
+    assert isinstance(meta["seed"], int) and meta["decisions"] > 0 and meta["code_version"]
+    assert shipped_path(name).stat().st_size < 5_000_000
+
+
+@pytest.mark.parametrize("factory", [dagang, dianshaomenla])
+def test_learned_plays_whole_hands_repeatably(factory) -> None:
+    a = play_hand(factory(), 11, [make_agent("learned") for _ in range(6)])
+    b = play_hand(factory(), 11, [make_agent("learned") for _ in range(6)])
+    assert a.is_over and a.record() == b.record()
+
+
+def _positions(variant, seeds=range(3)):
+    """(hand, seat) at every decision of greedy play, before the decision."""
+    for seed in seeds:
+        hand = Hand.deal(variant, seed)
+        players = [GreedyAgent() for _ in range(6)]
+        for s, p in enumerate(players):
+            p.start_hand(seed, s)
+        while not hand.is_over:
+            s = hand.turn
+            yield hand, s
+            hand.apply(players[s].act(hand.observation(s), hand.legal_actions()))
+
+
+def test_learned_scores_every_legal_action_and_leaves_greedy_only_by_its_margin() -> None:
+    agent, argmax = LearnedAgent(), LearnedAgent(margin=0.0)
+    margin = shipped_weights("dagang")[1]["margin"]
+    for a in (agent, argmax):
+        a.start_hand(0, 0)
+    checked = 0
+    for hand, s in _positions(dagang(), range(1)):
+        legal = hand.legal_actions()
+        obs = hand.observation(s)
+        if obs.mode not in PLAY_MODES or len(legal) < 3:
+            continue
+        q = agent.scores(obs, legal)
+        assert q.shape == (len(legal),)
+        best = int(np.argmax(q))
+        assert argmax.act(obs, legal) == legal[best]
+        g = list(legal).index(GreedyAgent().act(obs, legal))
+        assert agent.act(obs, legal) == legal[best if q[best] - q[g] >= margin else g]
+        checked += 1
+    assert checked > 30
+
+
+def test_action_rows_begin_with_the_encodings_rows() -> None:
+    v = dagang()
+    feat, enc = Featurizer(v.rules), ActionEncoding(v.rules)
+    for hand, s in _positions(v, range(2)):
+        legal = hand.legal_actions()
+        idx, rows = feat.indexed_rows(hand.observation(s), legal, None)
+        i2, f2 = enc.encode_legal(legal)
+        assert idx.tolist() == i2.tolist()
+        f2[:, :16] *= 0.25
+        assert np.array_equal(rows[:, : f2.shape[1]], f2)
+
+
+def _swap_hidden(hand: Hand, me: int) -> Hand:
+    """The same position with one card of two other seats' hands exchanged (their counts kept)."""
+    other = hand.copy()
+    seats = [s for s in range(6) if s != me and sum(other.hands[s]) > 0]
+    a, b = seats[0], seats[1]
+    ra = next(r for r in range(16) if other.hands[a][r] and other.hands[a][r] > other.hands[b][r])
+    rb = next(r for r in range(16) if other.hands[b][r] and r != ra)
+    other.hands[a][ra] -= 1
+    other.hands[b][ra] += 1
+    other.hands[b][rb] -= 1
+    other.hands[a][rb] += 1
+    other._follow.clear()
+    other._legal = None
+    return other
+
+
+def test_learned_sees_only_its_own_observation() -> None:
+    """Moving hidden cards between two other seats never changes the learned agent's choice."""
+    changed = 0
+    for hand, s in _positions(dagang(), range(2)):
+        if hand.observation(s).mode not in PLAY_MODES or len(hand.legal_actions()) < 2:
+            continue
+        try:
+            other = _swap_hidden(hand, s)
+        except StopIteration:
+            continue
+        a, b = LearnedAgent(), LearnedAgent()
+        for x in (a, b):
+            x.start_hand(1, s)
+        assert a.act(hand.observation(s), hand.legal_actions()) == b.act(other.observation(s), other.legal_actions())
+        changed += 1
+        if changed >= 40:
+            break
+    assert changed >= 40
+
+
+def test_a_club_variant_plays_with_the_weights_of_the_variant_it_extends(tmp_path) -> None:
+    from gouji_rules.dsl import load_file
+
+    s0 = tmp_path / "s0club.yaml"
+    s0.write_text("extends: dianshaomenla\nname: s0club\nburn:\n  teammate: false\n", encoding="utf-8")
+    s4 = tmp_path / "s4club.yaml"
+    s4.write_text("extends: dagang\nname: s4club\nscoring:\n  points: [2, 1, 0, 0, -1, -2]\n", encoding="utf-8")
+    assert base_variant(load_file(s0)) == "dianshaomenla"
+    assert base_variant(load_file(s4)) == "dagang"
+    assert base_variant(dagang()) == "dagang"
+    v = load_file(s0)
+    agent = LearnedAgent()
+    play_hand(v, 3, [agent] + [GreedyAgent() for _ in range(5)])
+    assert agent._play is shipped_weights("dianshaomenla")[0]
+
+
+def _gouji(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gouji_rules.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_learned_is_named_in_simulate_compare_events_and_the_environment(tmp_path) -> None:
+    assert "learned" in AGENTS
+    r = _gouji("simulate", "--hands", "2", "--agents", "learned", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["agents"] == "learned"
+    r = _gouji("compare", "dagang", "dianshaomenla", "--hands", "1", "--agents", "learned,greedy", "--json")
+    assert r.returncode == 0, r.stderr
+    r = _gouji("bench", "--agents", "learned", "--hands", "2", "--engine-only", "--json")
+    assert r.returncode == 0, r.stderr
+    bench = json.loads(r.stdout)
+    assert bench["agents"] == "learned" and bench["cpu_decisions_per_second"] > 0
+    ev = tmp_path / "ev.sqlite"
+    r = _gouji(
+        "event", "new", str(ev), "--name", "x", "--rounds", "1", "--hands", "1", "--no-duplicate", "--seed", "3",
+        "--bots", "a=learned,b=greedy,c=learned,d=greedy,e=learned,f=greedy",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    r = _gouji("event", "run", str(ev), "--quiet")
+    assert r.returncode == 0 and "1 of 1 hands stored" in r.stdout, r.stderr
+    from gouji_rules.env import SeatEnv
+
+    env = SeatEnv("dagang", seat=0, others="learned", dense_mask=False)
+    obs, _ = env.reset(seed=1)
+    assert len(obs["legal_actions"]) >= 1
+
+
+def test_with_a_margin_no_network_can_clear_the_agent_plays_as_greedy_does() -> None:
+    v = dagang()
+    learned = play_hand(v, 21, [LearnedAgent(margin=1e9) for _ in range(6)])
+    greedy = play_hand(v, 21, [GreedyAgent() for _ in range(6)])
+    assert learned.record() == greedy.record()
+    assert play_hand(v, 21, [LearnedAgent(margin=0.0) for _ in range(6)]).record() != greedy.record()
+    # a choice set of one is greedy's choice alone
+    assert play_hand(v, 21, [LearnedAgent(margin=0.0, candidates=1) for _ in range(6)]).record() == greedy.record()
+
+
+def test_ismcts_can_play_its_worlds_out_with_the_learned_agent() -> None:
+    from gouji_rules.search import SearchAgent
+
+    agent = SearchAgent(worlds=1, candidates=2, rollout="learned")
+    assert all(isinstance(p, LearnedAgent) for p in agent.players)
+    hand = play_hand(dagang(), 4, [agent] + [GreedyAgent() for _ in range(5)])
+    assert hand.is_over and agent.searched > 0
+    with pytest.raises(ValueError, match="rollout must be greedy or learned"):
+        SearchAgent(rollout="random")

@@ -1,0 +1,201 @@
+"""``gouji train``: the loop learns (loss down on a fixed batch of self-play samples), checkpoints
+atomically, and a run killed with kill -9 continues from its checkpoint."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
+from gouji_rules.learn.net import Adam, QNet, load
+from gouji_rules.learn.selfplay import SelfPlayUnit, run_selfplay
+from gouji_rules.learn.train import TrainConfig, Trainer, export
+
+TINY = (16, 8, 8)
+
+
+def _unit(net: QNet, index: int = 0, hands: int = 1, follow_greedy: bool = True) -> SelfPlayUnit:
+    return SelfPlayUnit(index, 7, "dagang", hands, net.p, net.hidden, 0.05, follow_greedy)
+
+
+def test_selfplay_samples_carry_the_hands_return_for_the_deciding_team() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    s = run_selfplay(_unit(net))
+    assert s.hands == 1 and s.decisions > len(s.target) > 50
+    assert s.obs.shape == (len(s.target), OBS_SIZE) and s.act.shape == (len(s.target), ACT_SIZE)
+    # zero-sum between the teams: the returns take exactly two values, x and −x (in place-score units)
+    values = sorted(set(np.round(s.target, 5).tolist()))
+    assert values == [0.0] or (len(values) == 2 and values[0] == -values[1])
+    assert run_selfplay(_unit(net)).target.tolist() == s.target.tolist()  # seeded
+
+
+def test_branch_points_judge_other_actions_in_the_same_deal() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    unit = SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, True, branches=3, branch_rate=0.2)
+    s = run_selfplay(unit)
+    played = s.act[:, -1] == 1.0  # greedy's own choices (the behaviour), the rest are branches
+    assert len(s.target) > 20 and 0 < played.sum() < len(s.target)
+    # each branch point shares its observation row between greedy's action and the others
+    first = np.flatnonzero(~played)[0]
+    assert (s.obs == s.obs[first]).all(axis=1).sum() >= 2
+    assert run_selfplay(unit).target.tolist() == s.target.tolist()  # seeded
+
+
+def test_advantage_targets_are_returns_less_the_behaviours_action_in_the_same_deal() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    unit = SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, True, 3, 0.2, advantage=True)
+    s = run_selfplay(unit)
+    played = s.act[:, -1] == 1.0
+    assert played.sum() > 5 and (s.target[played] == 0.0).all()
+    assert (s.target[~played] != 0.0).any()  # some other action does better or worse than greedy's
+    # a branch point's rows come together: the behaviour's action first, then the others
+    starts = np.flatnonzero(played)
+    assert all((s.obs[i] == s.obs[i + 1]).all() for i in starts if i + 1 < len(s.obs) and not played[i + 1])
+
+
+def test_loss_goes_down_on_a_fixed_batch_of_selfplay_samples() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY, seed=1)
+    s = run_selfplay(_unit(net, hands=2))
+    opt = Adam(net, lr=2e-3)
+    before = net.loss(s.obs, s.act, s.target)
+    for _ in range(150):
+        opt.step(net, net.loss_and_grads(s.obs, s.act, s.target)[1])
+    assert net.loss(s.obs, s.act, s.target) < 0.5 * before
+
+
+def _config(out, **kw) -> TrainConfig:
+    base = dict(
+        variant="dagang",
+        out=str(out),
+        seed=3,
+        hands_per_unit=1,
+        batch=32,
+        buffer=2000,
+        hidden=TINY,
+        eval_every=10,
+        eval_pairs=1,
+        checkpoint_seconds=0.5,
+    )
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+def test_a_short_run_checkpoints_measures_and_resumes(tmp_path) -> None:
+    t = Trainer(_config(tmp_path))
+    p = t.run(max_decisions=2500)
+    assert p.decisions >= 2500 and p.updates > 10 and p.strength is not None
+    meta = load(tmp_path / "checkpoint.npz")[1]
+    assert meta["decisions"] == p.decisions and meta["updates"] == p.updates and meta["seed"] == 3
+    assert (tmp_path / "best.npz").exists() and (tmp_path / "log.jsonl").read_text().count("\n") >= 1
+    again = Trainer(_config(tmp_path))
+    assert again.resumed and again.decisions == p.decisions and again.units == p.units
+    assert all(np.array_equal(again.net.p[k], t.net.p[k]) for k in t.net.p)
+    assert again.adam.t == t.adam.t
+    q = again.run(max_decisions=p.decisions + 500)
+    assert q.decisions > p.decisions and q.updates >= p.updates
+    meta = export(tmp_path, tmp_path / "w.npz", margins=(0.0, 0.5), pairs=1)
+    assert meta["margin"] in (0.0, 0.5) and len(meta["margin_choice"]["figures"]) == 2
+    _, smeta, rest = load(tmp_path / "w.npz")
+    assert smeta["margin"] == meta["margin"] and not rest  # no optimizer state in an exported file
+
+
+def test_resume_refuses_another_variants_run(tmp_path) -> None:
+    Trainer(_config(tmp_path)).run(max_decisions=300)
+    from gouji_rules.errors import GoujiError
+
+    with pytest.raises(GoujiError, match="continues a run of 'dagang'"):
+        Trainer(_config(tmp_path, variant="dianshaomenla"))
+
+
+def _train_cmd(out, *extra: str) -> list[str]:
+    return [
+        sys.executable, "-m", "gouji_rules.cli", "train", "--out", str(out), "--seed", "5", "--hidden", "16,8,8",
+        "--batch", "32", "--hands-per-unit", "1", "--eval-pairs", "1", "--eval-every", "100000",
+        "--checkpoint-seconds", "0.3", *extra,
+    ]  # fmt: skip
+
+
+def test_kill_9_mid_run_then_the_same_command_continues_from_the_checkpoint(tmp_path) -> None:
+    out = tmp_path / "run"
+    proc = subprocess.Popen(_train_cmd(out, "--seconds", "120"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    ckpt = out / "checkpoint.npz"
+    deadline = time.monotonic() + 90
+    meta = None
+    while time.monotonic() < deadline:
+        if ckpt.exists():
+            meta = load(ckpt)[1]
+            if meta["decisions"] > 1000:
+                break
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert meta is not None and meta["decisions"] > 1000, proc.stderr.read().decode() if proc.stderr else ""
+    (out / ".checkpoint.npz.half").write_bytes(b"PK")  # as a kill during a write would leave it
+    saved = load(ckpt)[1]  # the checkpoint a kill left is whole (never half-written)
+    r = subprocess.run(
+        _train_cmd(out, "--decisions", str(saved["decisions"] + 300)), capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert f"resuming {out}: {saved['decisions']:,} decisions" in r.stderr
+    done = json.loads(r.stdout)
+    assert done["decisions"] >= saved["decisions"] + 300 and done["updates"] >= saved["updates"]
+    after = load(ckpt)[1]
+    assert after["units"] > saved["units"] and after["command"].startswith("gouji train --out")
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]  # the resumed run cleared it
+
+
+def test_train_usage_errors_exit_2_and_bad_init_exits_1(tmp_path) -> None:
+    r = subprocess.run(_train_cmd(tmp_path / "a", "--hidden", "3,4"), capture_output=True, text=True)
+    assert r.returncode == 2 and "three positive widths" in r.stderr
+    r = subprocess.run(_train_cmd(tmp_path / "b", "--init", "nosuch", "--seconds", "1"), capture_output=True, text=True)
+    assert r.returncode == 1 and "--init 'nosuch'" in r.stderr and "Traceback" not in r.stderr
+    assert not os.path.exists(tmp_path / "b")  # nothing is made for a run that cannot start
+
+
+def test_init_fine_tunes_a_club_file_from_the_shipped_weights(tmp_path) -> None:
+    from gouji_rules.learn.agent import shipped_weights
+
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\nname: club\nburn:\n  needs_open_point: false\n", encoding="utf-8")
+    t = Trainer(_config(tmp_path / "run", variant=str(club), init="dagang"))
+    shipped = shipped_weights("dagang")[0]
+    assert t.variant.name == "club" and t.net.hidden == shipped.hidden
+    assert all(np.array_equal(t.net.p[k], shipped.p[k]) for k in shipped.p)
+    p = t.run(max_decisions=400)
+    assert p.updates > 0 and load(tmp_path / "run" / "checkpoint.npz")[1]["config"]["init"] == "dagang"
+
+
+def test_the_same_units_on_a_dask_cluster_learn_the_same_network(tmp_path) -> None:
+    distributed = pytest.importorskip("distributed")
+    local = Trainer(_config(tmp_path / "local", eval_every=100000))
+    a = local.run(max_decisions=1500)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        remote = Trainer(_config(tmp_path / "remote", eval_every=100000, scheduler=cluster.scheduler_address))
+        b = remote.run(max_decisions=1500)
+    assert (a.decisions, a.samples, a.updates) == (b.decisions, b.samples, b.updates)
+    assert all(np.array_equal(local.net.p[k], remote.net.p[k]) for k in local.net.p)
+
+
+def test_worker_processes_run_the_units(tmp_path) -> None:
+    t = Trainer(_config(tmp_path, eval_every=100000, workers=2))
+    p = t.run(max_decisions=1500)
+    assert p.decisions >= 1500 and p.units >= 2 and p.updates > 0
+
+
+def test_kill_term_writes_a_last_checkpoint_and_exits_130(tmp_path) -> None:
+    out = tmp_path / "run"
+    proc = subprocess.Popen(_train_cmd(out, "--seconds", "120"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (out / "checkpoint.npz").exists():
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"checkpoint kept" in err
+    assert load(out / "checkpoint.npz")[1]["decisions"] > 0
