@@ -73,7 +73,7 @@ def test_a_scale_change_with_another_rule_keeps_that_rules_findings(tmp_path: Pa
 
 def test_a_burn_rule_difference_lists_burn_events_and_their_rates(gouji: click.Group, tmp_path: Path) -> None:
     club = _club(tmp_path, "club", "burn:\n  needs_open_point: false\n")
-    doc = run_json(gouji, "dagang", club, "--hands", "40", "--seed", "3", "--quiet")
+    doc = run_json(gouji, "dagang", club, "--hands", "40", "--seed", "3", "--quiet", "--agents", "greedy")
     [rule] = doc["rule_differences"]
     assert rule["path"] == "burn.needs_open_point" and not rule["governs"]["between_hands"]
     assert {"burn", "counter_burn", "break_burn", "burn_fail"} <= set(rule["governs"]["events"])
