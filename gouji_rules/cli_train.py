@@ -7,6 +7,8 @@ Progress goes to stderr (a line that updates in place on a terminal, one line ev
 from __future__ import annotations
 
 import json
+import math
+import os
 import shlex
 import signal
 import sys
@@ -15,7 +17,7 @@ from typing import Any
 
 import click
 
-from .cli_common import MAX_WORKERS, SEED, add_commands, handles_errors
+from .cli_common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, handles_errors
 
 
 def _line(p: Any) -> str:
@@ -32,12 +34,12 @@ def _line(p: Any) -> str:
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="a shipped name or a variant file")
 @click.option("--out", "out", required=True, help="run folder: checkpoints, best weights, log (resumed if it has one)")
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="stop after this long")
+@click.option("--seconds", type=FiniteFloat(0, min_open=True), default=None, help="stop after this long")
 @click.option("--decisions", "max_decisions", type=click.IntRange(1), default=None, help="stop at this many decisions")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="local processes")
 @click.option("--scheduler", default=None, help="a Dask scheduler address (tcp://host:8786) to run self-play on")
 @click.option("--init", "init", default=None, help="start from the weights shipped for a variant (dagang) or a file")
-@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.02, show_default=True, help="exploration rate")
+@click.option("--epsilon", type=FiniteFloat(0, 1), default=0.02, show_default=True, help="exploration rate")
 @click.option(
     "--branches",
     type=click.IntRange(0, 64),
@@ -59,9 +61,7 @@ def _line(p: Any) -> str:
     show_default=True,
     help="a branch point's other actions: the network's favourite, then those ismcts tries (search) or drawn",
 )
-@click.option(
-    "--branch-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="decisions that branch"
-)
+@click.option("--branch-rate", type=FiniteFloat(0, 1), default=0.1, show_default=True, help="decisions that branch")
 @click.option(
     "--behaviour",
     type=click.Choice(["auto", "greedy", "learned"]),
@@ -69,10 +69,10 @@ def _line(p: Any) -> str:
     show_default=True,
     help="self-play policy: greedy's choice, the network's, or greedy until the network beats it",
 )
-@click.option("--lr", type=click.FloatRange(0, min_open=True), default=5e-4, show_default=True)
+@click.option("--lr", type=FiniteFloat(0, min_open=True), default=5e-4, show_default=True)
 @click.option("--batch", type=click.IntRange(16), default=512, show_default=True)
 @click.option(
-    "--reuse", type=click.FloatRange(0, min_open=True), default=8.0, show_default=True, help="gradient rows per sample"
+    "--reuse", type=FiniteFloat(0, min_open=True), default=8.0, show_default=True, help="gradient rows per sample"
 )
 @click.option("--hidden", default="256,128,64", show_default=True, help="three hidden layer widths")
 @click.option("--hands-per-unit", type=click.IntRange(1, 1000), default=4, show_default=True)
@@ -82,11 +82,11 @@ def _line(p: Any) -> str:
 @click.option(
     "--eval-pairs", type=click.IntRange(1, 10_000), default=32, show_default=True, help="duplicate deal pairs"
 )
-@click.option("--checkpoint-seconds", type=click.FloatRange(0.1), default=60.0, show_default=True)
+@click.option("--checkpoint-seconds", type=FiniteFloat(0.1), default=60.0, show_default=True)
+@click.option("--log-every", type=FiniteFloat(0.1), default=30.0, show_default=True, help="seconds between log lines")
 @click.option(
-    "--log-every", type=click.FloatRange(0.1), default=30.0, show_default=True, help="seconds between log lines"
+    "--export", "export_to", type=OUTPUT, default=None, help="instead of training: write the run's best weights here"
 )
-@click.option("--export", "export_to", default=None, help="instead of training: write the run's best weights here")
 @click.option(
     "--margins",
     default="",
@@ -101,7 +101,7 @@ def _line(p: Any) -> str:
 )
 @click.option(
     "--eval-margin",
-    type=click.FloatRange(0),
+    type=FiniteFloat(0),
     default=0.25,
     show_default=True,
     help="margin over greedy's choice of the strength figure (in units of the largest place score)",
@@ -144,10 +144,13 @@ def train_cmd(
     from .learn.train import TrainConfig, Trainer, export
 
     if export_to is not None:
+        check_output_paths([export_to], [os.path.join(out, "best.npz"), os.path.join(out, "checkpoint.npz")])
         try:
             tried = [float(m) for m in margins.split(",") if m.strip()]
         except ValueError:
             raise click.BadParameter(f"{margins!r}: numbers separated by commas", param_hint="--margins") from None
+        if not all(math.isfinite(m) for m in tried):
+            raise click.BadParameter(f"{margins!r}: finite numbers (no nan or inf)", param_hint="--margins")
         try:
             counts = [int(k) for k in candidate_counts.split(",") if k.strip()] or [0]
         except ValueError:

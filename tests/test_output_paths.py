@@ -37,6 +37,7 @@ OUT, VARIANT, PARENT, EVENT, PLAYERS = "{OUT}", "{VARIANT}", "{PARENT}", "{EVENT
 BASE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "compare": (("compare", "dagang", VARIANT, "--hands", "1", "--quiet"), (VARIANT, PARENT)),
     "simulate": (("simulate", "--hands", "1", "--variant", VARIANT), (VARIANT, PARENT)),
+    "train": (("train", "--out", "/nonexistent/gouji-run"), ()),  # --export: refused before the run is read
     "event standings": (("event", "standings", EVENT), (EVENT,)),
     "event export": (("event", "export", EVENT), (EVENT,)),
     "event new": (
@@ -78,7 +79,8 @@ def test_every_option_that_writes_a_file_has_the_output_type() -> None:
             help_text = (getattr(p, "help", None) or "").lower()
             is_flag = getattr(p, "is_flag", False)
             says = help_text.startswith(("write", "save")) or any(w in help_text for w in (" write to ", " save to "))
-            named = bool({"-o", "--output", "--out", "--save"} & set(p.opts))
+            # a run folder (gouji train --out) is written file by file, atomically, inside the folder it names
+            named = bool({"-o", "--output", "--out", "--save"} & set(p.opts)) and not help_text.startswith("run folder")
             if not is_flag and (says or named):
                 assert isinstance(p.type, OutputFile), f"gouji {name} {p.opts}: writes a file but is not OUTPUT"
 
@@ -354,3 +356,13 @@ def test_a_link_another_user_made_in_a_shared_folder_is_not_followed(tmp_path: P
     assert victim.read_text(encoding="utf-8") == "precious"
     os.lchown(link, os.geteuid(), os.getegid())
     assert check_target(link) == str(victim)
+
+
+def test_train_never_exports_over_the_runs_own_checkpoints(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    for name in ("best.npz", "checkpoint.npz"):
+        (run / name).write_bytes(b"weights")
+        r = CliRunner().invoke(main, ["train", "--out", str(run), "--export", str(run / name)])
+        assert r.exit_code == 1, r.output
+        assert (run / name).read_bytes() == b"weights"
