@@ -25,8 +25,9 @@ def gouji(*args: str, input: str | None = None) -> Result:
 
 
 def module_argv() -> list[str]:
-    """How to start ``gouji`` in a subprocess."""
-    return [sys.executable, "-m", "gouji_rules.cli"]
+    """How to start ``gouji`` in a subprocess: ``-P`` keeps the working folder off ``sys.path``, so a
+    command run in the checkout imports the installed build (the compiled one in CI), not the sources."""
+    return [sys.executable, "-P", "-m", "gouji_rules.cli"]
 
 
 def run_gouji(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
