@@ -101,7 +101,7 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
     """A text file (UTF-8) that replaces ``path`` only when the block ends without an error.
 
     A symbolic link to a file writes the file it names.  Text that UTF-8 cannot hold (a lone
-    surrogate) is written as a ``\\udXXX`` escape, never an error after the work is done.
+    surrogate) is written as a backslash escape (``\\udc80``), never an error after the work is done.
     """
     given = str(path)
     target = Path(check_target(given))

@@ -24,7 +24,7 @@ from .errors import GoujiError
 
 TEXT_ERRORS = "gouji.text"
 """The encoding error handler of stdout: a surrogate-escaped byte (a file name that is not UTF-8)
-goes out as that byte, any other character the encoding lacks as a ``\\uXXXX`` escape."""
+goes out as that byte, any other character the encoding lacks as a backslash escape (``\\u4e00``)."""
 
 
 def _text_errors(e: UnicodeError) -> tuple[bytes, int]:
