@@ -35,7 +35,8 @@ class InputFileError(GoujiError):
         """what the path is when it was refused by its type: "a folder", "a pipe (FIFO)", "a device" …"""
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, in words (inputs and outputs refuse it by name)."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -67,7 +68,7 @@ def open_regular(path: str | Path) -> BinaryIO:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            kind = _kind(st.st_mode)
+            kind = file_kind(st.st_mode)
             raise InputFileError(path, f"is {kind}, not a regular file", kind=kind)
         return os.fdopen(fd, "rb")
     except BaseException:

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import GoujiError
+from .inputs import file_kind
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -41,18 +42,6 @@ class OutputPathError(GoujiError):
         super().__init__(f"{path}: {why}" if why else str(path))
         self.path = str(path)
         self.why = why
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def _head(path: str) -> bytes:
@@ -111,7 +100,7 @@ def check_target(path: str | Path) -> str:
             raise OutputPathError(given, f"no such folder {folder}")
         return real
     if not stat.S_ISREG(st.st_mode):
-        what = _kind(st.st_mode)
+        what = file_kind(st.st_mode)
         via = f"a link to {real}, which is " if is_link else ""
         raise OutputPathError(
             given, f"is {via}{what}, not a file; give a file name to write to (or leave the option out)"
