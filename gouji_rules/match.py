@@ -92,7 +92,7 @@ def after(
     """What the next hand starts from, once the hand that started from ``before`` was settled: its
     ``places`` (as tribute uses them, after ``choose_last``), the ``debts`` it left, its 串三户
     (``sweep``) and who it leaves the lead to.  The match and ``gouji verify``'s replay of a record's
-    events (tournament/preplay.py) both ask it."""
+    events (records/preplay.py) both ask it."""
     sweeps, redeal = rules.sweep_streak(before.sweeps, sweep, before.last_sweep)
     leader = rules.carried_leader(next_leader, sweep)
     if redeal:
@@ -558,7 +558,7 @@ class Match:
 
     def before_play(self, prep: HandPrep, lead: int) -> Generator[Decision, Action, bool]:
         """The deal's event and the phases between it and ``lead``'s first lead (tribute, 革命, 冲点…);
-        False when one voids the deal.  ``gouji verify`` runs it too (tournament/preplay.py)."""
+        False when one voids the deal.  ``gouji verify`` runs it too (records/preplay.py)."""
         prep.lead = lead
         self.event(Event("deal", lead))
         for phase in phases_of(self.rules, "before_play"):
@@ -569,7 +569,7 @@ class Match:
     def after_play(self, hand: Hand, prep: HandPrep) -> Generator[Decision, Action, tuple[HandResult, Settlement]]:
         """The finished ``hand``'s after-play phases (商定大落), its settlement and its 串三户 event.
 
-        ``gouji verify`` runs it too (tournament/preplay.py)."""
+        ``gouji verify`` runs it too (records/preplay.py)."""
         prep.places = list(hand.places)
         for phase in phases_of(self.rules, "after_play"):
             yield from phase.run(self, prep)

@@ -66,7 +66,7 @@ class Stats:
 def write_rules_line(variant: Variant, records: IO[str] | None) -> None:
     """A records file begins with the rules its hands were played under (docs/records.md)."""
     if records is not None:
-        from .tournament.records import rules_line
+        from .records import rules_line
 
         records.write(json.dumps(rules_line(variant), ensure_ascii=False) + "\n")
 

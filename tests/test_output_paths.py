@@ -29,7 +29,7 @@ from click.testing import CliRunner
 
 from gouji_rules.atomic import atomic_writer
 from gouji_rules.cli import main
-from gouji_rules.cli_common import SEED, FiniteFloat, OutputFile
+from gouji_rules.cli.common import SEED, FiniteFloat, OutputFile
 from gouji_rules.outputs import OutputPathError, check_outputs, check_target
 
 OUT, VARIANT, PARENT, EVENT, PLAYERS = "{OUT}", "{VARIANT}", "{PARENT}", "{EVENT}", "{PLAYERS}"

@@ -9,12 +9,12 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from gouji_rules.cli_compare import register
+from gouji_rules.cli.compare import register
 
 
 @pytest.fixture
 def gouji() -> click.Group:
-    """A ``gouji``-like group with only ``compare`` on it (cli.py registers the same function)."""
+    """A ``gouji``-like group with only ``compare`` on it (gouji_rules.cli registers the same function)."""
     group = click.Group("gouji")
     register(group)
     return group

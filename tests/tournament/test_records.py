@@ -14,8 +14,8 @@ from jsonschema import Draft202012Validator
 
 from gouji_rules import catalog, dsl
 from gouji_rules.agents import make_agent
+from gouji_rules.records import MAX_LINE, rules_line
 from gouji_rules.sim import play_hand
-from gouji_rules.tournament.records import MAX_LINE, rules_line
 from gouji_rules.variant import Variant
 
 from .conftest import gouji, run_gouji
@@ -299,8 +299,8 @@ def test_mutated_records_are_problems_never_exceptions(tmp_path: Path) -> None:
     import random
 
     from gouji_rules.errors import GoujiError
+    from gouji_rules.records import pick, verify_files
     from gouji_rules.sim import simulate, simulate_matches
-    from gouji_rules.tournament.records import pick, verify_files
 
     match_buf, hand_buf = io.StringIO(), io.StringIO()
     simulate_matches(catalog.resolve("dianshaomenla"), 4, 2, 3, "greedy", records=match_buf)

@@ -15,8 +15,8 @@ from gouji_rules.agents import make_agent
 from gouji_rules.cards import NRANKS, format_hand, parse_hand
 from gouji_rules.engine import Hand
 from gouji_rules.match import hand_result
+from gouji_rules.records import verify_record
 from gouji_rules.settlement import settle
-from gouji_rules.tournament.records import verify_record
 
 from .conftest import gouji
 

@@ -1,6 +1,6 @@
-"""The ``gouji`` command: thin click commands over the library.  Only the ``cli*`` modules print.
+"""The ``gouji`` command: thin click commands over the library.  Only the modules of this package print.
 
-Each command lives in a ``cli_*`` module that is imported only when that command runs, so
+Each command lives in a module of this package that is imported only when that command runs, so
 ``gouji validate`` starts without the engine, the tournament or the web modules.  The one-line
 help of every command is kept here, for ``gouji --help`` (a test checks it against the commands).
 """
@@ -14,24 +14,24 @@ import click
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "bench": (
-        "cli_play",
+        "play",
         "Engine speed on one core (random agents), variant loading, and expression hooks vs parameters.",
     ),
     "compare": (
-        "cli_compare",
+        "compare",
         "Compare VARIANTS (shipped names or files; the first is the baseline) on the same deals.",
     ),
-    "diff": ("cli_variants", "Show the rules in which variants A and B differ, side by side."),
-    "event": ("cli_events", "Run a tournament under house rules: club events at real tables, or bot events."),
-    "explain": ("cli_variants", "Print VARIANT (a shipped name or a file) as a house-rules sheet."),
-    "replay": ("cli_records", "Step through a hand record: Enter for the next action, q to quit."),
-    "schema": ("cli_variants", "Print the JSON Schema of a variant file (for editors and other tools)."),
-    "simulate": ("cli_play", "Play HANDS hands of a variant with bots and count what happens."),
-    "validate": ("cli_variants", "Check variant files (or shipped names): every error of every file, and warnings."),
-    "train": ("cli_train", "Train the learned agent by self-play under a variant, with checkpoints and resume."),
-    "variants": ("cli_variants", "List the shipped variants, one line each."),
+    "diff": ("variants", "Show the rules in which variants A and B differ, side by side."),
+    "event": ("events", "Run a tournament under house rules: club events at real tables, or bot events."),
+    "explain": ("variants", "Print VARIANT (a shipped name or a file) as a house-rules sheet."),
+    "replay": ("records", "Step through a hand record: Enter for the next action, q to quit."),
+    "schema": ("variants", "Print the JSON Schema of a variant file (for editors and other tools)."),
+    "simulate": ("play", "Play HANDS hands of a variant with bots and count what happens."),
+    "validate": ("variants", "Check variant files (or shipped names): every error of every file, and warnings."),
+    "train": ("train", "Train the learned agent by self-play under a variant, with checkpoints and resume."),
+    "variants": ("variants", "List the shipped variants, one line each."),
     "verify": (
-        "cli_records",
+        "records",
         "Check hand records (JSONL files, or EVENT.sqlite) against the rules they were played under.",
     ),
 }
@@ -59,10 +59,10 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        """Click's ``main``, with stdout's failures and uncaught errors as one line (:mod:`.cli_streams`)."""
+        """Click's ``main``, with stdout's failures and uncaught errors as one line (:mod:`.streams`)."""
         if not kwargs.get("standalone_mode", True):
             return super().main(*args, **kwargs)  # a caller that handles errors itself gets them raised
-        from .cli_streams import run_guarded
+        from .streams import run_guarded
 
         return run_guarded(lambda: super(LazyGroup, self).main(*args, **kwargs))
 
@@ -85,7 +85,3 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="gouji_rules")
 def main() -> None:
     """够级 (Gouji): referee hands, check a club's rules, compare variants, run events."""
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

@@ -1,7 +1,7 @@
 """``gouji simulate`` and ``gouji bench``: bots play a variant, and how fast the engine referees.
 
-Kept out of ``cli.py`` so that ``gouji`` imports the engine only for the commands that play
-(``cli.py`` loads this module when one of them is asked for).
+Kept out of ``gouji_rules.cli`` so that ``gouji`` imports the engine only for the commands that play
+(``gouji_rules.cli`` loads this module when one of them is asked for).
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from typing import Any
 
 import click
 
-from . import catalog
-from .agents import AGENTS
-from .cli_common import (
+from .. import catalog
+from ..agents import AGENTS
+from ..sim import simulate
+from .common import (
     MAX_MATCH_HANDS,
     OUTPUT,
     SEED,
@@ -23,13 +24,12 @@ from .cli_common import (
     handles_errors,
     hands_option,
 )
-from .sim import simulate
 
 
 def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """``--agents``: parsed now, so a bad one is a usage error (exit 2) before anything runs."""
-    from .compare.skill import parse_agents
-    from .errors import GoujiError
+    from ..compare.skill import parse_agents
+    from ..errors import GoujiError
 
     try:
         parse_agents(value)
@@ -86,7 +86,7 @@ def simulate_cmd(
 
 def _check_records_path(records: str, variant_spec: str) -> None:
     """The records file is written whole at the end; it must not be an input, nor an event file."""
-    from .outputs import variant_inputs
+    from ..outputs import variant_inputs
 
     check_output_paths([records], variant_inputs(variant_spec))
 
@@ -96,9 +96,9 @@ def _run_with_progress(
 ) -> dict[str, Any]:
     from functools import partial
 
-    from .atomic import atomic_writer
-    from .compare.skill import closing_agents, table_agents
-    from .sim import simulate_matches
+    from ..atomic import atomic_writer
+    from ..compare.skill import closing_agents, table_agents
+    from ..sim import simulate_matches
 
     run: Any = simulate if match_hands is None else partial(simulate_matches, match_hands=match_hands)
 
@@ -190,12 +190,12 @@ def bench_cmd(
     With --cold-start: how long `gouji validate` takes in a fresh process, against Python's own start.
     """
     if cold_start:
-        from .dsl.bench import bench_cold_start
+        from ..dsl.bench import bench_cold_start
 
         cold = bench_cold_start(runs)
         _print_bench(cold, as_json, max(len(k) for k in cold) + 2)
         return
-    from .bench import run_bench
+    from ..bench import run_bench
 
     if schedule_players is not None and schedule_players % 6:
         raise click.BadParameter(f"{schedule_players} is not a multiple of 6 (six sit at a table)")

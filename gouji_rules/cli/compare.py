@@ -1,8 +1,8 @@
 """``gouji compare``: variants side by side on the same duplicate deals.
 
-Kept out of ``cli.py`` so the comparison can grow without touching the core
-commands; ``cli.py`` calls :func:`register` once.  This module imports nothing
-from ``cli.py`` (which imports it), so it can also be registered on any click
+Kept out of ``gouji_rules.cli`` so the comparison can grow without touching the core
+commands; ``gouji_rules.cli`` calls :func:`register` once.  This module imports nothing
+from ``gouji_rules.cli`` (which imports it), so it can also be registered on any click
 group, as the tests do.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 
 import click
 
-from .agents import AGENTS
-from .cli_common import MAX_RUN_HANDS, MAX_WORKERS, OUTPUT, SEED, TextParam, check_output_paths
-from .cli_common import fail as _fail
-from .errors import GoujiError
+from ..agents import AGENTS
+from ..errors import GoujiError
+from .common import MAX_RUN_HANDS, MAX_WORKERS, OUTPUT, SEED, TextParam, check_output_paths
+from .common import fail as _fail
 
 
 @contextmanager
@@ -39,7 +39,7 @@ def _progress(deals: int, quiet: bool) -> Iterator[Callable[[int], None]]:
 
 
 def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    from .compare.skill import parse_agents
+    from ..compare.skill import parse_agents
 
     try:
         parse_agents(value)
@@ -136,8 +136,8 @@ def register(group: click.Group) -> None:
         if len(variants) < 2:
             raise click.UsageError("compare needs at least two variants")
         try:
-            from .atomic import check_writable
-            from .outputs import variant_inputs
+            from ..atomic import check_writable
+            from ..outputs import variant_inputs
 
             # before the simulation, not after it: never an input, an event file, a device …
             check_output_paths([csv_path, html_path], [f for v in variants for f in variant_inputs(v)])
@@ -159,7 +159,7 @@ def register(group: click.Group) -> None:
         if as_json:
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False))
         else:
-            from .compare.report import render_text
+            from ..compare.report import render_text
 
             click.echo(render_text(doc), nl=False)
 
@@ -218,8 +218,8 @@ def _not_finite(doc: Any, where: str = "") -> str:
 
 def _beyond_float(variants: tuple[str, ...], where: str | None) -> str:
     """The error for scores too large to average: which variants' hooks make the scores, from which file."""
-    from . import catalog
-    from .rules import HOOKS
+    from .. import catalog
+    from ..rules import HOOKS
 
     makers = []
     for spec in variants:
@@ -248,9 +248,9 @@ def _run(
     scheduler: str | None,
     quiet: bool,
 ) -> dict[str, Any]:
-    from .compare import compare, make_backend
-    from .compare.run import plan_matches
-    from .compare.work import load
+    from ..compare import compare, make_backend
+    from ..compare.run import plan_matches
+    from ..compare.work import load
 
     chosen = plan_matches([load(v)[0] for v in variants], deals, match_hands)
     if chosen.auto and chosen.hands and not quiet:
@@ -264,15 +264,15 @@ def _run(
 
 
 def _write_outputs(doc: dict[str, Any], csv_path: str | None, html_path: str | None) -> None:
-    from .atomic import atomic_writer
+    from ..atomic import atomic_writer
 
     if csv_path:
-        from .compare.report import write_csv
+        from ..compare.report import write_csv
 
         with atomic_writer(csv_path) as fh:
             write_csv(doc, fh)
     if html_path:
-        from .compare.html import render_html
+        from ..compare.html import render_html
 
         with atomic_writer(html_path) as fh:
             fh.write(render_html(doc))

@@ -1,6 +1,6 @@
 """Commands for hand records: ``gouji replay`` and ``gouji verify``.
 
-Thin: parse options, call gouji_rules.tournament.records, print.  Exit codes: 0 fine,
+Thin: parse options, call gouji_rules.records, print.  Exit codes: 0 fine,
 1 bad input or a failed check, 2 a usage error.
 """
 
@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .cli_common import add_commands, handles_errors
+from .common import add_commands, handles_errors
 
 
 @click.command("replay")
@@ -21,8 +21,8 @@ from .cli_common import add_commands, handles_errors
 @handles_errors
 def replay_cmd(record_file: str, hand: int, variant_spec: str | None, no_pause: bool) -> None:
     """Step through a hand record: Enter for the next action, q to quit."""
-    from . import catalog
-    from .tournament.records import pick, replay
+    from .. import catalog
+    from ..records import pick, replay
 
     override = catalog.resolve(variant_spec) if variant_spec else None
     variant, rec = pick(record_file, hand, override)
@@ -58,14 +58,14 @@ def verify_cmd(records: tuple[str, ...], variant_spec: str | None, quiet: bool, 
     state the debts its replay leaves (debts_next); the first illegal action is reported
     with its rule.  Exit 0 when every record verifies, 1 when any does not.
     """
-    from .tournament.records import schema_text, verify_files
+    from ..records import schema_text, verify_files
 
     if print_schema:
         click.echo(schema_text(), nl=False)
         return
     if not records:
         raise click.UsageError("give the records files (or event files) to verify")
-    from . import catalog
+    from .. import catalog
 
     override = catalog.resolve(variant_spec) if variant_spec else None
     notes: list[str] = []

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from .errors import GoujiError
+from ..errors import GoujiError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,7 +127,7 @@ def check_output_paths(outputs: Iterable[str | None], inputs: Iterable[str | Non
     No output is an input (give the variant files as :func:`gouji_rules.outputs.variant_inputs`),
     named twice, a database or its WAL, a folder, a FIFO, a device or a socket, or a link to one.
     """
-    from .outputs import check_outputs
+    from ..outputs import check_outputs
 
     check_outputs([p for p in outputs if p is not None], inputs)
 

@@ -13,14 +13,14 @@ from typing import NoReturn
 
 import click
 
-from . import catalog
-from .errors import GoujiError
-from .variant import Variant
+from .. import catalog
+from ..errors import GoujiError
+from ..variant import Variant
 
 
 def _die(e: GoujiError, lang: str = "en") -> NoReturn:
-    from .dsl import VariantErrors
-    from .dsl.zh_messages import count, translate
+    from ..dsl import VariantErrors
+    from ..dsl.zh_messages import count, translate
 
     if isinstance(e, VariantErrors):
         for err in e.errors:
@@ -73,8 +73,8 @@ def register(group: click.Group) -> None:
 
         Exit 0 when all are valid, 1 when any is invalid or missing, 2 on a usage error.
         """
-        from . import dsl
-        from .dsl.zh_messages import STATUS, count
+        from .. import dsl
+        from ..dsl.zh_messages import STATUS, count
 
         zh = lang == "zh"
         shipped = set(dsl.shipped_names())
@@ -124,9 +124,9 @@ def register(group: click.Group) -> None:
         Rules that differ from the variant it extends are marked ★.  With --html or --png the
         sheet is written to FILE instead of printed (never over an input; all or nothing).
         """
-        from .cli_common import check_output_paths
-        from .dsl.explain import extended, sheet, text_of
-        from .dsl.printable import to_html, write_png
+        from ..dsl.explain import extended, sheet, text_of
+        from ..dsl.printable import to_html, write_png
+        from .common import check_output_paths
 
         try:
             if html_out or png_out:
@@ -140,7 +140,7 @@ def register(group: click.Group) -> None:
             if png_out:
                 write_png(page, s, png_out)
             if html_out:
-                from .atomic import atomic_writer
+                from ..atomic import atomic_writer
 
                 with atomic_writer(html_out) as fh:
                     fh.write(page)
@@ -148,7 +148,7 @@ def register(group: click.Group) -> None:
             _die(e, lang)
         except OSError as e:
             if lang == "zh":
-                from .dsl.zh_messages import translate
+                from ..dsl.zh_messages import translate
 
                 click.echo(f"{e.filename or ''}: 错误: {translate(e.strerror or '')}", err=True)
             else:
@@ -164,16 +164,16 @@ def register(group: click.Group) -> None:
     @LANG
     def diff_cmd(a: str, b: str, lang: str) -> None:
         """Show the rules in which variants A and B differ, side by side."""
-        from .dsl.diff import format_diff
+        from ..dsl.diff import format_diff
 
         click.echo(format_diff(_resolve(a, lang), _resolve(b, lang), lang), nl=False)
 
     @group.command("variants")
     def variants_cmd() -> None:
         """List the shipped variants, one line each."""
-        from . import dsl
-        from .dsl.diff import pad
-        from .dsl.errors import display_width
+        from .. import dsl
+        from ..dsl.diff import pad
+        from ..dsl.errors import display_width
 
         rows = []
         for name in dsl.shipped_names():
@@ -190,6 +190,6 @@ def register(group: click.Group) -> None:
     @group.command("schema")
     def schema_cmd() -> None:
         """Print the JSON Schema of a variant file (for editors and other tools)."""
-        from .dsl.schema import dumps
+        from ..dsl.schema import dumps
 
         click.echo(dumps(), nl=False)

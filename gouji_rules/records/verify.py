@@ -21,235 +21,29 @@ actions; they are checked by scoring them again.
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-
-from .. import catalog
 from ..actions import parse_action
-from ..cards import NRANKS, SYMBOLS, format_hand, parse_hand
+from ..cards import NRANKS, SYMBOLS, parse_hand
 from ..engine import Hand, counts_of_cards, deal_cards
 from ..errors import GoujiError, IllegalAction, VariantError
-from ..inputs import MIB, InputFileError, open_regular
+from ..inputs import InputFileError
 from ..match import hand_result
 from ..outcome import settle_outcome
 from ..settlement import settle
-from ..variant import BUILTIN, Variant, rules_fingerprint
-from .club import entry_of, outcome_of
-from .errors import EventError, InputError
+from ..tournament.club import entry_of, outcome_of
+from ..tournament.errors import EventError
+from ..tournament.storage import HandRow, schema_uri
+from ..variant import Variant
 from .preplay import Before, after_record, pre_play_problem, tribute_places
-from .storage import HandRow, schema_uri
-from .variant_copy import rules_data, variant_from_rules
+from .read import RulesBook, is_event_file, read_records, rules_line, schema_problem
 
 if TYPE_CHECKING:
-    from .event import Tournament
-
-MAX_LINE = 8 * MIB
-"""The longest line read from a records file; a longer one is a problem, not a record."""
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-# -- the format ---------------------------------------------------------------------------------
-
-
-@functools.cache
-def schema_text() -> str:
-    """The published JSON Schema of a records file's lines (``gouji verify --schema`` prints it)."""
-    return resources.files("gouji_rules.data").joinpath("record.schema.json").read_text(encoding="utf-8")
-
-
-def _inline(node: Any, defs: dict[str, Any]) -> Any:
-    """The schema with every local ``$ref`` replaced by its definition (the record schema has no cycles).
-
-    jsonschema resolves a ``$ref`` on every visit; inlined, checking a record of a few hundred
-    actions and events takes milliseconds instead of a tenth of a second.
-    """
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) <= 2:
-            extra = {k: v for k, v in node.items() if k != "$ref"}
-            return {**_inline(defs[ref.removeprefix("#/$defs/")], defs), **extra}
-        return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
-    if isinstance(node, list):
-        return [_inline(v, defs) for v in node]
-    return node
-
-
-@functools.cache
-def _validator() -> Draft202012Validator:
-    schema = json.loads(schema_text())
-    return Draft202012Validator(_inline(schema, schema["$defs"]))
-
-
-def schema_problem(record: dict[str, Any]) -> str | None:
-    """None when ``record`` matches the schema; otherwise where and how it does not."""
-    err = best_match(_validator().iter_errors(record))
-    if err is None:
-        return None
-    where = "/".join(str(p) for p in err.absolute_path) or "the record"
-    message = err.message if len(err.message) <= 160 else err.message[:150] + f"… ({len(err.message):,} characters)"
-    return f"not a valid record (docs/records.md) at {where}: {message}"
-
-
-def rules_line(variant: Variant, **extra: Any) -> dict[str, Any]:
-    """The ``"kind": "rules"`` line that heads a records file: every rule the records below were played under."""
-    return {
-        "kind": "rules",
-        "schema_version": 1,
-        "variant": variant.name,
-        "variant_hash": variant.rules.fingerprint,
-        **extra,
-        "rules": rules_data(variant),
-    }
-
-
-# -- reading ------------------------------------------------------------------------------------
-
-
-def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
-    """A line's JSON object, or why it is not one (never an exception)."""
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        return None, f"not UTF-8 text (byte {e.start + 1} of the line); records are written in UTF-8"
-    try:
-        rec = json.loads(text)
-    except json.JSONDecodeError as e:
-        return None, f"not JSON: {e.msg} (column {e.colno})"
-    except RecursionError:
-        return None, "not a record: the JSON is nested too deeply"
-    except ValueError:  # Python refuses to convert an integer of more than 4300 digits
-        return None, "not a record: a number with too many digits"
-    if not isinstance(rec, dict):
-        return None, "a hand record is a JSON object"
-    return rec, ""
-
-
-def read_records(path: str) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
-    """(line number, record or None, why not) for each non-blank line of a JSONL file.
-
-    The file must be a regular file (a FIFO or a device is refused by its type) and is
-    streamed: a line longer than :data:`MAX_LINE` is reported and skipped, never held.
-    A file holding one pretty-printed JSON object (not JSONL) is read as one record on line 1.
-    """
-    with open_regular(path) as fh:
-        try:
-            head = fh.read(MAX_LINE + 1)
-            if len(head) <= MAX_LINE and head.strip().startswith(b"{") and b"\n" in head.strip():
-                whole, _ = _parse(head)
-                if whole is not None:
-                    yield 1, whole, ""
-                    return
-            fh.seek(0)
-            n = 0
-            while True:
-                raw = fh.readline(MAX_LINE + 1)
-                if not raw:
-                    return
-                n += 1
-                if len(raw) > MAX_LINE:
-                    size = len(raw)
-                    while not raw.endswith(b"\n"):
-                        raw = fh.readline(MIB)
-                        if not raw:
-                            break
-                        size += len(raw)
-                    yield n, None, f"a line of {size:,} bytes; a record is at most {MAX_LINE:,} bytes"
-                    continue
-                if not raw.strip():
-                    continue
-                rec, err = _parse(raw)
-                yield n, rec, err
-        except OSError as e:
-            raise InputFileError(path, e.strerror or "cannot be read") from None
-
-
-def is_event_file(path: str) -> bool:
-    """True when ``path`` is an SQLite file (an event), judged by its first bytes."""
-    with open_regular(path) as fh:
-        try:
-            return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
-        except OSError as e:
-            raise InputFileError(path, e.strerror or "cannot be read") from None
-
-
-# -- the rules of a record ----------------------------------------------------------------------
-
-
-class RulesBook:
-    """Where a record's rules come from: ``--variant``, the rules lines and inline rules seen, shipped variants.
-
-    A record is matched to its rules by fingerprint (``variant_hash``).  Its ``variant``
-    name is looked up only among the shipped variants, and only used when that
-    variant's fingerprint is the record's: a name is never opened as a path.
-    """
-
-    def __init__(self, override: Variant | None = None) -> None:
-        self.override = override
-        self.by_hash: dict[str, Variant] = {}
-        self.shipped: dict[str, list[Variant]] = {}
-        if override is not None:
-            self.by_hash[override.rules.fingerprint] = override
-
-    def learn(self, record: dict[str, Any]) -> Variant:
-        """Rules carried by a record or a rules line; their fingerprint must be the one the record gives."""
-        variant = variant_from_rules(record["rules"])
-        got = variant.rules.fingerprint
-        given = record.get("variant_hash")
-        # rules written by an earlier version lack the options added since: their fingerprint is the
-        # one they had as written (variant_from_rules gave the missing options their legacy values)
-        if given is not None and given != got and given != rules_fingerprint(record["rules"]):
-            raise EventError(f"the rules carried have the fingerprint {got}, but the record says variant_hash {given}")
-        self.by_hash.setdefault(got, variant)
-        if given is not None:
-            self.by_hash.setdefault(given, variant)
-        return variant
-
-    def _shipped(self, name: str, fingerprint: str) -> Variant | None:
-        """The shipped variant (file or built in) of that name whose fingerprint is the record's."""
-        if name not in catalog.names():
-            return None
-        if name not in self.shipped:
-            found = [catalog.resolve(name)]  # a shipped name: catalog.names() holds no paths
-            if name in BUILTIN:
-                found.append(BUILTIN[name]())
-            self.shipped[name] = found
-        return next((v for v in self.shipped[name] if v.rules.fingerprint == fingerprint), None)
-
-    def for_record(self, record: dict[str, Any]) -> Variant:
-        """The rules ``record`` was played under; raises EventError saying what to give when unknown."""
-        fingerprint = record.get("variant_hash")
-        if self.override is not None:
-            if fingerprint and fingerprint != self.override.rules.fingerprint:
-                raise EventError(
-                    f"the record was played under other rules (variant_hash {fingerprint}, "
-                    f"{self.override.name} is {self.override.rules.fingerprint}); give the right file with --variant"
-                )
-            return self.override
-        if not fingerprint:
-            raise EventError(
-                "the record has no rules fingerprint (variant_hash), so the rules it was played under are "
-                "unknown; give them with --variant FILE"
-            )
-        if "rules" in record:
-            return self.learn(record)
-        known = self.by_hash.get(fingerprint) or self._shipped(str(record.get("variant", "")), fingerprint)
-        if known is None:
-            raise EventError(
-                f"the rules of this record (variant {str(record.get('variant', ''))[:60]!r}, variant_hash "
-                f"{fingerprint}) are not in the file: it has no rules line with them and no shipped variant has "
-                "them; give the rules with --variant FILE"
-            )
-        return known
+    from ..tournament.event import Tournament
 
 
 # -- checks -------------------------------------------------------------------------------------
@@ -368,7 +162,7 @@ def verify_record(variant: Variant, record: dict[str, Any], before: Before | Non
 
     The record is assumed to match the schema (:func:`schema_problem`).  ``before`` is what a match
     hand started from (the hand before it left it); given, its events before play are replayed too
-    (:func:`~gouji_rules.tournament.preplay.pre_play_problem`).
+    (:func:`~gouji_rules.records.preplay.pre_play_problem`).
     """
     if record.get("kind") == "result":
         return _verify_result(variant, record)
@@ -637,7 +431,7 @@ def verify_event(
     path: str, override: Variant | None = None, notes: list[str] | None = None
 ) -> tuple[int, list[Problem]]:
     """Check every hand stored in an event file under the event's own copy of the rules."""
-    from .event import Tournament
+    from ..tournament.event import Tournament
 
     problems: list[Problem] = []
     missing = _not_an_event(path)
@@ -698,119 +492,3 @@ def export_lines(event: Tournament) -> list[dict[str, Any]]:
             raise EventError(f"round {row.round} table {row.tbl} hand {row.hand}: the stored record is not an object")
         out.append({"variant_hash": head["variant_hash"], **row.record})
     return out
-
-
-# -- replay -------------------------------------------------------------------------------------
-
-
-def pick(path: str, hand: int, override: Variant | None = None) -> tuple[Variant, dict[str, Any]]:
-    """The ``hand``-th hand record (1-based) of a file, checked, with the rules it was played under."""
-    book = RulesBook(override)
-    n = 0
-    for line, rec, err in read_records(path):
-        if rec is not None and rec.get("kind") == "rules":
-            problem = schema_problem(rec)
-            if problem:
-                raise InputError(problem, file=path, line=line)
-            book.learn(rec)
-            continue
-        n += 1
-        if n == hand:
-            if rec is None:
-                raise InputError(err, file=path, line=line)
-            problem = schema_problem(rec)
-            if problem:
-                raise InputError(problem, file=path, line=line)
-            try:
-                variant = book.for_record(rec)
-            except GoujiError as e:
-                raise InputError(str(e), file=path, line=line) from None
-            if rec.get("kind") != "result":
-                problem = deck_problem(variant, rec) or seed_problem(variant, rec)
-                if problem:
-                    raise InputError(problem, file=path, line=line)
-            return variant, rec
-    raise InputError(f"the file has {n} hand record{'s' if n != 1 else ''}, not {hand}", file=path)
-
-
-def replay_steps(variant: Variant, record: dict[str, Any]) -> Iterator[tuple[str, bool]]:
-    """The hand as text, one block per step: the deal first, then each action and what it caused;
-    each with whether it stands (False for the illegal action that ends the replay)."""
-    if "actions" not in record:
-        raise InputError("this record has no actions to step through (a result entered at a table)")
-    try:
-        hand = Hand.from_record(variant, record)
-    except (GoujiError, ValueError, KeyError, TypeError, IndexError) as e:
-        raise InputError(f"cannot set up the hand: {e}") from None
-    head = [f"{variant.name}, seed {record.get('seed')}, seat {record['leader']} leads"]
-    for s in range(6):
-        who = ""
-        players = record.get("players")
-        if isinstance(players, list) and len(players) == 6:
-            who = f" {players[s]}"
-        head.append(f"  seat {s}{who}: {format_hand(hand.hands[s])}")
-    yield "\n".join(head), True
-    seen = len(hand.events)
-    for k, text in enumerate(record["actions"], start=1):
-        seat_text, _, act = str(text).partition(":")
-        try:
-            hand.apply(parse_action(act), int(seat_text))
-        except (GoujiError, ValueError) as e:
-            yield f"{k:>4}. seat {seat_text}: {act}   ILLEGAL: {e}", False
-            return
-        new = [e for e in hand.events[seen:] if e.type not in ("play", "pass")]
-        seen = len(hand.events)
-        notes = "; ".join(_event_text(e.to_json()) for e in new)
-        left = " ".join(str(n) for n in hand.cards_left())
-        yield f"{k:>4}. seat {seat_text}: {act:<12} left [{left}]" + (f"   {notes}" if notes else ""), True
-    if hand.is_over:
-        yield f"places {list(hand.places)}, scores {list(hand.scores())}", True
-
-
-def _event_text(e: dict[str, Any]) -> str:
-    parts = [str(e["type"])]
-    if "seat" in e:
-        parts.append(f"seat {e['seat']}")
-    if "cards" in e:
-        parts.append(str(e["cards"]))
-    if "other" in e:
-        parts.append(f"→ {e['other']}")
-    if "value" in e:
-        parts.append(f"({e['value']})")
-    return " ".join(parts)
-
-
-def replay(
-    variant: Variant, record: dict[str, Any], emit: Callable[[str], None], wait: Callable[[], bool] | None = None
-) -> bool:
-    """Emit each step; ``wait`` is called between steps and returns False to stop (q).
-
-    Returns False when the record holds an illegal action (the step that says so is emitted)."""
-    for i, (step, stands) in enumerate(replay_steps(variant, record)):
-        if i and wait is not None and not wait():
-            return True
-        emit(step)
-        if not stands:
-            return False
-    return True
-
-
-__all__ = [
-    "MAX_LINE",
-    "Problem",
-    "RulesBook",
-    "check",
-    "deck_problem",
-    "is_event_file",
-    "pick",
-    "read_records",
-    "replay",
-    "replay_steps",
-    "rules_line",
-    "schema_problem",
-    "schema_text",
-    "seed_problem",
-    "verify_event",
-    "verify_files",
-    "verify_record",
-]

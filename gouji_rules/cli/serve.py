@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .cli_common import TEXT, add_commands, fail, handles_errors
+from .common import TEXT, add_commands, fail, handles_errors
 
 
 def _lan_address() -> str:
@@ -68,8 +68,8 @@ def serve_cmd(
     try:
         import uvicorn
 
-        from .web.app import Config, State, create_app
-        from .web.links import Seat
+        from ..web.app import Config, State, create_app
+        from ..web.links import Seat
     except ImportError as e:
         fail(f"gouji event serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
     if public_url is not None and not public_url.startswith(("http://", "https://")):

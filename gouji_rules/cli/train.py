@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from .cli_common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, handles_errors
+from .common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, handles_errors
 
 
 def _line(p: Any) -> str:
@@ -141,7 +141,7 @@ def train_cmd(
     Ctrl-C or kill -9 keeps the last checkpoint in --out; the same command again continues it.
     --export FILE writes the run's best weights (for gouji_rules/data/agents/).
     """
-    from .learn.train import TrainConfig, Trainer, export
+    from ..learn.train import TrainConfig, Trainer, export
 
     if export_to is not None:
         check_output_paths([export_to], [os.path.join(out, "best.npz"), os.path.join(out, "checkpoint.npz")])

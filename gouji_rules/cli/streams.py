@@ -4,7 +4,7 @@
 interpreter's last flush; ``gouji compare … --json | head -1`` stops quietly (exit 1, as click
 does) when the reader goes away.  A lone surrogate (a ``\\ud800`` escape in a variant's
 ``title:``) is printed as that escape, and a file name that is not UTF-8 as the bytes it was
-given, never a ``UnicodeEncodeError``.  Kept apart from ``cli_common`` so that ``gouji
+given, never a ``UnicodeEncodeError``.  Kept apart from ``common`` so that ``gouji
 validate`` loads nothing more for it.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO, cast
 
-from .errors import GoujiError
+from ..errors import GoujiError
 
 TEXT_ERRORS = "gouji.text"
 """The encoding error handler of stdout: a surrogate-escaped byte (a file name that is not UTF-8)

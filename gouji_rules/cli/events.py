@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 import click
 
-from .cli_common import OUTPUT, SEED, TEXT, FiniteFloat, add_commands, check_output_paths, handles_errors
-from .tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
+from ..tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
+from .common import OUTPUT, SEED, TEXT, FiniteFloat, add_commands, check_output_paths, handles_errors
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,9 +26,9 @@ def _open(path: str, *, write: bool = False, wait: float | None = None) -> Itera
     """The event, read-only unless the command changes it; a damaged file is one error, not a traceback."""
     import sqlite3
 
-    from .tournament.errors import EventError
-    from .tournament.event import Tournament
-    from .tournament.storage import BUSY_TIMEOUT
+    from ..tournament.errors import EventError
+    from ..tournament.event import Tournament
+    from ..tournament.storage import BUSY_TIMEOUT
 
     ev = Tournament.open(path, write=write, timeout=BUSY_TIMEOUT if wait is None else wait)
     try:
@@ -63,7 +63,7 @@ def _write(text: str, output: str | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    from .atomic import atomic_writer
+    from ..atomic import atomic_writer
 
     with atomic_writer(output) as fh:
         fh.write(text)
@@ -119,14 +119,14 @@ def new_cmd(
     encoding: str | None,
 ) -> None:
     """Create the event FILE (never overwrites) with its entrants, rules copy and schedule."""
-    from .outputs import variant_inputs
-    from .tournament import event as ev
+    from ..outputs import variant_inputs
+    from ..tournament import event as ev
 
     given = sum(x is not None and x != () for x in (players, teams, bots))
     if given != 1:
         raise click.UsageError("give exactly one of --players, --teams or --bots")
     check_output_paths([file], [players, teams, *variant_inputs(variant_spec)])
-    from .tournament.tiebreaks import parse
+    from ..tournament.tiebreaks import parse
 
     settings = ev.Settings(
         name, variant_spec, fmt, rounds, hands, seed, duplicate, parse(tiebreaks) if tiebreaks else ()
@@ -146,7 +146,7 @@ def new_cmd(
             f"{' (duplicate)' if d['duplicate'] else ''}, variant {d['variant']}, {len(e.entrants)} entrants"
         )
         if d["format"] == "rotating":
-            from .tournament.schedule import describe_repeats, seating_repeats
+            from ..tournament.schedule import describe_repeats, seating_repeats
 
             click.echo(f"schedule: {describe_repeats(seating_repeats(db.seating()))}")
 
@@ -162,8 +162,8 @@ def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
 
     Read-only, except that the first look at a Swiss round pairs it and stores the pairing.
     """
-    from .tournament.club import needs_pairing, seating_sheet
-    from .tournament.standings import table
+    from ..tournament.club import needs_pairing, seating_sheet
+    from ..tournament.standings import table
 
     with _open(file) as e:
         pair_now = needs_pairing(e, rnd)
@@ -223,7 +223,7 @@ def _entries(
     *,
     need_finish: bool = True,
 ) -> tuple[list[tuple[str, Any]], str]:
-    from .tournament.club import Entry, read_results, split_list
+    from ..tournament.club import Entry, read_results, split_list
 
     if from_csv:
         if any(x is not None for x in (rnd, tbl, hand, finish)) or any(lists.values()):
@@ -270,7 +270,7 @@ def _hands_json(scored: list[Any]) -> list[dict[str, Any]]:
 @handles_errors
 def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) -> None:
     """Enter a hand's result from a real table; prints its points, next leader and tribute."""
-    from .tournament.club import describe, record
+    from ..tournament.club import describe, record
 
     lists = _lists(kw)
     entries, src = _entries(kw["rnd"], kw["tbl"], kw["hand"], kw["finish"], lists, kw["from_csv"], kw["encoding"])
@@ -301,7 +301,7 @@ def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any)
     The old result stays in the audit trail.  A change that would drop a recorded fact (a burn,
     an opened seat, …) needs --replace with the whole hand.
     """
-    from .tournament.club import correct, describe, facts_line
+    from ..tournament.club import correct, describe, facts_line
 
     lists = _lists(kw)
     entries, src = _entries(
@@ -337,7 +337,7 @@ def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any)
 @handles_errors
 def status_cmd(file: str, as_json: bool) -> None:
     """The hands still to be entered (or played), by round, table and hand.  Read-only."""
-    from .tournament.club import missing_hands
+    from ..tournament.club import missing_hands
 
     with _open(file) as e:
         missing = missing_hands(e)
@@ -377,7 +377,7 @@ def status_cmd(file: str, as_json: bool) -> None:
 @handles_errors
 def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
-    from .tournament import standings as st
+    from ..tournament import standings as st
 
     chosen = [f for f, on in (("json", as_json), ("csv", as_csv), ("html", as_html)) if on]
     if len(chosen) > 1:
@@ -421,7 +421,7 @@ def season_cmd(
 
     Read-only.  Players are matched by name; see "Season" in docs/tournaments.md.
     """
-    from .tournament import season as se
+    from ..tournament import season as se
 
     if window is not None and min_nights > window:
         raise click.BadParameter(
@@ -447,7 +447,7 @@ def season_cmd(
 @handles_errors
 def run_cmd(file: str, time_limit: float, limit: int | None, budget: float | None, quiet: bool) -> None:
     """Play the bot event's matches not played yet; run again after a stop to continue."""
-    from .tournament.run import run_event
+    from ..tournament.run import run_event
 
     def progress(msg: str) -> None:
         if not quiet:
@@ -512,15 +512,15 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
     import csv
     import io
 
-    from .outputs import spreadsheet_cell
-    from .tournament.club import results_csv
+    from ..outputs import spreadsheet_cell
+    from ..tournament.club import results_csv
 
     if not any((records, results, faults, audit)):
         raise click.UsageError("give at least one of --records, --results, --faults, --audit")
     check_output_paths([records, results, faults, audit], [file])
     with _open(file) as e:
         if records:
-            from .tournament.records import export_lines
+            from ..records import export_lines
 
             _write("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in export_lines(e)), records)
         if results:
@@ -540,7 +540,7 @@ def export_cmd(file: str, records: str | None, results: str | None, faults: str 
 
 def register(group: click.Group) -> None:
     """Add ``event`` to the ``gouji`` group."""
-    from .cli_serve import register as register_serve
+    from .serve import register as register_serve
 
     register_serve(event_group)
     add_commands(group, event_group)
