@@ -1,4 +1,7 @@
-"""Finding a variant by name or path: the one door the CLI uses."""
+"""The shipped variants, and finding a variant by name or path: the one door the CLI uses.
+
+New code imports the shipped variants (:func:`dagang`, :func:`dianshaomenla`, ``BUILTIN``) from here.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,9 @@ import os
 from pathlib import Path
 
 from .errors import UnknownVariant, near_miss
-from .variant import BUILTIN, DEFAULT, Variant
+from .variant import BUILTIN, DEFAULT, Variant, dagang, dianshaomenla
+
+__all__ = ["BUILTIN", "DEFAULT", "Variant", "dagang", "dianshaomenla", "names", "resolve"]
 
 
 def names() -> list[str]:
