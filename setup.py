@@ -17,7 +17,7 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-CORE = ["cards", "rng", "actions", "events", "observe", "legal", "beat", "rules", "engine", "agents", "sim"]
+CORE = ["cards", "seats", "rng", "actions", "events", "observe", "legal", "beat", "rules", "engine", "agents", "sim"]
 
 
 def _say(msg: str) -> None:

@@ -17,6 +17,7 @@ from .engine import Observation
 from .legal import Legal
 from .rng import SplitMix64, derive
 from .rules import NEVER
+from .seats import opposite
 from .strength import Strength as Strength  # how strong each agent measured: gouji_rules.strength
 from .strength import strength as strength
 
@@ -182,7 +183,7 @@ class GreedyAgent:
             return PASS
         table = obs.table
         assert table is not None
-        fight = rules.is_gouji(table) and owner == (me + 3) % 6
+        fight = rules.is_gouji(table) and owner == opposite(me)
         cands = sets
         if not fight:
             cands = [cs for cs in sets if not cs.jokers and not (cs.twos and cs.rank < TWO)] or []

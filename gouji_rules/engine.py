@@ -55,6 +55,7 @@ from .legal import Box, Legal
 from .observe import hand_observation
 from .rng import SplitMix64, check_seed
 from .rules import Rules, as_rules, sweep_of
+from .seats import opposite
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -391,7 +392,7 @@ class Hand:
         for s in setup.closed:
             self.point[s] = POINT_CLOSED
         for s in range(6):
-            o = (s + 3) % 6
+            o = opposite(s)
             if self.active[s] and (
                 s in setup.no_head or (not self.active[o] and s not in self.head_rights and self._gone_unheads(o))
             ):
@@ -416,13 +417,13 @@ class Hand:
         (the constructor read the seats that left silently in seat order)."""
         head_rights, chosen = self.head_rights, self.setup.no_head
         for s in range(6):
-            o = (s + 3) % 6
+            o = opposite(s)
             if self.active[s] and s not in chosen and s not in head_rights:
                 self.no_head[s] = not self.active[o] and self._gone_unheads(o)
         self.events = [e for e in self.events if e.type != "no_head"]
         for s in range(6):
             if self.active[s] and self.no_head[s]:
-                self.events.append(Event("no_head", s, other=(s + 3) % 6))
+                self.events.append(Event("no_head", s, other=opposite(s)))
 
     def _huiwu(self, team: int, leader: int) -> bool:
         """会五 (S0): the swept side's 5s go out together; the other side may answer them."""
@@ -501,7 +502,7 @@ class Hand:
         hand.finish = list(out) + [s for s in hand.finish if s not in out]
         if rules.no_head_when == 0:
             for s in out:
-                o = (s + 3) % 6
+                o = opposite(s)
                 if hand.active[o] and rules.no_head:
                     hand.no_head[o] = True
         else:
@@ -607,8 +608,8 @@ class Hand:
 
     @staticmethod
     def opposite(seat: int) -> int:
-        """The seat across (对头): seat + 3 mod 6."""
-        return (seat + 3) % 6
+        """The seat across (对头): :func:`gouji_rules.seats.opposite`."""
+        return opposite(seat)
 
     def observation(self, seat: int | None = None) -> Observation:
         """What ``seat`` (default: the seat to act) may know (gouji_rules/observe.py): other hand sizes
@@ -644,7 +645,7 @@ class Hand:
             return False
         rules = self.rules
         has_head = (
-            self.active[(owner + 3) % 6]
+            self.active[opposite(owner)]
             or self.head_rights.get(owner, 0) > 0
             or not rules.no_head
             or (rules.no_head_when != 0 and owner not in self.head_rights)  # gone without making him 无头
@@ -755,7 +756,7 @@ class Hand:
         if not self.rules.allow_yield or self.ffa or self.yielded[s]:
             return False
         o = self.owner
-        if o != (s + 3) % 6 or self.table is None or self.bound(o, self.table):
+        if o != opposite(s) or self.table is None or self.bound(o, self.table):
             return False
         up1, up2 = (o + 1) % 6, (o + 2) % 6
         return (self.passed[up1] or not self.active[up1]) and (self.passed[up2] or not self.active[up2])
@@ -1005,7 +1006,7 @@ class Hand:
         rules = self.rules
         if rules.dadian and place == 1:
             # 打点 (S4 第二十二条(一) 其够级牌一次未活): a seat whose pure set stood (pending) has not “never lived”
-            for x in (s, (s + 3) % 6):
+            for x in (s, opposite(s)):
                 if self.point[x] == POINT_NONE and not self.lived[x]:
                     self.point[x] = POINT_CLOSED
                     self.events.append(Event("point_closed", x))
@@ -1033,7 +1034,7 @@ class Hand:
 
     def _left_play(self, s: int, went_out: bool, first: bool) -> None:
         """Seat ``s`` left play: by going out (``first``: as 头科), or removed (闷, a failed burn)."""
-        o = (s + 3) % 6
+        o = opposite(s)
         if self.active[o] and not self.no_head[o] and self.rules.makes_no_head(went_out, first):
             self.no_head[o] = True
             self.events.append(Event("no_head", o, other=s))
@@ -1056,7 +1057,7 @@ class Hand:
     def _response_queue(self, owner: int, cs: CardSet) -> list[tuple[int, Mode]]:
         rules = self.rules
         active = self.active
-        opp = (owner + 3) % 6
+        opp = opposite(owner)
         if rules.beat.dead(cs):
             if rules.kou and active[opp]:
                 return [(opp, KOU_MODE)]
@@ -1153,7 +1154,7 @@ class Hand:
             self.events.append(Event("open_point", s))
         if self.rules.no_head and self.active[s] and not self.no_head[s]:
             self.no_head[s] = True
-            self.events.append(Event("no_head", s, other=(s + 3) % 6))
+            self.events.append(Event("no_head", s, other=opposite(s)))
 
     def _next_active(self, s: int) -> int:
         for k in range(1, 7):

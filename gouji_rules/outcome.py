@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from .errors import IllegalAction
 from .rules import Rules
+from .seats import opposite
 from .settlement import Debt, HandResult, Settlement, settle
 
 BURN = "S4 第六条; S0 五、烧牌"
@@ -121,7 +122,7 @@ def verify_outcome(rules: Rules, o: Outcome) -> None:
                 f"{what}: a seat placed before play (革命, 冲点, no 3) does not play the hand", "burn_who", BURN
             )
         if not rules.may_burn(burner, victim):
-            whom = "oneself" if burner == victim else "the opposite" if victim == (burner + 3) % 6 else "a teammate"
+            whom = "oneself" if burner == victim else "the opposite" if victim == opposite(burner) else "a teammate"
             raise _illegal(f"{what}: {rules.name} does not let a seat burn {whom}", "burn_who", BURN)
         if burner in burners:
             raise _illegal(f"{what}: a burn succeeds when the burner goes out, once a hand", "burn_once", BURN)

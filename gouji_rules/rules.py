@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .beat import BeatStrategy, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
+from .seats import opposite
 
 if TYPE_CHECKING:
     from .settlement import Debt, HandResult
@@ -476,7 +477,7 @@ class Rules:
         """May a seat that passed in this round play on ``owner``'s set (S0 过牌, S4 第五条, 第十一条)?"""
         if ffa and self.ffa_passers_return:
             return True
-        return self.reenter_opposite_set and owner == (passed_seat + 3) % 6
+        return self.reenter_opposite_set and owner == opposite(passed_seat)
 
     def burn_order(self, owner: int) -> list[int]:
         """The seats asked whether they burn ``owner``'s 够级 set, in priority order (S4 第六条, S0 五、烧牌)."""
@@ -490,7 +491,7 @@ class Rules:
             return IllegalAction(f"{self.name} has no 烧牌", rule="burn_enabled")
         if burner == victim:
             return IllegalAction("nobody burns his own set", rule="burn_self")
-        if victim == (burner + 3) % 6:
+        if victim == opposite(burner):
             return IllegalAction("the opposite answers a 够级 set; he does not burn it", rule="burn_opposite")
         if victim == burning:
             if self.counter_burn == "none":
@@ -630,7 +631,7 @@ class Rules:
 
     def chongdian_opens(self, seat: int, succeeded: bool) -> int:
         """The seat a 冲点 opens: its player when it succeeds, the opposite when it fails (S0 十、冲点)."""
-        return seat if succeeded else (seat + 3) % 6
+        return seat if succeeded else opposite(seat)
 
     def chongdian_outcome(self, seat: int, success: bool) -> tuple[frozenset[int], frozenset[int]]:
         """Who counts as opened and who may no longer open after ``seat``'s 冲点 (S0 十、冲点):
@@ -852,7 +853,7 @@ class Rules:
 
     def declaration_barred(self, kind: str, seat: int, placed: Collection[int]) -> bool:
         """明点 is declared after 革命 and 冲点: not by a seat placed before play (``placed``), nor on one."""
-        return kind == "mingdian" and (seat in placed or (seat + 3) % 6 in placed)
+        return kind == "mingdian" and (seat in placed or opposite(seat) in placed)
 
     def verify_declaring(self, kind: str, seat: int, placed: Collection[int], declared: Collection[int]) -> None:
         """Raise IllegalAction unless ``seat`` may declare ``kind`` now, having ``declared`` before: a seat

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .registry import TRIBUTE_KINDS
 from .rules import sweep_of
+from .seats import opposite
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -91,7 +92,7 @@ class PointTribute(TributeKind):
         out: list[Debt] = []
         declared_pairs: set[int] = set()
         for kind, s in result.declarations:
-            o = (s + 3) % 6
+            o = opposite(s)
             declared_pairs.add(min(s, o))
             stake = rules.declaration(kind).stake or 0
             if not opened[o]:
@@ -201,7 +202,7 @@ class SweepTribute(TributeKind):
         team = sweep_of(result.places)
         if not self.on or team is None:
             return []
-        return [self.debt(s, (s + 3) % 6, 1) for s in range(6) if s % 2 != team]
+        return [self.debt(s, opposite(s), 1) for s in range(6) if s % 2 != team]
 
 
 def compile_tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..actions import PASS, Action, Choose, Head, Pass, Play
 from ..events import Event
 from ..legal import Legal
+from ..seats import opposite
 from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class Chongdian:
             return False  # 若3人或3人以上冲点则重新洗牌摸牌，贡数不变
         results: dict[int, bool] = {}
         for s in players:
-            o = (s + 3) % 6
+            o = opposite(s)
             success = False
             for _ in range(rules.chongdian_sets):
                 sets = rules.pure_choices(m.hands_now[s])
@@ -82,7 +83,7 @@ class Chongdian:
             rules.chongdian_placings([(s, results[s]) for s in players], prep.last_places or [0] * 6)[0]
         )
         for s in players:
-            o = (s + 3) % 6
+            o = opposite(s)
             if o in setup.placed:
                 continue
             a2 = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose, Head
 from ..events import Event
+from ..seats import opposite
 from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class Geming:
             setup.closed.add(s)
             m.discard(s)
             prep.debts = [d for d in prep.debts if d.giver != s]
-            o = (s + 3) % 6
+            o = opposite(s)
             a = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))
             if isinstance(a, Head) and a.keep:
                 setup.head_rights[o] = rules.geming_opposite_rights

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Declare
 from ..events import Event
+from ..seats import opposite
 from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -39,5 +40,5 @@ class Mingdian:
             a = yield m.ask(s, DecisionKind.MINGDIAN, (Declare("mingdian"), PASS))
             if isinstance(a, Declare):
                 prep.declarations.append(("mingdian", s))
-                m.event(Event("mingdian", s, other=(s + 3) % 6))
+                m.event(Event("mingdian", s, other=opposite(s)))
         return True

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..actions import PASS, Action, Declare
 from ..events import Event
 from ..registry import DECLARATIONS
+from ..seats import opposite
 from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -55,5 +56,5 @@ class Xuandian:
         for s, kind in sorted(votes.items()):
             if kind in staked:
                 prep.declarations.append((kind, s))
-                m.event(Event(kind, s, other=(s + 3) % 6))
+                m.event(Event(kind, s, other=opposite(s)))
         return True

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Declare
 from ..events import Event
+from ..seats import opposite
 from .base import Decision, DecisionKind, HandPrep, register_phase
 
 if TYPE_CHECKING:
@@ -35,5 +36,5 @@ class Yudian:
             a = yield m.ask(s, DecisionKind.YUDIAN, (Declare("yudian"), PASS))
             if isinstance(a, Declare):
                 prep.declarations.append(("yudian", s))
-                m.event(Event("yudian", s, other=(s + 3) % 6))
+                m.event(Event("yudian", s, other=opposite(s)))
         return True

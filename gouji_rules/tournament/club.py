@@ -20,6 +20,7 @@ from ..errors import IllegalAction
 from ..outcome import Outcome, opened_in_play, settle_outcome
 from ..registry import DECLARATIONS
 from ..rules import Rules
+from ..seats import opposite
 from ..settlement import Debt, Settlement
 from . import schedule, standings
 from .errors import AlreadyRecorded, EventError, InputError
@@ -166,7 +167,7 @@ def seating_sheet(event: Tournament, rnd: int) -> list[dict[str, Any]]:
         names = event.seat_names(seats)
         teams = [event.entrants[e].team for e in seats]
         rows = [
-            {"seat": s, "player": names[s], "team": teams[s] or ("A" if s % 2 == 0 else "B"), "opposite": (s + 3) % 6}
+            {"seat": s, "player": names[s], "team": teams[s] or ("A" if s % 2 == 0 else "B"), "opposite": opposite(s)}
             for s in range(6)
         ]
         out.append({"round": rnd, "table": tbl, "seats": rows})
