@@ -28,6 +28,7 @@ from .report import (
     governed_rows,
     is_zero,
     power_cell,
+    shown_zh,
     summary_zh,
 )
 
@@ -280,8 +281,12 @@ def render_html(doc: dict[str, Any]) -> str:
         rows = ["<table><tr><th>规则</th><th>rule</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"]
         for d in doc["rule_differences"]:
             shown = [_show(v) for v in d["values"]]
+            words = shown_zh(d)
             cells = "".join(
-                f"<td{' class=changed' if i and s != shown[0] else ''}>{escape(s)}</td>" for i, s in enumerate(shown)
+                f"<td{' class=changed' if i and s != shown[0] else ''}>{escape(w)}"
+                + (f" <code>{escape(s)}</code>" if isinstance(v, str) and w != s else "")
+                + "</td>"
+                for i, (s, w, v) in enumerate(zip(shown, words, d["values"], strict=True))
             )
             rows.append(f"<tr><td>{escape(d['zh'])}</td><td><code>{escape(d['path'])}</code></td>{cells}</tr>")
         rows.append("</table>")

@@ -432,6 +432,13 @@ def shorten(text: str, cols: int) -> str:
     return out + "…"
 
 
+def shown_zh(d: dict[str, Any]) -> list[str]:
+    """A rule difference's values as the rule sheet words them in Chinese (the values themselves for a
+    hook, or a document written before values had words)."""
+    words = d.get("words")
+    return list(words["zh"]) if words else [_show(v) for v in d["values"]]
+
+
 def _show(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -589,7 +596,7 @@ def render_text(doc: dict[str, Any]) -> str:
         value_w = max(8, room // len(names))
         rule_rows = [["规则 rule", "", *(shorten(n, value_w) for n in names)]]
         rule_rows += [
-            [shorten(d["path"], path_w), shorten(d["zh"], zh_w), *(shorten(_show(v), value_w) for v in d["values"])]
+            [shorten(d["path"], path_w), shorten(d["zh"], zh_w), *(shorten(w, value_w) for w in shown_zh(d))]
             for d in diffs
         ]
         out += fit_table(rule_rows, keep=2)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..dsl.diff import Difference, differences
+from ..dsl.explain import field_words
 from ..governs import governs
 from ..variant import SECTIONS, Variant
 
@@ -54,8 +55,30 @@ def rule_differences(variants: Sequence[Variant]) -> list[dict[str, Any]]:
             if g is None
             else {"events": list(g.events), "tribute": list(g.tribute), "between_hands": g.between_hands}
         )
-        out.append({"path": path, "zh": first.label_zh, "en": first.label_en, "values": values, "governs": what})
+        words = _words(variants, path, values)
+        out.append(
+            {
+                "path": path,
+                "zh": first.label_zh,
+                "en": first.label_en,
+                "values": values,
+                "words": words,
+                "governs": what,
+            }
+        )
     return out
+
+
+def _words(variants: Sequence[Variant], path: str, values: list[Any]) -> dict[str, list[str]] | None:
+    """Each value as the rule sheet words it (``被闷当即判为最后`` for ``place_bottom``), in both languages;
+    None for a hook, whose value is its expression text."""
+    key, _, name = path.partition(".")
+    if key not in dict(SECTIONS) or not name:
+        return None
+    return {
+        lang: [field_words(v, key, name, value, lang) for v, value in zip(variants, values, strict=True)]
+        for lang in ("zh", "en")
+    }
 
 
 def between_hands(differences: Sequence[dict[str, Any]]) -> list[str]:

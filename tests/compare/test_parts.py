@@ -64,3 +64,18 @@ def test_units_do_not_depend_on_workers() -> None:
 def test_metric_ids_are_unique() -> None:
     ids = [m.id for m in metrics_for(3)]
     assert len(ids) == len(set(ids))
+
+
+def test_rule_differences_say_coded_values_in_the_rule_sheets_words() -> None:
+    """Issue 22: a club reads ``被闷当即判为最后``, not ``place_bottom``, in compare's rule table (the
+    rule sheet's own words, so explain and compare never word a value two ways)."""
+    from gouji_rules.compare.report import shown_zh
+
+    d = {r["path"]: r for r in rule_differences([dagang(), dianshaomenla()])}
+    men = d["men.penalty"]
+    assert men["values"] == ["bottom_plays_on", "place_bottom"]
+    assert shown_zh(men) == ["先清为落：从最后排名，但继续出牌", "被闷当即判为最后、不再出牌"]
+    assert d["jiefeng.policy"]["words"]["en"][1] == "the next seat in play"
+    assert d["sets.kou"]["words"]["zh"] == ["是", "否"]
+    del men["words"]  # a document written before values had words shows the values
+    assert shown_zh(men) == ["bottom_plays_on", "place_bottom"]
