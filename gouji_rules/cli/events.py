@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from ..tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
-from .common import OUTPUT, SEED, TEXT, FiniteFloat, add_commands, check_output_paths, handles_errors
+from .common import OUTPUT, SEED, TEXT, FiniteFloat, add_commands, check_output_paths, fail, handles_errors
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -422,13 +422,19 @@ def season_cmd(
     Read-only.  Players are matched by name; see "Season" in docs/tournaments.md.
     """
     from ..tournament import season as se
+    from ..tournament.errors import EventError
 
     if window is not None and min_nights > window:
         raise click.BadParameter(
             f"{min_nights} nights cannot be attended in a window of {window}", param_hint="--min-nights"
         )
     check_output_paths([csv_file], files)
-    s = se.build(files, window=window, min_nights=min_nights, mixed=mixed)
+    try:
+        s = se.build(files, window=window, min_nights=min_nights, mixed=mixed)
+    except EventError as e:
+        if lang != "zh":
+            raise
+        fail(se.zh_refusal(e))
     if csv_file:
         _write(se.to_csv(s), csv_file)
     click.echo(se.to_json(s) if as_json else se.to_text(s, lang), nl=False)

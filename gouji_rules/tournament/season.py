@@ -48,7 +48,20 @@ Z = 3.0
 
 
 class SeasonError(EventError):
-    """Nights that cannot make one season: the same event twice, different rules, a name that is two players."""
+    """Nights that cannot make one season: the same event twice, different rules, a name that is two players.
+
+    ``zh`` is the same refusal in Chinese, for the club (``gouji event season`` speaks Chinese first)."""
+
+    def __init__(self, message: str, zh: str = "") -> None:
+        super().__init__(message)
+        self.zh = zh
+
+
+def zh_refusal(e: EventError) -> str:
+    """A refusal of the season in Chinese: its own words, or, for a night that cannot be read, what went
+    wrong in a sentence with the file's own message after it."""
+    zh = getattr(e, "zh", "")
+    return zh or f"这个比赛文件读不了，不能算进赛季（{e}）"
 
 
 def player_key(name: str) -> str:
@@ -98,7 +111,8 @@ def _night(path: str, event: Tournament) -> Night:
         if k in seen:
             raise SeasonError(
                 f"{path}: players {seen[k]!r} and {e.name!r} are one name once normalised (NFKC); "
-                "a season could not tell them apart, so rename one in the event"
+                "a season could not tell them apart, so rename one in the event",
+                f"{path}：选手「{seen[k]}」和「{e.name}」写法不同但算同一个名字，赛季分不清他们；请在比赛里给其中一人改名",
             )
         seen[k] = e.name
         by_id[e.id] = k
@@ -209,16 +223,24 @@ def _check_nights(nights: Sequence[Night], mixed: bool) -> None:
     for i, n in enumerate(nights):
         for m in nights[:i]:
             if n.identity == m.identity:
-                raise SeasonError(f"{n.file}: is the same event file as {m.file}; give each night once")
+                raise SeasonError(
+                    f"{n.file}: is the same event file as {m.file}; give each night once",
+                    f"{n.file} 和 {m.file} 是同一个比赛文件；每一晚只给一次",
+                )
             if n.hands and n.fingerprint == m.fingerprint:
-                raise SeasonError(f"{n.file}: is a copy of {m.file} (the same event); give each night once")
+                raise SeasonError(
+                    f"{n.file}: is a copy of {m.file} (the same event); give each night once",
+                    f"{n.file} 是 {m.file} 的副本（同一晚的比赛）；每一晚只给一次",
+                )
     if not mixed:
         first = nights[0]
         for n in nights[1:]:
             if n.rules != first.rules:
                 raise SeasonError(
                     f"{n.file}: is played under other rules ({n.variant}) than {first.file} ({first.variant}); "
-                    "a season is one club's rules, so its points add up; give --mixed to rank them together anyway"
+                    "a season is one club's rules, so its points add up; give --mixed to rank them together anyway",
+                    f"{n.file} 用的规则（{n.variant}）和 {first.file}（{first.variant}）不一样；一个赛季用同一套规则，"
+                    "分数才能相加。一定要放在一起排名，请加 --mixed",
                 )
 
 
@@ -228,7 +250,8 @@ def _rate(nights: Sequence[Night], lines: dict[str, SeasonLine]) -> None:
         from openskill.models import PlackettLuce, PlackettLuceRating
     except ImportError:
         raise SeasonError(
-            "the season's rating needs the openskill package: pip install 'gouji_rules[season]'"
+            "the season's rating needs the openskill package: pip install 'gouji_rules[season]'",
+            "赛季评分要用 openskill 软件包，请先安装：pip install 'gouji_rules[season]'",
         ) from None
     model = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, kappa=KAPPA, tau=TAU)
     ratings: dict[str, PlackettLuceRating] = {}
@@ -247,7 +270,7 @@ def _rate(nights: Sequence[Night], lines: dict[str, SeasonLine]) -> None:
 def build(paths: Sequence[str], *, window: int | None = None, min_nights: int = 1, mixed: bool = False) -> Season:
     """The season of the event files ``paths`` (oldest first): the last ``window`` nights, ranked."""
     if not paths:
-        raise SeasonError("give at least one event file")
+        raise SeasonError("give at least one event file", "请至少给一个比赛文件")
     nights = [read_night(p) for p in paths]
     _check_nights(nights, mixed)
     chosen = nights[-window:] if window else nights

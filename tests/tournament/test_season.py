@@ -215,8 +215,8 @@ def test_season_writes_csv_through_the_output_rule(
     assert Path(files[0]).read_bytes() == before
 
 
-def _refused(*args: str) -> str:
-    r = gouji("event", "season", *args)
+def _refused(*args: str, lang: str = "en") -> str:
+    r = gouji("event", "season", *args, "--lang", lang)
     assert r.exit_code == 1, r.output
     assert r.stdout == "" and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
@@ -270,3 +270,15 @@ def test_season_without_openskill_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "openskill.models", None)
     assert "gouji_rules[season]" in _refused(str(three_nights[0][0]))
+
+
+def test_season_refuses_in_chinese_by_default(tmp_path: Path) -> None:
+    """Issue 22 item 2: the club reads the season's refusals in Chinese unless it asks for English."""
+    a = night(tmp_path, "一", POOL[:6], "张三", seed=1)[0]
+    b = night(tmp_path, "二", POOL[:6], "张三", seed=2, variant="dianshaomenla")[0]
+    r = gouji("event", "season", str(a), str(b))
+    assert r.exit_code == 1 and "规则" in r.stderr and "--mixed" in r.stderr and "other rules" not in r.stderr
+    assert "同一个比赛文件" in _refused(str(a), str(a), lang="zh")
+    assert "读不了" in _refused(str(a), str(tmp_path / "missing.sqlite"), lang="zh")
+    ev = night(tmp_path, "三", ["Li", "Ｌｉ", *POOL[2:6]], "Li")[0]
+    assert "改名" in _refused(str(ev), lang="zh")
