@@ -21,6 +21,7 @@ import binascii
 import dataclasses
 import hashlib
 import os
+import re
 import secrets
 import sys
 import threading
@@ -151,11 +152,27 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "try_failed": ("试打没有完成：{why}", "Try it did not finish: {why}"),
 }
 
-PATH_WHY_ZH = {
-    "is also an input of this command; write the output to another file": "它是这份规则 extends: 所用的文件",
-    "is an SQLite database (an event file?); it is never overwritten, write to another file": "它是数据库（活动文件？）",
-    "is read-only; it is never replaced, write to another file": "它是只读文件",
-}
+KINDS_ZH = {"a folder": "文件夹", "a pipe (FIFO)": "管道（FIFO）", "a device": "设备", "a socket": "套接字"}
+PATH_WHY_ZH: list[tuple[str, Callable[[re.Match[str]], str]]] = [
+    (r"is also an input of this command", lambda m: "它是这份规则 extends: 所用的文件"),
+    (r"is an SQLite database", lambda m: "它是数据库（活动文件？），从不覆盖"),
+    (r"is the (\w+) file of the database (.*); write", lambda m: f"它是数据库 {m[2]} 的附属文件（{m[1]}）"),
+    (r"is read-only", lambda m: "它是只读文件"),
+    (r"is a system path", lambda m: "它是系统路径（设备或程序的输入输出），不是文件"),
+    (r"is a link to (.*), which does not exist", lambda m: f"它是指向 {m[1]} 的链接，而那里没有文件"),
+    (
+        r"is (?:a link to (.*), which is )?(a folder|a pipe \(FIFO\)|a device|a socket|not a regular file), not a file",
+        lambda m: f"它是{KINDS_ZH.get(m[2], '特殊文件')}，不是普通文件",
+    ),
+    (r"no such folder (.*)", lambda m: f"没有文件夹 {m[1]}"),
+    (r"ends with a slash", lambda m: "以斜杠结尾，是文件夹的写法"),
+    (r"a link another user made", lambda m: "它是别的用户在共享文件夹里建的链接，不跟随"),
+    (r"longer than the system allows", lambda m: "文件名超过系统允许的长度"),
+    (r"too many symbolic links", lambda m: "符号链接太多（循环？）"),
+    (r"replaced by a link while", lambda m: "写入时被换成了链接，什么也没写"),
+    (r"a file name with a NUL", lambda m: "文件名里有 NUL 字符"),
+]
+"""The output-path rule's reasons (:mod:`gouji_rules.outputs`) in Chinese, for the page."""
 
 
 def say(key: str, lang: str, **kw: object) -> str:
@@ -337,7 +354,10 @@ class Editor:
         for section, key in [*edit.options(), *((edit.HOOKS_KEY, h) for h in HOOKS)]:
             name = f"{section}.{key}"
             if name in form:
-                wanted[(section, key)] = one(form, name).replace("\r\n", "\n")
+                value = one(form, name).replace("\r\n", "\n")
+                if not value.strip() and section != edit.HOOKS_KEY and edit.control_kind(section, key) == "int":
+                    value = "null"  # an empty number box: no limit, as the page shows null
+                wanted[(section, key)] = value
         draft.wanted = wanted
         before = self.current(draft, shown)
         start = typed_text if by_hand else shown
@@ -463,8 +483,10 @@ def _same_file(a: Path, b: Path) -> bool:
 def _why(why: str, lang: str) -> str:
     if lang != "zh":
         return why
-    if why in PATH_WHY_ZH:
-        return PATH_WHY_ZH[why]
+    for pattern, words in PATH_WHY_ZH:
+        m = re.search(pattern, why)
+        if m:
+            return words(m)
     from ..dsl.zh_messages import translate
 
     return translate(why)
@@ -539,13 +561,15 @@ def sections(
                 base_words = field_words(base, key, f.name, getattr(getattr(base, key), f.name), lang)
             except (KeyError, ValueError, TypeError):
                 base_words = base_value
+            label = field_label(key, f.name, lang)
+            about = plain_label(str(f.metadata.get("zh" if zh else "en", "")))
             controls.append(
                 Control(
                     name=f"{key}.{f.name}",
                     kind=kind,
-                    label=field_label(key, f.name, lang),
-                    about=plain_label(str(f.metadata.get("zh" if zh else "en", ""))),
-                    value=value,
+                    label=label,
+                    about="" if about.rstrip("。. ") == label.rstrip("。. ") else about,
+                    value="" if kind == "int" and value == "null" else value,
                     base_value=base_value,
                     base_words=base_words,
                     same=value.strip() == base_value.strip(),
