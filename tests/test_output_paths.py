@@ -37,8 +37,8 @@ OUT, VARIANT, PARENT, EVENT, PLAYERS = "{OUT}", "{VARIANT}", "{PARENT}", "{EVENT
 BASE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "compare": (("compare", "dagang", VARIANT, "--hands", "1", "--quiet"), (VARIANT, PARENT)),
     "simulate": (("simulate", "--hands", "1", "--variant", VARIANT), (VARIANT, PARENT)),
-    "train": (("train", "--out", "/nonexistent/gouji-run"), ()),
-    "edit": (("edit", OUT), ()),  # the file it edits is its output: refused before anything is served  # --export: refused before the run is read
+    "train": (("train", "--out", "/nonexistent/gouji-run"), ()),  # --export: refused before the run is read
+    "edit": (("edit", OUT), ()),  # the file it edits is its output: refused before anything is served
     "event standings": (("event", "standings", EVENT), (EVENT,)),
     "event export": (("event", "export", EVENT), (EVENT,)),
     "event new": (

@@ -184,6 +184,10 @@ def _hook_text(value: str, indent: int, in_flow: bool) -> str:
     return "|-\n" + "\n".join((pad + line) if line.strip() else "" for line in lines)
 
 
+def _flow_text(change: Change) -> str:
+    return _hook_text(change.text, 0, True) if change.section == HOOKS_KEY else change.text
+
+
 def _entry_line(key: str, change: Change, indent: int) -> str:
     text = _hook_text(change.text, indent + 2, False) if change.section == HOOKS_KEY else change.text
     return f"{' ' * indent}{_key(key)}: {text}\n"
@@ -226,15 +230,19 @@ def apply(text: str, edits: list[Change], filename: str = "<string>") -> str:
     order = [k for k, _ in SECTIONS] + [HOOKS_KEY]
     for section in sorted(appended, key=order.index):
         adds = appended[section]
-        if adds:
+        if adds and _is_flow(root):  # a file written as one {…}: the new section goes inside it
+            body = ", ".join(f"{_key(c.key)}: {_flow_text(c)}" for c in adds)
+            splices.append((root.end - 1, root.end - 1, f", {section}: {{{body}}}"))
+        elif adds:
             tail += f"{section}:\n" + "".join(_entry_line(c.key, c, 2) for c in adds)
+    crlf = "\r\n" in text  # a file written on Windows keeps its line breaks, the new lines too
     out = text
     for start, end, new in sorted(splices, key=lambda s: (s[0], s[1]), reverse=True):
-        out = out[:start] + new + out[end:]
+        out = out[:start] + (new.replace("\n", "\r\n") if crlf else new) + out[end:]
     if tail:
         if out and not out.endswith("\n"):
             out += "\n"
-        out += tail
+        out += tail.replace("\n", "\r\n") if crlf else tail
     return out
 
 
@@ -271,9 +279,7 @@ def _section_splices(text: str, knode: Node, sec: Node, group: list[Change]) -> 
         if flow_map:
             close = sec.end - 1
             sep = ", " if sec.entries else ""
-            body = ", ".join(
-                f"{_key(c.key)}: {_hook_text(c.text, 0, True) if c.section == HOOKS_KEY else c.text}" for c in adds
-            )
+            body = ", ".join(f"{_key(c.key)}: {_flow_text(c)}" for c in adds)
             splices.append((close, close, sep + body))
         else:
             last_k, last_v = list(sec.entries.values())[-1]

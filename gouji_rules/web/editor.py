@@ -148,6 +148,12 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "Not saved: {path} exists and is not the file you opened; give another name so that it is not overwritten.",
     ),
     "path": ("没有保存：不能写入 {path}：{why}", "Not saved: {path} cannot be written: {why}"),
+    "encoding": (
+        "{path} 不是 UTF-8 文本：保存会丢掉其中认不出的字符，所以不能直接保存。请先把文件另存为 UTF-8，"
+        "或保存到另一个文件名。",
+        "{path} is not UTF-8 text: saving would lose the characters it cannot read, so it is not saved over. "
+        "Convert the file to UTF-8 first, or save to another name.",
+    ),
     "try_invalid": ("规则有错，不能试打：请先改正下面的错误。", "The rules have errors: fix them before trying."),
     "try_failed": ("试打没有完成：{why}", "Try it did not finish: {why}"),
 }
@@ -246,7 +252,8 @@ def _unb64(value: str) -> str:
 
 
 def _text_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    """The text as the page drew it, line breaks aside (a browser posts a textarea's as CRLF)."""
+    return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -324,6 +331,8 @@ class Editor:
             except VariantErrors:
                 text = data.decode("utf-8", "replace")
         draft = Draft(base, str(path) if path else "", digest(data), text, text, {})
+        if data is not None and not _utf8(data):
+            draft.refuse("encoding", self.config.lang, path=draft.path)
         draft.base = self.extends(text, draft.path) or base
         draft.wanted = self.current(draft, text) or {}
         return draft
@@ -416,7 +425,11 @@ class Editor:
             except OutputPathError as e:
                 draft.refuse("path", lang, path=draft.path, why=_why(e.why, lang))
                 return result
-            on_disk = digest(read_disk(target))
+            data = read_disk(target)
+            on_disk = digest(data)
+            if own and data is not None and not _utf8(data):
+                draft.refuse("encoding", lang, path=draft.path)
+                return result
             if own and on_disk != draft.opened:
                 draft.refuse("changed", lang, path=draft.path)
                 return result
@@ -459,6 +472,14 @@ class Editor:
             draft.refuse("try_failed", lang, why=str(e))
             return
         draft.report = self.reports.add(render_html(doc))
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _rebase(text: str, path: str, base: str) -> str:
