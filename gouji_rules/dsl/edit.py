@@ -272,9 +272,13 @@ def _section_splices(text: str, knode: Node, sec: Node, group: list[Change]) -> 
             if v.style in ("|", ">") or (v.kind != "scalar" and not _is_flow(v)):
                 while end > v.start and text[end - 1] in " \n":  # a block ends at the next line: keep its breaks
                     end -= 1
-            if v.is_null and v.start == v.end:
+            start = v.start
+            if v.kind != "scalar" and not _is_flow(v):  # a block list or map becomes a flow one after its key
+                start = text.index(":", k.end) + 1
+                new = " " + new
+            elif v.is_null and v.start == v.end:
                 new = " " + new if text[v.start - 1 : v.start] == ":" else new
-            splices.append((v.start, end, new))
+            splices.append((start, end, new))
     if adds:
         if flow_map:
             close = sec.end - 1
