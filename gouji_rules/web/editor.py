@@ -181,6 +181,11 @@ PATH_WHY_ZH: list[tuple[str, Callable[[re.Match[str]], str]]] = [
 """The output-path rule's reasons (:mod:`gouji_rules.outputs`) in Chinese, for the page."""
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+"""The names the page may be asked for by: a page of another site that points its own name at
+127.0.0.1 (DNS rebinding) would otherwise read and save this machine's files from the browser."""
+
+
 def say(key: str, lang: str, **kw: object) -> str:
     words = WORDS[key]
     return (words[0] if lang == "zh" else words[1]).format(**kw)
@@ -196,6 +201,7 @@ class EditorConfig:
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
     try_deals: int = TRY_DEALS
     try_seconds: float = TRY_SECONDS
+    hosts: tuple[str, ...] = LOOPBACK
 
 
 class Reports:
@@ -693,12 +699,23 @@ def render(
 
 def _editor(request: Request) -> Editor:
     ed: Editor = request.app.state.editor
+    if _host(request) not in ed.config.hosts:
+        raise PageError(403, "the editor answers only at 127.0.0.1", "规则编辑器只能在本机（127.0.0.1）打开。")
     return ed
+
+
+def _host(request: Request) -> str:
+    """The name the request asked for, without its port (``[::1]`` keeps its brackets)."""
+    host = request.headers.get("host", "")
+    if host.startswith("["):
+        return host[: host.find("]") + 1]
+    return host.split(":", 1)[0]
 
 
 def _lang(request: Request, form: dict[str, list[str]] | None = None) -> str:
     chosen = one(form, "lang") if form else ""
-    return lang_of(chosen or request.query_params.get("lang") or _editor(request).config.lang)
+    config: EditorConfig = request.app.state.editor.config
+    return lang_of(chosen or request.query_params.get("lang") or config.lang)
 
 
 async def editor_page(request: Request) -> Response:

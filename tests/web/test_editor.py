@@ -77,7 +77,7 @@ class Form(html.parser.HTMLParser):
 
 
 def client(path: Path | None, **kw: Any) -> TestClient:
-    return TestClient(create_editor_app(EditorConfig(path=path, log=lambda _m: None, **kw)))
+    return TestClient(create_editor_app(EditorConfig(path=path, log=lambda _m: None, hosts=("testserver",), **kw)))
 
 
 def post(c: TestClient, page: str, do: str = "check", **changes: str) -> Any:
@@ -239,6 +239,13 @@ def test_a_form_from_another_site_or_without_its_token_is_refused_in_chinese(clu
     assert r.status_code == 403 and "拒绝来自其他网站的表单" in r.text
     r = c.post("/", data={**fields, "csrf": "x" * 43, "do": "save"})
     assert r.status_code == 403 and "页面已过期" in r.text
+    rebound = TestClient(
+        create_editor_app(EditorConfig(path=club, log=lambda _m: None)), base_url="http://evil.example"
+    )
+    r = rebound.get("/")  # a site whose name was pointed at 127.0.0.1 (DNS rebinding) reads nothing
+    assert r.status_code == 403 and "只能在本机" in r.text and "teammate" not in r.text
+    r = rebound.post("/", data={**fields, "do": "save"})
+    assert r.status_code == 403
     assert club.read_text(encoding="utf-8") == CLUB
 
 
