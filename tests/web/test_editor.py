@@ -414,6 +414,16 @@ def test_in_chromium_change_check_refuse_and_save(club: Path, size: str, request
         assert dsl.load_file(club).burn.counter == "victim"
         assert "# 我们这里不许烧自己人" in club.read_text(encoding="utf-8")
         shot(d, f"editor-03-saved-{size}", height=2400, width=width)
+
+        click("try")
+        frame = wait_for(d, lambda drv: drv.find_elements(By.CSS_SELECTOR, "#report iframe"), "the report's frame")[0]
+        d.execute_script("arguments[0].scrollIntoView()", frame)
+        d.switch_to.frame(frame)
+        wait_text(d, "够级规则比较：dagang 对 qingdao", "h1")
+        d.switch_to.default_content()
+        assert d.execute_script("return document.documentElement.scrollWidth") <= width
+        top = d.execute_script("return document.getElementById('report').getBoundingClientRect().top + window.scrollY")
+        shot(d, f"editor-04-try-{size}", top=top, height=900, width=width)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
