@@ -7,6 +7,7 @@ trip; the browser tests at the end drive Debian's Chromium at 390×844 and 1280 
 
 from __future__ import annotations
 
+import html
 import html.parser
 import re
 import sqlite3
@@ -89,13 +90,11 @@ def post(c: TestClient, page: str, do: str = "check", **changes: str) -> Any:
 
 def refusal(page: str) -> str:
     m = re.search(r'<p class="error refusal"[^>]*>(.*?)</p>', page, re.S)
-    return html.parser.unescape(m[1]) if m else ""  # type: ignore[attr-defined]
+    return html.unescape(m[1]) if m else ""
 
 
 def diags(page: str) -> list[str]:
-    import html as h
-
-    return [h.unescape(d) for d in re.findall(r'<pre class="diag">(.*?)</pre>', page, re.S)]
+    return [html.unescape(d) for d in re.findall(r'<pre class="diag">(.*?)</pre>', page, re.S)]
 
 
 @pytest.fixture
