@@ -38,6 +38,7 @@ BASE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "compare": (("compare", "dagang", VARIANT, "--hands", "1", "--quiet"), (VARIANT, PARENT)),
     "simulate": (("simulate", "--hands", "1", "--variant", VARIANT), (VARIANT, PARENT)),
     "train": (("train", "--out", "/nonexistent/gouji-run"), ()),  # --export: refused before the run is read
+    "edit": (("edit", OUT), ()),  # the file it edits is its output: refused before anything is served
     "event standings": (("event", "standings", EVENT), (EVENT,)),
     "event export": (("event", "export", EVENT), (EVENT,)),
     "event new": (

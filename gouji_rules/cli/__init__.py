@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Compare VARIANTS (shipped names or files; the first is the baseline) on the same deals.",
     ),
     "diff": ("variants", "Show the rules in which variants A and B differ, side by side."),
+    "edit": ("edit", "Edit the house rules FILE in the browser (a new file when it does not exist yet)."),
     "event": ("events", "Run a tournament under house rules: club events at real tables, or bot events."),
     "explain": ("variants", "Print VARIANT (a shipped name or a file) as a house-rules sheet."),
     "replay": ("records", "Step through a hand record: Enter for the next action, q to quit."),

@@ -81,15 +81,13 @@ def _zh_cell(d: Difference, variant: Variant, value: Any) -> str:
     return plain_words(field_words(variant, key, name, value, "zh"), "zh", {}, deck_ranks(variant))
 
 
-def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 30) -> str:
-    """The side-by-side table; a line saying so when nothing differs."""
-    rows = differences(a, b)
+def diff_rows(a: Variant, b: Variant, lang: str = "zh", max_label: int = 30) -> list[tuple[str, str, str]]:
+    """The table of :func:`format_diff` as rows (a heading first), for a page to lay out; only the heading
+    when nothing differs."""
     zh = lang == "zh"
-    if not rows:
-        return ("两个规则没有不同。" if zh else "The two variants have the same rules.") + "\n"
     head = ("规则", a.name, b.name) if zh else ("rule", a.name, b.name)
     table: list[tuple[str, str, str]] = [head]
-    for d in rows:
+    for d in differences(a, b):
         label = _zh_label(d) if zh else d.label_en
         if display_width(label) > max_label:
             cut = ""
@@ -102,6 +100,14 @@ def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 30) -
             table.append((label, _zh_cell(d, a, d.a), _zh_cell(d, b, d.b)))
         else:
             table.append((f"{d.path} {label}".rstrip(), _cell(d.a, lang), _cell(d.b, lang)))
+    return table
+
+
+def format_diff(a: Variant, b: Variant, lang: str = "zh", max_label: int = 30) -> str:
+    """The side-by-side table; a line saying so when nothing differs."""
+    table = diff_rows(a, b, lang, max_label)
+    if len(table) == 1:
+        return ("两个规则没有不同。" if lang == "zh" else "The two variants have the same rules.") + "\n"
     w0 = max(display_width(r[0]) for r in table)
     w1 = max(display_width(r[1]) for r in table)
     lines = [f"{pad(r[0], w0)}  {pad(r[1], w1)}  {r[2]}".rstrip() for r in table]

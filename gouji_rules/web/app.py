@@ -763,8 +763,12 @@ async def admin_hand_save(request: Request) -> Response:
 # -- forms ----------------------------------------------------------------------------------
 
 
-async def read_form(request: Request) -> dict[str, list[str]]:
-    """A small url-encoded form from this site, or a 4xx: the body is capped, the origin and CSRF token checked."""
+async def read_form(
+    request: Request, max_body: int = MAX_BODY, max_value: int = MAX_VALUE, max_fields: int = MAX_FIELDS
+) -> dict[str, list[str]]:
+    """A small url-encoded form from this site, or a 4xx: the body is capped, the origin and CSRF token checked.
+
+    ``max_body``, ``max_value`` and ``max_fields`` are the caps (the rules editor's form carries a whole variant file)."""
     site = request.headers.get("sec-fetch-site")
     if site is not None and site not in ("same-origin", "none"):
         raise fail(403, "a form from another site is refused", "拒绝来自其他网站的表单。")
@@ -779,17 +783,17 @@ async def read_form(request: Request) -> dict[str, list[str]]:
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise fail(413, f"the form is larger than {MAX_BODY} bytes")
+        if len(body) > max_body:
+            raise fail(413, f"the form is larger than {max_body} bytes")
     try:
         pairs = urllib.parse.parse_qsl(
-            body.decode("ascii"), keep_blank_values=True, strict_parsing=False, max_num_fields=MAX_FIELDS
+            body.decode("ascii"), keep_blank_values=True, strict_parsing=False, max_num_fields=max_fields
         )
     except (UnicodeDecodeError, ValueError):
         raise fail(400, "the form cannot be read") from None
     form: dict[str, list[str]] = {}
     for k, v in pairs:
-        if len(k) > MAX_VALUE or len(v) > MAX_VALUE:
+        if len(k) > MAX_VALUE or len(v) > max_value:
             raise fail(413, "a form field is too long")
         form.setdefault(k, []).append(v)
     cookie = request.cookies.get(CSRF_COOKIE, "")
