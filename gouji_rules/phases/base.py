@@ -33,6 +33,11 @@ class _Kinds(type):
                 return cast(DecisionKind, hit)
         raise AttributeError(attr)
 
+    def __iter__(cls) -> Iterator[DecisionKind]:
+        """The match's own kinds, then every registered one (``for k in DecisionKind``, as of an enum)."""
+        yield from _MATCH_KINDS.values()
+        yield from DECISION_KINDS.values()
+
 
 class DecisionKind(str, metaclass=_Kinds):
     """What a match is asking now (``Match.phase``, ``Decision.kind``): the name records,
@@ -64,6 +69,11 @@ class DecisionKind(str, metaclass=_Kinds):
     @property
     def name(self) -> str:
         """The kind's name (its string), as registries name their entries."""
+        return str.__str__(self)
+
+    @property
+    def value(self) -> str:
+        """The kind's name, as an enum member's value."""
         return str.__str__(self)
 
     def __reduce__(self) -> tuple[type[DecisionKind], tuple[str]]:
@@ -156,6 +166,19 @@ class HandPrep:
     declarations: list[tuple[str, int]] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
     """after play: the places, as the ``after_play`` phases may change them (choose_last)"""
+
+    owed: tuple[Debt, ...] = ()
+    """the debts the hand started from, as the hand before left them (its record's ``debts_next``), in
+    order; the phases take debts out of ``debts``, never out of this"""
+
+    def __post_init__(self) -> None:
+        if not self.owed:
+            self.owed = tuple(self.debts)
+
+    def debt_number(self, d: Debt) -> int:
+        """Which debt ``d`` is, as an event names it: its place (from 1) in :attr:`owed`.  Two debts
+        can be equal (预点 and 开点 each owe a 点贡 of the same count), so it is found by identity."""
+        return next(k for k, x in enumerate(self.owed, start=1) if x is d)
 
     def declared(self) -> set[int]:
         """The seats that have declared this hand (a seat declares once: :meth:`Rules.verify_declaring`)."""
@@ -281,6 +304,16 @@ def answering(kind: str) -> Phase | None:
     """The phase that answers decisions of ``kind`` from a record."""
     len(PHASES)  # reading the registry loads the shipped phases
     return ANSWERED_BY.get(kind)
+
+
+def club_entries() -> dict[str, Phase]:
+    """The registered phases whose choice is entered at a real table, by their entry's name."""
+    out: dict[str, Phase] = {}
+    for n in PHASES:
+        p: Phase = PHASES[n]
+        if p.entry is not None:
+            out[p.entry.name] = p
+    return out
 
 
 def phases_of(rules: Rules, stage: Stage) -> Iterator[Phase]:
