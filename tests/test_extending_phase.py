@@ -340,3 +340,30 @@ def test_a_phase_before_play_sets_who_leads(tmp_path: Path) -> None:
         unregister_phase("rangxian")
     r = gouji("verify", str(path))
     assert r.exit_code == 1 and "to lead" in r.output
+
+
+def test_shegong_entered_on_the_web_form(shegong: None, tmp_path: Path) -> None:
+    """The hand form offers the phase's choice under its own label; what the table picks is checked by
+    the phase and stored with the hand; a pair the form never offered is a forged request."""
+    from starlette.testclient import TestClient
+
+    from gouji_rules.tournament.event import Tournament
+    from gouji_rules.web.app import Config, create_app
+
+    from .web.conftest import make_event
+    from .web.test_app import Club
+
+    event = make_event(tmp_path / "web.sqlite")
+    with TestClient(create_app(Config(event_path=event, log=lambda msg: None)), raise_server_exceptions=False) as c:
+        club = Club(c, event)
+        form = c.get(f"{club.link(1, 1, 0)}/hand/1").text
+        assert 'name="choice_forgive"' in form and "赦贡（进贡者 → 收贡者）" in form
+        in_order = {f"p{k + 1}": str(k) for k in range(6)}  # seat 0 头科 … seat 5 大落
+        assert club.enter(1, 0, **in_order, choice_forgive="0:0").status_code == 400
+        refused = club.enter(1, 0, **in_order, choice_forgive="0:5")  # seat 0 came first: he owes seat 5 nothing
+        assert refused.status_code == 422 and "赦贡" in refused.text and club.stored() == 0
+        assert club.enter(1, 0, **in_order, choice_forgive="5:0").status_code == 303  # 大落 owes 头科 落贡
+        club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": club.csrf(), "audit": club.pending_audit(1, 1)})
+    with Tournament.open(event) as ev:
+        row = ev.db.hand(1, 1, 1)
+        assert row is not None and row.result["choices"] == {"forgive": [[5, 0]]}

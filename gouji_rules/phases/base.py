@@ -206,7 +206,8 @@ def recorded_by(e: dict[str, Any], kind: str, seat: int) -> bool:
 class ClubEntry:
     """How a phase's choice is entered at a real table, where only the hand's outcome is written down
     (:mod:`gouji_rules.outcome`): ``gouji event record --NAME``, the ``NAME`` column of results.csv,
-    the web form's ``NAME`` field and the stored result's ``choices[NAME]``.  Each value is a pair of
+    the web form's ``choice_NAME`` field (labelled ``zh`` or ``en``) and the stored result's
+    ``choices[NAME]``.  Each value is a pair of
     seats ``A:B`` (seat numbers or player names at the table).
 
     ``settle`` checks the pairs against the rules and the debts the hand leaves and returns the debts
