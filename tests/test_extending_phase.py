@@ -363,7 +363,44 @@ def test_shegong_entered_on_the_web_form(shegong: None, tmp_path: Path) -> None:
         refused = club.enter(1, 0, **in_order, choice_forgive="0:5")  # seat 0 came first: he owes seat 5 nothing
         assert refused.status_code == 422 and "赦贡" in refused.text and club.stored() == 0
         assert club.enter(1, 0, **in_order, choice_forgive="5:0").status_code == 303  # 大落 owes 头科 落贡
+        assert "赦贡（进贡者 → 收贡者）：" in c.get(club.link(1, 1, 1)).text  # the confirming side reads it
         club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": club.csrf(), "audit": club.pending_audit(1, 1)})
     with Tournament.open(event) as ev:
         row = ev.db.hand(1, 1, 1)
         assert row is not None and row.result["choices"] == {"forgive": [[5, 0]]}
+
+
+def test_the_env_layout_stays_while_shegong_is_registered(shegong: None) -> None:
+    """The observation's mode columns are the play modes and the shipped phases' kinds: 赦贡's decision
+    is the column of a mode the layout does not know, so a trained model reads the same columns."""
+    from gouji_rules.env.features import MODE_AT, MODES, ObservationEncoder
+
+    assert "forgive" not in MODES
+    agent = RandomAgent()
+    for seed in range(40):
+        m = Match(dagang(), seed=seed, hands=2)
+        while not m.is_over and m.phase != FORGIVE:
+            m.apply(agent.act(m.observation(), m.legal_actions()))
+        if m.phase == FORGIVE:
+            v = ObservationEncoder().encode(m.observation())
+            assert v[MODE_AT + len(MODES)] == 1.0 and v[MODE_AT : MODE_AT + len(MODES)].sum() == 0
+            return
+    pytest.fail("no match asked 赦贡 in its second hand")
+
+
+def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> None:
+    """The action encoding's words (fixed indices, docs/research.md) and the observation's modes hold
+    exactly what the shipped phases declare: a shipped phase that offers a new word fails here."""
+    from gouji_rules.env.encoding import WORDS
+    from gouji_rules.env.features import MODES, PLAY_MODES
+    from gouji_rules.phases.base import ANSWERED_BY, answering
+    from gouji_rules.registry import DECISION_KINDS, PHASES
+
+    answering("")
+    shipped = [PHASES[n] for n in PHASES if type(PHASES[n]).__module__.startswith("gouji_rules.")]
+    words = {w for p in shipped for w in p.words}
+    engine = {parse_action(w) for w in ("pass", "yield", "kou", "jiefeng", "agree", "refuse")}
+    declared = {parse_action(k) for k in ("xuandian", "hedian", "mingdian", "yudian")}
+    assert set(WORDS) == words | engine | declared
+    kinds = {k for k in DECISION_KINDS if type(ANSWERED_BY[k]).__module__.startswith("gouji_rules.")}
+    assert set(MODES) - set(PLAY_MODES) == kinds
