@@ -404,3 +404,22 @@ def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> Non
     assert set(WORDS) == words | engine | declared
     kinds = {k for k in DECISION_KINDS if type(ANSWERED_BY[k]).__module__.startswith("gouji_rules.")}
     assert set(MODES) - set(PLAY_MODES) == kinds
+
+
+def test_a_phase_taking_a_shipped_kind_or_event_name_is_refused_and_registers_nothing() -> None:
+    from gouji_rules.errors import VariantError
+    from gouji_rules.registry import PHASES
+
+    class Clash(Rangxian):
+        name = "clash"
+        decisions = (DecisionKind("buy4", "买4", "another buy4"),)
+
+    class ClashEvent(Rangxian):
+        name = "clash"
+        events = (EventKind("tribute", 1),)
+
+    for cls in (Clash, ClashEvent):
+        with pytest.raises(VariantError, match="already another"):
+            register_phase(cls)
+        assert "clash" not in PHASES
+    assert DecisionKind("buy4").zh == "买4" and DecisionKind("buy4") is not Clash.decisions[0]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, cas
 from ..actions import Action
 from ..cards import CardSet
 from ..engine import HandSetup
+from ..errors import VariantError
 from ..events import EVENTS, EventKind
 from ..legal import Legal
 from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
@@ -207,8 +208,8 @@ class ClubEntry:
     """How a phase's choice is entered at a real table, where only the hand's outcome is written down
     (:mod:`gouji_rules.outcome`): ``gouji event record --NAME``, the ``NAME`` column of results.csv,
     the web form's ``choice_NAME`` field (labelled ``zh`` or ``en``) and the stored result's
-    ``choices[NAME]``.  Each value is a pair of
-    seats ``A:B`` (seat numbers or player names at the table).
+    ``choices[NAME]``.  Each value is a pair of seats ``A:B`` (seat numbers or player names at the
+    table).
 
     ``settle`` checks the pairs against the rules and the debts the hand leaves and returns the debts
     still owed next hand; it raises :class:`~gouji_rules.errors.IllegalAction` (rule and clause) for a
@@ -264,8 +265,16 @@ class Phase(Protocol):
 def register_phase(cls: type[T]) -> type[T]:
     """Class decorator: add ``cls`` (instantiated without arguments) to the phases; its ``order``
     places it within its stage.  Its decision kinds, words and events are registered with it (a kind
-    is answered in ``gouji verify``'s replay by the phase that declared it first)."""
+    is answered in ``gouji verify``'s replay by the phase that declared it first).  A name another
+    kind or event already has is an error, and then nothing is registered."""
     phase = cls()
+    for kind in phase.decisions:
+        known = DECISION_KINDS.get(kind.name) or _MATCH_KINDS.get(kind.name)
+        if known is not None and known is not kind:
+            raise VariantError(f"phase {phase.name!r}: decision kind {kind.name!r} is already another kind")
+    for e in phase.events:
+        if EVENTS.get(e.name, e) is not e:
+            raise VariantError(f"phase {phase.name!r}: event {e.name!r} is already another event")
     PHASES.register(phase)
     for kind in phase.decisions:
         if kind.name not in DECISION_KINDS:
@@ -279,7 +288,8 @@ def register_phase(cls: type[T]) -> type[T]:
 
 
 def unregister_phase(name: str) -> None:
-    """Remove a phase and what only it declared (tests that register one clean up with this)."""
+    """Remove a phase and what only it declared (tests that register one clean up with this); a kind
+    it shares is answered by the next phase that declares it."""
     phase: Phase | None = PHASES.get(name)
     if phase is None:
         return
@@ -287,8 +297,12 @@ def unregister_phase(name: str) -> None:
     others: list[Phase] = [PHASES[n] for n in PHASES]
     for kind in phase.decisions:
         if ANSWERED_BY.get(kind.name) is phase:
-            DECISION_KINDS.unregister(kind.name)
-            del ANSWERED_BY[kind.name]
+            heir = next((p for p in others if kind in p.decisions), None)
+            if heir is not None:
+                ANSWERED_BY[kind.name] = heir
+            else:
+                DECISION_KINDS.unregister(kind.name)
+                del ANSWERED_BY[kind.name]
     for word in phase.words:
         if not any(word in p.words for p in others):
             PHASE_WORDS.pop(str(word), None)
