@@ -7,8 +7,9 @@ made, a tribute card it never paid) could move the debts unless the events thems
 
 They are checked by running the real phases (:mod:`gouji_rules.phases`) on the cards the record
 says were dealt, from the debts the hand before left, answering every decision a phase asks with
-what the record says was chosen; the events the phases emit must then be the recorded ones, one
-for one, and the cards, discards and setup they leave must be the ones play started from.
+what the record says was chosen (the phase that declared the decision's kind reads it from the
+events: ``Phase.answer``); the events the phases emit must then be the recorded ones, one for one,
+and the cards, discards, setup and leader they leave must be the ones play started from.
 
 The hand's own dealer is replayed from the record's seed as the match drew it: 开牌, the deal's card
 order that decides 上班, and the card a 大王 call (``point_call``) draws unseen.  Who first drew for 开牌
