@@ -15,11 +15,11 @@ cannot set a frozen field after construction, so its twin must be rebuilt by its
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from .cards import SHARED_MAX, CardSet, format_set, parse_set
 from .errors import NotationError
-from .registry import DECLARATIONS
+from .registry import DECLARATIONS, phase_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +209,9 @@ _WORDS: dict[str, Action] = {
 
 
 def parse_action(text: str) -> Action:
-    """Parse an action from its text notation.
+    """Parse an action from its text notation: the play words above, the declarations, the words the
+    registered phases offer (``buy4``, ``last2``, ``with_head``: ``Phase.words``), a card to hand back
+    (``give 7``), a burn or a set.
 
     >>> parse_action("burn AA+BJ")
     Burn(cards=CardSet(rank=11, count=2, twos=0, sj=0, bj=1, top=0))
@@ -221,10 +223,9 @@ def parse_action(text: str) -> Action:
     low = t.lower()
     if low in DECLARATIONS:
         return Declare(low)
-    if low in ("buy4", "geming", "chongdian", "waive", "call") or (low.startswith("last") and low[4:].isdigit()):
-        return Choose(low)
-    if low in ("with_head", "no_head"):
-        return Head(low == "with_head")
+    offered = phase_words().get(low)
+    if offered is not None:
+        return cast(Action, offered)
     if low.startswith("give "):
         from .cards import rank_of
 

@@ -8,6 +8,9 @@ sweeps in a row), ``huiwu`` (S0 会五), ``choose_last`` (someone else named las
 ``first_leader`` (上班), ``kaipai`` (开牌 by a drawn card), ``no_three`` (S4: no 3 after buying,
 placed last), ``point_call`` (S0: a 点贡 payer shows a 大王 and takes a card), ``wrong_play``
 (错牌不出: a seat lost its turn, S4 第四条(一)).  docs/events.md has them all.
+
+The ids the engine and the match emit (play, 开牌, 上班, a redeal, …) are declared here; each phase
+declares the ids it adds in its own module (``Phase.events``), and :func:`event_ids` lists them all.
 """
 
 from __future__ import annotations
@@ -15,52 +18,58 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .cards import CardSet, format_set
+from .registry import Registry
 
-EVENT_IDS = (
-    "deal",
-    "kaipai",
-    "first_leader",
-    "kang",
-    "xuandian",
-    "hedian",
-    "mingdian",
-    "yudian",
-    "buy3",
-    "buy4",
-    "tribute",
-    "return_tribute",
-    "geming",
-    "chongdian",
-    "with_head",
-    "waive",
-    "redeal",
-    "huiwu",
-    "choose_last",
-    "no_three",
-    "point_call",
-    "play",
-    "pass",
-    "yield",
-    "kou",
-    "burn",
-    "counter_burn",
-    "break_burn",
-    "burn_fail",
-    "burn_success",
-    "open_point",
-    "natural_point",
-    "point_closed",
-    "men",
-    "jiefeng",
-    "jiefeng_request",
-    "consent",
-    "no_head",
-    "free_for_all",
-    "finish",
-    "sweep",
-    "hand_end",
-    "wrong_play",
-)
+
+class EventKind(NamedTuple):
+    """An event id, declared by what emits it: the engine and the match below, each phase in its own
+    module (``Phase.events``).  ``listed`` is its place in lists of events (``simulate``'s counts, the
+    rules' governed events): a number, so a new id goes between two others."""
+
+    name: str
+    listed: int
+    zh: str = ""
+    en: str = ""
+
+
+EVENTS: Registry[Any] = Registry("event", "gouji_rules.phases")
+"""Every event id, the phases' included (importing the phases registers theirs)."""
+
+for _name, _listed in (
+    ("deal", 0),
+    ("kaipai", 10),
+    ("first_leader", 20),
+    ("redeal", 160),
+    ("huiwu", 170),
+    ("play", 210),
+    ("pass", 220),
+    ("yield", 230),
+    ("kou", 240),
+    ("burn", 250),
+    ("counter_burn", 260),
+    ("break_burn", 270),
+    ("burn_fail", 280),
+    ("burn_success", 290),
+    ("open_point", 300),
+    ("natural_point", 310),
+    ("point_closed", 320),
+    ("men", 330),
+    ("jiefeng", 340),
+    ("jiefeng_request", 350),
+    ("consent", 360),
+    ("no_head", 370),
+    ("free_for_all", 380),
+    ("finish", 390),
+    ("sweep", 400),
+    ("hand_end", 410),
+    ("wrong_play", 420),
+):
+    EVENTS.register(EventKind(_name, _listed))
+
+
+def event_ids() -> tuple[str, ...]:
+    """Every registered event id, in the order of ``listed``."""
+    return tuple(e.name for e in sorted(EVENTS.values(), key=lambda e: e.listed))
 
 
 class Event(NamedTuple):

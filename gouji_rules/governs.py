@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .events import EVENT_IDS
+from .events import event_ids
 
 
 class Governs(NamedTuple):
@@ -87,9 +87,9 @@ def governs(path: str) -> Governs | None:
 
 
 def governed_events() -> tuple[str, ...]:
-    """Every event id some rule governs, in the order of :data:`~gouji_rules.events.EVENT_IDS`."""
+    """Every event id some rule governs, in the order of :func:`~gouji_rules.events.event_ids`."""
     named = {e for g in GOVERNS.values() for e in g.events}
-    return tuple(e for e in EVENT_IDS if e in named)
+    return tuple(e for e in event_ids() if e in named)
 
 
 __all__ = ["GOVERNS", "Governs", "governed_events", "governs"]

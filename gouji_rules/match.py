@@ -406,9 +406,17 @@ class Match:
 
     # -- what the phases use --------------------------------------------------------------
 
-    def ask(self, seat: int, kind: DecisionKind, options: Sequence[Action], table: CardSet | None = None) -> Decision:
-        """A decision among ``options`` (``kind`` becomes ``Match.phase``)."""
-        return Decision(seat, kind, Legal(extras=tuple(options)), table)
+    def ask(
+        self,
+        seat: int,
+        kind: DecisionKind,
+        options: Sequence[Action],
+        table: CardSet | None = None,
+        subject: Any = None,
+    ) -> Decision:
+        """A decision among ``options`` (``kind`` becomes ``Match.phase``), about ``subject`` where a seat
+        can be asked it about several things (which debt)."""
+        return Decision(seat, kind, Legal(extras=tuple(options)), table, subject)
 
     def ask_sets(self, seat: int, kind: DecisionKind, legal: Legal, table: CardSet | None = None) -> Decision:
         """A decision among sets (冲点)."""
@@ -530,6 +538,7 @@ class Match:
         if not (yield from self.before_play(prep, lead)):
             return None
         hs = setup_of(rules, prep)
+        lead = prep.lead  # a phase before play may have changed who leads
         hand = Hand(rules, [list(h) for h in self.hands_now], lead, seed=hseed, setup=hs)
         self.hand = hand
         self._table.play_at = len(self.events)
@@ -557,8 +566,10 @@ class Match:
         return summary, settlement
 
     def before_play(self, prep: HandPrep, lead: int) -> Generator[Decision, Action, bool]:
-        """The deal's event and the phases between it and ``lead``'s first lead (tribute, 革命, 冲点…);
-        False when one voids the deal.  ``gouji verify`` runs it too (records/preplay.py)."""
+        """The deal's event and the phases between it and the first lead (tribute, 革命, 冲点…);
+        False when one voids the deal.  Play starts from what they leave in ``prep`` (``prep.lead``
+        leads: ``lead`` unless a phase changed it, ``prep.setup``) and the match's cards.
+        ``gouji verify`` runs it too (records/preplay.py)."""
         prep.lead = lead
         self.event(Event("deal", lead))
         for phase in phases_of(self.rules, "before_play"):

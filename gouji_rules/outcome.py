@@ -13,7 +13,7 @@ answers yes or no, and :func:`settle_outcome` verifies before it scores.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -52,6 +52,8 @@ class Outcome:
     declarations: Sequence[tuple[str, int]] = ()  # (xuandian | mingdian | yudian, seat)
     waived: Sequence[tuple[int, int]] = field(default_factory=tuple)  # (giver, receiver)
     no_three: Sequence[int] = ()  # seats left without a 3 after buying, placed 大落 before play (S4 第九条)
+    choices: Mapping[str, Sequence[tuple[int, int]]] = field(default_factory=dict)
+    """the choices of registered phases entered at the table, by the phase's ``ClubEntry.name``"""
 
     def opened_seats(self, rules: Rules) -> list[bool]:
         """Each seat's point at the end: opened in play, or by a 冲点."""
@@ -320,7 +322,25 @@ def settle_outcome(rules: Rules, o: Outcome) -> tuple[Settlement, list[Debt]]:
                 WAIVE,
             )
         debts.remove(hit)
-    return settlement, debts
+    return settlement, _settle_choices(rules, o, debts)
+
+
+def _settle_choices(rules: Rules, o: Outcome, debts: list[Debt]) -> list[Debt]:
+    """The debts still owed once each registered phase settled the choices entered for it
+    (``ClubEntry.settle``); a phase the variant does not play takes none."""
+    from .phases.base import club_entries
+
+    entries = club_entries()
+    for name, pairs in o.choices.items():
+        if not pairs:
+            continue
+        phase = entries.get(name)
+        if phase is None or phase.entry is None:
+            raise _illegal(f"{name}: no phase takes this choice (known: {', '.join(entries) or 'none'})", name, "")
+        if not phase.enabled(rules):
+            raise _illegal(f"{name}: {rules.name} has no {phase.zh} ({phase.en})", name, "")
+        debts = phase.entry.settle(rules, list(debts), list(pairs))
+    return debts
 
 
 __all__ = ["Outcome", "can_outcome", "opened_in_play", "settle_outcome", "verify_outcome"]

@@ -128,3 +128,15 @@ DECLARATIONS: Registry[Any] = Registry("declaration", "gouji_rules.declarations"
 """宣点 / 和点 / 明点 / 预点 (:mod:`gouji_rules.declarations`)."""
 PHASES: Registry[Any] = Registry("match phase", "gouji_rules.phases")
 """The phases of a match before and after each hand, in order (:mod:`gouji_rules.phases`)."""
+DECISION_KINDS: Registry[Any] = Registry("decision kind", "gouji_rules.phases")
+"""What a match asks between hands (``Match.phase``): each kind is declared by the phase that asks it
+(:class:`~gouji_rules.phases.base.DecisionKind`)."""
+PHASE_WORDS: dict[str, Any] = {}
+"""text -> action, for the words the phases offer (``buy4``, ``last2``, ``with_head``), filled as
+phases register; read it through :func:`phase_words`"""
+
+
+def phase_words() -> dict[str, Any]:
+    """The registered phases' words by their text (what ``actions.parse_action`` reads)."""
+    len(PHASES)  # reading the registry loads the shipped phases
+    return PHASE_WORDS

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .agents import Agent, make_agent
 from .engine import Hand
-from .events import EVENT_IDS
+from .events import event_ids
 from .rng import derive
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ def simulate_matches(
 
 def summary(variant: Variant, seed: int, agent_name: str, stats: Stats, seconds: float) -> dict[str, Any]:
     """The run's ``--json`` document from its counters."""
-    events = {k: stats.events.get(k, 0) for k in EVENT_IDS if stats.events.get(k, 0)}
+    events = {k: stats.events.get(k, 0) for k in event_ids() if stats.events.get(k, 0)}
     return {
         "schema_version": SCHEMA_VERSION,
         "variant": variant.name,

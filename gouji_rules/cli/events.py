@@ -186,6 +186,24 @@ def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
             click.echo("")
 
 
+class WithPhaseEntries(click.Command):
+    """A command that also takes each registered phase's club entry (``--NAME A:B``, may repeat): the
+    options are read from the phases when the command parses, so a phase registered after this module
+    was imported is entered like the shipped choices."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        from ..phases.base import club_entries
+
+        params = super().get_params(ctx)
+        taken = {n for p in params for n in p.opts}
+        extra: list[click.Parameter] = [
+            click.Option([e.flag, f"phase_{name}"], multiple=True, type=TEXT, help=e.help)
+            for name, p in club_entries().items()
+            if (e := p.entry) is not None and e.flag not in taken
+        ]
+        return params[:-1] + extra + params[-1:]  # --help stays last
+
+
 def _record_options(fn: F) -> F:
     opts = [
         click.option("--round", "rnd", type=click.IntRange(1, MAX_ROUNDS)),
@@ -222,18 +240,20 @@ def _entries(
     encoding: str | None,
     *,
     need_finish: bool = True,
+    choices: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[list[tuple[str, Any]], str]:
     from ..tournament.club import Entry, read_results, split_list
 
     if from_csv:
-        if any(x is not None for x in (rnd, tbl, hand, finish)) or any(lists.values()):
+        if any(x is not None for x in (rnd, tbl, hand, finish)) or any(lists.values()) or any((choices or {}).values()):
             raise click.UsageError("--from takes every result from the file; give no other result options")
         return list(read_results(from_csv, encoding)), from_csv
     if rnd is None or tbl is None or hand is None or (finish is None and need_finish):
         what = "--round, --table, --hand and --finish" if need_finish else "--round, --table and --hand"
         raise click.UsageError(f"give {what} (or --from results.csv)")
     flat = {k: [x for v in vals for x in split_list(v)] for k, vals in lists.items()}
-    entry = Entry(rnd, tbl, hand, split_list(finish or ""), **flat)
+    chosen = {k: [x for v in vals for x in split_list(v)] for k, vals in (choices or {}).items()}
+    entry = Entry(rnd, tbl, hand, split_list(finish or ""), **flat, choices={k: v for k, v in chosen.items() if v})
     return [("command line", entry)], ""
 
 
@@ -243,6 +263,11 @@ LIST_OPTIONS = ("burn", "burn_fail", "men", "opened", "geming", "chongdian", "de
 def _lists(kw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     lists = {k: kw.pop(k) for k in LIST_OPTIONS}
     return {"burns" if k == "burn" else k: v for k, v in lists.items()}
+
+
+def _choices(kw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The registered phases' entries given (``--NAME``), by the entry's name."""
+    return {k.removeprefix("phase_"): kw.pop(k) for k in [k for k in kw if k.startswith("phase_")]}
 
 
 def _hands_json(scored: list[Any]) -> list[dict[str, Any]]:
@@ -262,7 +287,7 @@ def _hands_json(scored: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
-@event_group.command("record")
+@event_group.command("record", cls=WithPhaseEntries)
 @click.argument("file")
 @_record_options
 @click.option("--replace", is_flag=True, help="overwrite a hand already recorded (kept in the audit trail)")
@@ -272,8 +297,10 @@ def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) 
     """Enter a hand's result from a real table; prints its points, next leader and tribute."""
     from ..tournament.club import describe, record
 
-    lists = _lists(kw)
-    entries, src = _entries(kw["rnd"], kw["tbl"], kw["hand"], kw["finish"], lists, kw["from_csv"], kw["encoding"])
+    lists, choices = _lists(kw), _choices(kw)
+    entries, src = _entries(
+        kw["rnd"], kw["tbl"], kw["hand"], kw["finish"], lists, kw["from_csv"], kw["encoding"], choices=choices
+    )
     with _open(file, write=True, wait=wait) as e:
         scored = record(e, entries, replace=replace, file=src)
         if as_json:
@@ -287,7 +314,7 @@ def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) 
             click.echo(f"{len(scored)} hand(s) recorded from {src}", err=True)
 
 
-@event_group.command("correct")
+@event_group.command("correct", cls=WithPhaseEntries)
 @click.argument("file")
 @_record_options
 @click.option(
@@ -303,9 +330,17 @@ def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any)
     """
     from ..tournament.club import correct, describe, facts_line
 
-    lists = _lists(kw)
+    lists, choices = _lists(kw), _choices(kw)
     entries, src = _entries(
-        kw["rnd"], kw["tbl"], kw["hand"], kw["finish"], lists, kw["from_csv"], kw["encoding"], need_finish=replace
+        kw["rnd"],
+        kw["tbl"],
+        kw["hand"],
+        kw["finish"],
+        lists,
+        kw["from_csv"],
+        kw["encoding"],
+        need_finish=replace,
+        choices=choices,
     )
     with _open(file, write=True, wait=wait) as e:
         done = correct(e, entries, replace=replace, file=src)

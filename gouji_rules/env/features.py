@@ -8,7 +8,8 @@ Seats are relative: column block 0 is the observing seat, 1 the next in order of
 play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
 
     hand                 16   cards held by rank
-    mode                 len(MODES) + 1, one-hot (last: a mode this list does not know)
+    mode                 len(MODES) + 1, one-hot (last: a mode this list does not know); the
+                              modes of play, then the shipped phases' decision kinds
     table                16 + 1   cards of the set on the table by rank, and "a set is on the table"
     table owner          6    one-hot, relative
     cards left           6 + 6    count per seat, and 1 where the observation gives it (-1: unknown)
@@ -34,29 +35,26 @@ import numpy.typing as npt
 
 from ..cards import NRANKS, CardSet
 from ..engine import Observation
+from ..registry import DECISION_KINDS
 
-MODES: tuple[str, ...] = (
-    "lead",
-    "follow",
-    "burn",
-    "kou",
-    "consent",
-    "over",
-    "yudian",
-    "xuandian",
-    "geming",
-    "head",
-    "mingdian",
-    "choose_last",
-    "buy4",
-    "waive",
-    "point_call",
-    "give",
-    "accept",
-    "chongdian",
-    "chong_set",
-    "chong_answer",
-)
+PLAY_MODES: tuple[str, ...] = ("lead", "follow", "burn", "kou", "consent", "over")
+"""the modes of play and its end (``Hand``'s)"""
+
+
+def _shipped_kinds() -> tuple[str, ...]:
+    """The decision kinds the package's own phases declare, in the order of their ``listed``: a
+    kind registered by an extension is a mode this layout does not know (the last column), so
+    registering one never moves a column a trained model reads."""
+    from ..phases.base import ANSWERED_BY, answering
+
+    answering("")  # loads the shipped phases
+    kinds = [
+        k for k in DECISION_KINDS.values() if type(ANSWERED_BY[k.name]).__module__.startswith("gouji_rules.phases.")
+    ]
+    return tuple(str(k) for k in sorted(kinds, key=lambda k: k.listed))
+
+
+MODES: tuple[str, ...] = PLAY_MODES + _shipped_kinds()
 POINT_STATES = ("none", "pending", "open", "closed")
 PLAY_EVENTS = frozenset({"play", "burn", "counter_burn", "huiwu"})
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, cast
 
 from ..actions import Action
 from ..cards import CardSet
 from ..engine import HandSetup
+from ..errors import VariantError
+from ..events import EVENTS, EventKind
 from ..legal import Legal
-from ..registry import PHASES
+from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
 from ..settlement import Debt
 
 if TYPE_CHECKING:
@@ -22,27 +23,74 @@ Stage = Literal["before_deal", "before_play", "after_play"]
 T = TypeVar("T", bound=Any)
 
 
-class DecisionKind(StrEnum):
-    """What a match is asking now (``Match.phase``, ``Decision.kind``); the values are the names that
-    records, observations and the docs use, so a member compares equal to its string."""
+class _Kinds(type):
+    """``DecisionKind.BUY4``: a registered kind by its name in capitals (what a match asks is
+    declared by the phase that asks it, so the class holds no list of them)."""
 
-    START = "start"
-    YUDIAN = "yudian"
-    XUANDIAN = "xuandian"
-    GEMING = "geming"
-    HEAD = "head"
-    BUY4 = "buy4"
-    WAIVE = "waive"
-    POINT_CALL = "point_call"
-    GIVE = "give"
-    ACCEPT = "accept"
-    CHONGDIAN = "chongdian"
-    CHONG_SET = "chong_set"
-    CHONG_ANSWER = "chong_answer"
-    MINGDIAN = "mingdian"
-    PLAY = "play"
-    CHOOSE_LAST = "choose_last"
-    OVER = "over"
+    def __getattr__(cls, attr: str) -> DecisionKind:
+        if attr.isupper():
+            hit = DECISION_KINDS.get(attr.lower())
+            if hit is not None:
+                return cast(DecisionKind, hit)
+        raise AttributeError(attr)
+
+    def __iter__(cls) -> Iterator[DecisionKind]:
+        """The match's own kinds, then every registered one (``for k in DecisionKind``, as of an enum)."""
+        yield from _MATCH_KINDS.values()
+        yield from DECISION_KINDS.values()
+
+
+class DecisionKind(str, metaclass=_Kinds):
+    """What a match is asking now (``Match.phase``, ``Decision.kind``): the name records,
+    observations and the docs use, so a kind compares equal to its string.
+
+    A phase declares the kinds it asks (``Phase.decisions``); :func:`register_phase` registers
+    them in :data:`~gouji_rules.registry.DECISION_KINDS`, where ``DecisionKind("buy4")`` and
+    ``DecisionKind.BUY4`` find them.  ``START``, ``PLAY`` and ``OVER`` are the match's own."""
+
+    zh: str
+    en: str
+    listed: int
+    """its place in lists of kinds (the env's mode columns): a number, so a new kind goes between two others"""
+    START: ClassVar[DecisionKind]
+    PLAY: ClassVar[DecisionKind]
+    OVER: ClassVar[DecisionKind]
+
+    def __new__(cls, name: str, zh: str = "", en: str = "", listed: int = 0) -> DecisionKind:
+        if not zh:
+            known = _MATCH_KINDS.get(name) or DECISION_KINDS.get(name)
+            if known is not None:
+                return cast(DecisionKind, known)
+        self = super().__new__(cls, name)
+        self.zh = zh
+        self.en = en
+        self.listed = listed
+        return self
+
+    @property
+    def name(self) -> str:
+        """The kind's name (its string), as registries name their entries."""
+        return str.__str__(self)
+
+    @property
+    def value(self) -> str:
+        """The kind's name, as an enum member's value."""
+        return str.__str__(self)
+
+    def __reduce__(self) -> tuple[type[DecisionKind], tuple[str]]:
+        return (DecisionKind, (str.__str__(self),))
+
+
+_MATCH_KINDS: dict[str, DecisionKind] = {}
+for _name, _zh, _en in (
+    ("start", "开始", "the match has not asked anything yet"),
+    ("play", "出牌", "a decision of play (the hand's mode says which)"),
+    ("over", "结束", "the match is over"),
+):
+    _MATCH_KINDS[_name] = DecisionKind(_name, _zh, _en)
+DecisionKind.START = _MATCH_KINDS["start"]
+DecisionKind.PLAY = _MATCH_KINDS["play"]
+DecisionKind.OVER = _MATCH_KINDS["over"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +101,10 @@ class Decision:
     kind: DecisionKind
     legal: Legal
     table: CardSet | None = None
+    subject: Any = None
+    """what the decision is about, where a kind can be asked of one seat about several things
+    (the :class:`~gouji_rules.settlement.Debt` a waive or a return answers): the phase's
+    :meth:`Phase.answer` reads it to find the recorded choice about this one"""
 
 
 @dataclass
@@ -111,23 +163,89 @@ class HandPrep:
     last_places: list[int] | None = None
     last_sweep: int | None = None
     lead: int = -1
+    """who leads the first set of play: set before the phases before play, which may change it"""
     declarations: list[tuple[str, int]] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
     """after play: the places, as the ``after_play`` phases may change them (choose_last)"""
+
+    owed: tuple[Debt, ...] = ()
+    """the debts the hand started from, as the hand before left them (its record's ``debts_next``), in
+    order; the phases take debts out of ``debts``, never out of this"""
+
+    def __post_init__(self) -> None:
+        if not self.owed:
+            self.owed = tuple(self.debts)
+
+    def debt_number(self, d: Debt) -> int:
+        """Which debt ``d`` is, as an event names it: its place (from 1) in :attr:`owed`.  Two debts
+        can be equal (预点 and 开点 each owe a 点贡 of the same count), so it is found by identity."""
+        return next(k for k, x in enumerate(self.owed, start=1) if x is d)
 
     def declared(self) -> set[int]:
         """The seats that have declared this hand (a seat declares once: :meth:`Rules.verify_declaring`)."""
         return {s for _, s in self.declarations}
 
 
+class Recorded(Protocol):
+    """A recorded hand's events as ``gouji verify``'s replay reads them (records/preplay.py): a phase's
+    :meth:`Phase.answer` finds in them what a seat chose."""
+
+    segment: list[dict[str, Any]]
+    """the recorded events of the deal that was played, from its ``deal``'s dealer on"""
+
+    def next_event(self, ahead: int = 0) -> dict[str, Any]:
+        """The recorded event the replay reaches next, or ``ahead`` after it ({} past the end)."""
+        ...
+
+
+def recorded_by(e: dict[str, Any], kind: str, seat: int) -> bool:
+    """Is ``e`` a recorded event of type ``kind`` by ``seat``?"""
+    return e.get("type") == kind and e.get("seat") == seat
+
+
+@dataclass(frozen=True)
+class ClubEntry:
+    """How a phase's choice is entered at a real table, where only the hand's outcome is written down
+    (:mod:`gouji_rules.outcome`): ``gouji event record --NAME``, the ``NAME`` column of results.csv,
+    the web form's ``choice_NAME`` field (labelled ``zh`` or ``en``) and the stored result's
+    ``choices[NAME]``.  Each value is a pair of seats ``A:B`` (seat numbers or player names at the
+    table).
+
+    ``settle`` checks the pairs against the rules and the debts the hand leaves and returns the debts
+    still owed next hand; it raises :class:`~gouji_rules.errors.IllegalAction` (rule and clause) for a
+    choice the rules could not have allowed."""
+
+    name: str
+    help: str
+    """the CLI option's help: what ``A:B`` means"""
+    zh: str
+    """the web form's label"""
+    en: str
+    settle: Callable[[Rules, list[Debt], Sequence[tuple[int, int]]], list[Debt]]
+
+    @property
+    def flag(self) -> str:
+        """The CLI option (``--forgive``; an underscore becomes a hyphen)."""
+        return "--" + self.name.replace("_", "-")
+
+
 class Phase(Protocol):
-    """A registered phase (see the package docstring)."""
+    """A registered phase (see the package docstring): everything a match, ``gouji verify``'s replay,
+    the env and club entry need to know of it is declared here, in the phase's own module."""
 
     name: str
     zh: str
     en: str
     stage: Stage
     order: int
+    decisions: tuple[DecisionKind, ...]
+    """the kinds of decision it asks (a kind another phase declared may be asked again)"""
+    words: tuple[Action, ...]
+    """the actions it offers that are words (``buy4``, ``last2``): ``parse_action`` reads them back"""
+    events: tuple[EventKind, ...]
+    """the events it emits that nothing before it declared"""
+    entry: ClubEntry | None
+    """how its choice is entered at a real table, or None where the outcome does not need it"""
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -137,12 +255,80 @@ class Phase(Protocol):
         """Ask the phase's decisions; return False when the deal is void."""
         ...
 
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """What the record says ``d.seat`` chose in ``d`` (one of ``d.legal``), or None when the record
+        cannot say: ``gouji verify`` then answers the first choice offered, so the events the replay
+        makes differ from the record where it does."""
+        ...
+
 
 def register_phase(cls: type[T]) -> type[T]:
     """Class decorator: add ``cls`` (instantiated without arguments) to the phases; its ``order``
-    places it within its stage."""
-    PHASES.register(cls())
+    places it within its stage.  Its decision kinds, words and events are registered with it (a kind
+    is answered in ``gouji verify``'s replay by the phase that declared it first).  A name another
+    kind or event already has is an error, and then nothing is registered."""
+    phase = cls()
+    for kind in phase.decisions:
+        known = DECISION_KINDS.get(kind.name) or _MATCH_KINDS.get(kind.name)
+        if known is not None and known is not kind:
+            raise VariantError(f"phase {phase.name!r}: decision kind {kind.name!r} is already another kind")
+    for e in phase.events:
+        if EVENTS.get(e.name, e) is not e:
+            raise VariantError(f"phase {phase.name!r}: event {e.name!r} is already another event")
+    PHASES.register(phase)
+    for kind in phase.decisions:
+        if kind.name not in DECISION_KINDS:
+            DECISION_KINDS.register(kind)
+            ANSWERED_BY[kind.name] = phase
+    for word in phase.words:
+        PHASE_WORDS.setdefault(str(word), word)
+    for e in phase.events:
+        EVENTS.register(e)
     return cls
+
+
+def unregister_phase(name: str) -> None:
+    """Remove a phase and what only it declared (tests that register one clean up with this); a kind
+    it shares is answered by the next phase that declares it."""
+    phase: Phase | None = PHASES.get(name)
+    if phase is None:
+        return
+    PHASES.unregister(name)
+    others: list[Phase] = [PHASES[n] for n in PHASES]
+    for kind in phase.decisions:
+        if ANSWERED_BY.get(kind.name) is phase:
+            heir = next((p for p in others if kind in p.decisions), None)
+            if heir is not None:
+                ANSWERED_BY[kind.name] = heir
+            else:
+                DECISION_KINDS.unregister(kind.name)
+                del ANSWERED_BY[kind.name]
+    for word in phase.words:
+        if not any(word in p.words for p in others):
+            PHASE_WORDS.pop(str(word), None)
+    for e in phase.events:
+        if not any(e in p.events for p in others):
+            EVENTS.unregister(e.name)
+
+
+ANSWERED_BY: dict[str, Phase] = {}
+"""decision kind -> the phase that declared it first (``gouji verify``'s replay asks it)"""
+
+
+def answering(kind: str) -> Phase | None:
+    """The phase that answers decisions of ``kind`` from a record."""
+    len(PHASES)  # reading the registry loads the shipped phases
+    return ANSWERED_BY.get(kind)
+
+
+def club_entries() -> dict[str, Phase]:
+    """The registered phases whose choice is entered at a real table, by their entry's name."""
+    out: dict[str, Phase] = {}
+    for n in PHASES:
+        p: Phase = PHASES[n]
+        if p.entry is not None:
+            out[p.entry.name] = p
+    return out
 
 
 def phases_of(rules: Rules, stage: Stage) -> Iterator[Phase]:

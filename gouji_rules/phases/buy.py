@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose
 from ..cards import FOUR, THREE, CardSet
-from ..events import Event
-from .base import Decision, DecisionKind, HandPrep, SetupDraft, register_phase
+from ..events import Event, EventKind
+from .base import Decision, DecisionKind, HandPrep, Recorded, SetupDraft, recorded_by, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 SELLERS = {"opposite": (3,), "team": (2, 4), "opposite_team": (1, 5)}
 """seat offsets of each group of sellers"""
+
+
+BUY4 = DecisionKind("buy4", "买4", "buy a 4 or pass", listed=70)
 
 
 @register_phase
@@ -28,6 +31,10 @@ class Buy:
     en = "buying 3s and 4s"
     stage = "before_play"
     order = 50
+    decisions = (BUY4,)
+    words = (Choose("buy4"),)
+    events = (EventKind("buy3", 80), EventKind("buy4", 90))
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -53,7 +60,7 @@ class Buy:
                         if not rules.buy_four_optional or s in asked:
                             continue
                         asked.add(s)
-                        a = yield m.ask(s, DecisionKind.BUY4, (Choose("buy4"), PASS))
+                        a = yield m.ask(s, BUY4, (Choose("buy4"), PASS))
                         if not isinstance(a, Choose):
                             continue
                     if paid >= 0:
@@ -61,6 +68,10 @@ class Buy:
                     m.move(seat, s, rank)
                     m.event(Event(kind, s, CardSet(rank, 1), other=seat, value=paid + 1))
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """``buy4`` where the next event is this seat's ``buy4``, else ``pass``."""
+        return Choose("buy4") if recorded_by(rec.next_event(), "buy4", d.seat) else PASS
 
 
 def seller(m: Match, s: int, rank: int, group: str, setup: SetupDraft) -> int | None:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action
 from ..cards import FOUR, THREE
-from ..events import Event
-from .base import Decision, HandPrep, register_phase
+from ..events import Event, EventKind
+from .base import Decision, HandPrep, Recorded, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -24,6 +24,10 @@ class BuyCheck:
     en = "after buying: no 3 is last place, no 4 cannot open"
     stage = "before_play"
     order = 70
+    decisions = ()
+    words = ()
+    events = (EventKind("no_three", 190),)
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -46,3 +50,7 @@ class BuyCheck:
                 setup.closed.add(s)
         return True
         yield  # a generator that asks nothing
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """It asks nothing."""
+        return None

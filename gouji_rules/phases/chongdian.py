@@ -6,14 +6,21 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose, Head, Pass, Play
-from ..events import Event
+from ..cards import format_set
+from ..events import Event, EventKind
 from ..legal import Legal
 from ..seats import opposite
-from .base import Decision, DecisionKind, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
+from .geming import HEAD
 
 if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
+
+
+CHONGDIAN = DecisionKind("chongdian", "冲点", "冲点 or pass", listed=120)
+CHONG_SET = DecisionKind("chong_set", "冲点出牌", "a pure 够级 set put down to 冲点", listed=130)
+CHONG_ANSWER = DecisionKind("chong_answer", "冲点应牌", "the opposite's answer to a 冲点 set, or pass", listed=140)
 
 
 @register_phase
@@ -26,6 +33,10 @@ class Chongdian:
     en = "冲点: rushing the point with three pure 够级 sets"
     stage = "before_play"
     order = 80
+    decisions = (CHONGDIAN, HEAD, CHONG_SET, CHONG_ANSWER)
+    words = (Choose("chongdian"), Head(True), Head(False))
+    events = (EventKind("chongdian", 130),)
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -38,7 +49,7 @@ class Chongdian:
         for k in range(6):
             s = (prep.lead + k) % 6
             if s not in setup.placed and rules.chongdian_eligible(m.hands_now[s]):
-                a = yield m.ask(s, DecisionKind.CHONGDIAN, (Choose("chongdian"), PASS))
+                a = yield m.ask(s, CHONGDIAN, (Choose("chongdian"), PASS))
                 if isinstance(a, Choose):
                     players.append(s)
         if not players:
@@ -54,7 +65,7 @@ class Chongdian:
                 sets = rules.pure_choices(m.hands_now[s])
                 if not sets:
                     break
-                a = yield m.ask_sets(s, DecisionKind.CHONG_SET, Legal(sets=sets))
+                a = yield m.ask_sets(s, CHONG_SET, Legal(sets=sets))
                 assert isinstance(a, Play)
                 m.take(s, a.cards)
                 m.event(Event("play", s, a.cards, other=o))
@@ -62,7 +73,7 @@ class Chongdian:
                     success = True
                     break
                 answers = rules.beat.followers(m.hands_now[o], a.cards)
-                b = yield m.ask_sets(o, DecisionKind.CHONG_ANSWER, Legal(sets=answers, extras=(PASS,)), a.cards)
+                b = yield m.ask_sets(o, CHONG_ANSWER, Legal(sets=answers, extras=(PASS,)), a.cards)
                 if isinstance(b, Pass):
                     m.event(Event("pass", o))
                     success = True
@@ -86,7 +97,7 @@ class Chongdian:
             o = opposite(s)
             if o in setup.placed:
                 continue
-            a2 = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))
+            a2 = yield m.ask(o, HEAD, (Head(True), Head(False)))
             if isinstance(a2, Head) and a2.keep:
                 setup.head_rights[o] = rules.chongdian_opposite_rights
                 m.event(Event("with_head", o, other=s))
@@ -96,3 +107,16 @@ class Chongdian:
                     setup.closed.add(o)
                     setup.opened.discard(o)
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """冲点 where the deal's events have this seat's; each set and answer from the next ``play`` or ``pass``."""
+        e, s = rec.next_event(), d.seat
+        if d.kind == CHONGDIAN:
+            return Choose("chongdian") if any(recorded_by(x, "chongdian", s) for x in rec.segment) else PASS
+        if d.kind == HEAD:
+            return Head(recorded_by(e, "with_head", s))
+        if recorded_by(e, "play", s):
+            return next((a for a in d.legal if isinstance(a, Play) and format_set(a.cards) == e.get("cards")), None)
+        if d.kind == CHONG_ANSWER and recorded_by(e, "pass", s):
+            return PASS
+        return None

@@ -10,12 +10,15 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose
-from ..events import Event
-from .base import Decision, DecisionKind, HandPrep, register_phase
+from ..events import Event, EventKind
+from .base import Decision, DecisionKind, HandPrep, Recorded, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
+
+
+CHOOSE_LAST = DecisionKind("choose_last", "商定大落", "name another seat of one's side as last place", listed=60)
 
 
 @register_phase
@@ -27,6 +30,10 @@ class ChooseLast:
     en = "who counts as last place, when the rules let the losers choose"
     stage = "after_play"
     order = 100
+    decisions = (CHOOSE_LAST,)
+    words = tuple(Choose(f"last{s}") for s in range(6))
+    events = (EventKind("choose_last", 180),)
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -40,9 +47,14 @@ class ChooseLast:
         if not candidates:
             return True
         opts: list[Action] = [Choose(f"last{s}") for s in candidates]
-        a = yield m.ask(last, DecisionKind.CHOOSE_LAST, (*opts, PASS))
+        a = yield m.ask(last, CHOOSE_LAST, (*opts, PASS))
         if isinstance(a, Choose):
             other = int(a.what[4:])
             places[last], places[other] = places[other], places[last]
             m.event(Event("choose_last", other, other=last))
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """The seat the recorded ``choose_last`` names, or ``pass``."""
+        e = rec.next_event()
+        return Choose(f"last{e.get('seat')}") if e.get("type") == "choose_last" else PASS

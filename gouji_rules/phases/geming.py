@@ -6,13 +6,17 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Choose, Head
-from ..events import Event
+from ..events import Event, EventKind
 from ..seats import opposite
-from .base import Decision, DecisionKind, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
+
+
+GEMING = DecisionKind("geming", "革命", "革命 or pass", listed=30)
+HEAD = DecisionKind("head", "有头、无头", "有头 or 无头, after the opposite's 革命 or 冲点", listed=40)
 
 
 @register_phase
@@ -25,6 +29,10 @@ class Geming:
     en = "革命: a player with no 2 and no joker may drop out"
     stage = "before_play"
     order = 40
+    decisions = (GEMING, HEAD)
+    words = (Choose("geming"), Head(True), Head(False))
+    events = (EventKind("geming", 120), EventKind("with_head", 140))
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -38,7 +46,7 @@ class Geming:
             s = (prep.lead + k) % 6
             owed = sum(d.count for d in prep.debts if d.giver == s)
             if rules.geming_eligible(m.hands_now[s]) or rules.cannot_pay(m.hands_now[s], owed):
-                a = yield m.ask(s, DecisionKind.GEMING, (Choose("geming"), PASS))
+                a = yield m.ask(s, GEMING, (Choose("geming"), PASS))
                 if isinstance(a, Choose):
                     rev.append(s)
         if rules.geming_voids(len(rev)):
@@ -52,7 +60,7 @@ class Geming:
             m.discard(s)
             prep.debts = [d for d in prep.debts if d.giver != s]
             o = opposite(s)
-            a = yield m.ask(o, DecisionKind.HEAD, (Head(True), Head(False)))
+            a = yield m.ask(o, HEAD, (Head(True), Head(False)))
             if isinstance(a, Head) and a.keep:
                 setup.head_rights[o] = rules.geming_opposite_rights
                 if rules.geming_opposite_opens_by_rights():
@@ -61,3 +69,10 @@ class Geming:
             else:
                 setup.no_head.add(o)
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """革命 where the deal's events have this seat's; 有头 where the next is its ``with_head``
+        (冲点 asks the same 有头/无头 and is answered here too)."""
+        if d.kind == HEAD:
+            return Head(recorded_by(rec.next_event(), "with_head", d.seat))
+        return Choose("geming") if any(recorded_by(x, "geming", d.seat) for x in rec.segment) else PASS

@@ -6,8 +6,8 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import Action
-from ..events import Event
-from .base import Decision, HandPrep, register_phase
+from ..events import Event, EventKind
+from .base import Decision, HandPrep, Recorded, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -23,6 +23,10 @@ class Kang:
     en = "扛贡: four or more jokers exempt the holder (or his team) from tribute"
     stage = "before_play"
     order = 20
+    decisions = ()
+    words = ()
+    events = (EventKind("kang", 30),)
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -42,3 +46,7 @@ class Kang:
             prep.debts = [d for d in prep.debts if d.giver not in exempt]
         return True
         yield  # a generator that asks nothing
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """It asks nothing."""
+        return None

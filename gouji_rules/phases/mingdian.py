@@ -6,13 +6,16 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Declare
-from ..events import Event
+from ..events import Event, EventKind
 from ..seats import opposite
-from .base import Decision, DecisionKind, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
+
+
+MINGDIAN = DecisionKind("mingdian", "明点", "明点 or pass, after tribute", listed=50)
 
 
 @register_phase
@@ -24,6 +27,10 @@ class Mingdian:
     en = "明点: after tribute, before the first lead"
     stage = "before_play"
     order = 90
+    decisions = (MINGDIAN,)
+    words = ()
+    events = (EventKind("mingdian", 60),)
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -37,8 +44,12 @@ class Mingdian:
             s = (prep.lead + k) % 6
             if not m.rules.can_declare_now("mingdian", s, placed, done):
                 continue
-            a = yield m.ask(s, DecisionKind.MINGDIAN, (Declare("mingdian"), PASS))
+            a = yield m.ask(s, MINGDIAN, (Declare("mingdian"), PASS))
             if isinstance(a, Declare):
                 prep.declarations.append(("mingdian", s))
                 m.event(Event("mingdian", s, other=opposite(s)))
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """The recorded ``mingdian`` of this seat, or ``pass``."""
+        return Declare("mingdian") if recorded_by(rec.next_event(), "mingdian", d.seat) else PASS

@@ -6,13 +6,19 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Give
-from ..cards import BJ, NRANKS, CardSet
-from ..events import Event
-from .base import Decision, DecisionKind, HandPrep, register_phase
+from ..cards import BJ, NRANKS, CardSet, format_hand
+from ..events import Event, EventKind
+from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
+
+
+WAIVE = DecisionKind("waive", "免贡", "waive a teammate's tribute, or pass", listed=80)
+POINT_CALL = DecisionKind("point_call", "亮大王叫牌", "show a 大王 and take a card (S0 点贡), or pass", listed=90)
+GIVE = DecisionKind("give", "还贡", "the card handed back for a tribute card", listed=100)
+ACCEPT = DecisionKind("accept", "收还贡", "agree to or refuse the card handed back", listed=110)
 
 
 @register_phase
@@ -25,6 +31,15 @@ class Tribute:
     en = "tribute and its return"
     stage = "before_play"
     order = 60
+    decisions = (WAIVE, POINT_CALL, GIVE, ACCEPT)
+    words = (Choose("waive"), Choose("call"), *(Give(r) for r in range(NRANKS)))
+    events = (
+        EventKind("tribute", 100),
+        EventKind("return_tribute", 110),
+        EventKind("waive", 150),
+        EventKind("point_call", 200),
+    )
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -38,13 +53,13 @@ class Tribute:
                 continue  # a 革命 player has left the hand: he neither pays nor takes tribute
             kind = rules.tribute_kind(d.kind)
             if rules.may_waive(d.kind, d.giver, d.receiver):
-                a = yield m.ask(d.receiver, DecisionKind.WAIVE, (Choose("waive"), PASS))
+                a = yield m.ask(d.receiver, WAIVE, (Choose("waive"), PASS), subject=d)
                 if isinstance(a, Choose):
                     m.event(Event("waive", d.receiver, other=d.giver))
                     continue
             paid = 0
             if rules.may_call_point(d.kind) and m.free(d.giver, BJ):
-                a = yield m.ask(d.giver, DecisionKind.POINT_CALL, (Choose("call"), PASS))
+                a = yield m.ask(d.giver, POINT_CALL, (Choose("call"), PASS), subject=d)
                 if isinstance(a, Choose) and any(m.hands_now[d.receiver]):
                     # 亮出大王，叫停对门要摸的这张牌作为还贡收入自己的牌里，进贡时将大王进上 (S0 八、进贡)
                     r = m.random_card(d.receiver)
@@ -69,10 +84,10 @@ class Tribute:
                     opts = [Give(r) for r in range(NRANKS) if h[r] and r not in refused]
                     if not opts:
                         break
-                    a = yield m.ask(d.receiver, DecisionKind.GIVE, opts)
+                    a = yield m.ask(d.receiver, GIVE, opts, subject=d)
                     assert isinstance(a, Give)
                     if rules.may_refuse_return(m.hands_now[d.giver], a.rank, len(opts) - 1):
-                        c = yield m.ask(d.giver, DecisionKind.ACCEPT, (AGREE, REFUSE), CardSet(a.rank, 1))
+                        c = yield m.ask(d.giver, ACCEPT, (AGREE, REFUSE), CardSet(a.rank, 1), subject=d)
                         if isinstance(c, Consent) and not c.agree:
                             refused.add(a.rank)
                             continue
@@ -80,3 +95,25 @@ class Tribute:
                     m.event(Event("return_tribute", d.receiver, CardSet(a.rank, 1), other=d.giver))
                     break
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """From the next recorded event: the waive of this debt (``d.subject``), the 大王 call, the card
+        handed back; a refused card leaves no event, so the card handed back is the one asked for."""
+        e, s = rec.next_event(), d.seat
+        if d.kind == WAIVE:
+            mine = recorded_by(e, "waive", s) and e.get("other") == d.subject.giver
+            return Choose("waive") if mine else PASS
+        if d.kind == POINT_CALL:
+            return Choose("call") if recorded_by(e, "point_call", s) else PASS
+        if d.kind == GIVE:
+            # the giver's wrong play on accepting it (the default, agree) comes before the event
+            if e.get("type") == "wrong_play" and recorded_by(rec.next_event(1), "return_tribute", s):
+                e = rec.next_event(1)
+            if recorded_by(e, "return_tribute", s):
+                return next((a for a in d.legal if isinstance(a, Give) and _rank_text(a.rank) == e.get("cards")), None)
+            return None
+        return AGREE
+
+
+def _rank_text(r: int) -> str:
+    return format_hand(tuple(1 if i == r else 0 for i in range(NRANKS)))

@@ -6,14 +6,17 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Declare
-from ..events import Event
+from ..events import Event, EventKind
 from ..registry import DECLARATIONS
 from ..seats import opposite
-from .base import Decision, DecisionKind, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
+
+
+XUANDIAN = DecisionKind("xuandian", "宣点、和点", "宣点, 和点 or pass, after the deal", listed=20)
 
 
 @register_phase
@@ -25,6 +28,10 @@ class Xuandian:
     en = "宣点 / 和点: declarations after the deal"
     stage = "before_play"
     order = 30
+    decisions = (XUANDIAN,)
+    words = ()
+    events = (EventKind("xuandian", 40), EventKind("hedian", 50))
+    entry = None
 
     def kinds(self, rules: Rules) -> list[str]:
         """The declarations asked in this phase, in registry order."""
@@ -44,7 +51,7 @@ class Xuandian:
             offer = [Declare(x) for x in kinds if m.rules.can_declare_now(x, s, prep.setup.placed, done)]
             if not offer:
                 continue
-            a = yield m.ask(s, DecisionKind.XUANDIAN, (*offer, PASS))
+            a = yield m.ask(s, XUANDIAN, (*offer, PASS))
             if isinstance(a, Declare):
                 votes[s] = a.kind
         for s in range(3):
@@ -58,3 +65,13 @@ class Xuandian:
                 prep.declarations.append((kind, s))
                 m.event(Event(kind, s, other=opposite(s)))
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """Votes are asked in turn and announced together: the record names them anywhere in the deal."""
+        want: Action = PASS
+        for x in rec.segment:
+            if x.get("type") == "hedian" and d.seat in (x.get("seat"), x.get("other")):
+                want = Declare("hedian")
+            elif recorded_by(x, str(x.get("type")), d.seat) and Declare(str(x.get("type"))) in d.legal:
+                want = Declare(str(x.get("type")))
+        return want

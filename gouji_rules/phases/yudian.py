@@ -6,13 +6,16 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..actions import PASS, Action, Declare
-from ..events import Event
+from ..events import Event, EventKind
 from ..seats import opposite
-from .base import Decision, DecisionKind, HandPrep, register_phase
+from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
     from ..match import Match
     from ..rules import Rules
+
+
+YUDIAN = DecisionKind("yudian", "预点", "预点 or pass, before the deal", listed=10)
 
 
 @register_phase
@@ -24,6 +27,10 @@ class Yudian:
     en = "预点: before the deal, declare that your opposite will not open"
     stage = "before_deal"
     order = 10
+    decisions = (YUDIAN,)
+    words = ()
+    events = (EventKind("yudian", 70),)
+    entry = None
 
     def enabled(self, rules: Rules) -> bool:
         """Is this phase played under these rules?"""
@@ -33,8 +40,12 @@ class Yudian:
         """Ask this phase's decisions; False when the deal is void and must be redealt."""
         for k in range(6):
             s = (prep.first + k) % 6
-            a = yield m.ask(s, DecisionKind.YUDIAN, (Declare("yudian"), PASS))
+            a = yield m.ask(s, YUDIAN, (Declare("yudian"), PASS))
             if isinstance(a, Declare):
                 prep.declarations.append(("yudian", s))
                 m.event(Event("yudian", s, other=opposite(s)))
         return True
+
+    def answer(self, rec: Recorded, d: Decision) -> Action | None:
+        """The recorded ``yudian`` of this seat, or ``pass``."""
+        return Declare("yudian") if recorded_by(rec.next_event(), "yudian", d.seat) else PASS

@@ -7,8 +7,9 @@ made, a tribute card it never paid) could move the debts unless the events thems
 
 They are checked by running the real phases (:mod:`gouji_rules.phases`) on the cards the record
 says were dealt, from the debts the hand before left, answering every decision a phase asks with
-what the record says was chosen; the events the phases emit must then be the recorded ones, one
-for one, and the cards, discards and setup they leave must be the ones play started from.
+what the record says was chosen (the phase that declared the decision's kind reads it from the
+events: ``Phase.answer``); the events the phases emit must then be the recorded ones, one for one,
+and the cards, discards, setup and leader they leave must be the ones play started from.
 
 The hand's own dealer is replayed from the record's seed as the match drew it: 开牌, the deal's card
 order that decides 上班, and the card a 大王 call (``point_call``) draws unseen.  Who first drew for 开牌
@@ -24,13 +25,14 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from ..actions import AGREE, PASS, Action, Choose, Declare, Give, Head, Pass, Play
-from ..cards import NRANKS, format_hand, format_set, parse_hand
+from ..actions import PASS, Action, Pass
+from ..cards import NRANKS, format_hand, parse_hand
 from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
 from ..events import Event
 from ..match import Before, Match, after, dealer_rng, setup_of
-from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
+from ..phases import Decision, HandPrep, SetupDraft, phases_of
+from ..phases.base import answering, recorded_by
 from ..rng import SplitMix64
 from ..rules import Rules, sweep_of
 from ..settlement import Debt
@@ -67,6 +69,7 @@ class _Replay(Match):
     ) -> None:
         super().__init__(rules, seed=0, hands=0)
         self.script = script
+        self.segment = script
         self.done = done  # events already settled (copied or flushed), ahead of self.events
         self.exact = rng is not None
         if rng is not None:
@@ -89,70 +92,30 @@ class _Replay(Match):
         return super().random_card(s)
 
 
-def _is(e: dict[str, Any], kind: str, seat: int) -> bool:
-    return e.get("type") == kind and e.get("seat") == seat
-
-
-def _answer(m: _Replay, d: Decision, segment: list[dict[str, Any]]) -> Action:
-    """What the record says seat ``d.seat`` chose; a choice the record cannot explain is answered with
-    the first one offered, so the events differ where the record does."""
-    e, s, kind = m.next_event(), d.seat, d.kind
+def _answer(m: _Replay, d: Decision) -> Action:
+    """What the record says seat ``d.seat`` chose: the phase that declared the decision's kind reads
+    it (``Phase.answer``); a choice the record cannot explain is answered with the first one offered,
+    so the events differ where the record does."""
+    e, s = m.next_event(), d.seat
     options = list(d.legal)
-    want: Action | None = None
-    if _is(e, "wrong_play", s) and m.rules.wrong_play_loses_turn:
+    if recorded_by(e, "wrong_play", s) and m.rules.wrong_play_loses_turn:
         # 错牌不出 between hands (Match.forfeit): the event, then the default choice is taken
         m.event(Event("wrong_play", s))
         return PASS if PASS in options else options[0]
-    if kind in (DecisionKind.YUDIAN, DecisionKind.MINGDIAN):
-        want = Declare(str(kind)) if _is(e, str(kind), s) else PASS
-    elif kind == DecisionKind.XUANDIAN:
-        # votes are asked in turn and announced together: the record names them anywhere in the deal
-        for x in segment:
-            if x.get("type") == "hedian" and s in (x.get("seat"), x.get("other")):
-                want = Declare("hedian")
-            elif _is(x, str(x.get("type")), s) and Declare(str(x.get("type"))) in options:
-                want = Declare(str(x.get("type")))
-        want = want or PASS
-    elif kind in (DecisionKind.GEMING, DecisionKind.CHONGDIAN):
-        want = Choose(str(kind)) if any(_is(x, str(kind), s) for x in segment) else PASS
-    elif kind == DecisionKind.HEAD:
-        want = Head(_is(e, "with_head", s))
-    elif kind in (DecisionKind.BUY4, DecisionKind.WAIVE):
-        want = Choose(str(kind)) if _is(e, str(kind), s) else PASS
-    elif kind == DecisionKind.POINT_CALL:
-        want = Choose("call") if _is(e, "point_call", s) else PASS
-    elif kind == DecisionKind.GIVE:
-        # a refused card leaves no event: the card handed back is the one asked for; the giver's
-        # wrong play on accepting it (the default, agree) comes before the event
-        if e.get("type") == "wrong_play" and _is(m.next_event(1), "return_tribute", s):
-            e = m.next_event(1)
-        if _is(e, "return_tribute", s):
-            want = next((a for a in options if isinstance(a, Give) and _rank_text(a.rank) == e.get("cards")), None)
-    elif kind == DecisionKind.ACCEPT:
-        want = AGREE
-    elif kind in (DecisionKind.CHONG_SET, DecisionKind.CHONG_ANSWER):
-        if _is(e, "play", s):
-            want = next((a for a in options if isinstance(a, Play) and format_set(a.cards) == e.get("cards")), None)
-        elif kind == DecisionKind.CHONG_ANSWER and _is(e, "pass", s):
-            want = PASS
-    elif kind == DecisionKind.CHOOSE_LAST:
-        want = Choose(f"last{e.get('seat')}") if e.get("type") == "choose_last" else PASS
+    phase = answering(d.kind)
+    want = phase.answer(m, d) if phase is not None else None
     if want is not None and want in options:
         return want
     return next((a for a in options if not isinstance(a, Pass)), options[0])
 
 
-def _rank_text(r: int) -> str:
-    return format_hand(tuple(1 if i == r else 0 for i in range(NRANKS)))
-
-
-def _drive(m: _Replay, gen: Generator[Decision, Action, T], segment: list[dict[str, Any]]) -> T:
+def _drive(m: _Replay, gen: Generator[Decision, Action, T]) -> T:
     """Run one phase (or the match's after-play), answering from the record; what it returns
     (a phase: its verdict, False when the deal is void)."""
     try:
         d = next(gen)
         while True:
-            d = gen.send(_answer(m, d, segment))
+            d = gen.send(_answer(m, d))
     except StopIteration as stop:
         return cast(T, stop.value)
 
@@ -185,6 +148,7 @@ class _Outcome:
     hands: list[list[int]]
     discards: list[int]
     setup: HandSetup
+    lead: int
 
 
 def _replay_deal(
@@ -225,7 +189,7 @@ def _replay_deal(
         last_sweep=before.last_sweep,
     )
     for phase in phases_of(rules, "before_deal"):
-        _drive(m, phase.run(m, prep), segment)
+        _drive(m, phase.run(m, prep))
     dealt = [list(parse_hand(h)) for h in record["dealt"]]
     if before.leader is not None:
         lead = before.leader
@@ -243,12 +207,13 @@ def _replay_deal(
     m.hands_now = [list(h) for h in dealt]
     m.kept = [[0] * NRANKS for _ in range(6)]
     m.discards = [0] * NRANKS
-    _drive(m, m.before_play(prep, lead), segment)
+    _drive(m, m.before_play(prep, lead))
     hands = [list(h) for h in m.hands_now]
     discards = list(m.discards)
     setup = setup_of(rules, prep)
-    _drive(m, m.after_play(hand, prep), segment)
-    return _Outcome(done + [e.to_json() for e in m.events], hands, discards, setup)
+    play_lead = prep.lead
+    _drive(m, m.after_play(hand, prep))
+    return _Outcome(done + [e.to_json() for e in m.events], hands, discards, setup, play_lead)
 
 
 def _agreeing(got: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> int:
@@ -326,6 +291,8 @@ def pre_play_problem(variant: Variant, record: dict[str, Any], hand: Hand, befor
         return f"the events before play discard {format_hand(out.discards)}, the record has {record.get('discards')!r}"
     if out.setup != hand.setup:
         return f"the events before play leave the setup {out.setup}, the record has {hand.setup}"
+    if out.lead != lead:
+        return f"the events before play leave seat {out.lead} to lead, the record has seat {lead}"
     return None
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..outcome import Outcome, opened_in_play, settle_outcome
+from ..phases.base import club_entries
 from ..registry import DECLARATIONS
 from ..rules import Rules
 from ..seats import opposite
@@ -68,6 +69,8 @@ class Entry:
     declare: list[str] = field(default_factory=list)
     waive: list[str] = field(default_factory=list)
     no_three: list[str] = field(default_factory=list)
+    choices: dict[str, list[str]] = field(default_factory=dict)
+    """the choices of registered phases (``ClubEntry``), by the entry's name: ``A:B`` pairs"""
 
 
 @dataclass
@@ -154,6 +157,7 @@ def facts_line(result: dict[str, Any], rules: Rules) -> str:
         ("declare", e.declare),
         ("waive", e.waive),
         ("no-three", e.no_three),
+        *((name.replace("_", "-"), values) for name, values in e.choices.items()),
     ):
         if values:
             parts.append(f"{name} {' '.join(values)}")
@@ -245,7 +249,21 @@ def outcome_of(entry: Entry, names: Sequence[str]) -> Outcome:
         declarations=declarations,
         waived=[_pair(w, names, "waive") for w in entry.waive],
         no_three=[_seat(n, names, "no-three") for n in entry.no_three],
+        choices=_choices(entry, names),
     )
+
+
+def _choices(entry: Entry, names: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+    """The registered phases' choices as seat pairs; a name no registered phase takes is refused."""
+    known = club_entries()
+    out: dict[str, list[tuple[int, int]]] = {}
+    for name, values in entry.choices.items():
+        if not values:
+            continue
+        if name not in known:
+            raise InputError(f"{name}: no phase takes this choice (known: {', '.join(known) or 'none'})")
+        out[name] = [_pair(v, names, name.replace("_", "-")) for v in values]
+    return out
 
 
 def score_entry(event: Tournament, entry: Entry) -> Scored:
@@ -273,6 +291,8 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
         stored["burn_fails"] = list(o.burn_fails)
     if o.no_three:
         stored["no_three"] = list(o.no_three)
+    if o.choices:
+        stored["choices"] = {k: [list(x) for x in v] for k, v in o.choices.items()}
     return Scored(entry, seats, names, stored, settlement, debts, list(o.places))
 
 
@@ -292,6 +312,7 @@ def entry_of(key: tuple[int, int, int], result: dict[str, Any], rules: Rules) ->
         declare=[f"{k}:{s}" for k, s in result.get("declarations", [])],
         waive=[f"{a}:{b}" for a, b in result.get("waived", [])],
         no_three=[str(s) for s in result.get("no_three", [])],
+        choices={k: [f"{a}:{b}" for a, b in v] for k, v in result.get("choices", {}).items()},
     )
 
 
@@ -453,6 +474,12 @@ def merged(old: Entry, given: Entry, *, replace: bool) -> tuple[Entry, list[str]
         setattr(out, f, list(new))
         if f != "finish":
             dropped += [f"{f} {x}" for x in before if x not in new]
+    for name in {*old.choices, *given.choices}:
+        new, before = given.choices.get(name, []), old.choices.get(name, [])
+        out.choices[name] = list(new or before)
+        if new:
+            dropped += [f"{name} {x}" for x in before if x not in new]
+    out.choices = {k: v for k, v in out.choices.items() if v}
     return out, dropped
 
 
@@ -528,9 +555,10 @@ def read_results(path: str, encoding: str | None = None) -> list[tuple[str, Entr
             raise InputError(
                 f"the header needs a {col!r} column (columns: {', '.join(RESULT_COLUMNS)})", file=path, line=1
             )
-    unknown = [h for h in header if h and h not in RESULT_COLUMNS]
+    columns = (*RESULT_COLUMNS, *club_entries())
+    unknown = [h for h in header if h and h not in columns]
     if unknown:
-        raise InputError(f"unknown column {unknown[0]!r} (columns: {', '.join(RESULT_COLUMNS)})", file=path, line=1)
+        raise InputError(f"unknown column {unknown[0]!r} (columns: {', '.join(columns)})", file=path, line=1)
     out = []
     for line, row in rows:
         nums = []
@@ -555,6 +583,7 @@ def read_results(path: str, encoding: str | None = None) -> list[tuple[str, Entr
             declare=split_list(row.get("declare", "")),
             waive=split_list(row.get("waive", "")),
             no_three=split_list(row.get("no_three", "")),
+            choices={n: split_list(row.get(n) or "") for n in club_entries() if row.get(n)},
         )
         out.append((f"{path}:{line}", entry))
     return out
@@ -593,7 +622,8 @@ def results_csv(event: Tournament) -> str:
 
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(RESULT_COLUMNS)
+    extra = list(club_entries())
+    w.writerow([*RESULT_COLUMNS, *extra])
     for row in event.db.hands():
         r = row.result
         if "finish" not in r:
@@ -615,6 +645,7 @@ def results_csv(event: Tournament) -> str:
                 " ".join(f"{k}:{s}" for k, s in r["declarations"]),
                 " ".join(f"{a}:{b}" for a, b in r["waived"]),
                 " ".join(map(str, r.get("no_three", []))),
+                *(" ".join(f"{a}:{b}" for a, b in r.get("choices", {}).get(n, [])) for n in extra),
             ]
         )
     return out.getvalue()

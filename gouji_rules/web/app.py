@@ -899,6 +899,11 @@ def entry_of_form(
         declare=declare,
         waive=pick("waive", {pair(a, b) for a, b in offer.waive}),
         no_three=no_three,
+        choices={
+            name: chosen
+            for name, items in offer.choices.items()
+            if (chosen := pick(f"choice_{name}", {pair(a, b) for a, b in items}))
+        },
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..phases.base import club_entries
 from ..tournament import club
 from ..tournament.event import Tournament
 
@@ -150,6 +151,16 @@ def _summary(
             f.append(f"免贡：{who(names, g, lang)} 不给同伴 {who(names, r, lang)} 进贡")
         else:
             f.append(f"Waived tribute (免贡): {who(names, g, lang)} to partner {who(names, r, lang)}")
+    entries = club_entries()
+    for name, pairs in result.get("choices", {}).items():
+        p = entries.get(name)
+        title = (p.entry.zh if zh else p.entry.en) if p is not None and p.entry is not None else name
+        for a, b in pairs:
+            f.append(
+                f"{title}：{who(names, a, lang)} → {who(names, b, lang)}"
+                if zh
+                else f"{title}: {who(names, a, lang)} → {who(names, b, lang)}"
+            )
     n = out.next
     n.append(f"下一局由 {who(names, leader, lang)} 先出牌" if zh else f"Next hand: {who(names, leader, lang)} leads")
     if not debts:

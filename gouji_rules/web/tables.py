@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAction
+from ..phases.base import club_entries
 from ..registry import TRIBUTE_KINDS
 from ..tournament import club
 from ..tournament.club import Entry
@@ -71,6 +72,10 @@ class Offer:
     declare: list[str] = field(default_factory=list)
     waive: list[tuple[int, int]] = field(default_factory=list)
     no_three: bool = False
+    choices: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """the registered phases' choices the rules play (``ClubEntry``), by name: the pairs offered"""
+    choice_titles: dict[str, dict[str, str]] = field(default_factory=dict)
+    """each choice's label by language (``zh``, ``en``), from its ``ClubEntry``"""
 
 
 class Refused(ValueError):
@@ -115,6 +120,10 @@ def offer(event: Tournament, rnd: int, tbl: int) -> Offer:
     out.declare = [k for k in rules.staked_declarations() if rules.may_declare(k)]
     out.waive = [(a, b) for a, b in pairs if any(rules.may_waive(k, a, b) for k in TRIBUTE_KINDS)]
     out.no_three = rules.no_three_places_last()
+    for name, phase in club_entries().items():
+        if phase.entry is not None and phase.enabled(rules):
+            out.choices[name] = pairs
+            out.choice_titles[name] = {"zh": phase.entry.zh, "en": phase.entry.en}
     return out
 
 
