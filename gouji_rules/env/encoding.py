@@ -75,6 +75,7 @@ WORDS: tuple[Action, ...] = (
 KIND_PLAY, KIND_BURN, KIND_WORD = NRANKS, NRANKS + 1, NRANKS + 2
 FEATURES = NRANKS + 3 + len(WORDS)
 BOX_CACHE = 4096  # distinct lead boxes kept with their indices and features
+DECODE_CACHE = 1 << 16  # decoded indices kept (an action is a value: the same index, the same action)
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
@@ -117,6 +118,8 @@ class ActionEncoding:
         self._offsets_arr = np.asarray(self.offsets, dtype=np.int64)
         self._boxes: dict[Box, tuple[IntArray, FloatArray]] = {}
         self._last: tuple[Legal, IntArray, FloatArray] | None = None
+        self._decoded: dict[int, Action] = {}
+        self._word_at = {a: 2 * start + i for a, i in self.word_index.items()}
 
     # -- one action ----------------------------------------------------------------------------
 
@@ -140,8 +143,17 @@ class ActionEncoding:
     def decode(self, index: int) -> Action:
         """The action of an index; ValueError outside ``[0, size)``."""
         i = int(index)
+        hit = self._decoded.get(i)
+        if hit is not None:
+            return hit
         if not 0 <= i < self.size:
             raise ValueError(f"action index {i} is outside [0, {self.size})")
+        if len(self._decoded) >= DECODE_CACHE:
+            self._decoded.clear()
+        a = self._decoded[i] = self._decode(i)
+        return a
+
+    def _decode(self, i: int) -> Action:
         if i >= 2 * self.n_sets:
             return WORDS[i - 2 * self.n_sets]
         burn = i >= self.n_sets
@@ -238,9 +250,33 @@ class ActionEncoding:
         self._last = (legal, out[0], out[1])
         return out[0].copy(), out[1].copy()
 
+    def indices(self, legal: Legal) -> IntArray:
+        """The index of every legal action, in the order of ``legal``, without the feature rows.
+
+        Why not ``encode_legal``: a follow or an answer has a handful of legal actions, for which
+        numpy's per-call cost is most of the work; here the listed sets and the words are one loop of
+        integer arithmetic and one array, and a lead's boxes come from the per-box table."""
+        radix, offsets = self.radix, self.offsets
+        base = self.n_sets if legal.burn else 0
+        flat: list[int] = []
+        for cs in legal.sets:
+            _, t, j1, j2, j3 = radix[cs.rank]
+            flat.append(
+                base + offsets[cs.rank] + (((((cs.count - 1) * t + cs.twos) * j1 + cs.sj) * j2 + cs.bj) * j3 + cs.top)
+            )
+        word_at = self._word_at
+        for x in legal.extras:
+            flat.append(word_at[x] if x in word_at else self.encode(x))
+        if not legal.boxes:
+            return np.array(flat, dtype=np.int64)
+        parts = [self._box(b)[0] + base for b in legal.boxes]
+        if flat:
+            parts.append(np.array(flat, dtype=np.int64))
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]  # `+ base` made it the caller's own
+
     def legal_indices(self, legal: Legal) -> IntArray:
         """The index of every legal action, in the order of ``legal``."""
-        return self.encode_legal(legal)[0]
+        return self.indices(legal)
 
     def action_features(self, legal: Legal) -> FloatArray:
         """One row of FEATURES numbers per legal action, in the order of ``legal``."""

@@ -98,10 +98,11 @@ class ObservationEncoder:
     def reset(self) -> None:
         self._played.clear()
 
-    def played(self, obs: Observation) -> FloatArray:
-        """Cards played by each absolute seat this hand (6 x 16), from the observer's events."""
+    def played(self, obs: Observation, upto: int | None = None) -> FloatArray:
+        """Cards played by each absolute seat this hand (6 x 16), from the observer's events (the first
+        ``upto`` of them: the engine's event log grows after the observation was taken)."""
         events: Sequence[Any] = obs.events
-        n = len(events)
+        n = len(events) if upto is None else min(upto, len(events))
         hit = self._played.get(obs.seat)
         if hit is not None and 0 < hit[2] <= n and events[0] is hit[0] and events[hit[2] - 1] is hit[1]:
             start, table = hit[2], hit[3]
@@ -113,7 +114,8 @@ class ObservationEncoder:
         self._played[obs.seat] = (events[0] if n else None, events[n - 1] if n else None, n, table)
         return table
 
-    def encode(self, obs: Observation) -> FloatArray:
+    def encode(self, obs: Observation, upto: int | None = None) -> FloatArray:
+        """The vector of ``obs``, counting its first ``upto`` events (default: all)."""
         v = np.zeros(OBS_SIZE, dtype=np.float32)
         me = obs.seat
         rel = [(me + k) % 6 for k in range(6)]  # relative block k shows absolute seat rel[k]
@@ -126,7 +128,7 @@ class ObservationEncoder:
             v[OWNER_AT + (obs.table_owner - me) % 6] = 1.0
         left = obs.cards_left
         finish = list(obs.finish)
-        played = self.played(obs)
+        played = self.played(obs, upto)
         shown = obs.shown
         for k, s in enumerate(rel):
             if s < len(left) and left[s] >= 0:
