@@ -273,9 +273,11 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         if t is None:
             raise EnvError("call reset() before observe()")
         seat = SEAT_OF[agent] if agent in SEAT_OF else AGENT_NAMES.index(agent)  # index() raises ValueError
+        g = t.game
         if self.vector:
-            return self.encoder.encode(t.observation(seat))
-        return self.observe_table(t, seat, not t.is_over and t.turn == seat)
+            return self.encoder.encode(g.observation(seat))
+        legal = g.legal_actions() if not g.is_over and g.turn == seat else NO_LEGAL
+        return ObservationDict(self._keys, self.encoding, legal, self.encoder, g.observation(seat))  # observe_table
 
     def _legal_info(self) -> None:
         """With ``observation="vector"``: the legal indices, features and mask in the acting seat's info."""
@@ -291,7 +293,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
 
     def observe_table(self, t: Table, seat: int, acting: bool) -> ObsDict:
         """A seat's observation dict; the legal actions only for the seat to act."""
-        return self.encode(t.observation(seat), t.legal_actions() if acting else NO_LEGAL)
+        g = t.game  # not Table's forwarding properties: this runs at every read of an observation
+        return self.encode(g.observation(seat), g.legal_actions() if acting else NO_LEGAL)
 
     def encode(self, obs: Observation, legal: Legal) -> ObsDict:
         """The observation dict of one seat from its engine Observation and legal actions (each entry
@@ -322,12 +325,14 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             for s, a in enumerate(AGENT_NAMES):
                 self.rewards[a] = team_reward(delta, s)
             self._paid = paid
-        if t.is_over:
+        g = t.game
+        if g.is_over:
             for a in self.agents:
                 self.terminations[a] = True
         else:
-            self.agent_selection = AGENT_NAMES[t.turn]
-        self._legal_info()
+            self.agent_selection = AGENT_NAMES[g.turn]
+        if self.vector:
+            self._legal_info()
         if paid:  # adding zeros changes nothing
             self._accumulate_rewards()
 

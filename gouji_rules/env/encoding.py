@@ -117,8 +117,10 @@ class ActionEncoding:
         self._radix_arr = np.asarray(self.radix, dtype=np.int64)
         self._offsets_arr = np.asarray(self.offsets, dtype=np.int64)
         self._boxes: dict[Box, tuple[IntArray, FloatArray]] = {}
+        self._box_indices: dict[Box, IntArray] = {}
         self._last: tuple[Legal, IntArray, FloatArray] | None = None
         self._decoded: dict[int, Action] = {}
+        self._set_at: dict[CardSet, int] = {}  # set_index of the sets seen (a set is a value)
         self._word_at = {a: 2 * start + i for a, i in self.word_index.items()}
 
     # -- one action ----------------------------------------------------------------------------
@@ -213,6 +215,24 @@ class ActionEncoding:
             self._boxes[b] = hit
         return hit
 
+    def box_indices(self, b: Box) -> IntArray:
+        """A lead box's play indices (those of ``_box``, without its feature rows), computed once per
+        distinct box: a box is a block of the mixed-radix numbering, so its indices are a sum of
+        broadcast ranges, raveled in the order of ``Legal``."""
+        hit = self._box_indices.get(b)
+        if hit is None:
+            _, t, j1, j2, j3 = self.radix[b[0]]
+            k = np.arange(b[1] - 1, b[2], dtype=np.int64)[:, None] * t + np.arange(0, b[3] + 1, dtype=np.int64)
+            k = k[:, :, None] * j1 + np.arange(b[4], b[5] + 1, dtype=np.int64)
+            k = k[:, :, :, None] * j2 + np.arange(b[6], b[7] + 1, dtype=np.int64)
+            k = k[:, :, :, :, None] * j3 + np.arange(b[8], b[9] + 1, dtype=np.int64)
+            hit = k.ravel() + self.offsets[b[0]]
+            hit.flags.writeable = False  # shared by every observation with this box
+            if len(self._box_indices) >= BOX_CACHE:
+                self._box_indices.clear()
+            self._box_indices[b] = hit
+        return hit
+
     def encode_legal(self, legal: Legal) -> tuple[IntArray, FloatArray]:
         """The index and the feature row of every legal action, in the order of ``legal``
         (``legal[i]`` is ``decode(indices[i])``).  Feature columns: the cards the action
@@ -255,21 +275,24 @@ class ActionEncoding:
 
         Why not ``encode_legal``: a follow or an answer has a handful of legal actions, for which
         numpy's per-call cost is most of the work; here the listed sets and the words are one loop of
-        integer arithmetic and one array, and a lead's boxes come from the per-box table."""
-        radix, offsets = self.radix, self.offsets
+        look-ups (each set's index is computed once) and one array, and a lead's boxes come from the
+        per-box table."""
         base = self.n_sets if legal.burn else 0
         flat: list[int] = []
+        known = self._set_at
         for cs in legal.sets:
-            _, t, j1, j2, j3 = radix[cs.rank]
-            flat.append(
-                base + offsets[cs.rank] + (((((cs.count - 1) * t + cs.twos) * j1 + cs.sj) * j2 + cs.bj) * j3 + cs.top)
-            )
+            i = known.get(cs)
+            if i is None:
+                if len(known) >= DECODE_CACHE:
+                    known.clear()
+                i = known[cs] = self.set_index(cs)
+            flat.append(base + i)
         word_at = self._word_at
         for x in legal.extras:
             flat.append(word_at[x] if x in word_at else self.encode(x))
         if not legal.boxes:
             return np.array(flat, dtype=np.int64)
-        parts = [self._box(b)[0] + base for b in legal.boxes]
+        parts = [self.box_indices(b) + base for b in legal.boxes]
         if flat:
             parts.append(np.array(flat, dtype=np.int64))
         return np.concatenate(parts) if len(parts) > 1 else parts[0]  # `+ base` made it the caller's own
@@ -279,8 +302,36 @@ class ActionEncoding:
         return self.indices(legal)
 
     def action_features(self, legal: Legal) -> FloatArray:
-        """One row of FEATURES numbers per legal action, in the order of ``legal``."""
-        return self.encode_legal(legal)[1]
+        """One row of FEATURES numbers per legal action, in the order of ``legal`` (the columns of
+        ``encode_legal``).  As in ``indices``: listed sets and words row by row in Python, one array."""
+        kind = KIND_BURN if legal.burn else KIND_PLAY
+        rows: list[list[float]] = []
+        for cs in legal.sets:
+            row = [0.0] * FEATURES
+            row[cs.rank] = cs.count
+            row[TWO] += cs.twos
+            row[SJ] += cs.sj
+            row[BJ] += cs.bj
+            row[TOP] += cs.top
+            row[kind] = 1.0
+            rows.append(row)
+        for x in legal.extras:
+            row = [0.0] * FEATURES
+            row[KIND_WORD] = 1.0
+            row[KIND_WORD + 1 + self.word_index[x]] = 1.0
+            rows.append(row)
+        listed = np.array(rows, dtype=np.float32).reshape(-1, FEATURES)
+        if not legal.boxes:
+            return listed
+        parts = []
+        for b in legal.boxes:
+            f = self._box(b)[1].copy()
+            if legal.burn:
+                f[:, KIND_PLAY], f[:, KIND_BURN] = 0.0, 1.0
+            parts.append(f)
+        if rows:
+            parts.append(listed)
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
     def dense_mask(self, indices: Sequence[int] | IntArray) -> npt.NDArray[np.int8]:
         """A 0/1 mask over the whole space (only for APIs that insist on one)."""

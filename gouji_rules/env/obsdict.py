@@ -44,7 +44,7 @@ class ObservationDict(dict[str, Any]):
     (4, True, dtype('int64'))
     """
 
-    __slots__ = ("_encoder", "_encoding", "_events", "_legal", "_obs", "_pending")
+    __slots__ = ("_encoder", "_encoding", "_events", "_filled", "_keys", "_legal", "_obs")
 
     def __init__(
         self,
@@ -54,9 +54,11 @@ class ObservationDict(dict[str, Any]):
         encoder: ObservationEncoder | None = None,
         obs: Observation | None = None,
     ) -> None:
-        super().__init__()
-        self._pending = keys
-        """the entries not built yet, in DICT_KEYS order"""
+        # dict.__init__ is not called: with no arguments it does nothing (this runs at every step)
+        self._keys = keys
+        """the entries it holds, in DICT_KEYS order; those not in the dict yet are built when read"""
+        self._filled = False
+        """every entry built (or the caller changed the dict): from then on a plain dict"""
         self._encoding = encoding
         self._legal = legal
         self._encoder = encoder
@@ -74,20 +76,22 @@ class ObservationDict(dict[str, Any]):
         return self._encoder.encode(self._obs, self._events)
 
     def __missing__(self, key: str) -> Any:
-        if key not in self._pending:
+        if self._filled or key not in self._keys:
             raise KeyError(key)
         value = self._build(key)
         dict.__setitem__(self, key, value)
-        self._pending = tuple(k for k in self._pending if k != key)
         return value
+
+    def _pending(self) -> list[str]:
+        return [] if self._filled else [k for k in self._keys if not dict.__contains__(self, k)]
 
     def _fill(self) -> None:
         """Build every pending entry and put all in DICT_KEYS order (then a plain dict's behaviour holds)."""
-        if not self._pending:
+        if self._filled:
             return
-        for key in self._pending:
+        for key in self._pending():
             dict.__setitem__(self, key, self._build(key))
-        self._pending = ()
+        self._filled = True
         built = {k: dict.__getitem__(self, k) for k in DICT_KEYS if dict.__contains__(self, k)}
         extra = {k: v for k, v in dict.items(self) if k not in built}
         dict.clear(self)
@@ -97,10 +101,10 @@ class ObservationDict(dict[str, Any]):
     # -- answered without building -----------------------------------------------------------
 
     def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self, key) or key in self._pending
+        return dict.__contains__(self, key) or (not self._filled and key in self._keys)
 
     def __len__(self) -> int:
-        return dict.__len__(self) + len(self._pending)
+        return dict.__len__(self) + len(self._pending())
 
     def __iter__(self) -> Iterator[str]:
         self._fill()
@@ -155,8 +159,7 @@ class ObservationDict(dict[str, Any]):
     # -- changes: nothing pending may reappear under a key the caller set or removed ------------------------
 
     def __setitem__(self, key: str, value: Any) -> None:
-        dict.__setitem__(self, key, value)
-        self._pending = tuple(k for k in self._pending if k != key)
+        dict.__setitem__(self, key, value)  # a key of its own now: never built (removing it fills first)
 
     def __delitem__(self, key: str) -> None:
         self._fill()
@@ -179,7 +182,7 @@ class ObservationDict(dict[str, Any]):
         dict.update(self, *args, **kwargs)
 
     def clear(self) -> None:
-        self._pending = ()
+        self._filled = True
         dict.clear(self)
 
     def __ior__(self, other: Any) -> ObservationDict:  # type: ignore[override]  # dict's signature
@@ -197,7 +200,8 @@ def built(entries: dict[str, Any]) -> ObservationDict:
     """An ObservationDict holding ``entries``, nothing pending (what a copy or an unpickling gives)."""
     out = ObservationDict.__new__(ObservationDict)
     dict.update(out, entries)
-    out._pending = ()
+    out._keys = ()
+    out._filled = True
     out._encoder = out._obs = None
     out._events = 0
     return out
