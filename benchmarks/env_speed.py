@@ -110,9 +110,10 @@ def rlcard_steps(game: str, episodes: int) -> tuple[int, float] | None:
 
 def pettingzoo_classic_steps(episodes: int) -> tuple[int, float] | None:
     """PettingZoo's ``leduc_holdem_v4``, sampling from its mask (PettingZoo's tutorials' way)."""
-    if importlib.util.find_spec("rlcard") is None:
+    try:
+        from pettingzoo.classic import leduc_holdem_v4
+    except ImportError:  # PettingZoo's classic games need rlcard and pygame
         return None
-    from pettingzoo.classic import leduc_holdem_v4
 
     env = leduc_holdem_v4.env()
     steps = 0

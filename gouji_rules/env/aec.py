@@ -167,8 +167,9 @@ class Table:
 
     def apply(self, action: Action) -> tuple[int, int]:
         """Apply the action of the seat to act; the score change of each team it caused."""
-        self.game.apply(action)
-        if self._one_hand and not self.game.is_over:
+        g = self.game
+        g.apply(action)
+        if self._one_hand and not g.is_over:
             return NO_CHANGE  # a hand scores only when it is over
         now = self.scores()
         delta = (now[0] - self._scored[0], now[1] - self._scored[1])
@@ -318,7 +319,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
-        delta = t.apply(self.encoding.decode(action_index(action, self.encoding.size)))
+        index = action if type(action) is int else action_index(action, self.encoding.size)  # int: the usual
+        delta = t.apply(self.encoding.decode(index))
         self._cumulative_rewards[agent] = 0.0
         paid = delta != NO_CHANGE
         if paid or self._paid:

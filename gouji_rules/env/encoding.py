@@ -292,10 +292,13 @@ class ActionEncoding:
             flat.append(word_at[x] if x in word_at else self.encode(x))
         if not legal.boxes:
             return np.array(flat, dtype=np.int64)
-        parts = [self.box_indices(b) + base for b in legal.boxes]
+        parts = [self.box_indices(b) for b in legal.boxes]
         if flat:
-            parts.append(np.array(flat, dtype=np.int64))
-        return np.concatenate(parts) if len(parts) > 1 else parts[0]  # `+ base` made it the caller's own
+            parts.append(np.array(flat, dtype=np.int64) - base)  # base is added to the whole below
+        out = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()  # the caller's own, never the table's
+        if base:
+            out += base
+        return out
 
     def legal_indices(self, legal: Legal) -> IntArray:
         """The index of every legal action, in the order of ``legal``."""

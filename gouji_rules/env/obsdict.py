@@ -44,7 +44,7 @@ class ObservationDict(dict[str, Any]):
     (4, True, dtype('int64'))
     """
 
-    __slots__ = ("_encoder", "_encoding", "_events", "_filled", "_keys", "_legal", "_obs")
+    __slots__ = ("_encoder", "_encoding", "_events", "_keys", "_legal", "_obs")
 
     def __init__(
         self,
@@ -56,9 +56,8 @@ class ObservationDict(dict[str, Any]):
     ) -> None:
         # dict.__init__ is not called: with no arguments it does nothing (this runs at every step)
         self._keys = keys
-        """the entries it holds, in DICT_KEYS order; those not in the dict yet are built when read"""
-        self._filled = False
-        """every entry built (or the caller changed the dict): from then on a plain dict"""
+        """the entries it holds, in DICT_KEYS order; those not in the dict yet are built when read
+        (empty once every entry is built, or the caller removed one: from then on a plain dict)"""
         self._encoding = encoding
         self._legal = legal
         self._encoder = encoder
@@ -76,22 +75,23 @@ class ObservationDict(dict[str, Any]):
         return self._encoder.encode(self._obs, self._events)
 
     def __missing__(self, key: str) -> Any:
-        if self._filled or key not in self._keys:
+        if key not in self._keys:
             raise KeyError(key)
-        value = self._build(key)
+        # the legal indices are what most agents read, at every step: no further call for them
+        value = self._encoding.indices(self._legal) if key == "legal_actions" else self._build(key)
         dict.__setitem__(self, key, value)
         return value
 
     def _pending(self) -> list[str]:
-        return [] if self._filled else [k for k in self._keys if not dict.__contains__(self, k)]
+        return [k for k in self._keys if not dict.__contains__(self, k)]
 
     def _fill(self) -> None:
         """Build every pending entry and put all in DICT_KEYS order (then a plain dict's behaviour holds)."""
-        if self._filled:
+        if not self._keys:
             return
         for key in self._pending():
             dict.__setitem__(self, key, self._build(key))
-        self._filled = True
+        self._keys = ()
         built = {k: dict.__getitem__(self, k) for k in DICT_KEYS if dict.__contains__(self, k)}
         extra = {k: v for k, v in dict.items(self) if k not in built}
         dict.clear(self)
@@ -101,7 +101,7 @@ class ObservationDict(dict[str, Any]):
     # -- answered without building -----------------------------------------------------------
 
     def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self, key) or (not self._filled and key in self._keys)
+        return dict.__contains__(self, key) or key in self._keys
 
     def __len__(self) -> int:
         return dict.__len__(self) + len(self._pending())
@@ -182,7 +182,7 @@ class ObservationDict(dict[str, Any]):
         dict.update(self, *args, **kwargs)
 
     def clear(self) -> None:
-        self._filled = True
+        self._keys = ()
         dict.clear(self)
 
     def __ior__(self, other: Any) -> ObservationDict:  # type: ignore[override]  # dict's signature
@@ -201,7 +201,6 @@ def built(entries: dict[str, Any]) -> ObservationDict:
     out = ObservationDict.__new__(ObservationDict)
     dict.update(out, entries)
     out._keys = ()
-    out._filled = True
     out._encoder = out._obs = None
     out._events = 0
     return out
