@@ -308,22 +308,26 @@ class ActionEncoding:
         """One row of FEATURES numbers per legal action, in the order of ``legal`` (the columns of
         ``encode_legal``).  As in ``indices``: listed sets and words row by row in Python, one array."""
         kind = KIND_BURN if legal.burn else KIND_PLAY
-        rows: list[list[float]] = []
+        at: list[int] = []  # flat positions (row * FEATURES + column) of the non-zero numbers
+        value: list[int] = []
+        row = 0
         for cs in legal.sets:
-            row = [0.0] * FEATURES
-            row[cs.rank] = cs.count
-            row[TWO] += cs.twos
-            row[SJ] += cs.sj
-            row[BJ] += cs.bj
-            row[TOP] += cs.top
-            row[kind] = 1.0
-            rows.append(row)
+            for r, n in cs.card_counts().items():
+                at.append(row + r)
+                value.append(n)
+            at.append(row + kind)
+            value.append(1)
+            row += FEATURES
+        word_index = self.word_index
         for x in legal.extras:
-            row = [0.0] * FEATURES
-            row[KIND_WORD] = 1.0
-            row[KIND_WORD + 1 + self.word_index[x]] = 1.0
-            rows.append(row)
-        listed = np.array(rows, dtype=np.float32).reshape(-1, FEATURES)
+            at.append(row + KIND_WORD)
+            at.append(row + KIND_WORD + 1 + word_index[x])
+            value.append(1)
+            value.append(1)
+            row += FEATURES
+        flat = np.zeros(row, dtype=np.float32)
+        flat[at] = value
+        listed = flat.reshape(-1, FEATURES)
         if not legal.boxes:
             return listed
         parts = []
@@ -332,7 +336,7 @@ class ActionEncoding:
             if legal.burn:
                 f[:, KIND_PLAY], f[:, KIND_BURN] = 0.0, 1.0
             parts.append(f)
-        if rows:
+        if row:
             parts.append(listed)
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
