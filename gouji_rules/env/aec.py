@@ -278,7 +278,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         if self.vector:
             return self.encoder.encode(g.observation(seat))
         legal = g.legal_actions() if not g.is_over and g.turn == seat else NO_LEGAL
-        return ObservationDict(self._keys, self.encoding, legal, self.encoder, g.observation(seat))  # observe_table
+        # observe_table's dict, without its two calls: this runs at every step
+        return ObservationDict(self._keys, self.encoding, legal, self.encoder, g.observation(seat))
 
     def _legal_info(self) -> None:
         """With ``observation="vector"``: the legal indices, features and mask in the acting seat's info."""
