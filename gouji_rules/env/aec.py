@@ -10,7 +10,9 @@ outside the space ``ValueError``.  What ``Discrete.contains`` refuses as an acti
 (``6800.7``, ``"6800"``, a numpy float), a step after the episode, a step before
 ``reset`` and arguments of the wrong type raise :class:`EnvError`.
 
-Each observation is a dict:
+Each observation is a dict (an :class:`~gouji_rules.env.obsdict.ObservationDict`: each entry is
+built when first read, from what the seat was shown at that step, so an agent pays only for what
+it reads):
 
 * ``observation``: the ObservationEncoder vector (float32, OBS_SIZE);
 * ``legal_actions``: the legal indices, in the order of the engine's ``legal_actions()``;
@@ -49,8 +51,12 @@ from ..rules import Rules
 from ..variant import Variant
 from .encoding import FEATURES, ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder
+from .obsdict import DICT_KEYS, LEGAL_KEYS, ObservationDict
 
 AGENT_NAMES = tuple(f"seat_{s}" for s in range(6))
+SEAT_OF = {a: s for s, a in enumerate(AGENT_NAMES)}
+NO_CHANGE = (0, 0)
+NO_LEGAL = Legal()  # a seat not to act is shown no legal actions
 OBSERVATION_FORMS = ("dict", "vector")
 ObsDict = dict[str, Any]
 
@@ -123,6 +129,7 @@ class Table:
         self.game: Hand | Match = Match(variant, seed, hands) if match else Hand.deal(variant, seed)
         self._scored = [0, 0]
         self._hand_seen: Hand | None = None
+        self._one_hand = isinstance(self.game, Hand)
 
     @property
     def turn(self) -> int:
@@ -160,7 +167,10 @@ class Table:
 
     def apply(self, action: Action) -> tuple[int, int]:
         """Apply the action of the seat to act; the score change of each team it caused."""
-        self.game.apply(action)
+        g = self.game
+        g.apply(action)
+        if self._one_hand and not g.is_over:
+            return NO_CHANGE  # a hand scores only when it is over
         now = self.scores()
         delta = (now[0] - self._scored[0], now[1] - self._scored[1])
         self._scored = now
@@ -213,6 +223,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         }
         if dense_mask:
             fields["action_mask"] = spaces.Box(0, 1, (n,), np.int8)
+        self._keys = DICT_KEYS if dense_mask else DICT_KEYS[:-1]
+        self._legal_keys = LEGAL_KEYS if dense_mask else LEGAL_KEYS[:-1]
         self.possible_agents = list(AGENT_NAMES)
         self.agents: list[str] = []
         self.observation_spaces: dict[str, spaces.Space[Any]] = {
@@ -222,6 +234,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self._base_seed: int | None = None
         self._episode = 0
         self.table: Table | None = None
+        self._paid = False  # some entry of self.rewards is not 0.0
+        self._informed: str | None = None  # the agent whose info holds the legal actions (vector form)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -250,6 +264,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._paid = False
+        self._informed = None
         self.agent_selection = AGENT_NAMES[self.table.turn]
         self._legal_info()
 
@@ -257,38 +273,40 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         t = self.table
         if t is None:
             raise EnvError("call reset() before observe()")
-        seat = AGENT_NAMES.index(agent)
+        seat = SEAT_OF[agent] if agent in SEAT_OF else AGENT_NAMES.index(agent)  # index() raises ValueError
+        g = t.game
         if self.vector:
-            return self.encoder.encode(t.observation(seat))
-        return self.observe_table(t, seat, not t.is_over and t.turn == seat)
+            return self.encoder.encode(g.observation(seat))
+        legal = g.legal_actions() if not g.is_over and g.turn == seat else NO_LEGAL
+        # observe_table's dict, without its two calls: this runs at every step
+        return ObservationDict(self._keys, self.encoding, legal, self.encoder, g.observation(seat))
 
     def _legal_info(self) -> None:
         """With ``observation="vector"``: the legal indices, features and mask in the acting seat's info."""
         t = self.table
         if not self.vector or t is None:
             return
-        for a in self.agents:
-            self.infos[a] = {}
+        if self._informed is not None and self._informed in self.infos:
+            self.infos[self._informed] = {}
+        self._informed = None
         if not t.is_over:
-            self.infos[AGENT_NAMES[t.turn]] = self.encode_legal(t.legal_actions())
+            self._informed = AGENT_NAMES[t.turn]
+            self.infos[self._informed] = self.encode_legal(t.legal_actions())
 
     def observe_table(self, t: Table, seat: int, acting: bool) -> ObsDict:
         """A seat's observation dict; the legal actions only for the seat to act."""
-        return self.encode(t.observation(seat), t.legal_actions() if acting else Legal())
+        g = t.game  # not Table's forwarding properties: this runs at every read of an observation
+        return self.encode(g.observation(seat), g.legal_actions() if acting else NO_LEGAL)
 
     def encode(self, obs: Observation, legal: Legal) -> ObsDict:
-        """The observation dict of one seat from its engine Observation and legal actions."""
-        out: ObsDict = {"observation": self.encoder.encode(obs)}
-        out.update(self.encode_legal(legal))
-        return out
+        """The observation dict of one seat from its engine Observation and legal actions (each entry
+        built when read)."""
+        return ObservationDict(self._keys, self.encoding, legal, self.encoder, obs)
 
     def encode_legal(self, legal: Legal) -> ObsDict:
-        """The legal indices, their feature rows and (with ``dense_mask``) the mask, as a dict."""
-        idx, feats = self.encoding.encode_legal(legal)
-        out: ObsDict = {"legal_actions": idx, "action_features": feats}
-        if self.dense_mask:
-            out["action_mask"] = self.encoding.dense_mask(idx)
-        return out
+        """The legal indices, their feature rows and (with ``dense_mask``) the mask, as a dict whose
+        entries are built when read."""
+        return ObservationDict(self._legal_keys, self.encoding, legal)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         t = self.table
@@ -302,17 +320,24 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
-        delta = t.apply(self.encoding.decode(action_index(action, self.encoding.size)))
+        index = action if type(action) is int else action_index(action, self.encoding.size)  # int: the usual
+        delta = t.apply(self.encoding.decode(index))
         self._cumulative_rewards[agent] = 0.0
-        for s, a in enumerate(AGENT_NAMES):
-            self.rewards[a] = team_reward(delta, s)
-        if t.is_over:
+        paid = delta != NO_CHANGE
+        if paid or self._paid:
+            for s, a in enumerate(AGENT_NAMES):
+                self.rewards[a] = team_reward(delta, s)
+            self._paid = paid
+        g = t.game
+        if g.is_over:
             for a in self.agents:
                 self.terminations[a] = True
         else:
-            self.agent_selection = AGENT_NAMES[t.turn]
-        self._legal_info()
-        self._accumulate_rewards()
+            self.agent_selection = AGENT_NAMES[g.turn]
+        if self.vector:
+            self._legal_info()
+        if paid:  # adding zeros changes nothing
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.table is None:

@@ -75,6 +75,7 @@ WORDS: tuple[Action, ...] = (
 KIND_PLAY, KIND_BURN, KIND_WORD = NRANKS, NRANKS + 1, NRANKS + 2
 FEATURES = NRANKS + 3 + len(WORDS)
 BOX_CACHE = 4096  # distinct lead boxes kept with their indices and features
+DECODE_CACHE = 1 << 16  # decoded indices kept (an action is a value: the same index, the same action)
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
@@ -116,7 +117,11 @@ class ActionEncoding:
         self._radix_arr = np.asarray(self.radix, dtype=np.int64)
         self._offsets_arr = np.asarray(self.offsets, dtype=np.int64)
         self._boxes: dict[Box, tuple[IntArray, FloatArray]] = {}
+        self._box_indices: dict[Box, IntArray] = {}
         self._last: tuple[Legal, IntArray, FloatArray] | None = None
+        self._decoded: dict[int, Action] = {}
+        self._set_at: dict[CardSet, int] = {}  # set_index of the sets seen (a set is a value)
+        self._word_at = {a: 2 * start + i for a, i in self.word_index.items()}
 
     # -- one action ----------------------------------------------------------------------------
 
@@ -140,8 +145,17 @@ class ActionEncoding:
     def decode(self, index: int) -> Action:
         """The action of an index; ValueError outside ``[0, size)``."""
         i = int(index)
+        hit = self._decoded.get(i)
+        if hit is not None:
+            return hit
         if not 0 <= i < self.size:
             raise ValueError(f"action index {i} is outside [0, {self.size})")
+        if len(self._decoded) >= DECODE_CACHE:
+            self._decoded.clear()
+        a = self._decoded[i] = self._decode(i)
+        return a
+
+    def _decode(self, i: int) -> Action:
         if i >= 2 * self.n_sets:
             return WORDS[i - 2 * self.n_sets]
         burn = i >= self.n_sets
@@ -201,6 +215,24 @@ class ActionEncoding:
             self._boxes[b] = hit
         return hit
 
+    def box_indices(self, b: Box) -> IntArray:
+        """A lead box's play indices (those of ``_box``, without its feature rows), computed once per
+        distinct box: a box is a block of the mixed-radix numbering, so its indices are a sum of
+        broadcast ranges, raveled in the order of ``Legal``."""
+        hit = self._box_indices.get(b)
+        if hit is None:
+            _, t, j1, j2, j3 = self.radix[b[0]]
+            k = np.arange(b[1] - 1, b[2], dtype=np.int64)[:, None] * t + np.arange(0, b[3] + 1, dtype=np.int64)
+            k = k[:, :, None] * j1 + np.arange(b[4], b[5] + 1, dtype=np.int64)
+            k = k[:, :, :, None] * j2 + np.arange(b[6], b[7] + 1, dtype=np.int64)
+            k = k[:, :, :, :, None] * j3 + np.arange(b[8], b[9] + 1, dtype=np.int64)
+            hit = k.ravel() + self.offsets[b[0]]
+            hit.flags.writeable = False  # shared by every observation with this box
+            if len(self._box_indices) >= BOX_CACHE:
+                self._box_indices.clear()
+            self._box_indices[b] = hit
+        return hit
+
     def encode_legal(self, legal: Legal) -> tuple[IntArray, FloatArray]:
         """The index and the feature row of every legal action, in the order of ``legal``
         (``legal[i]`` is ``decode(indices[i])``).  Feature columns: the cards the action
@@ -238,13 +270,75 @@ class ActionEncoding:
         self._last = (legal, out[0], out[1])
         return out[0].copy(), out[1].copy()
 
+    def indices(self, legal: Legal) -> IntArray:
+        """The index of every legal action, in the order of ``legal``, without the feature rows.
+
+        Why not ``encode_legal``: a follow or an answer has a handful of legal actions, for which
+        numpy's per-call cost is most of the work; here the listed sets and the words are one loop of
+        look-ups (each set's index is computed once) and one array, and a lead's boxes come from the
+        per-box table."""
+        base = self.n_sets if legal.burn else 0
+        flat: list[int] = []
+        known = self._set_at
+        for cs in legal.sets:
+            i = known.get(cs)
+            if i is None:
+                if len(known) >= DECODE_CACHE:
+                    known.clear()
+                i = known[cs] = self.set_index(cs)
+            flat.append(base + i)
+        word_at = self._word_at
+        for x in legal.extras:
+            flat.append(word_at[x] if x in word_at else self.encode(x))
+        if not legal.boxes:
+            return np.array(flat, dtype=np.int64)
+        parts = [self.box_indices(b) for b in legal.boxes]
+        if flat:
+            parts.append(np.array(flat, dtype=np.int64) - base)  # base is added to the whole below
+        out = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()  # the caller's own, never the table's
+        if base:
+            out += base
+        return out
+
     def legal_indices(self, legal: Legal) -> IntArray:
         """The index of every legal action, in the order of ``legal``."""
-        return self.encode_legal(legal)[0]
+        return self.indices(legal)
 
     def action_features(self, legal: Legal) -> FloatArray:
-        """One row of FEATURES numbers per legal action, in the order of ``legal``."""
-        return self.encode_legal(legal)[1]
+        """One row of FEATURES numbers per legal action, in the order of ``legal`` (the columns of
+        ``encode_legal``).  As in ``indices``: listed sets and words row by row in Python, one array."""
+        kind = KIND_BURN if legal.burn else KIND_PLAY
+        at: list[int] = []  # flat positions (row * FEATURES + column) of the non-zero numbers
+        value: list[int] = []
+        row = 0
+        for cs in legal.sets:
+            for r, n in cs.card_counts().items():
+                at.append(row + r)
+                value.append(n)
+            at.append(row + kind)
+            value.append(1)
+            row += FEATURES
+        word_index = self.word_index
+        for x in legal.extras:
+            at.append(row + KIND_WORD)
+            at.append(row + KIND_WORD + 1 + word_index[x])
+            value.append(1)
+            value.append(1)
+            row += FEATURES
+        flat = np.zeros(row, dtype=np.float32)
+        flat[at] = value
+        listed = flat.reshape(-1, FEATURES)
+        if not legal.boxes:
+            return listed
+        parts = []
+        for b in legal.boxes:
+            f = self._box(b)[1].copy()
+            if legal.burn:
+                f[:, KIND_PLAY], f[:, KIND_BURN] = 0.0, 1.0
+            parts.append(f)
+        if row:
+            parts.append(listed)
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
     def dense_mask(self, indices: Sequence[int] | IntArray) -> npt.NDArray[np.int8]:
         """A 0/1 mask over the whole space (only for APIs that insist on one)."""

@@ -75,6 +75,9 @@ SHOWN_AT = PLAYED_AT + 6 * NRANKS
 OBS_SIZE = SHOWN_AT + 6 * NRANKS
 
 FloatArray = npt.NDArray[np.float32]
+MODE_COLUMN = {m: i for i, m in enumerate(MODES)}
+POINT_COLUMN = {p: i for i, p in enumerate(POINT_STATES)}
+ROTATION = [[(me + k) % 6 for k in range(6)] for me in range(6)]
 
 
 def _add_set(row: FloatArray, cs: CardSet) -> None:
@@ -96,10 +99,11 @@ class ObservationEncoder:
     def reset(self) -> None:
         self._played.clear()
 
-    def played(self, obs: Observation) -> FloatArray:
-        """Cards played by each absolute seat this hand (6 x 16), from the observer's events."""
+    def played(self, obs: Observation, upto: int | None = None) -> FloatArray:
+        """Cards played by each absolute seat this hand (6 x 16), from the observer's events (the first
+        ``upto`` of them: the engine's event log grows after the observation was taken)."""
         events: Sequence[Any] = obs.events
-        n = len(events)
+        n = len(events) if upto is None else min(upto, len(events))
         hit = self._played.get(obs.seat)
         if hit is not None and 0 < hit[2] <= n and events[0] is hit[0] and events[hit[2] - 1] is hit[1]:
             start, table = hit[2], hit[3]
@@ -111,36 +115,46 @@ class ObservationEncoder:
         self._played[obs.seat] = (events[0] if n else None, events[n - 1] if n else None, n, table)
         return table
 
-    def encode(self, obs: Observation) -> FloatArray:
-        v = np.zeros(OBS_SIZE, dtype=np.float32)
+    def encode(self, obs: Observation, upto: int | None = None) -> FloatArray:
+        """The vector of ``obs``, counting its first ``upto`` events (default: all).
+
+        The numbers before the played cards are set in a Python list and go into the array in one
+        assignment, the played cards in one gather: item by item, numpy's cost per call was most of it."""
         me = obs.seat
-        rel = [(me + k) % 6 for k in range(6)]  # relative block k shows absolute seat rel[k]
-        v[HAND_AT : HAND_AT + NRANKS] = obs.hand[:NRANKS]
-        v[MODE_AT + (MODES.index(obs.mode) if obs.mode in MODES else len(MODES))] = 1.0
+        rel = ROTATION[me] if 0 <= me < 6 else [(me + k) % 6 for k in range(6)]  # block k: seat rel[k]
+        head = [0.0] * PLAYED_AT
+        hand = obs.hand[:NRANKS]
+        head[HAND_AT : HAND_AT + len(hand)] = hand
+        head[MODE_AT + MODE_COLUMN.get(obs.mode, len(MODES))] = 1.0
         if obs.table is not None:
-            _add_set(v[TABLE_AT : TABLE_AT + NRANKS], obs.table)
-            v[TABLE_AT + NRANKS] = 1.0
+            for r, n in obs.table.card_counts().items():
+                head[TABLE_AT + r] += n
+            head[TABLE_AT + NRANKS] = 1.0
         if 0 <= obs.table_owner < 6:
-            v[OWNER_AT + (obs.table_owner - me) % 6] = 1.0
+            head[OWNER_AT + (obs.table_owner - me) % 6] = 1.0
         left = obs.cards_left
-        finish = list(obs.finish)
-        played = self.played(obs)
-        shown = obs.shown
+        place: dict[int, int] = {}
+        for i, s in enumerate(obs.finish):
+            place.setdefault(s, i + 1)
         for k, s in enumerate(rel):
             if s < len(left) and left[s] >= 0:
-                v[LEFT_AT + k] = left[s]
-                v[LEFT_AT + 6 + k] = 1.0
-            v[ACTIVE_AT + k] = float(obs.active[s])
-            if s in finish:
-                v[FINISH_AT + k] = (finish.index(s) + 1) / 6.0
-            p = obs.point[s]
-            if p in POINT_STATES:
-                v[POINT_AT + 4 * k + POINT_STATES.index(p)] = 1.0
-            v[NOHEAD_AT + k] = float(obs.no_head[s])
-            v[PLAYED_AT + NRANKS * k : PLAYED_AT + NRANKS * (k + 1)] = played[s]
+                head[LEFT_AT + k] = left[s]
+                head[LEFT_AT + 6 + k] = 1.0
+            head[ACTIVE_AT + k] = float(obs.active[s])
+            if s in place:
+                head[FINISH_AT + k] = place[s] / 6.0
+            p = POINT_COLUMN.get(obs.point[s])
+            if p is not None:
+                head[POINT_AT + 4 * k + p] = 1.0
+            head[NOHEAD_AT + k] = float(obs.no_head[s])
+        if 0 <= obs.burning < 6:
+            head[BURNING_AT + (obs.burning - me) % 6] = 1.0
+        head[FFA_AT] = float(obs.free_for_all)
+        v = np.zeros(OBS_SIZE, dtype=np.float32)
+        v[:PLAYED_AT] = head
+        v[PLAYED_AT:SHOWN_AT] = self.played(obs, upto)[rel].ravel()
+        shown = obs.shown
+        for k, s in enumerate(rel):
             if s < len(shown) and shown[s]:
                 v[SHOWN_AT + NRANKS * k : SHOWN_AT + NRANKS * (k + 1)] = shown[s][:NRANKS]
-        if 0 <= obs.burning < 6:
-            v[BURNING_AT + (obs.burning - me) % 6] = 1.0
-        v[FFA_AT] = float(obs.free_for_all)
         return v

@@ -27,7 +27,7 @@ from ..agents import Agent, make_agent
 from ..errors import IllegalAction
 from ..rng import check_seed
 from ..variant import Variant
-from .aec import EnvError, GoujiEnv, ObsDict, Table, action_index, team_reward, utility_bound
+from .aec import NO_CHANGE, EnvError, GoujiEnv, ObsDict, Table, action_index, team_reward, utility_bound
 
 
 class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
@@ -82,17 +82,19 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
         t = self.table
         assert t is not None
         reward = 0.0
+        g = t.game
         while True:
             seed, fresh = t.new_hand()
             if fresh:
                 for s, agent in enumerate(self.others):
                     if s != self.seat:
                         agent.start_hand(seed, s)
-            if t.is_over or t.turn == self.seat:
+            if g.is_over or g.turn == self.seat:
                 return reward
-            s = t.turn
-            d = t.apply(self.others[s].act(t.observation(s), t.legal_actions()))
-            reward += team_reward(d, self.seat)
+            s = g.turn
+            d = t.apply(self.others[s].act(g.observation(s), g.legal_actions()))
+            if d != NO_CHANGE:
+                reward += team_reward(d, self.seat)
 
     def _obs(self) -> ObsDict:
         t = self.table

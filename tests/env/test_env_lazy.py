@@ -1,0 +1,154 @@
+"""Observations built when read (issue 23 item 5) give what the eager ones gave, in both builds.
+
+The digests below were taken from the environment as it was before observations became lazy
+(every entry built at every step); the suite runs against the pure and the compiled build, so both
+must give them.  An observation read steps after it was given must show its own step.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from gouji_rules.env import GoujiEnv, SeatEnv
+from gouji_rules.rng import SplitMix64
+
+ENTRIES = ("observation", "legal_actions", "action_features")
+
+
+def aec_digest(variant: str, steps: int, match: bool = False) -> str:
+    """Every entry of every observation, reward and termination of ``steps`` random decisions."""
+    h = hashlib.sha256()
+    env = GoujiEnv(variant, match=match, hands=2 if match else None)
+    rng = SplitMix64(7)
+    env.reset(seed=11)
+    n = 0
+    while n < steps:
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            for k in ENTRIES:
+                h.update(k.encode())
+                h.update(np.ascontiguousarray(obs[k]).tobytes())
+            h.update(np.flatnonzero(obs["action_mask"]).tobytes())
+            h.update(repr((agent, reward, term)).encode())
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["legal_actions"]
+            env.step(int(legal[rng.below(len(legal))]))
+            n += 1
+            if n >= steps:
+                break
+        else:
+            env.reset()
+    return h.hexdigest()[:16]
+
+
+def seat_digest(variant: str, steps: int, others: str) -> str:
+    """The same through SeatEnv, one decision in 37 an illegal index (which ends the episode)."""
+    h = hashlib.sha256()
+    env = SeatEnv(variant, seat=1, others=others)
+    rng = SplitMix64(9)
+    obs, _ = env.reset(seed=5)
+    for n in range(steps):
+        for k in ENTRIES:
+            h.update(np.ascontiguousarray(obs[k]).tobytes())
+        h.update(np.flatnonzero(obs["action_mask"]).tobytes())
+        legal = obs["legal_actions"]
+        obs, reward, term, _, info = env.step(int(legal[rng.below(len(legal))]) if n % 37 else 3)
+        h.update(repr((reward, term, info)).encode())
+        if term:
+            obs, _ = env.reset()
+    return h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("variant", "match", "expected"),
+    [
+        ("dagang", False, "7401ac8db17d9e78"),
+        ("dianshaomenla", False, "f4c64e7937670e70"),
+        ("sha21", False, "d2d2d044240f7f2d"),
+        ("dagang_jifen", True, "239fadc108fd81ff"),
+    ],
+)
+def test_aec_observations_are_those_of_the_eager_environment(variant: str, match: bool, expected: str) -> None:
+    assert aec_digest(variant, 400, match) == expected
+
+
+@pytest.mark.parametrize(
+    ("variant", "others", "expected"),
+    [
+        ("dagang", "random", "90c966b8bde3349b"),
+        ("dagang", "greedy", "1b5e3f6c2d5c6257"),
+        ("dianshaomenla", "random", "6b76dc5ac1cd6e93"),
+    ],
+)
+def test_seat_env_observations_are_those_of_the_eager_environment(variant: str, others: str, expected: str) -> None:
+    assert seat_digest(variant, 300, others) == expected
+
+
+def test_an_observation_read_later_shows_its_own_step() -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=2)
+    kept = env.observe(env.agent_selection)
+    now = {k: np.copy(v) for k, v in env.observe(env.agent_selection).items()}
+    for _ in range(60):
+        obs, _, term, _, _ = env.last()
+        if term:
+            break
+        env.step(int(obs["legal_actions"][-1]))
+    for k, v in now.items():
+        assert np.array_equal(kept[k], v), k
+
+
+def test_the_observation_is_a_dict_with_every_entry() -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=2)
+    obs = env.observe(env.agent_selection)
+    assert isinstance(obs, dict) and len(obs) == 4 and "action_mask" in obs and "x" not in obs
+    assert list(obs) == ["observation", "legal_actions", "action_features", "action_mask"]
+    assert env.observation_space(env.agent_selection).contains(env.observe(env.agent_selection))
+    for twin in (copy.deepcopy(obs), pickle.loads(pickle.dumps(obs)), obs.copy(), dict(obs)):
+        assert list(twin) == list(obs)
+        assert all(np.array_equal(twin[k], obs[k]) for k in obs)
+    assert (
+        GoujiEnv("dagang", dense_mask=False)
+        .observation_space("seat_0")
+        .contains(_first(GoujiEnv("dagang", dense_mask=False)))
+    )
+
+
+def _first(env: GoujiEnv) -> object:
+    env.reset(seed=2)
+    return env.observe(env.agent_selection)
+
+
+def test_an_entry_the_caller_removed_or_replaced_stays_so() -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=2)
+    obs = env.observe(env.agent_selection)
+    obs["action_mask"] = None
+    assert obs["action_mask"] is None
+    del obs["action_features"]
+    assert "action_features" not in obs and len(obs) == 3
+    with pytest.raises(KeyError):
+        obs["action_features"]
+    assert obs.get("action_features", 5) == 5
+    assert obs.pop("legal_actions").dtype == np.int64 and len(obs) == 2
+
+
+def test_the_entries_are_the_callers_own() -> None:
+    """Writing into one observation's array changes no other observation (none is shared)."""
+    env = GoujiEnv("dagang")
+    env.reset(seed=2)
+    a = env.observe(env.agent_selection)
+    b = env.observe(env.agent_selection)
+    for k in ENTRIES:
+        a[k][...] = 0
+        assert b[k].any(), k
