@@ -38,7 +38,8 @@ class Registry(Mapping[str, T], Generic[T]):
     """Registered classes by name, in registration order (which is also their default order).
 
     ``loader`` names the module that registers the built-in entries; it is imported the first
-    time the registry is read, so reading a registry never depends on import order.
+    time the registry is read, so reading a registry never depends on import order.  The
+    extensions of installed packages (:mod:`gouji_rules.plugins`) are loaded then too.
     """
 
     def __init__(self, what: str, loader: str) -> None:
@@ -51,6 +52,9 @@ class Registry(Mapping[str, T], Generic[T]):
         if not self._loaded:
             self._loaded = True
             importlib.import_module(self.loader)
+            from .plugins import load_installed
+
+            load_installed()
         return self._entries
 
     def register(self, entry: T) -> T:

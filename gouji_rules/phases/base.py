@@ -11,6 +11,7 @@ from ..actions import Action
 from ..cards import CardSet
 from ..engine import HandSetup
 from ..legal import Legal
+from ..options import declared, switched_on
 from ..registry import PHASES
 from ..settlement import Debt
 
@@ -146,7 +147,10 @@ def register_phase(cls: type[T]) -> type[T]:
 
 
 def phases_of(rules: Rules, stage: Stage) -> Iterator[Phase]:
-    """The phases of one stage that these rules play, in order."""
+    """The phases of one stage that these rules play, in order.  A phase that declares ``options``
+    (:mod:`gouji_rules.options`) is played only where the variant names it under ``phases``."""
     for p in sorted((PHASES[n] for n in PHASES), key=lambda p: p.order):
+        if declared(p) is not None and not switched_on(rules.variant, PHASES, p.name):
+            continue
         if p.stage == stage and p.enabled(rules):
             yield p

@@ -1,0 +1,51 @@
+"""Extensions from installed packages: the ``gouji_rules.extensions`` entry-point group.
+
+A club's package that adds a beat strategy, a tribute kind, a declaration or a phase names the
+module that registers them in its metadata::
+
+    [project.entry-points."gouji_rules.extensions"]
+    qingdao = "gouji_qingdao.rules"
+
+The first time any registry is read (:mod:`gouji_rules.registry`), every entry point of the group
+is loaded: its module is imported (and, for ``module:function``, the function is called), so the
+classes it registers are known to ``gouji validate``, ``explain``, ``simulate``, ``compare``,
+``event``, ``serve``, the web page and the library alike.  Only installed packages are loaded:
+a variant file names a registered entry, never code to import.
+"""
+
+from __future__ import annotations
+
+import inspect
+from importlib import metadata
+
+from .errors import VariantError
+
+GROUP = "gouji_rules.extensions"
+
+_state: dict[str, list[str]] = {}
+
+
+class ExtensionError(VariantError):
+    """An installed extension could not be loaded (its entry point and what went wrong)."""
+
+
+def load_installed() -> list[str]:
+    """Load every installed extension once; the names of their entry points, in load order.
+
+    Raises :class:`ExtensionError` naming the entry point whose module failed to import or run."""
+    done = _state.get("loaded")
+    if done is not None:
+        return list(done)
+    loaded: list[str] = []
+    _state["loaded"] = loaded  # set first: an extension that reads a registry does not load again
+    for ep in sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name):
+        try:
+            target = ep.load()
+            if ep.attr and callable(target) and not inspect.isclass(target):
+                target()
+        except Exception as e:  # whatever a package's code raises, named with its entry point
+            raise ExtensionError(
+                f"extension {ep.name!r} ({ep.value}, entry point group {GROUP}) failed to load: {type(e).__name__}: {e}"
+            ) from e
+        loaded.append(ep.name)
+    return list(loaded)
