@@ -172,9 +172,15 @@ def home_path(registry: Registry[Any]) -> str:
     raise VariantError(f"the {registry.what} registry keeps no options")
 
 
+def _entries(registry: Registry[Any]) -> Mapping[str, Any]:
+    """``registry``'s entries; for the phases, those registered so far (:meth:`Registry.registered`:
+    a phase that takes options comes from an extension, which registers it when it is loaded)."""
+    return PHASES.registered() if registry is PHASES else registry
+
+
 def with_options(registry: Registry[Any]) -> list[str]:
     """The entries of ``registry`` that take options, in registration order."""
-    return [name for name in registry if declared(registry[name]) is not None]
+    return [name for name, entry in _entries(registry).items() if declared(entry) is not None]
 
 
 def registry_of(entry: Any) -> Registry[Any]:
@@ -219,8 +225,8 @@ def data(variant: Variant) -> dict[str, dict[str, dict[str, Any]]]:
         path = home_path(registry)
         written = variant.extensions.get(path, {})
         entries: dict[str, dict[str, Any]] = {}
-        for name in registry:
-            options = declared(registry[name])
+        for name, entry in _entries(registry).items():
+            options = declared(entry)
             if options is None or not (name in written or (options and switched_on(variant, registry, name))):
                 continue
             mine = written.get(name, {})

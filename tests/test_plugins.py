@@ -1,0 +1,114 @@
+"""Issue 24 item 2: installed packages add extensions through the ``gouji_rules.extensions``
+entry-point group, which ``gouji`` loads; a variant file only names what is registered.
+
+The package here is real to ``importlib.metadata``: a module and a ``.dist-info`` folder with its
+``entry_points.txt``, put on the path of a ``gouji`` run in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PLUGIN = '''\
+from gouji_rules.beat import CardByCard, register_beat
+from gouji_rules.options import Option
+
+
+class CardByRank(CardByCard):
+    """card_by_card with an option of its own (to show one travels with the plugin)."""
+
+    name = "card_by_rank"
+    zh = "逐张比大（俱乐部插件）"
+    en = "card by card (a club's plugin)"
+    options = (Option("loud", bool, False, "大声报牌", "call each set aloud", legacy=False),)
+
+
+register_beat(CardByRank)
+'''
+
+CLUB = """\
+extends: dagang
+name: club
+sets:
+  beat: card_by_rank
+  strategies:
+    card_by_rank: {loud: true}
+"""
+
+
+def _install(root: Path, body: str = PLUGIN) -> Path:
+    (root / "gouji_club_plugin").mkdir()
+    (root / "gouji_club_plugin" / "__init__.py").write_text(body, encoding="utf-8")
+    info = root / "gouji_club_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gouji-club-plugin\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[gouji_rules.extensions]\nclub = gouji_club_plugin\n", encoding="utf-8")
+    return root
+
+
+def _gouji(*args: str, path: Path | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    if path is not None:
+        env["PYTHONPATH"] = str(path)
+    return subprocess.run(
+        [sys.executable, "-m", "gouji_rules.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Path:
+    (tmp_path / "club.yaml").write_text(CLUB, encoding="utf-8")
+    return tmp_path
+
+
+def test_gouji_validate_knows_an_installed_plugins_strategy_and_its_option(club: Path, tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    site = _install(tmp_path / "site")
+    r = _gouji("validate", "club.yaml", path=site, cwd=club)
+    assert r.returncode == 0, r.stderr
+    r = _gouji("explain", "club.yaml", "--lang", "en", path=site, cwd=club)
+    assert r.returncode == 0 and "call each set aloud: yes" in r.stdout, r.stderr
+    r = _gouji("simulate", "--variant", "club.yaml", "--hands", "3", "--quiet", path=site, cwd=club)
+    assert r.returncode == 0, r.stderr
+
+
+def test_without_the_plugin_the_error_names_the_nearest_strategy(club: Path) -> None:
+    r = _gouji("validate", "club.yaml", path=None, cwd=club)
+    assert r.returncode == 1
+    assert "card_by_rank" in r.stderr and "card_by_card" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_plugin_that_fails_to_load_is_named_without_a_traceback(club: Path, tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    site = _install(tmp_path / "site", "raise RuntimeError('half-installed')\n")
+    r = _gouji("validate", "club.yaml", path=site, cwd=club)
+    assert r.returncode == 1
+    assert "extension 'club'" in r.stderr and "half-installed" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_quick_look_for_extensions_agrees_with_importlib_metadata(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    site = _install(tmp_path / "site")
+    code = (
+        "from importlib import metadata\nfrom gouji_rules.plugins import GROUP, may_have_extensions\n"
+        "print(may_have_extensions(), bool(metadata.entry_points(group=GROUP)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for path, expected in ((None, "False False"), (site, "True True")):
+        if path is not None:
+            env["PYTHONPATH"] = str(path)
+        r = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60, check=False
+        )
+        assert r.stdout.strip() == expected, r.stderr
