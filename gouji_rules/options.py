@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import VariantError
+from .errors import VariantError, near_miss
 from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS, Registry
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ HOME_WORDS: dict[str, tuple[str, str]] = {
 }
 
 TYPES: dict[type, str] = {bool: "boolean", int: "integer", str: "string"}
+WORDS: dict[type, str] = {bool: "true or false", int: "a whole number", str: "a text"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,39}\Z")
 INT_CAP = 1000
 TEXT_CAP = 200
@@ -109,7 +110,7 @@ class Option:
         """What is wrong with ``value`` for this option, or None."""
         ok = isinstance(value, self.type) and (self.type is bool or not isinstance(value, bool))
         if not ok:
-            return f"{self.name}: {value!r} is not a {TYPES[self.type]}"
+            return f"{self.name}: {value!r} is not {WORDS[self.type]}"
         if self.choices is not None and value not in self.choices:
             return f"{self.name}: {value!r} is not one of {', '.join(self.choices)}"
         if self.type is int:
@@ -213,7 +214,21 @@ def values(variant: Variant, entry: Any) -> dict[str, Any]:
     """``entry``'s options under ``variant``: each at the value written, else its default."""
     registry = registry_of(entry)
     written = given(variant, registry).get(entry.name, {})
-    return {o.name: written.get(o.name, o.default) for o in declared(entry) or ()}
+    options = declared(entry) or ()
+    path = f"{home_path(registry)}.{entry.name}"
+    for key in written:
+        if key not in {o.name for o in options}:
+            close = near_miss(str(key), [o.name for o in options])
+            hint = (
+                f"; did you mean {close!r}?" if close else f"; it has: {', '.join(o.name for o in options) or 'none'}"
+            )
+            raise VariantError(f"{path} has no option {key!r}{hint}")
+    out = {o.name: written.get(o.name, o.default) for o in options}
+    for o in options:
+        problem = o.problem(out[o.name])
+        if problem is not None:
+            raise VariantError(f"{path}.{problem}")
+    return out
 
 
 def data(variant: Variant) -> dict[str, dict[str, dict[str, Any]]]:

@@ -86,3 +86,20 @@ def test_a_file_names_a_phase_and_its_option_and_the_schema_offers_it(tally: Tal
 def test_an_option_declared_wrong_is_refused_when_declared(args: tuple, kwargs: dict, words: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(VariantError, match=words):
         Option(args[0], args[1], args[2], "中文", "English", **kwargs)
+
+
+def test_the_extension_options_table_of_docs_rules_md_is_the_generated_one() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    start = text.index("<!-- extension options: python -m gouji_rules.options -->\n")
+    table = text[start:].split("\n", 1)[1].split("<!-- end of extension options -->")[0]
+    assert table == markdown_table()
+
+
+def test_options_given_in_python_are_held_to_their_declaration(tally: Tally) -> None:
+    bad = dagang().replace(name="t", phases={"tally": {"step": "3"}})
+    with pytest.raises(VariantError, match=r"phases.tally.step: '3' is not a whole number"):
+        bad.rules.extension_options(tally)
+    with pytest.raises(VariantError, match="did you mean 'step'"):
+        dagang().replace(name="t", phases={"tally": {"stpe": 3}}).rules.extension_options(tally)
