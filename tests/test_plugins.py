@@ -112,3 +112,43 @@ def test_the_quick_look_for_extensions_agrees_with_importlib_metadata(tmp_path: 
             [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60, check=False
         )
         assert r.stdout.strip() == expected, r.stderr
+
+
+def test_an_event_under_the_plugins_rules_is_played_verified_and_served(club: Path, tmp_path: Path) -> None:
+    import socket
+    import time
+    import urllib.request
+
+    (tmp_path / "site").mkdir()
+    site = _install(tmp_path / "site")
+    (club / "players.csv").write_text("name\n" + "".join(f"p{i}\n" for i in range(6)), encoding="utf-8")
+    made = _gouji("event", "new", "ev.sqlite", "--name", "t", "--variant", "club.yaml", "--players", "players.csv",
+                  "--rounds", "1", "--hands", "1", path=site, cwd=club)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    entered = _gouji("event", "record", "ev.sqlite", "--round", "1", "--table", "1", "--hand", "1",
+                     "--finish", "0 1 2 3 4 5", path=site, cwd=club)  # fmt: skip
+    assert entered.returncode == 0, entered.stderr
+    verified = _gouji("verify", "ev.sqlite", path=site, cwd=club)
+    assert verified.returncode == 0 and "1 verified" in verified.stdout + verified.stderr, verified.stderr
+    refused = _gouji("verify", "ev.sqlite", path=None, cwd=club)  # the copy names a strategy nobody registered
+    assert refused.returncode == 1 and "card_by_rank" in refused.stdout + refused.stderr
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(site)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gouji_rules.cli", "event", "serve", "ev.sqlite", "--port", str(port)],
+        cwd=club, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline, page = time.monotonic() + 60, ""
+        while time.monotonic() < deadline and not page:
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read().decode()
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                time.sleep(0.2)
+        assert "p0" in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
