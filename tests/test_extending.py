@@ -208,3 +208,18 @@ def test_an_unknown_strategy_names_the_nearest() -> None:
 
     with pytest.raises(VariantError, match="did you mean 'kill_table'"):
         dagang().replace(name="x", sets={"beat": "kill_tabel"}).rules  # noqa: B018
+
+
+def test_gouji_diff_and_compare_show_a_kinds_option_that_differs(registered: None) -> None:
+    from gouji_rules.compare.rulediff import rule_differences
+    from gouji_rules.dsl.diff import format_diff
+
+    one = dagang().replace(name="one", tribute={"order": ORDER})
+    two = one.replace(name="two", tribute={"kinds": {"last_to_first": {"count": 2}}})
+    assert "tribute.kinds.last_to_first.count" in format_diff(one, two, "en")
+    assert "末游贡张数" in format_diff(one, two)
+    (row,) = [r for r in rule_differences([one, two]) if r["path"].startswith("tribute.kinds")]
+    assert row["values"] == [1, 2] and row["governs"]["between_hands"]
+    assert [r["values"] for r in rule_differences([dagang(), one]) if r["path"].startswith("tribute.kinds")] == [
+        [None, 1]
+    ]
