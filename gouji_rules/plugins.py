@@ -79,7 +79,7 @@ def load_installed() -> list[str]:
             target = ep.load()
             if ep.attr and callable(target) and not inspect.isclass(target):
                 target()
-        except Exception as e:  # whatever a package's code raises, named with its entry point
+        except (Exception, SystemExit) as e:  # whatever a package's code raises, named with its entry point
             error = ExtensionError(
                 f"extension {ep.name!r} ({ep.value}, entry point group {GROUP}) failed to load: {type(e).__name__}: {e}"
             )

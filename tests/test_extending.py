@@ -223,3 +223,14 @@ def test_gouji_diff_and_compare_show_a_kinds_option_that_differs(registered: Non
     assert [r["values"] for r in rule_differences([dagang(), one]) if r["path"].startswith("tribute.kinds")] == [
         [None, 1]
     ]
+
+
+def test_a_built_in_kind_the_order_leaves_out_is_not_paid_and_a_file_is_warned() -> None:
+    """S4 第十四条(一) 「进贡顺序为点贡、烧贡、清贡、落贡」 names the kinds paid; a club order that leaves 烧贡
+    out pays none of it (before issue 24 it was paid last), and ``gouji validate`` says so."""
+    result = HandResult(places=[1, 2, 3, 4, 5, 6], opened=[True] * 6, burns=[(0, 1)])
+    assert "burn" in [d.kind for d in settle(dagang(), result).debts]
+    short = dagang().replace(name="short", tribute={"order": ["point", "men", "place"]})
+    assert [d.kind for d in settle(short, result).debts] == ["place", "place"]
+    checked = dsl.check_text("extends: dagang\nname: short\ntribute: {order: [point, men, place]}\n", "short.yaml")
+    assert [w.message for w in checked.warnings if "leaves out burn" in w.message]
