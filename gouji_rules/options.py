@@ -283,18 +283,24 @@ def merge_into(out: dict[str, Any], options: Mapping[str, Mapping[str, Mapping[s
 
 def fill_legacy(data: dict[str, Any]) -> None:
     """In rules written as data, give each registered entry written there every option it declares
-    that the copy lacks, at its legacy value (see :func:`gouji_rules.variant.with_legacy`)."""
+    that the copy lacks, at its legacy value (see :func:`gouji_rules.variant.with_legacy`).  The
+    mappings it fills are copies: what ``data`` shares with its caller's data is left as it was."""
     for registry, section, key in HOMES:
         holder = data.get(section)
         mapping = holder.get(key) if key and isinstance(holder, dict) else holder
-        if not isinstance(mapping, dict):
+        if not isinstance(mapping, Mapping):
             continue
+        filled: dict[str, Any] = {}
         for name, written in mapping.items():
             options = declared(registry[name]) if name in registry else None
-            if options is None or not isinstance(written, dict):
+            if options is None or not isinstance(written, Mapping):
+                filled[name] = written
                 continue
-            for o in options:
-                written.setdefault(o.name, o.legacy)
+            filled[name] = {**{o.name: o.legacy for o in options}, **written}
+        if key and isinstance(holder, dict):
+            holder[key] = filled
+        else:
+            data[section] = filled
 
 
 def markdown_table() -> str:

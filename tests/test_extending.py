@@ -234,3 +234,10 @@ def test_a_built_in_kind_the_order_leaves_out_is_not_paid_and_a_file_is_warned()
     assert [d.kind for d in settle(short, result).debts] == ["place", "place"]
     checked = dsl.check_text("extends: dagang\nname: short\ntribute: {order: [point, men, place]}\n", "short.yaml")
     assert [w.message for w in checked.warnings if "leaves out burn" in w.message]
+
+
+def test_with_legacy_leaves_the_copy_it_was_given_as_it_was(registered: None) -> None:
+    data = dagang().replace(name="ltf", tribute={"order": ORDER}).to_dict()
+    del data["tribute"]["kinds"]["last_to_first"]["count"]
+    with_legacy(data)
+    assert data["tribute"]["kinds"] == {"last_to_first": {}}
