@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .options import declared, switched_on
+from .options import declared
 from .registry import DECLARATIONS
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class Declaration:
             self.enabled = bool(getattr(declare, self.name, False))
             stake = getattr(declare, f"{self.name}_stake", None)
         else:  # one with options of its own: played where ``declare.kinds`` names it; ``stake`` an option
-            self.enabled = switched_on(rules.variant, DECLARATIONS, self.name)
+            self.enabled = rules.names_extension(self)
             stake = rules.extension_options(self).get("stake")
         self.stake: int | None = None if stake is None else int(stake)
 

@@ -11,7 +11,7 @@ from ..actions import Action
 from ..cards import CardSet
 from ..engine import HandSetup
 from ..legal import Legal
-from ..options import declared, switched_on
+from ..options import declared
 from ..registry import PHASES
 from ..settlement import Debt
 
@@ -150,7 +150,7 @@ def phases_of(rules: Rules, stage: Stage) -> Iterator[Phase]:
     """The phases of one stage that these rules play, in order.  A phase that declares ``options``
     (:mod:`gouji_rules.options`) is played only where the variant names it under ``phases``."""
     for p in sorted((PHASES[n] for n in PHASES), key=lambda p: p.order):
-        if declared(p) is not None and not switched_on(rules.variant, PHASES, p.name):
+        if declared(p) is not None and not rules.names_extension(p):
             continue
         if p.stage == stage and p.enabled(rules):
             yield p
