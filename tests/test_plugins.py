@@ -18,13 +18,27 @@ from gouji_rules.beat import CardByCard, register_beat
 from gouji_rules.options import Option
 
 
-class CardByRank(CardByCard):
-    """card_by_card with an option of its own (to show one travels with the plugin)."""
+class CardByRank:
+    """card_by_card with an option of its own (to show one travels with the plugin).  It holds a
+    CardByCard rather than subclassing it: the compiled core's classes cannot be subclassed."""
 
     name = "card_by_rank"
     zh = "逐张比大（俱乐部插件）"
     en = "card by card (a club's plugin)"
+    reads = ()
     options = (Option("loud", bool, False, "大声报牌", "call each set aloud", legacy=False),)
+
+    def __init__(self, rules, sets):
+        self.inner = CardByCard(rules, sets)
+
+    def beats(self, b, t):
+        return self.inner.beats(b, t)
+
+    def dead(self, t):
+        return self.inner.dead(t)
+
+    def followers(self, hand, t):
+        return self.inner.followers(hand, t)
 
 
 register_beat(CardByRank)
