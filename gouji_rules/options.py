@@ -23,6 +23,7 @@ option existed reads it at its ``legacy`` value (:func:`with_legacy`).
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -317,7 +318,11 @@ def markdown_table() -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    from .plugins import load_installed
+    # the package's own module, not this copy run as __main__: an extension's Option is that one's
+    from gouji_rules import options as _options
 
-    load_installed()
-    print(markdown_table(), end="")
+    try:
+        print(_options.markdown_table(), end="")
+    except VariantError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None

@@ -166,3 +166,17 @@ def test_an_event_under_the_plugins_rules_is_played_verified_and_served(club: Pa
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_options_table_lists_an_installed_plugins_options(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    site = _install(tmp_path / "site")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(site)}
+    r = subprocess.run(
+        [sys.executable, "-m", "gouji_rules.options"], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+    assert r.returncode == 0, r.stderr
+    assert (
+        "| `sets.strategies.card_by_rank.loud` | bool | `False` | `False` | 大声报牌 | call each set aloud |"
+        in r.stdout
+    )
