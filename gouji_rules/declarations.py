@@ -4,12 +4,17 @@ A declaration class in :data:`~gouji_rules.registry.DECLARATIONS` carries its id
 text and the event id), its Chinese and English names, the phase that asks for it, the
 ``declare`` fields it reads, and is compiled as ``cls(rules, declare_section)`` into ``enabled``
 and ``stake`` (the 点贡 cards at stake; None for 和点, which is an agreement, not a bet).
+
+A declaration that declares ``options`` (:mod:`gouji_rules.options`) is played where the variant
+names it under ``declare.kinds`` (``declare: {kinds: {baodian: {stake: 3}}}``), and its option
+``stake``, if it has one, is its stake.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .options import declared
 from .registry import DECLARATIONS
 
 if TYPE_CHECKING:
@@ -36,8 +41,12 @@ class Declaration:
     reads: tuple[str, ...] = ()
 
     def __init__(self, rules: Rules, declare: DeclareRules) -> None:
-        self.enabled = bool(getattr(declare, self.name, False))
-        stake = getattr(declare, f"{self.name}_stake", None)
+        if declared(type(self)) is None:  # a built-in one: ``declare.<name>`` and ``declare.<name>_stake``
+            self.enabled = bool(getattr(declare, self.name, False))
+            stake = getattr(declare, f"{self.name}_stake", None)
+        else:  # one with options of its own: played where ``declare.kinds`` names it; ``stake`` an option
+            self.enabled = rules.names_extension(self)
+            stake = rules.extension_options(self).get("stake")
         self.stake: int | None = None if stake is None else int(stake)
 
 

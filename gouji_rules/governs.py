@@ -56,6 +56,7 @@ GOVERNS: dict[str, Governs] = {
     "match": Governs(("first_leader", "kaipai", "redeal"), (), True),
     "match.huiwu": Governs(("huiwu",), (), True),
     "match.choose_last": Governs(("choose_last",), (), True),
+    "phases": Governs((), (), True),
     "hooks.is_gouji": Governs(("open_point", "burn", "counter_burn")),
     "hooks.is_pure_gouji": Governs(("open_point",), ("point",)),
     "hooks.may_answer": Governs(("burn", "counter_burn", "play", "pass")),

@@ -38,7 +38,8 @@ class Registry(Mapping[str, T], Generic[T]):
     """Registered classes by name, in registration order (which is also their default order).
 
     ``loader`` names the module that registers the built-in entries; it is imported the first
-    time the registry is read, so reading a registry never depends on import order.
+    time the registry is read, so reading a registry never depends on import order.  The
+    extensions of installed packages (:mod:`gouji_rules.plugins`) are loaded then too.
     """
 
     def __init__(self, what: str, loader: str) -> None:
@@ -51,6 +52,8 @@ class Registry(Mapping[str, T], Generic[T]):
         if not self._loaded:
             self._loaded = True
             importlib.import_module(self.loader)
+        if not _plugins_loaded:
+            _load_plugins()
         return self._entries
 
     def register(self, entry: T) -> T:
@@ -66,6 +69,14 @@ class Registry(Mapping[str, T], Generic[T]):
     def unregister(self, name: str) -> None:
         """Remove an entry (tests that register one clean up with this)."""
         self._entries.pop(name, None)
+
+    def registered(self) -> dict[str, T]:
+        """The entries registered so far, the installed extensions loaded, without importing the
+        built-in entries' module (the phases' imports the engine, which ``gouji validate`` does
+        without; the built-in phases declare no options, so what reads options needs only these)."""
+        if not _plugins_loaded:
+            _load_plugins()
+        return dict(self._entries)
 
     def find(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises VariantError with the nearest name."""
@@ -93,6 +104,19 @@ class Registry(Mapping[str, T], Generic[T]):
 
     def __repr__(self) -> str:
         return f"Registry({self.what!r}, {list(self._load())})"
+
+
+_plugins_loaded = False
+
+
+def _load_plugins() -> None:
+    """The installed extensions (:mod:`gouji_rules.plugins`), once they load; a failure is raised
+    at every read until then."""
+    global _plugins_loaded
+    from .plugins import load_installed
+
+    load_installed()
+    _plugins_loaded = True
 
 
 class Choices(Mapping[str, tuple[str, str]]):

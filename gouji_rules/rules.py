@@ -802,6 +802,21 @@ class Rules:
 
         return TRIBUTE_KINDS.find(name)(self, self.variant.tribute)
 
+    def extension_options(self, entry: Any) -> dict[str, Any]:
+        """The options ``entry`` (a registered strategy, tribute kind, declaration or phase, or an
+        instance of one) declares, each at the value this variant writes or its default
+        (:mod:`gouji_rules.options`)."""
+        from .options import values
+
+        return values(self.variant, entry)
+
+    def names_extension(self, entry: Any) -> bool:
+        """Does this variant switch ``entry`` on by naming it (``sets.beat``, ``tribute.order``, its key
+        under ``declare.kinds`` or ``phases``: :func:`gouji_rules.options.switched_on`)?"""
+        from .options import registry_of, switched_on
+
+        return switched_on(self.variant, registry_of(entry), entry.name)
+
     def may_call_point(self, kind: str) -> bool:
         """May the payer of a debt of ``kind`` show a 大王 and call the card he is owed back (S0 八、进贡
         「需要进贡的一方摸到一张大王，可以即刻亮出大王…进贡时将大王进上」: the 点贡 only; ``tribute.point_call``)?"""

@@ -5,7 +5,10 @@ id (the value in ``tribute.order`` / ``returned`` / ``waivable`` and in ``Debt.k
 Chinese and English names, the ``tribute`` fields it reads, the number its ``tribute`` events
 carry as ``value``, and its behaviour: the debts a hand's result leaves.  It is compiled once
 per variant as ``cls(rules, tribute_section)``; :meth:`Rules.debts` asks every compiled kind,
-in the variant's order (S0 八、进贡 点→烧→闷→拉; S4 第十四条 点→烧→清→落).
+in the variant's order (S0 八、进贡 点→烧→闷→拉; S4 第十四条 点→烧→清→落).  A kind is paid only
+where ``tribute.order`` names it (or the kind it ``sorts_as``).  A kind may declare options of its
+own (``options``, :mod:`gouji_rules.options`), written as ``tribute.kinds.<name>.<option>`` and read
+with :meth:`Rules.extension_options`.
 
 A new kind (docs/extending.md) is one class here or in the club's own module; the schema's
 choices, the rule sheet and the compare metrics pick it up from the registry.
@@ -206,15 +209,16 @@ class SweepTribute(TributeKind):
 
 
 def compile_tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:
-    """Every registered kind compiled for a variant, in the variant's ``tribute.order`` (a kind
-    the order does not name, nor the kind it sorts as, comes after, in registration order)."""
+    """The kinds the variant names in ``tribute.order`` (a kind it names, or the kind it sorts as:
+    the sweep kind under ``place``), compiled, in that order; a registered kind the order does not
+    name is not paid under this variant."""
     for name in (*tribute.order, *tribute.returned, *tribute.waivable):
         TRIBUTE_KINDS.find(name)  # an unknown kind is an error, with the nearest name
     order = list(tribute.order)
-    kinds = [TRIBUTE_KINDS.find(name)(rules, tribute) for name in TRIBUTE_KINDS]
 
-    def rank(k: Any) -> int:
-        key = k.sorts_as or k.name
-        return order.index(key) if key in order else len(order)
+    def key(name: str) -> str:
+        return TRIBUTE_KINDS[name].sorts_as or name
 
-    return sorted(kinds, key=rank)
+    named = [name for name in TRIBUTE_KINDS if name in order or key(name) in order]
+    named.sort(key=lambda name: order.index(name if name in order else key(name)))
+    return [TRIBUTE_KINDS[name](rules, tribute) for name in named]

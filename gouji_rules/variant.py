@@ -808,6 +808,9 @@ class Variant:
     match: MatchRules = field(default_factory=MatchRules)
     hooks: Mapping[str, Hook] = field(default_factory=dict)
     """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``rules.HOOKS``."""
+    extensions: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
+    """The options of registered extensions as written, by home path (``tribute.kinds``) and entry
+    (:mod:`gouji_rules.options`); in a file and in :meth:`to_dict` they sit inside their section."""
 
     @property
     def rules(self) -> "Rules":
@@ -833,15 +836,27 @@ class Variant:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (no hooks), in the shape of a variant file."""
+        from . import options
+
         out: dict[str, Any] = {"name": self.name, "title": self.title, "source": self.source}
         for key, _ in SECTIONS:
             out[key] = dataclasses.asdict(getattr(self, key))
+        options.merge_into(out, options.data(self))
         return out
 
     def replace(self, **sections: Mapping[str, Any] | Any) -> "Variant":
-        """A copy with some fields changed: ``v.replace(burn={"enabled": False}, name="x")``."""
+        """A copy with some fields changed: ``v.replace(burn={"enabled": False}, name="x")``; an
+        extension's options are given in their section too (``tribute={"kinds": {...}}``)."""
+        from . import options
+
+        rest, written = options.split(sections)
         changes: dict[str, Any] = {}
-        for key, value in sections.items():
+        if written:
+            merged = {path: dict(entries) for path, entries in self.extensions.items()}
+            for path, entries in written.items():
+                merged[path] = {**merged.get(path, {}), **entries}
+            changes["extensions"] = merged
+        for key, value in rest.items():
             current = getattr(self, key)
             if dataclasses.is_dataclass(current) and isinstance(value, Mapping):
                 changes[key] = dataclasses.replace(current, **value)  # type: ignore[type-var]
@@ -868,7 +883,10 @@ def with_legacy(data: Mapping[str, Any]) -> dict[str, Any]:
     since it was written set to its ``legacy`` value: the value that plays the game as the engine did
     before the option existed (which is not always its default).  Such a copy holds every option of
     its day, so an option it lacks is one added since."""
+    from . import options
+
     out = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in data.items()}
+    options.fill_legacy(out)
     for key, cls in SECTIONS:
         section = out.get(key, {})  # a section missing whole was added since, with all its options
         if not isinstance(section, dict):
@@ -890,11 +908,14 @@ def _hook_text(fn: Hook) -> str:
 
 def make_variant(data: Mapping[str, Any], hooks: Mapping[str, Hook] | None = None) -> Variant:
     """Build a Variant from plain (already validated) data in the file's shape."""
+    from . import options
+
+    data, written = options.split(data)
     kwargs: dict[str, Any] = {k: data[k] for k in ("name", "title", "source") if k in data}
     for key, cls in SECTIONS:
         if key in data:
             kwargs[key] = cls(**data[key])
-    return Variant(hooks=dict(hooks or {}), **kwargs)
+    return Variant(hooks=dict(hooks or {}), extensions=written, **kwargs)
 
 
 @functools.cache

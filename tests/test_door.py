@@ -16,7 +16,16 @@ from gouji_rules.rules import Rules
 from gouji_rules.variant import SECTIONS, dagang, dianshaomenla
 
 PKG = Path(__file__).resolve().parent.parent / "gouji_rules"
-RULES_LAYER = {"variant.py", "rules.py", "beat.py", "tributes.py", "declarations.py", "registry.py", "catalog.py"}
+RULES_LAYER = {
+    "variant.py",
+    "rules.py",
+    "beat.py",
+    "tributes.py",
+    "declarations.py",
+    "registry.py",
+    "catalog.py",
+    "options.py",
+}
 """The variant layer: it compiles a Variant's sections into Rules (and the registered classes it builds)."""
 ENGINE_LAYER = sorted(
     [p for p in PKG.glob("*.py") if p.name not in RULES_LAYER and not p.name.startswith(("cli", "__init__"))]

@@ -71,10 +71,11 @@ def rule_differences(variants: Sequence[Variant]) -> list[dict[str, Any]]:
 
 def _words(variants: Sequence[Variant], path: str, values: list[Any]) -> dict[str, list[str]] | None:
     """Each value as the rule sheet words it (``被闷当即判为最后`` for ``place_bottom``), in both languages;
-    None for a hook, whose value is its expression text."""
+    None for a hook, whose value is its expression text, and for an extension's option."""
     key, _, name = path.partition(".")
-    if key not in dict(SECTIONS) or not name:
-        return None
+    cls = dict(SECTIONS).get(key)
+    if cls is None or name not in {f.name for f in dataclasses.fields(cls)}:
+        return None  # a hook, or an extension's own option (its value is shown as it is written)
     return {
         lang: [field_words(v, key, name, value, lang) for v, value in zip(variants, values, strict=True)]
         for lang in ("zh", "en")

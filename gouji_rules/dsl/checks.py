@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from .. import options
 from ..beat import unused_sets_fields
-from ..variant import SECTIONS, Variant
+from ..variant import SECTIONS, TributeRules, Variant
 from .errors import VariantFileError
 from .expr import CompiledHook
 from .overrides import decided
@@ -111,6 +112,19 @@ def warnings(variant: Variant, root: Node, hooks: Mapping[str, CompiledHook]) ->
     for p, (hook, read) in decided(hooks).items():
         if not read:
             warn(f"{p} has no effect: hooks.{hook} decides instead", [p, f"hooks.{hook}"])
+    left_out = [k for k in TributeRules().order if k not in v.tribute.order]
+    if v.tribute.enabled and left_out:
+        warn(
+            f"tribute.order leaves out {', '.join(left_out)}: a kind of tribute is paid only where the order names it",
+            ["tribute.order"],
+            "name every kind that is paid, in the order it is paid",
+        )
+    for registry, _, _ in options.HOMES:
+        path = options.home_path(registry)
+        for name in v.extensions.get(path, {}):
+            if name in registry and not options.switched_on(v, registry, name):
+                why = f"sets.beat is {v.sets.beat}" if path == "sets.strategies" else "tribute.order does not name it"
+                warn(f"{path}.{name} has no effect: {why}", [f"{path}.{name}"])
     for key, cls in SECTIONS:
         if "enabled" in getattr(cls, "__dataclass_fields__", {}) and not getattr(v, key).enabled:
             section = root.get(key)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .. import options
 from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
 from .errors import display_width
@@ -46,11 +47,37 @@ def differences(a: Variant, b: Variant) -> list[Difference]:
                 out.append(
                     Difference(f"{key}.{f.name}", str(f.metadata.get("zh", "")), str(f.metadata.get("en", "")), va, vb)
                 )
+    out += _extension_differences(a, b)
     for name in sorted(set(a.hooks) | set(b.hooks)):
         ha, hb = _hook_text(a, name), _hook_text(b, name)
         if ha != hb:
             out.append(Difference(f"hooks.{name}", "表达式", "expression", ha, hb))
     return out
+
+
+def _extension_differences(a: Variant, b: Variant) -> list[Difference]:
+    """The options of registered extensions that differ (:mod:`gouji_rules.options`): one switched on
+    in only one of the two shows its options against nothing (None)."""
+    out: list[Difference] = []
+    da, db = options.data(a), options.data(b)
+    for registry, _, _ in options.HOMES:
+        home = options.home_path(registry)
+        ea, eb = da.get(home, {}), db.get(home, {})
+        for name in [*ea, *(n for n in eb if n not in ea)]:
+            entry = registry.get(name)
+            declared = {o.name: o for o in (options.declared(entry) or ())} if entry is not None else {}
+            oa, ob = ea.get(name, {}), eb.get(name, {})
+            for key in [*oa, *(k for k in ob if k not in oa)]:
+                va, vb = oa.get(key), ob.get(key)
+                if va != vb:
+                    o = declared.get(key)
+                    zh, en = (o.zh, o.en) if o is not None else (key, key)
+                    out.append(Difference(f"{home}.{name}.{key}", zh, en, va, vb))
+    return out
+
+
+def _is_extension(path: str) -> bool:
+    return any(path.startswith(options.home_path(r) + ".") for r, _, _ in options.HOMES)
 
 
 def pad(text: str, width: int) -> str:
@@ -70,6 +97,9 @@ def _zh_label(d: Difference) -> str:
     if key == "hooks":
         spec = HOOKS.get(name)
         return f"表达式：{spec.zh if spec else name}"
+    if _is_extension(d.path):
+        keys = [k for k, _ in SECTIONS]
+        return f"{zh_numeral(keys.index(key) + 1)}、{d.label_zh}" if key in keys else d.label_zh
     number = [k for k, _ in SECTIONS].index(key) + 1
     return f"{zh_numeral(number)}、{field_label(key, name, 'zh')}"
 
@@ -78,6 +108,8 @@ def _zh_cell(d: Difference, variant: Variant, value: Any) -> str:
     key, _, name = d.path.partition(".")
     if key == "hooks":
         return "（无）" if value is None else " ".join(str(value).split())
+    if _is_extension(d.path):
+        return _cell(value, "zh")
     return plain_words(field_words(variant, key, name, value, "zh"), "zh", {}, deck_ranks(variant))
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .. import options
 from ..cards import JOKERS, SYMBOLS, rank_of
 from ..rules import HOOKS
 from ..variant import SECTIONS, Variant
@@ -394,9 +395,41 @@ class Sheet:
         return f"★ 与 {self.base} 不同" if self.lang == "zh" else f"★ differs from {self.base}"
 
 
+def extension_sentences(variant: Variant, section: str, lang: str) -> list[tuple[str, str]]:
+    """The options of the extensions the variant switches on whose home is in ``section`` (the
+    ``phases`` section for the phases), each as (its dotted path, a sentence of the sheet)."""
+    zh = lang == "zh"
+    out: list[tuple[str, str]] = []
+    data = options.data(variant)
+    for registry, home, _ in options.HOMES:
+        if home != section:
+            continue
+        path = options.home_path(registry)
+        for name, written in data.get(path, {}).items():
+            if name not in registry or not options.switched_on(variant, registry, name):
+                continue
+            entry = registry[name]
+            for o in options.declared(entry) or ():
+                value = o.words(written.get(o.name, o.default), lang)
+                what = entry.zh.split("：")[0] if zh else entry.en.split(":")[0]
+                if zh:
+                    text = f"{what}：{o.zh}：{value}" + (f"（{o.clause}）" if o.clause else "") + "。"
+                else:
+                    text = f"{what}: {o.en}: {value}" + (f" ({o.clause})" if o.clause else "") + "."
+                out.append((f"{path}.{name}.{o.name}", text))
+    return out
+
+
 def _differs(variant: Variant, base: Variant | None, path: str) -> bool:
     if base is None:
         return False
+    if any(path.startswith(options.home_path(r) + ".") for r, _, _ in options.HOMES):
+        home, name, option = path.rsplit(".", 2)
+
+        def value(v: Variant) -> Any:
+            return options.data(v).get(home, {}).get(name, {}).get(option)
+
+        return bool(value(variant) != value(base))
     key, _, name = path.partition(".")
     if key == "hooks":
         a, b = variant.hooks.get(name), base.hooks.get(name)
@@ -475,10 +508,21 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
             items.append(
                 Item(where[name][1], _hook_sentence(name, hook, lang), _differs(variant, base, f"hooks.{name}"))
             )
+        for path, text in extension_sentences(variant, key, lang):
+            items.append(Item(len(items) + 1, text, _differs(variant, base, path)))
         parts.append(Part(number, key, doc, False, any(i.changed for i in items), tuple(items)))
+    number = len(SECTIONS)
+    phase_items = [
+        Item(j, text, _differs(variant, base, path))
+        for j, (path, text) in enumerate(extension_sentences(variant, "phases", lang), 1)
+    ]
+    if phase_items:
+        number += 1
+        title = "其他阶段自带的选项" if zh else "Options of added match phases"
+        parts.append(Part(number, "phases", title, False, any(i.changed for i in phase_items), tuple(phase_items)))
     rest = sorted((n, h) for n, h in variant.hooks.items() if n not in where)
     if rest:
-        number = len(SECTIONS) + 1
+        number += 1
         title = "用表达式写的其他规则" if zh else "Other rules written as expressions"
         items = [
             Item(j, _hook_sentence(n, h, lang), _differs(variant, base, f"hooks.{n}"))

@@ -30,7 +30,9 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from .. import options
 from ..cards import SYMBOLS
+from ..registry import Registry
 from ..rules import HOOKS
 from ..variant import SECTIONS
 from .choices import Words, field_choices
@@ -271,6 +273,29 @@ def section_schema(key: str, cls: type) -> dict[str, Any]:
     }
 
 
+def extension_schema(registry: Registry[Any]) -> dict[str, Any]:
+    """The mapping that holds the options of ``registry``'s entries that take options (one object per
+    entry, its properties the options the class declares: :mod:`gouji_rules.options`)."""
+    path = options.home_path(registry)
+    entries: dict[str, Any] = {}
+    for name in options.with_options(registry):
+        entry = registry[name]
+        entries[name] = {
+            "type": "object",
+            "title": f"{path}.{name}",
+            "description": _describe(entry.zh, entry.en),
+            "properties": {o.name: o.schema(f"{path}.{name}.{o.name}") for o in options.declared(entry) or ()},
+            "additionalProperties": False,
+        }
+    return {
+        "type": "object",
+        "title": path,
+        "description": _describe(*options.HOME_WORDS[path]),
+        "properties": entries,
+        "additionalProperties": False,
+    }
+
+
 def hook_description(name: str) -> str:
     spec = HOOKS[name]
     names = ", ".join(f"{k}: {t}" for k, t in spec.names.items())
@@ -287,6 +312,12 @@ def generate() -> dict[str, Any]:
     props["name"]["maxLength"] = 64
     for key, cls in SECTIONS:
         props[key] = section_schema(key, cls)
+    for registry, section, key in options.HOMES:
+        ext = extension_schema(registry)
+        if key:
+            props[section]["properties"][key] = ext
+        else:
+            props[section] = ext
     props["hooks"] = {
         "type": "object",
         "description": _describe(*TOP_LEVEL["hooks"]),

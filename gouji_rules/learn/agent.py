@@ -66,7 +66,7 @@ def base_variant(variant: Variant) -> str:
         return variant.name
     from ..catalog import resolve
 
-    skip = {"name", "title", "source", "hooks"}
+    skip = {"name", "title", "source", "hooks", "extensions"}
     fields = [f.name for f in dataclasses.fields(variant) if f.name not in skip]
     best, best_score = SHIPPED[0], -1
     for name in SHIPPED:

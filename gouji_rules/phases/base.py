@@ -12,6 +12,7 @@ from ..engine import HandSetup
 from ..errors import VariantError
 from ..events import EVENTS, EventKind
 from ..legal import Legal
+from ..options import declared
 from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
 from ..settlement import Debt
 
@@ -332,7 +333,10 @@ def club_entries() -> dict[str, Phase]:
 
 
 def phases_of(rules: Rules, stage: Stage) -> Iterator[Phase]:
-    """The phases of one stage that these rules play, in order."""
+    """The phases of one stage that these rules play, in order.  A phase that declares ``options``
+    (:mod:`gouji_rules.options`) is played only where the variant names it under ``phases``."""
     for p in sorted((PHASES[n] for n in PHASES), key=lambda p: p.order):
+        if declared(p) is not None and not rules.names_extension(p):
+            continue
         if p.stage == stage and p.enabled(rules):
             yield p

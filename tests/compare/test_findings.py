@@ -178,7 +178,8 @@ def test_every_section_and_hook_says_what_it_governs() -> None:
         assert governs(f"hooks.{hook}") is not None, hook
     assert governs("sets.kou") == GOVERNS["sets.kou"] and governs("sets.bare") == GOVERNS["sets"]
     between = {k for k, g in GOVERNS.items() if g.between_hands and "." not in k}
-    assert between == {"kang", "declare", "buy", "tribute", "geming", "chongdian", "match"}
+    assert between == {"kang", "declare", "buy", "tribute", "geming", "chongdian", "match", "phases"}
+    assert governs("phases.forgive.anything") == GOVERNS["phases"]  # the options of an added phase (issue 24)
 
 
 def test_every_document_key_is_documented(gouji: click.Group, tmp_path: Path) -> None:
