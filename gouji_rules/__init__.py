@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .agents import Agent, GreedyAgent, RandomAgent, make_agent
     from .beat import BeatStrategy, register_beat
     from .cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
+    from .catalog import dagang, dianshaomenla
     from .catalog import resolve as load_variant
     from .engine import Hand, HandSetup, Mode, Observation, Point
     from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from .settlement import Debt, HandResult, Settlement, settle
     from .sim import play_hand, simulate
     from .tributes import TributeKind, register_tribute
-    from .variant import Variant, dagang, dianshaomenla
+    from .variant import Variant
 
 __version__ = "0.1.0"
 
@@ -69,7 +70,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "agents": ("Agent", "GreedyAgent", "RandomAgent", "make_agent"),
     "beat": ("BeatStrategy", "register_beat"),
     "cards": ("CardSet", "Rank", "format_hand", "format_set", "parse_hand", "parse_set"),
-    "catalog": ("load_variant",),
+    "catalog": ("load_variant", "dagang", "dianshaomenla"),
     "engine": ("Hand", "HandSetup", "Mode", "Observation", "Point"),
     "errors": ("GoujiError", "IllegalAction", "NotationError", "PositionError", "UnknownVariant", "VariantError"),
     "events": ("Event",),
@@ -80,7 +81,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "settlement": ("Debt", "HandResult", "Settlement", "settle"),
     "sim": ("play_hand", "simulate"),
     "tributes": ("TributeKind", "register_tribute"),
-    "variant": ("Variant", "dagang", "dianshaomenla"),
+    "variant": ("Variant",),
 }
 """The modules of the public API, in the order an eager ``__init__`` imported them, and their names."""
 _RENAMED = {"load_variant": "resolve"}

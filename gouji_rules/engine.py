@@ -321,7 +321,7 @@ def counts_of_cards(cards: Sequence[int]) -> list[int]:
 class Hand:
     """One hand of 够级 from the deal to the last place.
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> h = Hand.deal(dagang(), seed=7)
     >>> sum(h.cards_left()), h.turn in range(6)
     (216, True)
@@ -485,7 +485,7 @@ class Hand:
         have gone out, in that order; ``passed`` seats have passed in this round.  ``setup``
         is what the match phases decided (placed seats, 革命, head rights, 无头 …).
 
-        >>> from gouji_rules.variant import dagang
+        >>> from gouji_rules.catalog import dagang
         >>> h = Hand.position(dagang(), ["KK 4", "AA 5", "", "", "", ""], table="QQ", owner=0)
         >>> h.turn, h.mode.label
         (1, 'follow')

@@ -204,7 +204,7 @@ class Match:
     seats, head rights …) and ``last_places`` (the places of the hand before it: see
     :func:`before_first`).
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> m = Match(dagang(), seed=3, hands=1)
     >>> m.phase in ("yudian", "mingdian", "play", "buy4", "geming")
     True

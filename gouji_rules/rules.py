@@ -160,7 +160,7 @@ class Rules:
     in pokerkit's triple: ``verify_x`` raises :class:`IllegalAction` naming the rule and the
     clause, ``can_x`` answers ``verify_x`` as a bool, and both use one check.
 
-    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> from gouji_rules.catalog import dagang, dianshaomenla
     >>> dagang().rules.can_burn(0, 2)  # a teammate's 够级 set may be burned (S4 第六条)
     True
     >>> dianshaomenla().rules.can_burn(0, 3)  # never the opposite's: he answers it

@@ -216,7 +216,7 @@ def rollout(hand: Hand, players: Sequence[Agent]) -> None:
 class SearchAgent:
     """Determinised rollouts from worlds consistent with the agent's own observation.
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> from gouji_rules.sim import play_hand
     >>> from gouji_rules.agents import GreedyAgent
     >>> hand = play_hand(dagang(), 5, [SearchAgent(worlds=2)] + [GreedyAgent() for _ in range(5)])

@@ -12,6 +12,7 @@ import pytest
 from gouji_rules.agents import RandomAgent
 from gouji_rules.beat import register_beat, same_size_followers
 from gouji_rules.cards import CardSet
+from gouji_rules.catalog import dagang
 from gouji_rules.compare import compare, hand_metrics
 from gouji_rules.dsl.schema import generate
 from gouji_rules.match import play_match
@@ -20,7 +21,7 @@ from gouji_rules.rules import Rules
 from gouji_rules.settlement import Debt, HandResult, settle
 from gouji_rules.sim import simulate
 from gouji_rules.tributes import TributeKind, register_tribute
-from gouji_rules.variant import SetsRules, TributeRules, dagang
+from gouji_rules.variant import SetsRules, TributeRules
 
 
 class TopCard:

@@ -350,7 +350,7 @@ def score_unit(variant: Variant) -> int:
     magnitude when 头科 scores nothing), 0 when the variant keeps no score.  Scores divided by it
     compare across scorings: 2/1/0 and 4/2/0 give the same scores in units.
 
-    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> from gouji_rules.catalog import dagang, dianshaomenla
     >>> score_unit(dagang()), score_unit(dianshaomenla())
     (4, 2)
     """

@@ -115,7 +115,7 @@ def test_a_parameter_in_another_section_points_to_the_hook_by_section_and_item()
 
 
 def test_a_hook_written_in_python_is_named_and_its_parameters_are_not_called_dead() -> None:
-    from gouji_rules.variant import dagang
+    from gouji_rules.catalog import dagang
 
     def ten_needs_six(ctx: dict[str, int]) -> bool:
         return ctx["count"] >= (6 if ctx["rank"] == 7 else max(ctx["threshold"], 2))
