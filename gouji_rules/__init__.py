@@ -37,11 +37,12 @@ if TYPE_CHECKING:
     from .cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
     from .catalog import dagang, dianshaomenla
     from .catalog import resolve as load_variant
-    from .engine import Hand, HandSetup, Mode, Observation, Point
+    from .engine import Hand, HandSetup, Mode, Point
     from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
     from .events import Event
     from .legal import Legal
     from .match import HandSummary, Match, play_match
+    from .observe import Observation
     from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
     from .rules import Rules
     from .settlement import Debt, HandResult, Settlement, settle
@@ -71,11 +72,12 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "beat": ("BeatStrategy", "register_beat"),
     "cards": ("CardSet", "Rank", "format_hand", "format_set", "parse_hand", "parse_set"),
     "catalog": ("load_variant", "dagang", "dianshaomenla"),
-    "engine": ("Hand", "HandSetup", "Mode", "Observation", "Point"),
+    "engine": ("Hand", "HandSetup", "Mode", "Point"),
     "errors": ("GoujiError", "IllegalAction", "NotationError", "PositionError", "UnknownVariant", "VariantError"),
     "events": ("Event",),
     "legal": ("Legal",),
     "match": ("HandSummary", "Match", "play_match"),
+    "observe": ("Observation",),
     "registry": ("BEAT_STRATEGIES", "DECLARATIONS", "PHASES", "TRIBUTE_KINDS"),
     "rules": ("Rules",),
     "settlement": ("Debt", "HandResult", "Settlement", "settle"),

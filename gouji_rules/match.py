@@ -28,7 +28,6 @@ from .cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_su
 from .engine import (
     Hand,
     HandSetup,
-    Observation,
     Point,
     check_setup,
     check_start,
@@ -39,7 +38,7 @@ from .engine import (
 from .errors import GoujiError, IllegalAction, PositionError
 from .events import Event
 from .legal import Legal
-from .observe import TableView, cards_left
+from .observe import Observation, TableView, cards_left
 from .phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from .registry import TRIBUTE_KINDS
 from .rng import SplitMix64, check_seed, derive

@@ -32,11 +32,11 @@ from collections.abc import Sequence
 from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
 from .agents import Agent, GreedyAgent, make_agent, set_cost
 from .cards import NRANKS, SJ, THREE, CardSet
-from .engine import BURN, MODE_NAMES, Hand, Observation
+from .engine import BURN, MODE_NAMES, Hand
 from .errors import IllegalAction
 from .events import Event
 from .legal import Legal
-from .observe import own_events
+from .observe import Observation, own_events
 from .rng import SplitMix64, derive
 
 PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})

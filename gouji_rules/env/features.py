@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import NRANKS, CardSet
-from ..engine import Observation
+from ..observe import Observation
 
 MODES: tuple[str, ...] = (
     "lead",
