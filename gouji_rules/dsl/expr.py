@@ -36,7 +36,6 @@ Fn = Callable[[Mapping[str, Any]], Any]
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
 FUNCTIONS = ("abs", "count", "len", "max", "min", "sum")
-KEYWORDS = ("and", "or", "not", "in", "if", "else", "true", "false")
 SCALARS = ("int", "bool", "rank")
 
 _TOKEN_NAMES = {  # terminals that are not fixed text; the others are named by their text
