@@ -35,18 +35,20 @@ if TYPE_CHECKING:
     from .agents import Agent, GreedyAgent, RandomAgent, make_agent
     from .beat import BeatStrategy, register_beat
     from .cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
+    from .catalog import dagang, dianshaomenla
     from .catalog import resolve as load_variant
-    from .engine import Hand, HandSetup, Mode, Observation, Point
+    from .engine import Hand, HandSetup, Mode, Point
     from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
     from .events import Event
     from .legal import Legal
     from .match import HandSummary, Match, play_match
+    from .observe import Observation
     from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
     from .rules import Rules
     from .settlement import Debt, HandResult, Settlement, settle
     from .sim import play_hand, simulate
     from .tributes import TributeKind, register_tribute
-    from .variant import Variant, dagang, dianshaomenla
+    from .variant import Variant
 
 __version__ = "0.1.0"
 
@@ -69,18 +71,19 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "agents": ("Agent", "GreedyAgent", "RandomAgent", "make_agent"),
     "beat": ("BeatStrategy", "register_beat"),
     "cards": ("CardSet", "Rank", "format_hand", "format_set", "parse_hand", "parse_set"),
-    "catalog": ("load_variant",),
-    "engine": ("Hand", "HandSetup", "Mode", "Observation", "Point"),
+    "catalog": ("load_variant", "dagang", "dianshaomenla"),
+    "engine": ("Hand", "HandSetup", "Mode", "Point"),
     "errors": ("GoujiError", "IllegalAction", "NotationError", "PositionError", "UnknownVariant", "VariantError"),
     "events": ("Event",),
     "legal": ("Legal",),
     "match": ("HandSummary", "Match", "play_match"),
+    "observe": ("Observation",),
     "registry": ("BEAT_STRATEGIES", "DECLARATIONS", "PHASES", "TRIBUTE_KINDS"),
     "rules": ("Rules",),
     "settlement": ("Debt", "HandResult", "Settlement", "settle"),
     "sim": ("play_hand", "simulate"),
     "tributes": ("TributeKind", "register_tribute"),
-    "variant": ("Variant", "dagang", "dianshaomenla"),
+    "variant": ("Variant",),
 }
 """The modules of the public API, in the order an eager ``__init__`` imported them, and their names."""
 _RENAMED = {"load_variant": "resolve"}

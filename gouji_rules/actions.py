@@ -235,8 +235,3 @@ def parse_action(text: str) -> Action:
     if not t:
         raise NotationError("empty action", text=text, column=1)
     return Play(parse_set(t))
-
-
-def format_action(a: Action) -> str:
-    """The text notation of an action (its ``str``)."""
-    return str(a)

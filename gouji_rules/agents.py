@@ -13,8 +13,8 @@ from typing import Protocol
 
 from .actions import AGREE, JIEFENG, PASS, REFUSE, YIELD, Action, Burn, Consent, Give, Play
 from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet
-from .engine import Observation
 from .legal import Legal
+from .observe import Observation
 from .rng import SplitMix64, derive
 from .rules import NEVER
 from .seats import opposite

@@ -73,24 +73,6 @@ SYMBOLS: tuple[str, ...] = (
     "BJ",
     "Y",
 )
-CHINESE: tuple[str, ...] = (
-    "3",
-    "4",
-    "5",
-    "6",
-    "7",
-    "8",
-    "9",
-    "10",
-    "J",
-    "Q",
-    "K",
-    "A",
-    "2",
-    "小王",
-    "大王",
-    "鹰",
-)
 # The ranks the engine names, as literal Finals: the compiled core folds them into its loops (a
 # plain module global is a dict lookup there).  They are Rank's values (asserted below).
 TWO: Final = 12

@@ -52,7 +52,7 @@ from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet
 from .errors import IllegalAction, PositionError
 from .events import Event, play_event
 from .legal import Box, Legal
-from .observe import hand_observation
+from .observe import Observation, hand_observation
 from .rng import SplitMix64, check_seed
 from .rules import Rules, as_rules, sweep_of
 from .seats import opposite
@@ -129,106 +129,6 @@ class HandSetup:
 
     def __reduce__(self) -> tuple[type[HandSetup], tuple[Any, ...]]:
         return (HandSetup, tuple(getattr(self, f.name) for f in fields(self)))
-
-
-class Observation:
-    """What a seated player may see when asked to act: a value, built at every decision.
-
-    Its fields are ``Final`` (mypy refuses a write; the compiled build raises AttributeError).  It
-    is a plain class with its own ``__init__`` rather than a frozen dataclass because a frozen
-    dataclass sets each field through ``object.__setattr__`` (in the compiled core too), which made
-    building it a fifth of a simulated decision; equality, hash and repr are the dataclass's.
-    """
-
-    __match_args__: Final = (  # Final: a class attribute in the compiled core (match statements read it)
-        "seat",
-        "mode",
-        "hand",
-        "table",
-        "table_owner",
-        "cards_left",
-        "active",
-        "finish",
-        "point",
-        "no_head",
-        "burning",
-        "free_for_all",
-        "events",
-        "rules",
-        "shown",
-    )
-    __slots__ = __match_args__
-
-    def __init__(
-        self,
-        seat: int,
-        mode: str,
-        hand: tuple[int, ...],
-        table: CardSet | None,
-        table_owner: int,
-        cards_left: tuple[int, ...],
-        active: tuple[bool, ...],
-        finish: tuple[int, ...],
-        point: tuple[str, ...],
-        no_head: tuple[bool, ...],
-        burning: int,
-        free_for_all: bool,
-        events: Sequence[Event],
-        rules: Rules,
-        shown: tuple[tuple[int, ...], ...] = (),
-    ) -> None:
-        self.seat: Final = seat
-        self.mode: Final = mode
-        self.hand: Final = hand
-        self.table: Final = table
-        self.table_owner: Final = table_owner
-        self.cards_left: Final = cards_left
-        self.active: Final = active
-        self.finish: Final = finish
-        self.point: Final = point
-        self.no_head: Final = no_head
-        self.burning: Final = burning
-        self.free_for_all: Final = free_for_all
-        self.events: Final = events
-        self.rules: Final = rules
-        self.shown: Final = shown
-        """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.seat,
-            self.mode,
-            self.hand,
-            self.table,
-            self.table_owner,
-            self.cards_left,
-            self.active,
-            self.finish,
-            self.point,
-            self.no_head,
-            self.burning,
-            self.free_for_all,
-            self.events,
-            self.rules,
-            self.shown,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Observation)
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self.__match_args__, self._fields(), strict=True))
-        return f"Observation({inner})"
-
-    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
-        # the compiled build cannot set a frozen field after construction (see actions.py)
-        return (Observation, self._fields())
 
 
 def deal_cards(
@@ -321,7 +221,7 @@ def counts_of_cards(cards: Sequence[int]) -> list[int]:
 class Hand:
     """One hand of 够级 from the deal to the last place.
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> h = Hand.deal(dagang(), seed=7)
     >>> sum(h.cards_left()), h.turn in range(6)
     (216, True)
@@ -485,7 +385,7 @@ class Hand:
         have gone out, in that order; ``passed`` seats have passed in this round.  ``setup``
         is what the match phases decided (placed seats, 革命, head rights, 无头 …).
 
-        >>> from gouji_rules.variant import dagang
+        >>> from gouji_rules.catalog import dagang
         >>> h = Hand.position(dagang(), ["KK 4", "AA 5", "", "", "", ""], table="QQ", owner=0)
         >>> h.turn, h.mode.label
         (1, 'follow')

@@ -28,7 +28,6 @@ from .cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_su
 from .engine import (
     Hand,
     HandSetup,
-    Observation,
     Point,
     check_setup,
     check_start,
@@ -39,7 +38,7 @@ from .engine import (
 from .errors import GoujiError, IllegalAction, PositionError
 from .events import Event
 from .legal import Legal
-from .observe import TableView, cards_left
+from .observe import Observation, TableView, cards_left
 from .phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from .registry import TRIBUTE_KINDS
 from .rng import SplitMix64, check_seed, derive
@@ -204,7 +203,7 @@ class Match:
     seats, head rights …) and ``last_places`` (the places of the hand before it: see
     :func:`before_first`).
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> m = Match(dagang(), seed=3, hands=1)
     >>> m.phase in ("yudian", "mingdian", "play", "buy4", "geming")
     True

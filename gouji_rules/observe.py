@@ -18,21 +18,123 @@ Everything else that happens at the table, before play as in it, is seen by ever
 gives each seat all of it at every decision of the hand (:class:`TableView`); docs/events.md has
 the table of who sees what.
 
-``Hand.observation`` and ``Match.observation`` are built here, so every caller (simulator, bots,
-tournaments) gets the same view.
+:class:`Observation` is that view, and ``Hand.observation`` and ``Match.observation`` are built
+here, so every caller (simulator, bots, tournaments) gets the same one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from .cards import CardSet
 from .errors import PositionError
 from .events import Event
 
 if TYPE_CHECKING:
     from .engine import Hand
     from .rules import Rules
+
+
+class Observation:
+    """What a seated player may see when asked to act: a value, built at every decision.
+
+    Its fields are ``Final`` (mypy refuses a write; the compiled build raises AttributeError).  It
+    is a plain class with its own ``__init__`` rather than a frozen dataclass because a frozen
+    dataclass sets each field through ``object.__setattr__`` (in the compiled core too), which made
+    building it a fifth of a simulated decision; equality, hash and repr are the dataclass's.
+    """
+
+    __match_args__: Final = (  # Final: a class attribute in the compiled core (match statements read it)
+        "seat",
+        "mode",
+        "hand",
+        "table",
+        "table_owner",
+        "cards_left",
+        "active",
+        "finish",
+        "point",
+        "no_head",
+        "burning",
+        "free_for_all",
+        "events",
+        "rules",
+        "shown",
+    )
+    __slots__ = __match_args__
+
+    def __init__(
+        self,
+        seat: int,
+        mode: str,
+        hand: tuple[int, ...],
+        table: CardSet | None,
+        table_owner: int,
+        cards_left: tuple[int, ...],
+        active: tuple[bool, ...],
+        finish: tuple[int, ...],
+        point: tuple[str, ...],
+        no_head: tuple[bool, ...],
+        burning: int,
+        free_for_all: bool,
+        events: Sequence[Event],
+        rules: Rules,
+        shown: tuple[tuple[int, ...], ...] = (),
+    ) -> None:
+        self.seat: Final = seat
+        self.mode: Final = mode
+        self.hand: Final = hand
+        self.table: Final = table
+        self.table_owner: Final = table_owner
+        self.cards_left: Final = cards_left
+        self.active: Final = active
+        self.finish: Final = finish
+        self.point: Final = point
+        self.no_head: Final = no_head
+        self.burning: Final = burning
+        self.free_for_all: Final = free_for_all
+        self.events: Final = events
+        self.rules: Final = rules
+        self.shown: Final = shown
+        """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.seat,
+            self.mode,
+            self.hand,
+            self.table,
+            self.table_owner,
+            self.cards_left,
+            self.active,
+            self.finish,
+            self.point,
+            self.no_head,
+            self.burning,
+            self.free_for_all,
+            self.events,
+            self.rules,
+            self.shown,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Observation)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self.__match_args__, self._fields(), strict=True))
+        return f"Observation({inner})"
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
+        # the compiled build cannot set a frozen field after construction (see actions.py)
+        return (Observation, self._fields())
+
 
 UNKNOWN: Final = -1
 """``cards_left`` of a seat whose hand size the observer may not know."""

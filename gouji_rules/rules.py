@@ -160,7 +160,7 @@ class Rules:
     in pokerkit's triple: ``verify_x`` raises :class:`IllegalAction` naming the rule and the
     clause, ``can_x`` answers ``verify_x`` as a bool, and both use one check.
 
-    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> from gouji_rules.catalog import dagang, dianshaomenla
     >>> dagang().rules.can_burn(0, 2)  # a teammate's 够级 set may be burned (S4 第六条)
     True
     >>> dianshaomenla().rules.can_burn(0, 3)  # never the opposite's: he answers it
@@ -197,7 +197,6 @@ class Rules:
         for c in self.deck:
             self.deck_counts[c >> 2] += 1
         self.ranks_present = [n > 0 for n in self.deck_counts]
-        self.seats = 6
         self.hand_sizes = deal_sizes(v, len(self.deck))
         self.place_names = list(v.places.names)
         if len(self.place_names) != 6:
@@ -672,10 +671,6 @@ class Rules:
         refusal = self._men_refusal(victim, by)
         if refusal is not None:
             raise refusal
-
-    def can_men(self, victim: int, by: int) -> bool:
-        """:meth:`verify_men` as a yes or no."""
-        return self._men_refusal(victim, by) is None
 
     def has_men(self) -> bool:
         """闷 / 清 applies (S0 六、闷与被闷, S4 第十五条)."""

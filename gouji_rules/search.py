@@ -32,11 +32,11 @@ from collections.abc import Sequence
 from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
 from .agents import Agent, GreedyAgent, make_agent, set_cost
 from .cards import NRANKS, SJ, THREE, CardSet
-from .engine import BURN, MODE_NAMES, Hand, Observation
+from .engine import BURN, MODE_NAMES, Hand
 from .errors import IllegalAction
 from .events import Event
 from .legal import Legal
-from .observe import own_events
+from .observe import Observation, own_events
 from .rng import SplitMix64, derive
 
 PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
@@ -216,7 +216,7 @@ def rollout(hand: Hand, players: Sequence[Agent]) -> None:
 class SearchAgent:
     """Determinised rollouts from worlds consistent with the agent's own observation.
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> from gouji_rules.sim import play_hand
     >>> from gouji_rules.agents import GreedyAgent
     >>> hand = play_hand(dagang(), 5, [SearchAgent(worlds=2)] + [GreedyAgent() for _ in range(5)])

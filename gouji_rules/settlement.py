@@ -59,7 +59,7 @@ def settle(rules: Rules | Variant, result: HandResult) -> Settlement:
     the team formula and sweep multiplier (hooks or parameters), the registered tribute kinds
     in the variant's order, the next leader.
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> s = settle(dagang(), HandResult(places=[1, 4, 2, 5, 3, 6], opened=[True] * 6))
     >>> s.scores, s.sweep
     ((12, 0), 0)

@@ -10,14 +10,13 @@ Nothing outside the variant and DSL layer reads a Variant's fields for behaviour
 the engine, the match phases, settlement and statistics ask ``variant.rules``
 (:class:`~gouji_rules.rules.Rules`, the compiled form, built once), and a test
 holds them to it.  The shipped variants are the files in ``variants/``
-(``dagang``, the default, is S4; ``dianshaomenla`` is S0); :func:`dagang` and
-:func:`dianshaomenla` load them through ``gouji_rules.dsl``.
+(``dagang``, the default, is S4; ``dianshaomenla`` is S0), loaded by ``gouji_rules.catalog``: this
+module knows nothing of files.
 """
 
 # no `from __future__ import annotations`: the field types are objects at once, so the schema reads
 # them without compiling each annotation's text (`gouji validate` builds the schema on every run)
 import dataclasses
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal
@@ -916,25 +915,3 @@ def make_variant(data: Mapping[str, Any], hooks: Mapping[str, Hook] | None = Non
         if key in data:
             kwargs[key] = cls(**data[key])
     return Variant(hooks=dict(hooks or {}), extensions=written, **kwargs)
-
-
-@functools.cache
-def _shipped(name: str) -> Variant:
-    from . import dsl
-
-    return dsl.load_shipped(name)
-
-
-def dagang() -> Variant:
-    """S4, the 够级大纲: ``variants/dagang.yaml`` (each key cites its clause).  The defaults of the
-    sections above are S4's reading too, so a file without ``extends`` starts from it."""
-    return _shipped("dagang")
-
-
-def dianshaomenla() -> Variant:
-    """S0, 《点烧闷拉够级规则明细》: ``variants/dianshaomenla.yaml``."""
-    return _shipped("dianshaomenla")
-
-
-BUILTIN: dict[str, Callable[[], Variant]] = {"dagang": dagang, "dianshaomenla": dianshaomenla}
-DEFAULT = "dagang"

@@ -2,9 +2,9 @@
 
 import json
 
+from gouji_rules.catalog import dagang
 from gouji_rules.match import Match
 from gouji_rules.phases import DecisionKind
-from gouji_rules.variant import dagang
 
 
 def test_decision_kind_values_are_the_record_strings() -> None:

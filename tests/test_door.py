@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.engine import Hand
 from gouji_rules.errors import IllegalAction
 from gouji_rules.match import Match
 from gouji_rules.rules import Rules
-from gouji_rules.variant import SECTIONS, dagang, dianshaomenla
+from gouji_rules.variant import SECTIONS
 
 PKG = Path(__file__).resolve().parent.parent / "gouji_rules"
 RULES_LAYER = {

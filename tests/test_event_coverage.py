@@ -2,8 +2,8 @@
 
 import pytest
 
+from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.sim import simulate
-from gouji_rules.variant import dagang, dianshaomenla
 
 PLAY_EVENTS = (
     "burn",

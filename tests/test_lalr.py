@@ -1,4 +1,4 @@
-"""The shipped LALR driver (``gouji_rules.dsl.lalr``) parses every text exactly as lark does.
+"""The shipped LALR driver (``gouji_rules.dsl.coldstart.lalr``) parses every text exactly as lark does.
 
 ``gouji validate`` parses hook expressions with tables lark built, without importing lark; these
 tests hold it to lark itself: the same trees (names, children, tokens, positions) and the same
@@ -24,14 +24,15 @@ from lark import Lark
 from lark import Token as LarkToken
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
-from gouji_rules.dsl import expr, lalr
+from gouji_rules.dsl import expr, parsetree
+from gouji_rules.dsl.coldstart import expr_parser, lalr
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def lark_parser() -> Lark:
-    return Lark(expr.grammar_text(), **expr.LARK_OPTIONS)
+    return Lark(expr_parser.grammar_text(), **expr_parser.LARK_OPTIONS)
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +75,7 @@ def _lark_outcome(p: Lark, text: str) -> Any:
 def _outcome(p: Any, text: str) -> Any:
     try:
         return _node(p.parse(text))
-    except lalr.ParseError as e:
+    except parsetree.ParseError as e:
         return (e.kind, e.pos_in_stream, e.line, e.column, sorted(e.expected), _node(e.token))
 
 
@@ -246,7 +247,7 @@ def test_the_driver_gives_lark_s_trees_and_errors_on_every_text(lark_parser: Lar
 
 
 def test_a_text_parsed_by_lark_itself_comes_back_as_the_driver_s_tree(lark_parser: Lark, driver: lalr.Parser) -> None:
-    fallback = expr._LarkParser(expr.grammar_text())
+    fallback = expr_parser._LarkParser(expr_parser.grammar_text())
     rnd = random.Random(5)
     for _ in range(1500):
         text = _expr(rnd, 5)
@@ -257,9 +258,9 @@ def test_a_text_parsed_by_lark_itself_comes_back_as_the_driver_s_tree(lark_parse
 def test_gouji_s_messages_are_the_same_from_the_driver_and_from_lark(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = _corpus()[::3]
     from_driver = [_message(t) for t in texts]
-    monkeypatch.setattr(expr, "parser", lambda: expr._LarkParser(expr.grammar_text()))
-    fallback = expr._LarkParser(expr.grammar_text())
-    monkeypatch.setattr(expr, "parser", lambda: fallback)
+    monkeypatch.setattr(expr_parser, "parser", lambda: expr_parser._LarkParser(expr_parser.grammar_text()))
+    fallback = expr_parser._LarkParser(expr_parser.grammar_text())
+    monkeypatch.setattr(expr_parser, "parser", lambda: fallback)
     assert [_message(t) for t in texts] == from_driver
     assert sum(m is not None for m in from_driver) > 1000
 
@@ -275,8 +276,8 @@ def test_an_operator_in_a_hint_is_named_by_its_text() -> None:
 
 def test_the_shipped_table_is_the_one_lark_builds_from_this_grammar_now(lark_parser: Lark) -> None:
     saved = json.loads((ROOT / "gouji_rules" / "data" / "expr_parser.json").read_text("utf-8"))
-    stale = "stale table: run python -c 'from gouji_rules.dsl.expr import write_table; write_table()'"
-    assert saved["built_from"] == expr.table_key(expr.grammar_text()), stale
+    stale = "stale table: run python -c 'from gouji_rules.dsl.coldstart.expr_parser import write_table; write_table()'"
+    assert saved["built_from"] == expr_parser.table_key(expr_parser.grammar_text()), stale
     assert saved["tables"] == json.loads(json.dumps(lalr.export(lark_parser))), stale
 
 
@@ -284,37 +285,39 @@ def test_lark_s_version_is_read_without_importing_lark(monkeypatch: pytest.Monke
     import lark
 
     monkeypatch.delitem(sys.modules, "lark")
-    assert expr.lark_version() == lark.__version__
+    assert expr_parser.lark_version() == lark.__version__
     assert "lark" not in sys.modules
 
 
 def test_the_parser_is_the_driver_while_the_table_is_current() -> None:
-    expr.parser.cache_clear()
+    expr_parser.parser.cache_clear()
     try:
-        assert isinstance(expr.parser(), lalr.Parser)
+        assert isinstance(expr_parser.parser(), lalr.Parser)
     finally:
-        expr.parser.cache_clear()
+        expr_parser.parser.cache_clear()
 
 
 @pytest.mark.parametrize("change", ["grammar", "lark", "damaged", "missing"])
 def test_an_edited_grammar_or_another_lark_is_parsed_by_lark_never_by_the_stale_table(
     change: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    edited = expr.grammar_text().replace('| sum "!=" sum                   -> ne', '| sum "<>" sum -> ne')
-    real = expr._data_text
+    edited = expr_parser.grammar_text().replace('| sum "!=" sum                   -> ne', '| sum "<>" sum -> ne')
+    real = expr_parser._data_text
     if change == "grammar":
-        monkeypatch.setattr(expr, "grammar_text", lambda: edited)
+        monkeypatch.setattr(expr_parser, "grammar_text", lambda: edited)
     elif change == "lark":
-        monkeypatch.setattr(expr, "lark_version", lambda: "0.0.1")
+        monkeypatch.setattr(expr_parser, "lark_version", lambda: "0.0.1")
     elif change == "damaged":
-        monkeypatch.setattr(expr, "_data_text", lambda p, n: '{"built_from": 1' if n.endswith(".json") else real(p, n))
+        monkeypatch.setattr(
+            expr_parser, "_data_text", lambda p, n: '{"built_from": 1' if n.endswith(".json") else real(p, n)
+        )
     else:
         monkeypatch.setattr(
-            expr, "_data_text", lambda p, n: real(p, "no_such_file.json") if n.endswith(".json") else real(p, n)
+            expr_parser, "_data_text", lambda p, n: real(p, "no_such_file.json") if n.endswith(".json") else real(p, n)
         )
-    expr.parser.cache_clear()
+    expr_parser.parser.cache_clear()
     try:
-        assert isinstance(expr.parser(), expr._LarkParser)
+        assert isinstance(expr_parser.parser(), expr_parser._LarkParser)
         if change == "grammar":
             assert expr.parse("a <> b").data == "ne"
             with pytest.raises(expr.ExprError, match="unexpected '!'"):
@@ -322,7 +325,7 @@ def test_an_edited_grammar_or_another_lark_is_parsed_by_lark_never_by_the_stale_
         else:
             assert expr.parse("a != b").data == "ne"
     finally:
-        expr.parser.cache_clear()
+        expr_parser.parser.cache_clear()
 
 
 # -- what parsing costs a cold start ---------------------------------------------------------------

@@ -23,9 +23,10 @@ import gouji_rules.match as match_mod
 from gouji_rules.actions import PASS, Action
 from gouji_rules.agents import GreedyAgent, RandomAgent
 from gouji_rules.cards import NRANKS, card, counts_of, parse_set
+from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.match import Match, play_match
 from gouji_rules.settlement import Debt
-from gouji_rules.variant import Variant, dagang, dianshaomenla
+from gouji_rules.variant import Variant
 
 S0 = dianshaomenla()
 S4 = dagang()

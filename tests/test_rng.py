@@ -1,8 +1,8 @@
 """The PRNG is pinned: a seed must give the same deal on every Python version."""
 
+from gouji_rules.catalog import dagang
 from gouji_rules.engine import Hand
 from gouji_rules.rng import SplitMix64, derive
-from gouji_rules.variant import dagang
 
 
 def test_splitmix64_reference_outputs() -> None:

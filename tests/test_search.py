@@ -3,11 +3,11 @@ with it, repeats exactly under a seed, and is registered as an agent name."""
 
 from gouji_rules.actions import PASS
 from gouji_rules.agents import GreedyAgent, make_agent
+from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.engine import Hand
 from gouji_rules.rng import SplitMix64
 from gouji_rules.search import SearchAgent, rebuild, sample_world, unseen_cards
 from gouji_rules.sim import play_hand
-from gouji_rules.variant import dagang, dianshaomenla
 
 
 def _position(variant_factory, seed: int, decisions: int) -> Hand:

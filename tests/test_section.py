@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from gouji_rules import section, variant
+from gouji_rules import catalog, section, variant
 
 REFERENCE = "gouji_rules._variant_as_dataclasses"
 
@@ -277,8 +277,8 @@ def test_sections_pickle_and_copy_as_frozen_dataclasses_do(pair: tuple[type, typ
 
 
 def test_a_variant_built_either_way_has_the_same_rules(reference: ModuleType) -> None:
-    for name in variant.BUILTIN:
-        v = variant.BUILTIN[name]()
+    for name in catalog.BUILTIN:
+        v = catalog.BUILTIN[name]()
         rv = reference.make_variant(v.to_dict(), v.hooks)
         assert repr(v) == repr(rv)
         assert v.to_dict() == rv.to_dict() and v.fingerprint() == rv.fingerprint()

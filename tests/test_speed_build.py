@@ -6,8 +6,9 @@ import os
 
 from gouji_rules.agents import RandomAgent
 from gouji_rules.bench import compiled
-from gouji_rules.engine import Hand, Observation
-from gouji_rules.variant import dagang
+from gouji_rules.catalog import dagang
+from gouji_rules.engine import Hand
+from gouji_rules.observe import Observation
 
 
 def test_hand_copy_carries_every_attribute_and_shares_no_state() -> None:

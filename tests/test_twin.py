@@ -29,10 +29,10 @@ from gouji_rules.actions import (
     parse_action,
 )
 from gouji_rules.agents import GreedyAgent, RandomAgent
+from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.engine import Hand, HandSetup
 from gouji_rules.match import Match
 from gouji_rules.rng import SplitMix64
-from gouji_rules.variant import dagang, dianshaomenla
 
 
 def _midway(seed: int = 3, decisions: int = 40) -> Hand:

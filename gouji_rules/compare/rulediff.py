@@ -33,7 +33,7 @@ def _model_order() -> dict[str, int]:
 def rule_differences(variants: Sequence[Variant]) -> list[dict[str, Any]]:
     """Each rule that differs, with its labels and the values side by side (the baseline first).
 
-    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> from gouji_rules.catalog import dagang, dianshaomenla
     >>> d = rule_differences([dagang(), dianshaomenla()])
     >>> [x["path"] for x in d][:2], [x["values"] for x in d if x["path"] == "scoring.points"]
     (['deck.remove', 'sets.bare'], [[[4, 2, 0, 0, -2, -4], [2, 1, 0, 0, -1, -2]]])

@@ -108,9 +108,6 @@ _MORE_ZH = {
     "wrong_play": "错牌不出",
 }
 _EVENT_ZH.update((e, _MORE_ZH[e]) for e in governed_events() if e not in _EVENT_ZH)
-COUNTED_EVENTS = tuple(_EVENT_ZH)
-"""Event ids counted per hand: the ten of the first releases, then every other event a rule governs
-(:mod:`gouji_rules.governs`), each a metric of the same id."""
 
 _BEFORE_OWED: tuple[Metric, ...] = (
     Metric("decisions", "每局决策数", "play decisions per hand", "num", "play"),
@@ -350,7 +347,7 @@ def score_unit(variant: Variant) -> int:
     magnitude when 头科 scores nothing), 0 when the variant keeps no score.  Scores divided by it
     compare across scorings: 2/1/0 and 4/2/0 give the same scores in units.
 
-    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> from gouji_rules.catalog import dagang, dianshaomenla
     >>> score_unit(dagang()), score_unit(dianshaomenla())
     (4, 2)
     """

@@ -63,8 +63,8 @@ def _quote_hooks() -> str:
 
 def bench_hooks(hands: int, seed: int) -> dict[str, Any]:
     """Engine speed with rules as expression hooks vs the same rules as plain parameters."""
+    from ..catalog import dagang
     from ..sim import simulate
-    from ..variant import dagang
 
     plain = dagang()
     hooked = load_text(_quote_hooks(), "<bench>")

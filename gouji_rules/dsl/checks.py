@@ -9,7 +9,7 @@ warnings, and the parent reports them when it is checked itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from .. import options
 from ..beat import unused_sets_fields
@@ -19,8 +19,6 @@ from .expr import CompiledHook
 from .overrides import decided
 from .schema import NAME_RULE, is_name_char
 from .yamlpos import Node
-
-Warn = Callable[[str, list[str], str], None]
 
 
 def find(root: Node, path: str) -> Node | None:

@@ -61,7 +61,7 @@ def control_kind(section: str, name: str) -> str:
         return "int"
     if typing.get_origin(core) in (list, dict):
         return "yaml"
-    if field_choices(section, f, tp):
+    if field_choices(f, tp):
         return "choice"
     return "text"
 

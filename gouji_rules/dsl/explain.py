@@ -345,7 +345,7 @@ def field_words(variant: Variant, key: str, name: str, value: Any, lang: str) ->
         meaning = null_words(f, key, lang, labels)
         if meaning is not None:
             return meaning
-    choices = field_choices(key, f, typing.get_type_hints(cls)[name])
+    choices = field_choices(f, typing.get_type_hints(cls)[name])
     return render_value(value, lang, _is_rank_field(value), choices, deck_ranks(variant))
 
 
@@ -353,7 +353,7 @@ def field_label(key: str, name: str, lang: str) -> str:
     """The label of ``key.name`` as the sheet prints it (no codes)."""
     cls = dict(SECTIONS)[key]
     f = next(f for f in dataclasses.fields(cls) if f.name == name)
-    return label_for(f, lang, field_choices(key, f, typing.get_type_hints(cls)[name]))
+    return label_for(f, lang, field_choices(f, typing.get_type_hints(cls)[name]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -502,7 +502,7 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
                 meaning = null_words(f, key, lang, {k: ("" if zh else " item ") + r for k, r in refs.items()})
                 text = f"{label_for(f, lang)}：{meaning}。" if zh else f"{label_for(f, lang)}: {meaning}."
             else:
-                text = sentence(f, value, lang, field_choices(key, f, hints[f.name]), present)
+                text = sentence(f, value, lang, field_choices(f, hints[f.name]), present)
             items.append(Item(j, plain_words(text, lang, refs, present), _differs(variant, base, f"{key}.{f.name}")))
         for name, hook in by_section.get(key, []):
             items.append(

@@ -19,27 +19,23 @@ True
 
 from __future__ import annotations
 
-import functools
 import operator
-import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
 from ..cards import SYMBOLS, rank_of
-from ..data import folder
 from ..errors import NotationError, VariantError
 from ..rules import HookSpec
+from .coldstart import expr_parser
 from .errors import did_you_mean
-from .lalr import ParseError, Parser, Token, Tree
+from .parsetree import ParseError, Token, Tree
 
 Fn = Callable[[Mapping[str, Any]], Any]
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
 FUNCTIONS = ("abs", "count", "len", "max", "min", "sum")
-KEYWORDS = ("and", "or", "not", "in", "if", "else", "true", "false")
 SCALARS = ("int", "bool", "rank")
 
 _TOKEN_NAMES = {  # terminals that are not fixed text; the others are named by their text
@@ -82,157 +78,6 @@ class HookValueError(VariantError):
         self.value = value
 
 
-LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
-
-
-def _data_text(package: str, name: str) -> str:
-    """A file of a data package, read from its folder (no importlib.resources: its import alone costs ms)."""
-    return (folder(package) / name).read_text("utf-8")
-
-
-def grammar_text() -> str:
-    """The text of ``grammar/expr.lark`` as installed."""
-    return _data_text("gouji_rules.data.grammar", "expr.lark")
-
-
-def lark_version() -> str:
-    """The installed lark's version, read from its ``__init__.py`` without importing it (that takes 30 ms)."""
-    loaded: Any = sys.modules.get("lark")
-    if loaded is None:
-        origin = None
-        for finder in sys.meta_path:  # as importlib.util.find_spec does for a top-level name
-            find = getattr(finder, "find_spec", None)
-            spec = find("lark", None) if find is not None else None
-            if spec is not None:
-                origin = spec.origin
-                break
-        try:
-            source = Path(origin).read_text("utf-8") if origin else ""
-        except (OSError, ValueError):
-            source = ""
-        for line in source.splitlines():  # __version__: str = "1.3.1"
-            name, eq, value = line.partition("=")
-            if eq and name.split(":")[0].strip() == "__version__":
-                version = value.strip().strip("'\"")
-                if version and value.strip()[0] in "'\"" and version.replace(".", "").isalnum():
-                    return version
-        import lark
-
-        loaded = lark
-    return str(loaded.__version__)
-
-
-def table_key(text: str) -> str:
-    """What a shipped parser table was built from: the grammar's text, lark's options and lark's version."""
-    return f"{text}\n{sorted(LARK_OPTIONS.items())}\nlark {lark_version()}"
-
-
-class _LarkParser:
-    """Lark itself, for a grammar or a lark the shipped table was not built from; gives lalr's trees and errors."""
-
-    def __init__(self, text: str) -> None:
-        from lark import Lark
-
-        from .lalr import literal_of
-
-        self.lark = Lark(text, **LARK_OPTIONS)
-        literals = {t.name: literal_of(t) for t in self.lark.terminals}
-        self.literals = {name: lit for name, lit in literals.items() if lit is not None}
-
-    def parse(self, text: str) -> Any:
-        from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
-        try:
-            return from_lark(self.lark.parse(text))
-        except UnexpectedCharacters as e:
-            pos: Any = e.pos_in_stream
-            raise ParseError("characters", pos, e.line, e.column, frozenset(e.allowed), None) from None
-        except UnexpectedToken as e:
-            tok = from_lark(e.token)
-            raise ParseError("token", tok.start_pos, tok.line, tok.column, frozenset(e.expected), tok) from None
-        except UnexpectedInput as e:  # pragma: no cover - an LALR parser reports the end as an unexpected $END
-            end = Token("$END", "", len(text), e.line, e.column)
-            raise ParseError("token", len(text), e.line, e.column, frozenset(getattr(e, "expected", ())), end) from None
-
-
-def from_lark(node: Any) -> Any:
-    """A lark tree or token as :mod:`lalr`'s, positions included (without recursion: trees can be deep)."""
-    from lark import Token as LarkToken
-
-    def convert(n: Any) -> Any:
-        if n is None:
-            return None
-        if isinstance(n, LarkToken):
-            t: Any = n
-            tok = Token(t.type, str(t), t.start_pos, t.line, t.column)
-            tok.end_line, tok.end_column, tok.end_pos = t.end_line, t.end_column, t.end_pos
-            return tok
-        tree = Tree(str(n.data), list(n.children))
-        if not n.meta.empty:
-            m, meta = n.meta, tree.meta
-            meta.empty = False
-            meta.line, meta.column, meta.start_pos = m.line, m.column, m.start_pos
-            meta.end_line, meta.end_column, meta.end_pos = m.end_line, m.end_column, m.end_pos
-        pending.append(tree)
-        return tree
-
-    pending: list[Tree] = []
-    root = convert(node)
-    while pending:
-        tree = pending.pop()
-        tree.children = [convert(c) for c in tree.children]
-    return root
-
-
-@functools.cache
-def parser() -> Parser | _LarkParser:
-    """The parser for ``expr.lark`` (once per process).
-
-    Importing lark and building or loading its parser takes a third of a cold ``gouji validate``,
-    so the tables lark builds are shipped in ``gouji_rules/data/expr_parser.json`` (written by
-    :func:`write_table`) and run by :mod:`.lalr`, only while they were built from this grammar,
-    these options and this lark: an edited grammar or another lark is parsed by lark, as built
-    from the grammar, never by a stale table."""
-    import json
-
-    text = grammar_text()
-    try:
-        saved = json.loads(_data_text("gouji_rules.data", "expr_parser.json"))
-        if saved["built_from"] == table_key(text):
-            return Parser(saved["tables"])
-    except (OSError, ValueError, LookupError, TypeError):
-        pass
-    return _LarkParser(text)
-
-
-def table_json(text: str) -> str:
-    """The text of ``expr_parser.json`` for this grammar: the tables lark builds from it."""
-    import json
-
-    from lark import Lark
-
-    from .lalr import export
-
-    doc = {
-        "generated_by": "gouji_rules.dsl.expr.write_table",
-        "built_from": table_key(text),
-        "tables": export(Lark(text, **LARK_OPTIONS)),
-    }
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def write_table() -> Path:
-    """Regenerate ``gouji_rules/data/expr_parser.json`` (run after changing ``grammar/expr.lark`` or lark)."""
-    import os
-
-    path = folder("gouji_rules.data") / "expr_parser.json"
-    text = table_json(grammar_text())
-    part = path.with_name(path.name + ".part")
-    part.write_text(text, encoding="utf-8")
-    os.replace(part, path)  # a table is whole or not there: never half-written
-    return path
-
-
 def parse(text: str) -> Tree:
     """The parse tree of an expression; raises ExprError with the column of a syntax error."""
     if len(text) > MAX_LENGTH:
@@ -248,7 +93,7 @@ def parse(text: str) -> Tree:
         elif ch in ")]":
             depth -= 1
     try:
-        tree: Tree = parser().parse(text)
+        tree: Tree = expr_parser.parser().parse(text)
     except ParseError as e:
         raise _syntax_error(text, e) from None
     _check_depth(tree)
@@ -278,7 +123,7 @@ def _syntax_error(text: str, e: ParseError) -> ExprError:
         return ExprError(f"unexpected character {ch!r}", pos)
     tok = e.token
     assert tok is not None
-    hint = _expected(e.expected, parser().literals)
+    hint = _expected(e.expected, expr_parser.parser().literals)
     if tok.type == "$END":
         return ExprError("the expression ends too early", len(text.rstrip()), hint)
     value = str(tok)

@@ -251,7 +251,7 @@ def field_schema(section: str, f: dataclasses.Field[Any], tp: Any) -> dict[str, 
         default = None
     # a list of ranks that is empty by default (sets.whole) says so in its metadata: its items are ranks
     shape = list(RANKS[:1]) if f.metadata.get("ranks") and default == [] else default
-    out = _type_schema(tp, shape, (section, f.name), zh, en, field_choices(section, f, tp))
+    out = _type_schema(tp, shape, (section, f.name), zh, en, field_choices(f, tp))
     for bound in ("minimum", "maximum"):
         if bound in f.metadata:
             out[bound] = f.metadata[bound]

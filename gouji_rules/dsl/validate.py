@@ -176,9 +176,9 @@ def validator_for(sch: dict[str, Any]) -> jsonschema.protocols.Validator:
 def schema_errors(data: Any, root: Node, index: Index, sch: dict[str, Any], errors: list[VariantFileError]) -> None:
     """Validate the typed tree with ``jsonschema``; report each failure at its place in the YAML.
 
-    A tree that :func:`~gouji_rules.dsl.conform.conforms` has no failure to report, and
+    A tree that :func:`~gouji_rules.dsl.coldstart.conform.conforms` has no failure to report, and
     ``jsonschema`` is not even imported (it is the slowest part of ``gouji validate``)."""
-    from .conform import conforms
+    from .coldstart.conform import conforms
 
     if conforms(data, sch):
         return

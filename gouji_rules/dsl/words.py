@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from ..cards import SYMBOLS
 from .expr import parse
-from .lalr import Token, Tree
+from .parsetree import Token, Tree
 
 _SET_WORDS = {  # name: (zh, en), for the played set; the table set's are the same with table_
     "rank": ("核心点数", "core rank"),

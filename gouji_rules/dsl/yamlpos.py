@@ -11,23 +11,21 @@ nesting depth, the number of aliases and the number of nodes after aliases
 are expanded (the "billion laughs").  Duplicate keys, YAML tags, merge keys
 (``<<``) and several documents in one file are errors.
 
-Two parsers, one reading: libyaml (PyYAML's ``CSafeLoader``, some ten times faster)
-reads the file when it is present, and pure PyYAML reads it whenever libyaml fails, finds
-a limit exceeded, or meets something the two read differently (a tab, a carriage return,
-a byte-order mark inside the text, an empty value, a ``?`` or ``:`` inside a flow
-collection).  So every file the fast parser accepts gives the nodes, positions included,
-the pure one gives, and every error is the pure parser's, word for word.
+Pure PyYAML reads the file, and words every error; where libyaml surely reads it alike,
+libyaml reads it instead (:mod:`gouji_rules.dsl.coldstart.libyaml`, for a quick ``gouji validate``).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
+from .coldstart import libyaml
 from .errors import VariantErrors, VariantFileError
 
 MAX_BYTES = 64 * 1024
@@ -35,22 +33,6 @@ MAX_DEPTH = 24
 MAX_ALIASES = 64
 MAX_NODES = 4000
 NULLS = ("", "~", "null", "Null", "NULL")
-
-try:
-    from yaml import CSafeLoader as _FastLoader
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    _FastLoader = None  # type: ignore[assignment, misc]
-
-PURE_ONLY = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
-"""Characters libyaml and pure PyYAML read differently (pure PyYAML refuses tabs that libyaml
-accepts; they disagree on a byte-order mark inside the text): a file with one is read by pure PyYAML."""
-FLOW_PURE_ONLY = frozenset("?:#,[]{}")
-"""Characters in a plain value inside ``[…]`` or ``{…}`` on which the two parsers disagree."""
-
-
-class _Unsure(Exception):
-    """libyaml's reading might differ from pure PyYAML's here: read the file with pure PyYAML."""
-
 
 LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 """What YAML counts as a line break: lines and columns are counted as the parsers count them."""
@@ -208,70 +190,41 @@ def parse(text: str, filename: str = "<string>") -> Node:
 
 
 def _compose(src: Source) -> yaml.Node | None:
-    """The document's node graph (aliases not expanded), by libyaml when it reads it as pure PyYAML would."""
-    if _FastLoader is not None and not PURE_ONLY.search(src.text) and not _non_printable(src.text):
-        try:
-            _check_events(src, fast=True)
-            node: yaml.Node | None = yaml.compose(src.text, Loader=_FastLoader)
-            return node
-        except (yaml.YAMLError, VariantErrors, _Unsure):
-            pass  # pure PyYAML reads it again and says what is wrong, in its words and at its place
-    _check_events(src)
+    """The document's node graph (aliases not expanded)."""
     try:
-        node = yaml.compose(src.text, Loader=yaml.SafeLoader)
+        return libyaml.compose(src.text, lambda events: _check_events(src, events))
+    except libyaml.Unsure:
+        pass  # pure PyYAML reads it again and says what is wrong, in its words and at its place
+    try:
+        _check_events(src, yaml.parse(src.text, Loader=yaml.SafeLoader))
+        node: yaml.Node | None = yaml.compose(src.text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
         raise VariantErrors([_mark_error(src, e)]) from None
     return node
 
 
-def _non_printable(text: str) -> bool:
-    return yaml.reader.Reader.NON_PRINTABLE.search(text) is not None
-
-
-def _check_events(src: Source, fast: bool = False) -> None:
-    """One pass over the parser's events: syntax, depth, aliases, tags, one document.
-
-    ``fast``: libyaml's events, and :class:`_Unsure` where its reading may differ from pure PyYAML's;
-    its syntax errors are raised as they are (pure PyYAML reports them)."""
+def _check_events(src: Source, events: Iterable[yaml.Event]) -> None:
+    """One pass over the parser's events: depth, aliases, tags, one document (syntax errors are
+    raised as the parser raises them)."""
     depth = aliases = documents = 0
-    flows: list[bool] = []
-    try:
-        for ev in yaml.parse(src.text, Loader=_FastLoader if fast else yaml.SafeLoader):
-            if fast:
-                _vouch(ev, flows)
-            if isinstance(ev, yaml.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    raise _at(src, ev, "only one YAML document per file is allowed")
-            elif isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise _at(src, ev, f"nesting is too deep (more than {MAX_DEPTH} levels)")
-            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-            elif isinstance(ev, yaml.AliasEvent):
-                aliases += 1
-                if aliases > MAX_ALIASES:
-                    raise _at(src, ev, f"too many aliases (more than {MAX_ALIASES})")
-            tag = getattr(ev, "tag", None)
-            if tag is not None and tag != "!":
-                raise _at(src, ev, f"YAML tags are not allowed (found {tag!r})", "write plain values; no !! tags")
-    except yaml.YAMLError as e:
-        if fast:
-            raise
-        raise VariantErrors([_mark_error(src, e)]) from None
-
-
-def _vouch(ev: yaml.Event, flows: list[bool]) -> None:
-    """Raise :class:`_Unsure` at an event that libyaml may place or accept otherwise than pure PyYAML."""
-    if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-        flows.append(bool(ev.flow_style) or bool(flows and flows[-1]))
-    elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-        flows.pop()
-    elif isinstance(ev, yaml.ScalarEvent) and not ev.style:
-        in_flow = bool(flows and flows[-1])
-        if ev.value == "" or (in_flow and not FLOW_PURE_ONLY.isdisjoint(ev.value)):
-            raise _Unsure
+    for ev in events:
+        if isinstance(ev, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                raise _at(src, ev, "only one YAML document per file is allowed")
+        elif isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _at(src, ev, f"nesting is too deep (more than {MAX_DEPTH} levels)")
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+        elif isinstance(ev, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise _at(src, ev, f"too many aliases (more than {MAX_ALIASES})")
+        tag = getattr(ev, "tag", None)
+        if tag is not None and tag != "!":
+            raise _at(src, ev, f"YAML tags are not allowed (found {tag!r})", "write plain values; no !! tags")
 
 
 def _check_expansion(src: Source, root: yaml.Node) -> None:

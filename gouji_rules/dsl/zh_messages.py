@@ -408,8 +408,3 @@ def count(n: int, what: str, lang: str) -> str:
     if lang == "zh":
         return f"{n} 个{STATUS[what]}"
     return f"{n} {what}{'s' if n != 1 else ''}"
-
-
-def is_translated(message: str) -> bool:
-    """Whether the table has a row for ``message`` (tests hold every corpus message to this)."""
-    return _apply(MESSAGES, message) is not None

@@ -42,10 +42,11 @@ from pettingzoo import AECEnv
 
 from .. import catalog
 from ..actions import Action
-from ..engine import Hand, Observation
+from ..engine import Hand
 from ..errors import GoujiError, IllegalAction
 from ..legal import Legal
 from ..match import Match
+from ..observe import Observation
 from ..rng import check_seed, derive
 from ..rules import Rules
 from ..variant import Variant

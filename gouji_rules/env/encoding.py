@@ -84,7 +84,7 @@ FloatArray = npt.NDArray[np.float32]
 class ActionEncoding:
     """The index of every action under one variant's deck.
 
-    >>> from gouji_rules.variant import dagang
+    >>> from gouji_rules.catalog import dagang
     >>> enc = ActionEncoding(dagang().rules)
     >>> enc.size
     164087

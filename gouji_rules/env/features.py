@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import NRANKS, CardSet
-from ..engine import Observation
+from ..observe import Observation
 from ..registry import DECISION_KINDS
 
 PLAY_MODES: tuple[str, ...] = ("lead", "follow", "burn", "kou", "consent", "over")

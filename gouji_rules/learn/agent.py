@@ -22,8 +22,8 @@ import numpy as np
 
 from ..actions import Action
 from ..agents import GreedyAgent
-from ..engine import Observation
 from ..legal import Legal
+from ..observe import Observation
 from ..rng import SplitMix64, derive
 from ..rules import Rules
 from ..search import SearchAgent

@@ -15,10 +15,10 @@ import numpy.typing as npt
 
 from ..actions import Action
 from ..cards import BJ, NRANKS, SJ, THREE, TOP, CardSet
-from ..engine import Observation
 from ..env import features as ef
 from ..env.encoding import FEATURES, KIND_WORD, ActionEncoding
 from ..legal import Legal
+from ..observe import Observation
 from ..rules import Rules
 
 FloatArray = npt.NDArray[np.float32]

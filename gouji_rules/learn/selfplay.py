@@ -36,8 +36,9 @@ import numpy as np
 from ..actions import Action
 from ..agents import Agent, GreedyAgent
 from ..compare.work import VariantSource, load
-from ..engine import Hand, Observation
+from ..engine import Hand
 from ..legal import Legal
+from ..observe import Observation
 from ..rng import SplitMix64, derive
 from ..search import SearchAgent, rollout
 from ..variant import Variant

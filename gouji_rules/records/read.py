@@ -21,7 +21,7 @@ from .. import catalog
 from ..inputs import MIB, InputFileError, open_regular
 from ..tournament.errors import EventError
 from ..tournament.variant_copy import rules_data, variant_from_rules
-from ..variant import BUILTIN, Variant, rules_fingerprint
+from ..variant import Variant, rules_fingerprint
 
 if TYPE_CHECKING:
     pass
@@ -194,8 +194,8 @@ class RulesBook:
             return None
         if name not in self.shipped:
             found = [catalog.resolve(name)]  # a shipped name: catalog.names() holds no paths
-            if name in BUILTIN:
-                found.append(BUILTIN[name]())
+            if name in catalog.BUILTIN:
+                found.append(catalog.BUILTIN[name]())
             self.shipped[name] = found
         return next((v for v in self.shipped[name] if v.rules.fingerprint == fingerprint), None)
 

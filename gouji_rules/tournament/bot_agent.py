@@ -14,9 +14,9 @@ import contextlib
 from typing import Any
 
 from ..actions import Action
-from ..engine import Observation
 from ..errors import GoujiError
 from ..legal import Legal
+from ..observe import Observation
 from .bots import STDERR_KEEP, BotFault, ExternalPlayer, _Stderr
 from .run import DEFAULT_TIME_LIMIT
 

@@ -40,9 +40,9 @@ from typing import Any, Protocol
 from ..actions import Action, parse_action
 from ..agents import make_agent
 from ..cards import SYMBOLS, format_hand, format_set
-from ..engine import Observation
 from ..errors import GoujiError
 from ..legal import Legal
+from ..observe import Observation
 
 PROTOCOL_VERSION = 2
 MAX_LINE = 64 * 1024  # a reply line longer than this is garbage: the bot is stopped and started again

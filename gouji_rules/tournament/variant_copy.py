@@ -26,7 +26,7 @@ from typing import Any
 from .. import catalog, dsl
 from ..dsl.yamlpos import parse
 from ..errors import GoujiError
-from ..variant import BUILTIN, SECTIONS, Variant, _hook_text, with_legacy
+from ..variant import SECTIONS, Variant, _hook_text, with_legacy
 from .errors import EventError
 
 
@@ -38,7 +38,7 @@ def snapshot(spec: str) -> tuple[Variant, dict[str, Any]]:
     """Resolve ``spec`` (a shipped name or a file) and the copy to store with the event."""
     variant = catalog.resolve(spec)
     data = json.loads(_canon(variant))
-    if spec in dsl.shipped_names() or spec in BUILTIN:
+    if spec in dsl.shipped_names() or spec in catalog.BUILTIN:
         return variant, {"kind": "shipped", "name": spec, "rules": data}
     path = Path(spec)
     text = path.read_text(encoding="utf-8")

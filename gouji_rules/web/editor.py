@@ -578,7 +578,7 @@ def sections(
             kind = edit.control_kind(key, f.name)
             value = draft.wanted.get((key, f.name), base_text[(key, f.name)])
             base_value = base_text[(key, f.name)]
-            words = field_choices(key, f, hints[f.name])
+            words = field_choices(f, hints[f.name])
             choices = [(code, choice_words(words, code, lang)) for code in words] if kind == "choice" else []
             if kind == "choice" and value not in words:
                 choices.append((value, value))

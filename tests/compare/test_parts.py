@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.compare.report import fmt_difference, pad, table, width
 from gouji_rules.compare.rulediff import rule_differences
 from gouji_rules.compare.work import Decider, metrics_for, plan
-from gouji_rules.variant import dagang, dianshaomenla
 
 
 def test_decided_when_one_team_takes_places_1_and_2() -> None:

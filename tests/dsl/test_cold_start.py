@@ -19,7 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from gouji_rules import cli, dsl
-from gouji_rules.dsl import conform, yamlpos
+from gouji_rules.dsl import yamlpos
+from gouji_rules.dsl.coldstart import conform, libyaml
 from gouji_rules.dsl.errors import VariantErrors
 from gouji_rules.dsl.merge import load_chain, shipped_dir
 from gouji_rules.dsl.schema import schema as generated_schema
@@ -106,7 +107,7 @@ TRICKY = [
 
 
 def _read(text: str, fast: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setattr(yamlpos, "_FastLoader", yamlpos._FastLoader if fast else None)
+    monkeypatch.setattr(libyaml, "CSafeLoader", libyaml.CSafeLoader if fast else None)
 
     def dump(n: yamlpos.Node) -> Any:
         entries = [(k, dump(a), dump(b)) for k, (a, b) in n.entries.items()]
@@ -133,7 +134,7 @@ def _mutants(n: int) -> list[str]:
 
 
 def test_libyaml_gives_the_nodes_and_positions_and_errors_pure_pyyaml_gives(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert yamlpos._FastLoader is not None, "PyYAML without libyaml: nothing to compare"
+    assert libyaml.CSafeLoader is not None, "PyYAML without libyaml: nothing to compare"
     texts = [p.read_bytes().decode("utf-8", "replace") for p in [*SHIPPED, *INVALID]] + TRICKY + _mutants(300)
     for text in texts:
         assert _read(text, True, monkeypatch) == _read(text, False, monkeypatch), repr(text[:200])

@@ -59,13 +59,13 @@ def test_every_hook_is_shown_in_the_section_of_the_rule_it_decides() -> None:
 
 
 def _words(section: str, name: str, value: str) -> tuple[str, str]:
-    """The words the model gives a coded value (a field's own choices, else the fallback table)."""
+    """The words the model gives a coded value (the field's own choices)."""
     import dataclasses
     import typing
 
     cls = dict(SECTIONS)[section]
     f = next(f for f in dataclasses.fields(cls) if f.name == name)
-    return field_choices(section, f, typing.get_type_hints(cls)[name])[value]
+    return field_choices(f, typing.get_type_hints(cls)[name])[value]
 
 
 def test_values_are_words_not_codes() -> None:
@@ -115,7 +115,7 @@ def test_a_parameter_in_another_section_points_to_the_hook_by_section_and_item()
 
 
 def test_a_hook_written_in_python_is_named_and_its_parameters_are_not_called_dead() -> None:
-    from gouji_rules.variant import dagang
+    from gouji_rules.catalog import dagang
 
     def ten_needs_six(ctx: dict[str, int]) -> bool:
         return ctx["count"] >= (6 if ctx["rank"] == 7 else max(ctx["threshold"], 2))

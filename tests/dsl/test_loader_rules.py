@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from gouji_rules import dsl
+from gouji_rules.catalog import dagang
 from gouji_rules.dsl.diff import differences, format_diff
 from gouji_rules.dsl.explain import explain
-from gouji_rules.variant import dagang
 
 CLUB = "extends: dagang\nburn:\n  teammate: false\n"
 

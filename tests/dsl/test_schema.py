@@ -15,7 +15,6 @@ import yaml
 
 from gouji_rules import dsl
 from gouji_rules.dsl import schema
-from gouji_rules.dsl.choices import FALLBACK
 
 VARIANTS = Path(__file__).resolve().parent.parent.parent / "variants"
 
@@ -67,19 +66,21 @@ def test_every_enum_value_has_chinese_and_english_words() -> None:
             assert zh != str(value), f"{path}: {value} has no Chinese words"  # English may be the code itself
 
 
-def test_fallback_words_cover_every_enumerated_field_of_the_model() -> None:
+def test_every_enumerated_field_of_the_model_carries_words_for_each_of_its_values() -> None:
     import dataclasses
     import typing
 
-    from gouji_rules.dsl.choices import literal_values
+    from gouji_rules.dsl.choices import field_choices, literal_values
     from gouji_rules.variant import SECTIONS
 
     for key, cls in SECTIONS:
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
             values = literal_values(hints[f.name])
-            if values and "choices" not in f.metadata:
-                assert set(values) <= set(FALLBACK[f"{key}.{f.name}"]), f"{key}.{f.name}"
+            if values:
+                words = field_choices(f, hints[f.name])
+                assert set(values) <= set(words), f"{key}.{f.name}"
+                assert all(words[v][0] != v for v in values), f"{key}.{f.name} has a value without Chinese words"
 
 
 def test_every_number_list_and_text_is_bounded() -> None:
@@ -152,7 +153,7 @@ def test_shipped_schema_file_is_what_validation_uses_when_nothing_is_registered(
     assert os.path.getsize(schema.shipped_path()) < 200_000
 
 
-def test_words_from_a_field_s_own_choices_win_over_the_fallback_table() -> None:
+def test_a_field_s_own_choices_give_its_words_and_a_field_without_shows_its_codes() -> None:
     import dataclasses
     from typing import Literal
 
@@ -168,14 +169,17 @@ def test_words_from_a_field_s_own_choices_win_over_the_fallback_table() -> None:
         )
 
     (registered,) = dataclasses.fields(Registered)
-    assert field_choices("men", registered, kinds)["place_bottom"] == ("判最后", "last")
+    assert field_choices(registered, kinds)["place_bottom"] == ("判最后", "last")
 
     @dataclasses.dataclass
     class Plain:
         penalty: kinds = "place_bottom"
 
     (plain,) = dataclasses.fields(Plain)
-    assert field_choices("men", plain, kinds)["place_bottom"] == FALLBACK["men.penalty"]["place_bottom"]
+    assert field_choices(plain, kinds) == {
+        "place_bottom": ("place_bottom", "place_bottom"),
+        "tribute_only": ("tribute_only", "tribute_only"),
+    }
 
 
 def test_a_file_name_unsafe_as_a_name_gives_a_safe_default_name_that_round_trips(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ import pytest
 
 from gouji_rules import dsl
 from gouji_rules.cards import FOUR, THREE, card_rank
+from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.dsl import schema
 from gouji_rules.sim import simulate
-from gouji_rules.variant import dagang, dianshaomenla
 
 
 def test_at_least_four_variants_are_shipped() -> None:

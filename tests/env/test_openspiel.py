@@ -9,10 +9,10 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from gouji_rules.cards import NRANKS  # noqa: E402
+from gouji_rules.catalog import dagang  # noqa: E402
 from gouji_rules.engine import Hand  # noqa: E402
 from gouji_rules.env import openspiel as gouji_openspiel  # noqa: E402
 from gouji_rules.env.features import OBS_SIZE, ObservationEncoder  # noqa: E402
-from gouji_rules.variant import dagang  # noqa: E402
 
 
 def deal(state: "pyspiel.State", rng: np.random.RandomState) -> None:

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from gouji_rules.agents import make_agent
+from gouji_rules.catalog import dagang
 from gouji_rules.sim import play_hand
-from gouji_rules.variant import dagang
 
 from .conftest import gouji, standings_json
 from .test_club import _teams_csv, new_event, write_results

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from gouji_rules.catalog import dagang
 from gouji_rules.tournament.event import Tournament
 from gouji_rules.tournament.variant_copy import rules_data
-from gouji_rules.variant import dagang
 
 from .conftest import gouji
 

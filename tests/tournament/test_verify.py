@@ -12,7 +12,8 @@ from gouji_rules import catalog
 from gouji_rules.actions import parse_action
 from gouji_rules.agents import make_agent
 from gouji_rules.cards import THREE, CardSet, format_set
-from gouji_rules.engine import Hand, Observation
+from gouji_rules.engine import Hand
+from gouji_rules.observe import Observation
 from gouji_rules.sim import play_hand
 
 from .conftest import gouji
