@@ -17,7 +17,7 @@ from .engine import Observation
 from .legal import Legal
 from .rng import SplitMix64, derive
 from .rules import NEVER
-from .seats import opposite
+from .seats import opposite, same_side
 from .strength import Strength as Strength  # how strong each agent measured: gouji_rules.strength
 from .strength import strength as strength
 
@@ -175,7 +175,7 @@ class GreedyAgent:
         owner = obs.table_owner
         h = obs.hand
         rules = obs.rules
-        teammate = owner >= 0 and (owner - me) % 2 == 0 and owner != me
+        teammate = owner >= 0 and owner != me and same_side(owner, me)
         sets = legal.sets
         if JIEFENG in legal.extras and not sets:
             return JIEFENG
@@ -208,7 +208,7 @@ class GreedyAgent:
         me = obs.seat
         owner = obs.table_owner
         h = obs.hand
-        if (owner - me) % 2 == 0:
+        if same_side(owner, me):
             return PASS
         best = self._cheapest(legal.sets, h)
         after = list(h)

@@ -54,8 +54,8 @@ from .events import Event, play_event
 from .legal import Box, Legal
 from .observe import hand_observation
 from .rng import SplitMix64, check_seed
-from .rules import Rules, as_rules, sweep_of
-from .seats import opposite
+from .rules import Rules, as_rules
+from .seats import opposite, same_side, side, side_seats, sweep_of
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -428,7 +428,7 @@ class Hand:
     def _huiwu(self, team: int, leader: int) -> bool:
         """会五 (S0): the swept side's 5s go out together; the other side may answer them."""
         five = FIVE
-        seats = [s for s in range(6) if s % 2 == team and self.active[s]]
+        seats = [s for s in side_seats(team) if self.active[s]]
         total = sum(self.hands[s][five] for s in seats)
         if not total:
             return False
@@ -444,7 +444,7 @@ class Hand:
 
     def _ask_huiwu_answers(self, team: int) -> None:
         """The other team, in turn from the 5s' owner, may answer 会五's 5s (seats out skipped)."""
-        self.queue = [(p, FOLLOW) for p in self._response_queue_seats(self.owner) if p % 2 != team]
+        self.queue = [(p, FOLLOW) for p in self._response_queue_seats(self.owner) if side(p) != team]
         self._advance()
 
     def _response_queue_seats(self, owner: int) -> list[int]:
@@ -1076,7 +1076,7 @@ class Hand:
         for p in order:
             if not active[p] or self._locked(p, owner):
                 continue
-            if rules.may_answer(p == opp, (p - owner) % 2 == 0, no_head[p], False, False):
+            if rules.may_answer(p == opp, same_side(p, owner), no_head[p], False, False):
                 queue.append((p, FOLLOW))
         return queue
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .beat import BeatStrategy, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
-from .seats import opposite
+from .seats import opposite, same_side, side, side_seats, sweep_of, teammates
 
 if TYPE_CHECKING:
     from .settlement import Debt, HandResult
@@ -498,7 +498,7 @@ class Rules:
                 return IllegalAction("反烧 is not allowed", rule="counter_burn")
             if self.counter_burn == "victim" and burner != burn_victim:
                 return IllegalAction("only the burned seat may counter-burn (反烧)", rule="counter_burn")
-        if not self.burn_teammate and (burner - victim) % 2 == 0:
+        if not self.burn_teammate and same_side(burner, victim):
             return IllegalAction("a teammate's 够级 set may not be burned", rule="burn_teammate")
         if self.burn_needs_open_point and not opened:
             return IllegalAction(
@@ -587,7 +587,7 @@ class Rules:
 
     def geming_place_at(self, seat: int, places: Sequence[int]) -> int:
         """The place of the 革命 player at ``seat`` given where the others finished (``places``, by seat)."""
-        mates = sorted(places[(seat + k) % 6] for k in (2, 4))
+        mates = sorted(places[s] for s in teammates(seat))
         return self.geming_final_place(mates == [1, 2])
 
     def geming_opposite_opens_by_rights(self) -> bool:
@@ -706,7 +706,7 @@ class Rules:
     def kang_seats(self, seat: int, scope: KangScope) -> frozenset[int]:
         """The seats a 扛贡 of ``scope`` by ``seat`` exempts from paying: his whole side (大王扛贡) or himself."""
         if scope is KangScope.TEAM:
-            return frozenset({seat, (seat + 2) % 6, (seat + 4) % 6})
+            return frozenset(side_seats(side(seat)))
         return frozenset({seat}) if scope is KangScope.SELF else frozenset()
 
     def geming_eligible(self, hand: Sequence[int]) -> bool:
@@ -809,7 +809,7 @@ class Rules:
 
     def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
         """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
-        return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
+        return giver != receiver and same_side(giver, receiver) and bool(self.tribute_kind(kind).waivable)
 
     def may_refuse_return(self, payer_hand: Sequence[int], rank: int, other_ranks: int) -> bool:
         """May the payer refuse a returned card of ``rank`` (``tribute.return_refusable``; S4 第十四条(四)
@@ -890,7 +890,7 @@ class Rules:
         out = []
         hook = self.hooks.get("team_score")
         for team in (0, 1):
-            seats = [s for s in range(6) if s % 2 == team]
+            seats = side_seats(team)
             pts = [self.place_points(places[s]) for s in seats]
             sweep = sweep_team == team
             if hook is not None:
@@ -949,21 +949,13 @@ class Rules:
         last = list(places).index(6)
         if how == "losing_pair":
             second = list(places).index(5)
-            return [second] if (last - second) % 2 == 0 else []
+            return [second] if same_side(last, second) else []
         if how == "swept_team":
             team = sweep_of(list(places))
-            if team is None or last % 2 == team:
+            if team is None or side(last) == team:
                 return []
-            return [s for s in range(6) if s % 2 == last % 2 and s != last]
+            return teammates(last)
         return []
-
-
-def sweep_of(places: Sequence[int]) -> int | None:
-    """The team that took places 1, 2 and 3 (串三户), or None."""
-    for team in (0, 1):
-        if sorted(places[s] for s in range(6) if s % 2 == team) == [1, 2, 3]:
-            return team
-    return None
 
 
 def build_deck(v: Variant) -> list[int]:

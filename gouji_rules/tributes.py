@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .registry import TRIBUTE_KINDS
-from .rules import sweep_of
-from .seats import opposite
+from .seats import opposite, side_seats, sweep_of
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -202,7 +201,7 @@ class SweepTribute(TributeKind):
         team = sweep_of(result.places)
         if not self.on or team is None:
             return []
-        return [self.debt(s, opposite(s), 1) for s in range(6) if s % 2 != team]
+        return [self.debt(s, opposite(s), 1) for s in side_seats(1 - team)]
 
 
 def compile_tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:

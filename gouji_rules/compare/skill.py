@@ -17,6 +17,7 @@ from typing import Any
 
 from ..agents import AGENTS, Agent, make_agent
 from ..errors import GoujiError
+from ..seats import SEATS, side_seats
 from ..strength import measured_variants, strength
 from ..variant import Variant
 
@@ -84,7 +85,7 @@ def table_agents(spec: str) -> list[Agent]:
     stops them.
     """
     a, b = parse_agents(spec)
-    return [side_agent(a if s % 2 == 0 else b) for s in range(6)]
+    return [side_agent(b if s in side_seats(1) else a) for s in range(SEATS)]
 
 
 def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list[dict[str, Any]]:
@@ -97,7 +98,7 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
     a, b = parse_agents(spec)
     nearest = [_nearest_measured(v) for v in variants]
     out = []
-    for side, agent, seats in (("A", a, [0, 2, 4]), ("B", b, [1, 3, 5])):
+    for side, agent, seats in (("A", a, side_seats(0)), ("B", b, side_seats(1))):
         rows = []
         for label, (under, apart, unit) in zip(labels, nearest, strict=True):
             s = strength(agent, under) if under else None

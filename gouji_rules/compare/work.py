@@ -33,6 +33,7 @@ from ..match import HandSummary, Match, hand_result, play_match
 from ..registry import TRIBUTE_KINDS
 from ..rng import derive
 from ..rules import Rules
+from ..seats import side
 from ..settlement import Debt, settle
 from ..variant import Variant
 from .skill import closing_agents, table_agents
@@ -437,7 +438,7 @@ def measure(facts: HandFacts, decider: Decider) -> dict[str, int]:
     a, b = facts.scores
     diff = a - b
     leader = facts.leader
-    lead_diff = diff if leader % 2 == 0 else -diff
+    lead_diff = diff if side(leader) == 0 else -diff
     places = facts.places
     k = decider.decided_at(places)
     out.update(

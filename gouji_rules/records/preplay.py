@@ -32,7 +32,8 @@ from ..events import Event
 from ..match import Before, Match, after, dealer_rng, setup_of
 from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
 from ..rng import SplitMix64
-from ..rules import Rules, sweep_of
+from ..rules import Rules
+from ..seats import sweep_of
 from ..settlement import Debt
 from ..variant import Variant
 

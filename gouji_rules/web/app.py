@@ -49,6 +49,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import GoujiError, IllegalAction
 from ..outcome import opened_in_play
 from ..rules import Rules
+from ..seats import side_seats
 from ..tournament import club, season, standings
 from ..tournament.club import Entry
 from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
@@ -417,7 +418,7 @@ def _table_ctx(ev: Tournament, seat: Seat, lang: str) -> dict[str, Any]:
         "tbl": seat.table,
         "side": seat.side,
         "side_name": "AB"[seat.side],
-        "side_seats": " ".join(str(s + 1) for s in tables.SIDE_SEATS[seat.side]),
+        "side_seats": " ".join(str(s + 1) for s in side_seats(seat.side)),
         "names": names,
         "hands": _hands(ev, seat.round, seat.table, names, lang),
         "next_seats": _next_seats(ev, seat.round, seat.table, seats, names),
@@ -677,7 +678,7 @@ async def print_page(request: Request) -> Response:
                         **t,
                         "side": "AB"[side],
                         "other": "AB"[1 - side],
-                        "side_seats": " ".join(str(s + 1) for s in tables.SIDE_SEATS[side]),
+                        "side_seats": " ".join(str(s + 1) for s in side_seats(side)),
                         "url": link,
                         "svg": qr_svg(link),
                     }

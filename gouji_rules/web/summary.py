@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..seats import side_seats
 from ..tournament import club
 from ..tournament.event import Tournament
 
@@ -83,7 +84,7 @@ def _summary(
     finish = [int(s) for s in result["finish"]]
     sep = " · "
     places = sep.join(f"{place_names[i]} {who(names, s, lang)}" for i, s in enumerate(finish))
-    sides = [" ".join(names[s] for s in range(side, 6, 2)) for side in (0, 1)]
+    sides = [" ".join(names[s] for s in side_seats(team)) for team in (0, 1)]
     if zh:
         points = f"得分：A方（{sides[0]}）{scores[0]} : B方（{sides[1]}）{scores[1]}"
         if sweep is not None:
