@@ -234,24 +234,23 @@ class GreedyAgent:
         return min(cands, key=lambda cs: set_cost(cs, h))
 
 
-def _search() -> Agent:
-    from .search import SearchAgent  # imported late: search builds on this module
+def _by_name(module: str, attr: str) -> Callable[[], Agent]:
+    """An agent made from a class found by name when the first one is made, never imported here:
+    search builds on this module (an import would knot the two), and the learned agent needs numpy
+    (and mypyc compiling this module would type-check the learning package with it)."""
 
-    return SearchAgent()
+    def make() -> Agent:
+        agent: Agent = getattr(importlib.import_module(module), attr)()
+        return agent
 
-
-def _learned() -> Agent:
-    # imported late (numpy; the network is loaded on first use), and by name, so that mypyc compiling
-    # this module does not type-check the learning package and numpy with it
-    agent: Agent = importlib.import_module("gouji_rules.learn.agent").LearnedAgent()
-    return agent
+    return make
 
 
 AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
-    "ismcts": _search,
-    "learned": _learned,
+    "ismcts": _by_name("gouji_rules.search", "SearchAgent"),
+    "learned": _by_name("gouji_rules.learn.agent", "LearnedAgent"),
 }
 
 

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any, Final
 from .beat import BeatStrategy, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
+from .registry import DECLARATIONS, TRIBUTE_KINDS
 from .seats import opposite, same_side, side, side_seats, sweep_of, teammates
 
 if TYPE_CHECKING:
     from .settlement import Debt, HandResult
-    from .variant import Variant
+    from .variant import TributeRules, Variant
 
 NEVER = 1 << 30
 
@@ -168,9 +169,6 @@ class Rules:
     """
 
     def __init__(self, variant: Variant) -> None:
-        from .declarations import compile_declarations
-        from .tributes import compile_tribute_kinds
-
         self.variant = v = variant
         self.name = v.name
         self.thresholds = [NEVER] * NRANKS
@@ -265,7 +263,7 @@ class Rules:
         # -- between hands
         k = v.kang
         self.kang_enabled, self.kang_small, self.kang_big = k.enabled, k.small, k.big
-        self.declarations = compile_declarations(self, v.declare)
+        self.declarations = {name: DECLARATIONS.find(name)(self, v.declare) for name in DECLARATIONS}
         self.declare_win_needs_own_point = v.declare.win_needs_own_point
         self.fanche_multiplier = v.declare.fanche_multiplier
         bu = v.buy
@@ -290,7 +288,7 @@ class Rules:
         self.sweep_streak_same_team = t.sweep_streak == "same_team"
         self.tribute_shown = t.shown
         """tribute and returned cards are shown to the whole table (S0 八、进贡: 明置)"""
-        self.tribute_kinds = compile_tribute_kinds(self, t)
+        self.tribute_kinds = tribute_kinds(self, t)
         g = v.geming
         self.geming = g.enabled
         self.geming_void_at = g.void_at
@@ -798,8 +796,6 @@ class Rules:
         for k in self.tribute_kinds:
             if k.name == name:
                 return k
-        from .registry import TRIBUTE_KINDS
-
         return TRIBUTE_KINDS.find(name)(self, self.variant.tribute)
 
     def may_call_point(self, kind: str) -> bool:
@@ -821,8 +817,6 @@ class Rules:
         """The compiled declaration called ``name``; unknown names raise VariantError."""
         hit = self.declarations.get(name)
         if hit is None:
-            from .registry import DECLARATIONS
-
             DECLARATIONS.find(name)
             raise VariantError(f"{self.name} has no {name}")
         return hit
@@ -956,6 +950,22 @@ class Rules:
                 return []
             return teammates(last)
         return []
+
+
+def tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:
+    """Every registered tribute kind compiled for a variant, in the variant's ``tribute.order`` (a kind
+    the order does not name, nor the kind it sorts as, comes after, in registration order).  Found
+    through the registry by name: the kinds' module builds on this one."""
+    for name in (*tribute.order, *tribute.returned, *tribute.waivable):
+        TRIBUTE_KINDS.find(name)  # an unknown kind is an error, with the nearest name
+    order = list(tribute.order)
+    kinds = [TRIBUTE_KINDS.find(name)(rules, tribute) for name in TRIBUTE_KINDS]
+
+    def rank(k: Any) -> int:
+        key = k.sorts_as or k.name
+        return order.index(key) if key in order else len(order)
+
+    return sorted(kinds, key=rank)
 
 
 def build_deck(v: Variant) -> list[int]:

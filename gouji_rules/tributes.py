@@ -202,18 +202,3 @@ class SweepTribute(TributeKind):
         if not self.on or team is None:
             return []
         return [self.debt(s, opposite(s), 1) for s in side_seats(1 - team)]
-
-
-def compile_tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:
-    """Every registered kind compiled for a variant, in the variant's ``tribute.order`` (a kind
-    the order does not name, nor the kind it sorts as, comes after, in registration order)."""
-    for name in (*tribute.order, *tribute.returned, *tribute.waivable):
-        TRIBUTE_KINDS.find(name)  # an unknown kind is an error, with the nearest name
-    order = list(tribute.order)
-    kinds = [TRIBUTE_KINDS.find(name)(rules, tribute) for name in TRIBUTE_KINDS]
-
-    def rank(k: Any) -> int:
-        key = k.sorts_as or k.name
-        return order.index(key) if key in order else len(order)
-
-    return sorted(kinds, key=rank)

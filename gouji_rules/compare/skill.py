@@ -120,12 +120,27 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
     return out
 
 
+def score_unit(variant: Variant) -> int:
+    """Points per unit of the variant's own scoring: its 头科 score (the largest place score in
+    magnitude when 头科 scores nothing), 0 when the variant keeps no score.  Scores divided by it
+    compare across scorings: 2/1/0 and 4/2/0 give the same scores in units.
+
+    >>> from gouji_rules.variant import dagang, dianshaomenla
+    >>> score_unit(dagang()), score_unit(dianshaomenla())
+    (4, 2)
+    """
+    scoring = variant.scoring
+    if not scoring.enabled:
+        return 0
+    points = list(scoring.points)
+    return points[0] if points and points[0] > 0 else max((abs(p) for p in points), default=0)
+
+
 def _nearest_measured(variant: Variant) -> tuple[str | None, int, int]:
     """The measured shipped variant with the fewest rule differences to ``variant``, how many, and
     its score unit (its 头科 score: an edge divided by it is in 头科 points)."""
     from ..catalog import resolve
     from ..dsl.diff import differences
-    from .work import score_unit
 
     best: tuple[str | None, int, int] = (None, 0, 0)
     for name in measured_variants():
