@@ -426,7 +426,7 @@ def _joker_set(s: int, b: int, y: int) -> CardSet:
 
 
 def set_context(cs: CardSet, prefix: str = "") -> dict[str, Any]:
-    """What a ``beats`` expression knows of one set (``rules.BEAT_CONTEXT``), names after ``prefix``."""
+    """What a ``beats`` expression knows of one set (``hooks.BEAT_CONTEXT``), names after ``prefix``."""
     s, b, y = joker_counts(cs)
     return {
         prefix + "rank": cs.rank,

@@ -8,7 +8,6 @@ expression hook costs one dict lookup after its first call.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
@@ -36,114 +35,6 @@ class KangScope(IntEnum):
 
 HEAD_FOREVER: Final = 1 << 20
 """Head rights that last the whole hand (more 够死级 sets than a hand holds)."""
-
-
-@dataclass(frozen=True)
-class HookSpec:
-    """What an expression hook may use and must return.
-
-    ``names`` maps each name in the hook's context to its type: ``int``,
-    ``bool``, ``rank`` (an int rank index; expressions write rank literals) or
-    ``list[int]``.
-    """
-
-    names: Mapping[str, str]
-    result: str
-    zh: str
-    en: str
-
-
-SET_CONTEXT = {
-    "rank": "rank",
-    "count": "int",
-    "twos": "int",
-    "sj": "int",
-    "bj": "int",
-    "top": "int",
-    "size": "int",
-    "jokers": "int",
-    "threshold": "int",
-}
-
-
-def _beat_context() -> dict[str, str]:
-    """The names a ``beats`` expression sees: the played set's (as for ``is_gouji``, and each kind's
-    cards core included: ``all_twos`` …), the same with ``table_`` for the table set, and ``default``."""
-    one = {k: v for k, v in SET_CONTEXT.items() if k != "threshold"}
-    one.update({"all_twos": "int", "all_sj": "int", "all_bj": "int", "all_top": "int", "plain": "int"})
-    return {**one, **{"table_" + k: v for k, v in one.items()}, "default": "bool"}
-
-
-BEAT_CONTEXT = _beat_context()
-
-HOOKS: dict[str, HookSpec] = {
-    "is_gouji": HookSpec(
-        SET_CONTEXT,
-        "bool",
-        "这套牌是不是够级牌",
-        "is this set 够级 (threshold is 0 when the rank has none)",
-    ),
-    "is_pure_gouji": HookSpec(
-        {**SET_CONTEXT, "gouji": "bool"},
-        "bool",
-        "这套牌是不是纯够级牌（能开点）",
-        "is this set pure 够级 (may open the point)",
-    ),
-    "may_answer": HookSpec(
-        {
-            "is_opposite": "bool",
-            "is_teammate": "bool",
-            "no_head": "bool",
-            "owner_no_head": "bool",
-            "free_for_all": "bool",
-        },
-        "bool",
-        "这个人能不能不烧牌直接管这套够级牌",
-        "may this seat answer a 够级 set without burning",
-    ),
-    "team_score": HookSpec(
-        {"points": "list[int]", "places": "list[int]", "sweep": "bool"},
-        "int",
-        "一方的本局得分（points 为三人的名次分，places 为三人的名次）",
-        "a team's score for the hand from its players' place points and places",
-    ),
-    "geming_eligible": HookSpec(
-        {"twos": "int", "sj": "int", "bj": "int", "top": "int", "aces": "int", "cards": "int"},
-        "bool",
-        "能不能革命（大纲第二十一条：没有大花、小花、钱）",
-        "may this player declare 革命 (counts are of the dealt hand)",
-    ),
-    "chongdian_eligible": HookSpec(
-        {"max_rank": "rank", "pure_sets": "int", "twos": "int", "jokers": "int"},
-        "bool",
-        "能不能冲点（点烧闷拉 十、冲点：没有大于A的牌，至少3套纯够级牌）",
-        "may this player 冲点",
-    ),
-    "kang_self": HookSpec(
-        {"sj": "int", "bj": "int"},
-        "bool",
-        "能不能扛自己的贡（四小扛自己）",
-        "is this player exempt from paying tribute",
-    ),
-    "kang_team": HookSpec(
-        {"sj": "int", "bj": "int"}, "bool", "能不能扛全队的贡（四大扛全场）", "is this player's whole team exempt"
-    ),
-    "tribute_card": HookSpec(
-        {"counts": "list[int]", "kept": "list[int]"},
-        "rank",
-        "进贡交哪张牌（counts 为各点数张数，kept 为不能进的张数）；返回点数，-1 表示没有可进的牌",
-        "which rank to pay as tribute from the payer's counts by rank; -1 when nothing qualifies",
-    ),
-    "sweep_multiplier": HookSpec(
-        {"sweep": "bool"}, "int", "串三户时的得分倍数", "the score multiplier (sweep is true for 串三户)"
-    ),
-    "beats": HookSpec(
-        BEAT_CONTEXT,
-        "bool",
-        "出的这套牌管不管得住桌上那套（table_ 开头的是桌上那套；default 为 sets.beat 的答案）",
-        "does the played set beat the table set (table_… names are the table set's; default is sets.beat's answer)",
-    ),
-}
 
 
 def as_rules(x: Rules | Variant) -> Rules:

@@ -807,7 +807,7 @@ class Variant:
     chongdian: ChongdianRules = field(default_factory=ChongdianRules)
     match: MatchRules = field(default_factory=MatchRules)
     hooks: Mapping[str, Hook] = field(default_factory=dict)
-    """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``rules.HOOKS``."""
+    """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``hooks.HOOKS``."""
 
     @property
     def rules(self) -> "Rules":
