@@ -713,7 +713,7 @@ class Hand:
         bie3 = rules.bie3
         only3 = bie3 and sum(h) == h[THREE]
         need_joker = self.burning == s
-        bare, attachable, exempt, whole = rules.bare, rules.attachable, rules.burn_exempt, rules.whole
+        bare, attachable, exempt, whole = rules.bare, rules.attach_jokers, rules.burn_exempt, rules.whole
         twos = h[TWO] if rules.attach_twos else 0
         sjs = h[SJ] if attachable[SJ] else 0
         bjs = h[BJ] if attachable[BJ] else 0
@@ -763,7 +763,7 @@ class Hand:
 
     def _may_request_jiefeng(self, s: int) -> bool:
         """S4 接风: facing the last set of the player just before you, ask to lead instead."""
-        if self.rules.jiefeng != "by_consent" or self.requester >= 0:
+        if self.rules.jiefeng_policy != "by_consent" or self.requester >= 0:
             return False
         o = self.owner
         return o >= 0 and not self.active[o] and self._next_active(o) == s and self.requester != -2

@@ -37,6 +37,32 @@ HEAD_FOREVER: Final = 1 << 20
 """Head rights that last the whole hand (more 够死级 sets than a hand holds)."""
 
 
+RENAMED: Final[dict[str, tuple[str, str]]] = {
+    "answer_anyone": ("gouji.answer", "== 'anyone'"),
+    "reenter_opposite_set": ("play.pass_reentry", "== 'opposite_set'"),
+    "random_first_drawer": ("play.first_leader", "== 'random'"),
+    "wrong_play_loses_turn": ("play.wrong_play", "== 'lose_turn'"),
+    "ffa_immediately": ("free_for_all.starts", "== 'immediately'"),
+    "burn_own_team_first": ("burn.priority", "== 'own_team_first'"),
+    "four_any_time": ("open_point.four_when", "== 'any_time'"),
+    "dadian_any_gouji": ("open_point.dadian_lived", "== 'gouji_won'"),
+    "men_ranks_last": ("men.penalty", "== 'place_bottom'"),
+    "men_plays_on_at_bottom": ("men.penalty", "== 'bottom_plays_on'"),
+    "buy_four_optional": ("buy.four", "== 'optional'"),
+    "no_three_last": ("buy.no_three", "== 'last'"),
+    "tribute_ranks": ("tribute.cards", "as rank indices, the highest first"),
+    "sweep_streak_same_team": ("tribute.sweep_streak", "== 'same_team'"),
+    "kaipai_count": ("match.kaipai", "== 'count'"),
+    "shangban": ("match.first_leader", "== 'shangban'"),
+    "next_leader_place": ("match.next_leader", "as a place: 6 for 'last_place', else 1"),
+}
+"""The attributes of :class:`Rules` not named after the option they are read from, each with its
+``section.field`` and what it holds of it: a choice of words turned once into the bool the engine
+asks (or a table), so no rule compares words in play.  Every other option is read as
+``rules.<section>_<field>``, ``rules.<field>`` or, for ``<section>.enabled``, ``rules.<section>``
+(tests/test_rules_fields.py holds ``Rules.__init__`` to that)."""
+
+
 def as_rules(x: Rules | Variant) -> Rules:
     """The compiled rules of a Variant (compiled once and cached), or ``x`` itself if it is Rules."""
     return x if isinstance(x, Rules) else x.rules
@@ -66,9 +92,9 @@ class Rules:
         for sym, n in v.gouji.thresholds.items():
             self.thresholds[rank_of(sym)] = n
         self.attach_twos = v.sets.attach_twos
-        self.attachable = [False] * NRANKS
+        self.attach_jokers = [False] * NRANKS
         for sym in v.sets.attach_jokers:
-            self.attachable[rank_of(sym)] = True
+            self.attach_jokers[rank_of(sym)] = True
         self.bare = [False] * NRANKS
         for sym in v.sets.bare:
             self.bare[rank_of(sym)] = True
@@ -88,8 +114,8 @@ class Rules:
         self.ranks_present = [n > 0 for n in self.deck_counts]
         self.seats = 6
         self.hand_sizes = deal_sizes(v, len(self.deck))
-        self.place_names = list(v.places.names)
-        if len(self.place_names) != 6:
+        self.places_names = list(v.places.names)
+        if len(self.places_names) != 6:
             raise VariantError("places.names must name exactly 6 places")
         if len(v.scoring.points) != 6:
             raise VariantError("scoring.points must give exactly 6 numbers")
@@ -115,11 +141,11 @@ class Rules:
         """which departures of the opposite make a seat 无头 (``play.no_head_when``): 0 any, 1 going out, 2 头科's"""
         self.reenter_opposite_set = v.play.pass_reentry == "opposite_set"
         self.random_first_drawer = v.play.first_leader == "random"
-        self.ffa = v.free_for_all.enabled
-        self.ffa_after_out = v.free_for_all.after_out
+        self.free_for_all = v.free_for_all.enabled
+        self.free_for_all_after_out = v.free_for_all.after_out
         self.ffa_immediately = v.free_for_all.starts == "immediately"
-        self.ffa_passers_return = v.free_for_all.passers_return
-        self.jiefeng = v.jiefeng.policy
+        self.free_for_all_passers_return = v.free_for_all.passers_return
+        self.jiefeng_policy = v.jiefeng.policy
         self.wrong_play_loses_turn = v.play.wrong_play == "lose_turn"
         """错牌不出 (S4 第四条(一)): a wrong play loses the turn; else it is refused and the seat acts again"""
         self.announce = v.play.announce
@@ -131,13 +157,13 @@ class Rules:
         self.burn_teammate = b.teammate
         self.burn_after_pass = b.after_pass
         self.burn_own_team_first = b.priority == "own_team_first"
-        self.counter_burn = b.counter
+        self.burn_counter = b.counter
         self.break_burn = b.break_burn
         self.burn_fail_severity = b.fail_severity
         # -- 开点, 闷
         op = v.open_point
         self.open_point = op.enabled
-        self.point_deadline = op.deadline_out
+        self.open_point_deadline_out = op.deadline_out
         self.last_set_exception = op.last_set_exception
         self.natural_point = op.natural_point
         self.dadian = op.dadian
@@ -211,7 +237,7 @@ class Rules:
         self.positive_only = v.scoring.positive_only
         self.scoring = v.scoring.enabled
         """hands are scored (S4 第十九条); off: tribute without scoring"""
-        self.sweep_multiplier_param = v.scoring.sweep_multiplier
+        self.scoring_sweep_multiplier = v.scoring.sweep_multiplier
         self.beat: BeatStrategy = make_strategy(self, v.sets)
 
     @property
@@ -356,7 +382,7 @@ class Rules:
         if cs.twos and (not self.attach_twos or r >= TWO):
             return False
         for jr, n in ((SJ, cs.sj), (BJ, cs.bj), (TOP, cs.top)):
-            if n and (not self.attachable[jr] or jr <= r):
+            if n and (not self.attach_jokers[jr] or jr <= r):
                 return False
         return True
 
@@ -364,7 +390,7 @@ class Rules:
 
     def may_reenter(self, passed_seat: int, owner: int, ffa: bool) -> bool:
         """May a seat that passed in this round play on ``owner``'s set (S0 过牌, S4 第五条, 第十一条)?"""
-        if ffa and self.ffa_passers_return:
+        if ffa and self.free_for_all_passers_return:
             return True
         return self.reenter_opposite_set and owner == opposite(passed_seat)
 
@@ -383,9 +409,9 @@ class Rules:
         if victim == opposite(burner):
             return IllegalAction("the opposite answers a 够级 set; he does not burn it", rule="burn_opposite")
         if victim == burning:
-            if self.counter_burn == "none":
+            if self.burn_counter == "none":
                 return IllegalAction("反烧 is not allowed", rule="counter_burn")
-            if self.counter_burn == "victim" and burner != burn_victim:
+            if self.burn_counter == "victim" and burner != burn_victim:
                 return IllegalAction("only the burned seat may counter-burn (反烧)", rule="counter_burn")
         if not self.burn_teammate and same_side(burner, victim):
             return IllegalAction("a teammate's 够级 set may not be burned", rule="burn_teammate")
@@ -443,26 +469,26 @@ class Rules:
     def may_open_now(self, out: int, trick_out: int) -> bool:
         """May a seat still open (S4 第八条: not once 头科 and 二科 are out, but for the round of the
         deadline player's last set)?  ``out``: players out now; ``trick_out``: out when the round began."""
-        d = self.point_deadline
+        d = self.open_point_deadline_out
         if d is None or out < d:
             return True
         return self.last_set_exception and trick_out < d
 
     def point_deadline_passed(self, out: int) -> bool:
         """Has the 开点 deadline passed once ``out`` players are out (S4 第八条)?"""
-        return self.open_point and self.point_deadline is not None and out >= self.point_deadline
+        return self.open_point and self.open_point_deadline_out is not None and out >= self.open_point_deadline_out
 
     def ffa_starts(self, out: int) -> bool:
         """Does 四人乱缠 begin once ``out`` players are out (S4 第十一条, S0 “走2个人后不存在够级”)?"""
-        return self.ffa and out >= self.ffa_after_out
+        return self.free_for_all and out >= self.free_for_all_after_out
 
     def jiefeng_leader(self, owner: int, active: Sequence[bool]) -> int | None:
         """Who leads after ``owner`` went out and nobody answered his last set; None when the
         lead goes by request and consent (S4 第十三条)."""
-        if self.jiefeng == "by_consent":
+        if self.jiefeng_policy == "by_consent":
             return None
         nxt = next(((owner + k) % 6 for k in range(1, 7) if active[(owner + k) % 6]), owner)
-        if self.jiefeng == "next_teammate":
+        if self.jiefeng_policy == "next_teammate":
             for k in (2, 4):
                 if active[(owner + k) % 6]:
                     return (owner + k) % 6
@@ -792,7 +818,7 @@ class Rules:
         hook = self.hooks.get("sweep_multiplier")
         if hook is not None:
             return int(hook({"sweep": sweep}))
-        return self.sweep_multiplier_param if sweep else 1
+        return self.scoring_sweep_multiplier if sweep else 1
 
     def debts(self, result: HandResult) -> list[Debt]:
         """What the hand's result leaves owed for the next hand, in the variant's tribute order."""

@@ -564,7 +564,7 @@ def describe(event: Tournament, sc: Scored) -> str:
     """What the scorer reads out at the table: places, points, next leader, tribute owed."""
     v = event.variant
     names, st = sc.names, sc.settlement
-    place_names = v.rules.place_names
+    place_names = v.rules.places_names
     e = sc.entry
     out = [f"round {e.round}, table {e.table}, hand {e.hand} ({v.name})"]
     order = sorted(range(6), key=lambda s: sc.places[s])

@@ -454,7 +454,7 @@ def _hand_number(request: Request, ev: Tournament) -> int:
 def place_names(event: Tournament, lang: str) -> list[str]:
     """The six places as the event's rules name them (S4 头科…大落, S0 头客…大拉).  In English, the
     ordinal with the rules' own name in brackets, as the pages name every term of the game: ``1st (头科)``."""
-    names = list(event.variant.rules.place_names)
+    names = list(event.variant.rules.places_names)
     if lang == "en":
         return [f"{en} ({zh})" for en, zh in zip(WORDS["place_names"]["en"].split(","), names, strict=True)]
     return names
@@ -509,7 +509,7 @@ def _finish_problem(ev: Tournament, entry: Entry, lang: str) -> str:
 def _refusal(ev: Tournament, entry: Entry, e: Exception, lang: str) -> str:
     """Why an entry was not taken, in the reader's language: the rules' refusal worded by refusals.py."""
     if isinstance(e, tables.Refused):
-        return refusals.refusal(e.action, _table_names(ev, entry), lang, list(ev.variant.rules.place_names))
+        return refusals.refusal(e.action, _table_names(ev, entry), lang, list(ev.variant.rules.places_names))
     if "nothing to correct" in str(e):
         return word("same_result", lang)
     return word("not_taken", lang) if lang == "zh" else f"{word('refused', lang)} {e}"

@@ -80,7 +80,7 @@ def _summary(
 ) -> Summary:
     zh = lang == "zh"
     rules = event.variant.rules
-    place_names = list(rules.place_names)
+    place_names = list(rules.places_names)
     finish = [int(s) for s in result["finish"]]
     sep = " · "
     places = sep.join(f"{place_names[i]} {who(names, s, lang)}" for i, s in enumerate(finish))
