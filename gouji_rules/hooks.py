@@ -249,7 +249,7 @@ def markdown() -> str:
     out: list[str] = []
     for name, spec in HOOKS.items():
         asker = spec.asked_by if "." in spec.asked_by else f"Rules.{spec.asked_by}"
-        decides = ", ".join(f"`{f}`" for f in (*spec.decides, *spec.partly)) or "nothing else"
+        decides = ", ".join(f"`{f}`" for f in (*spec.decides, *spec.partly)) or "no parameter (the rule has none)"
         out += [
             f"### `{name}` → `{spec.result}`",
             "",
