@@ -17,7 +17,7 @@ from .legal import Legal
 from .observe import Observation
 from .rng import SplitMix64, derive
 from .rules import NEVER
-from .seats import opposite
+from .seats import opposite, same_side
 from .strength import Strength as Strength  # how strong each agent measured: gouji_rules.strength
 from .strength import strength as strength
 
@@ -175,7 +175,7 @@ class GreedyAgent:
         owner = obs.table_owner
         h = obs.hand
         rules = obs.rules
-        teammate = owner >= 0 and (owner - me) % 2 == 0 and owner != me
+        teammate = owner >= 0 and owner != me and same_side(owner, me)
         sets = legal.sets
         if JIEFENG in legal.extras and not sets:
             return JIEFENG
@@ -208,7 +208,7 @@ class GreedyAgent:
         me = obs.seat
         owner = obs.table_owner
         h = obs.hand
-        if (owner - me) % 2 == 0:
+        if same_side(owner, me):
             return PASS
         best = self._cheapest(legal.sets, h)
         after = list(h)
@@ -234,24 +234,23 @@ class GreedyAgent:
         return min(cands, key=lambda cs: set_cost(cs, h))
 
 
-def _search() -> Agent:
-    from .search import SearchAgent  # imported late: search builds on this module
+def _by_name(module: str, attr: str) -> Callable[[], Agent]:
+    """An agent made from a class found by name when the first one is made, never imported here:
+    search builds on this module (an import would knot the two), and the learned agent needs numpy
+    (and mypyc compiling this module would type-check the learning package with it)."""
 
-    return SearchAgent()
+    def make() -> Agent:
+        agent: Agent = getattr(importlib.import_module(module), attr)()
+        return agent
 
-
-def _learned() -> Agent:
-    # imported late (numpy; the network is loaded on first use), and by name, so that mypyc compiling
-    # this module does not type-check the learning package and numpy with it
-    agent: Agent = importlib.import_module("gouji_rules.learn.agent").LearnedAgent()
-    return agent
+    return make
 
 
 AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
-    "ismcts": _search,
-    "learned": _learned,
+    "ismcts": _by_name("gouji_rules.search", "SearchAgent"),
+    "learned": _by_name("gouji_rules.learn.agent", "LearnedAgent"),
 }
 
 

@@ -115,7 +115,7 @@ def attach_ranges(rules: Rules, hand: Sequence[int], rb: int) -> tuple[int, int,
     """Most 2s, 小王, 大王 and top cards that may be attached to core ``rb`` from ``hand``."""
     if rules.bare[rb]:
         return 0, 0, 0, 0
-    attachable = rules.attachable
+    attachable = rules.attach_jokers
     a = hand[TWO] if (rules.attach_twos and rb < TWO) else 0
     s = hand[SJ] if (attachable[SJ] and rb < SJ) else 0
     b = hand[BJ] if (attachable[BJ] and rb < BJ) else 0
@@ -213,7 +213,7 @@ class Cover:
         covered = ts + tb
         h: list[int] = hand if isinstance(hand, list) else list(hand)
         rules = self.rules
-        bare, attachable = rules.bare, rules.attachable
+        bare, attachable = rules.bare, rules.attach_jokers
         twos = h[TWO] if rules.attach_twos else 0
         sjs = h[SJ] if attachable[SJ] else 0
         bjs = h[BJ] if attachable[BJ] else 0
@@ -426,7 +426,7 @@ def _joker_set(s: int, b: int, y: int) -> CardSet:
 
 
 def set_context(cs: CardSet, prefix: str = "") -> dict[str, Any]:
-    """What a ``beats`` expression knows of one set (``rules.BEAT_CONTEXT``), names after ``prefix``."""
+    """What a ``beats`` expression knows of one set (``hooks.BEAT_CONTEXT``), names after ``prefix``."""
     s, b, y = joker_counts(cs)
     return {
         prefix + "rank": cs.rank,
@@ -597,7 +597,7 @@ class HookBeat:
             plan = self._plan_to(tab, total)
         memo = tab.memo
         rules = self.rules
-        bare, attachable = rules.bare, rules.attachable
+        bare, attachable = rules.bare, rules.attach_jokers
         twos = h[TWO] if rules.attach_twos else 0
         sjs = h[SJ] if attachable[SJ] else 0
         bjs = h[BJ] if attachable[BJ] else 0

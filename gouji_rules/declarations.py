@@ -92,8 +92,3 @@ class Yudian(Declaration):
     en = "预点: before the deal, declare your opposite will not open"
     phase = "yudian"
     reads = ("yudian", "yudian_stake")
-
-
-def compile_declarations(rules: Rules, declare: DeclareRules) -> dict[str, Any]:
-    """Every registered declaration compiled for a variant, by name."""
-    return {name: DECLARATIONS.find(name)(rules, declare) for name in DECLARATIONS}

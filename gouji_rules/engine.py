@@ -54,8 +54,8 @@ from .events import Event, play_event
 from .legal import Box, Legal
 from .observe import Observation, hand_observation
 from .rng import SplitMix64, check_seed
-from .rules import Rules, as_rules, sweep_of
-from .seats import opposite
+from .rules import Rules, as_rules
+from .seats import opposite, same_side, side, side_seats, sweep_of
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -328,7 +328,7 @@ class Hand:
     def _huiwu(self, team: int, leader: int) -> bool:
         """会五 (S0): the swept side's 5s go out together; the other side may answer them."""
         five = FIVE
-        seats = [s for s in range(6) if s % 2 == team and self.active[s]]
+        seats = [s for s in side_seats(team) if self.active[s]]
         total = sum(self.hands[s][five] for s in seats)
         if not total:
             return False
@@ -344,7 +344,7 @@ class Hand:
 
     def _ask_huiwu_answers(self, team: int) -> None:
         """The other team, in turn from the 5s' owner, may answer 会五's 5s (seats out skipped)."""
-        self.queue = [(p, FOLLOW) for p in self._response_queue_seats(self.owner) if p % 2 != team]
+        self.queue = [(p, FOLLOW) for p in self._response_queue_seats(self.owner) if side(p) != team]
         self._advance()
 
     def _response_queue_seats(self, owner: int) -> list[int]:
@@ -613,7 +613,7 @@ class Hand:
         bie3 = rules.bie3
         only3 = bie3 and sum(h) == h[THREE]
         need_joker = self.burning == s
-        bare, attachable, exempt, whole = rules.bare, rules.attachable, rules.burn_exempt, rules.whole
+        bare, attachable, exempt, whole = rules.bare, rules.attach_jokers, rules.burn_exempt, rules.whole
         twos = h[TWO] if rules.attach_twos else 0
         sjs = h[SJ] if attachable[SJ] else 0
         bjs = h[BJ] if attachable[BJ] else 0
@@ -663,7 +663,7 @@ class Hand:
 
     def _may_request_jiefeng(self, s: int) -> bool:
         """S4 接风: facing the last set of the player just before you, ask to lead instead."""
-        if self.rules.jiefeng != "by_consent" or self.requester >= 0:
+        if self.rules.jiefeng_policy != "by_consent" or self.requester >= 0:
             return False
         o = self.owner
         return o >= 0 and not self.active[o] and self._next_active(o) == s and self.requester != -2
@@ -976,7 +976,7 @@ class Hand:
         for p in order:
             if not active[p] or self._locked(p, owner):
                 continue
-            if rules.may_answer(p == opp, (p - owner) % 2 == 0, no_head[p], False, False):
+            if rules.may_answer(p == opp, same_side(p, owner), no_head[p], False, False):
                 queue.append((p, FOLLOW))
         return queue
 

@@ -8,18 +8,18 @@ expression hook costs one dict lookup after its first call.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from .beat import BeatStrategy, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
-from .seats import opposite
+from .registry import DECLARATIONS, TRIBUTE_KINDS
+from .seats import opposite, same_side, side, side_seats, sweep_of, teammates
 
 if TYPE_CHECKING:
     from .settlement import Debt, HandResult
-    from .variant import Variant
+    from .variant import TributeRules, Variant
 
 NEVER = 1 << 30
 
@@ -37,112 +37,30 @@ HEAD_FOREVER: Final = 1 << 20
 """Head rights that last the whole hand (more 够死级 sets than a hand holds)."""
 
 
-@dataclass(frozen=True)
-class HookSpec:
-    """What an expression hook may use and must return.
-
-    ``names`` maps each name in the hook's context to its type: ``int``,
-    ``bool``, ``rank`` (an int rank index; expressions write rank literals) or
-    ``list[int]``.
-    """
-
-    names: Mapping[str, str]
-    result: str
-    zh: str
-    en: str
-
-
-SET_CONTEXT = {
-    "rank": "rank",
-    "count": "int",
-    "twos": "int",
-    "sj": "int",
-    "bj": "int",
-    "top": "int",
-    "size": "int",
-    "jokers": "int",
-    "threshold": "int",
+RENAMED: Final[dict[str, tuple[str, str]]] = {
+    "answer_anyone": ("gouji.answer", "== 'anyone'"),
+    "reenter_opposite_set": ("play.pass_reentry", "== 'opposite_set'"),
+    "random_first_drawer": ("play.first_leader", "== 'random'"),
+    "wrong_play_loses_turn": ("play.wrong_play", "== 'lose_turn'"),
+    "ffa_immediately": ("free_for_all.starts", "== 'immediately'"),
+    "burn_own_team_first": ("burn.priority", "== 'own_team_first'"),
+    "four_any_time": ("open_point.four_when", "== 'any_time'"),
+    "dadian_any_gouji": ("open_point.dadian_lived", "== 'gouji_won'"),
+    "men_ranks_last": ("men.penalty", "== 'place_bottom'"),
+    "men_plays_on_at_bottom": ("men.penalty", "== 'bottom_plays_on'"),
+    "buy_four_optional": ("buy.four", "== 'optional'"),
+    "no_three_last": ("buy.no_three", "== 'last'"),
+    "tribute_ranks": ("tribute.cards", "as rank indices, the highest first"),
+    "sweep_streak_same_team": ("tribute.sweep_streak", "== 'same_team'"),
+    "kaipai_count": ("match.kaipai", "== 'count'"),
+    "shangban": ("match.first_leader", "== 'shangban'"),
+    "next_leader_place": ("match.next_leader", "as a place: 6 for 'last_place', else 1"),
 }
-
-
-def _beat_context() -> dict[str, str]:
-    """The names a ``beats`` expression sees: the played set's (as for ``is_gouji``, and each kind's
-    cards core included: ``all_twos`` …), the same with ``table_`` for the table set, and ``default``."""
-    one = {k: v for k, v in SET_CONTEXT.items() if k != "threshold"}
-    one.update({"all_twos": "int", "all_sj": "int", "all_bj": "int", "all_top": "int", "plain": "int"})
-    return {**one, **{"table_" + k: v for k, v in one.items()}, "default": "bool"}
-
-
-BEAT_CONTEXT = _beat_context()
-
-HOOKS: dict[str, HookSpec] = {
-    "is_gouji": HookSpec(
-        SET_CONTEXT,
-        "bool",
-        "这套牌是不是够级牌",
-        "is this set 够级 (threshold is 0 when the rank has none)",
-    ),
-    "is_pure_gouji": HookSpec(
-        {**SET_CONTEXT, "gouji": "bool"},
-        "bool",
-        "这套牌是不是纯够级牌（能开点）",
-        "is this set pure 够级 (may open the point)",
-    ),
-    "may_answer": HookSpec(
-        {
-            "is_opposite": "bool",
-            "is_teammate": "bool",
-            "no_head": "bool",
-            "owner_no_head": "bool",
-            "free_for_all": "bool",
-        },
-        "bool",
-        "这个人能不能不烧牌直接管这套够级牌",
-        "may this seat answer a 够级 set without burning",
-    ),
-    "team_score": HookSpec(
-        {"points": "list[int]", "places": "list[int]", "sweep": "bool"},
-        "int",
-        "一方的本局得分（points 为三人的名次分，places 为三人的名次）",
-        "a team's score for the hand from its players' place points and places",
-    ),
-    "geming_eligible": HookSpec(
-        {"twos": "int", "sj": "int", "bj": "int", "top": "int", "aces": "int", "cards": "int"},
-        "bool",
-        "能不能革命（大纲第二十一条：没有大花、小花、钱）",
-        "may this player declare 革命 (counts are of the dealt hand)",
-    ),
-    "chongdian_eligible": HookSpec(
-        {"max_rank": "rank", "pure_sets": "int", "twos": "int", "jokers": "int"},
-        "bool",
-        "能不能冲点（点烧闷拉 十、冲点：没有大于A的牌，至少3套纯够级牌）",
-        "may this player 冲点",
-    ),
-    "kang_self": HookSpec(
-        {"sj": "int", "bj": "int"},
-        "bool",
-        "能不能扛自己的贡（四小扛自己）",
-        "is this player exempt from paying tribute",
-    ),
-    "kang_team": HookSpec(
-        {"sj": "int", "bj": "int"}, "bool", "能不能扛全队的贡（四大扛全场）", "is this player's whole team exempt"
-    ),
-    "tribute_card": HookSpec(
-        {"counts": "list[int]", "kept": "list[int]"},
-        "rank",
-        "进贡交哪张牌（counts 为各点数张数，kept 为不能进的张数）；返回点数，-1 表示没有可进的牌",
-        "which rank to pay as tribute from the payer's counts by rank; -1 when nothing qualifies",
-    ),
-    "sweep_multiplier": HookSpec(
-        {"sweep": "bool"}, "int", "串三户时的得分倍数", "the score multiplier (sweep is true for 串三户)"
-    ),
-    "beats": HookSpec(
-        BEAT_CONTEXT,
-        "bool",
-        "出的这套牌管不管得住桌上那套（table_ 开头的是桌上那套；default 为 sets.beat 的答案）",
-        "does the played set beat the table set (table_… names are the table set's; default is sets.beat's answer)",
-    ),
-}
+"""The attributes of :class:`Rules` not named after the option they are read from, each with its
+``section.field`` and what it holds of it: a choice of words turned once into the bool the engine
+asks (or a table), so no rule compares words in play.  Every other option is read as
+``rules.<section>_<field>``, ``rules.<field>`` or, for ``<section>.enabled``, ``rules.<section>``
+(tests/test_rules_fields.py holds ``Rules.__init__`` to that)."""
 
 
 def as_rules(x: Rules | Variant) -> Rules:
@@ -168,18 +86,15 @@ class Rules:
     """
 
     def __init__(self, variant: Variant) -> None:
-        from .declarations import compile_declarations
-        from .tributes import compile_tribute_kinds
-
         self.variant = v = variant
         self.name = v.name
         self.thresholds = [NEVER] * NRANKS
         for sym, n in v.gouji.thresholds.items():
             self.thresholds[rank_of(sym)] = n
         self.attach_twos = v.sets.attach_twos
-        self.attachable = [False] * NRANKS
+        self.attach_jokers = [False] * NRANKS
         for sym in v.sets.attach_jokers:
-            self.attachable[rank_of(sym)] = True
+            self.attach_jokers[rank_of(sym)] = True
         self.bare = [False] * NRANKS
         for sym in v.sets.bare:
             self.bare[rank_of(sym)] = True
@@ -198,8 +113,8 @@ class Rules:
             self.deck_counts[c >> 2] += 1
         self.ranks_present = [n > 0 for n in self.deck_counts]
         self.hand_sizes = deal_sizes(v, len(self.deck))
-        self.place_names = list(v.places.names)
-        if len(self.place_names) != 6:
+        self.places_names = list(v.places.names)
+        if len(self.places_names) != 6:
             raise VariantError("places.names must name exactly 6 places")
         if len(v.scoring.points) != 6:
             raise VariantError("scoring.points must give exactly 6 numbers")
@@ -225,11 +140,11 @@ class Rules:
         """which departures of the opposite make a seat 无头 (``play.no_head_when``): 0 any, 1 going out, 2 头科's"""
         self.reenter_opposite_set = v.play.pass_reentry == "opposite_set"
         self.random_first_drawer = v.play.first_leader == "random"
-        self.ffa = v.free_for_all.enabled
-        self.ffa_after_out = v.free_for_all.after_out
+        self.free_for_all = v.free_for_all.enabled
+        self.free_for_all_after_out = v.free_for_all.after_out
         self.ffa_immediately = v.free_for_all.starts == "immediately"
-        self.ffa_passers_return = v.free_for_all.passers_return
-        self.jiefeng = v.jiefeng.policy
+        self.free_for_all_passers_return = v.free_for_all.passers_return
+        self.jiefeng_policy = v.jiefeng.policy
         self.wrong_play_loses_turn = v.play.wrong_play == "lose_turn"
         """错牌不出 (S4 第四条(一)): a wrong play loses the turn; else it is refused and the seat acts again"""
         self.announce = v.play.announce
@@ -241,13 +156,13 @@ class Rules:
         self.burn_teammate = b.teammate
         self.burn_after_pass = b.after_pass
         self.burn_own_team_first = b.priority == "own_team_first"
-        self.counter_burn = b.counter
+        self.burn_counter = b.counter
         self.break_burn = b.break_burn
         self.burn_fail_severity = b.fail_severity
         # -- 开点, 闷
         op = v.open_point
         self.open_point = op.enabled
-        self.point_deadline = op.deadline_out
+        self.open_point_deadline_out = op.deadline_out
         self.last_set_exception = op.last_set_exception
         self.natural_point = op.natural_point
         self.dadian = op.dadian
@@ -264,7 +179,7 @@ class Rules:
         # -- between hands
         k = v.kang
         self.kang_enabled, self.kang_small, self.kang_big = k.enabled, k.small, k.big
-        self.declarations = compile_declarations(self, v.declare)
+        self.declarations = {name: DECLARATIONS.find(name)(self, v.declare) for name in DECLARATIONS}
         self.declare_win_needs_own_point = v.declare.win_needs_own_point
         self.fanche_multiplier = v.declare.fanche_multiplier
         bu = v.buy
@@ -289,7 +204,7 @@ class Rules:
         self.sweep_streak_same_team = t.sweep_streak == "same_team"
         self.tribute_shown = t.shown
         """tribute and returned cards are shown to the whole table (S0 八、进贡: 明置)"""
-        self.tribute_kinds = compile_tribute_kinds(self, t)
+        self.tribute_kinds = tribute_kinds(self, t)
         g = v.geming
         self.geming = g.enabled
         self.geming_void_at = g.void_at
@@ -321,7 +236,7 @@ class Rules:
         self.positive_only = v.scoring.positive_only
         self.scoring = v.scoring.enabled
         """hands are scored (S4 第十九条); off: tribute without scoring"""
-        self.sweep_multiplier_param = v.scoring.sweep_multiplier
+        self.scoring_sweep_multiplier = v.scoring.sweep_multiplier
         self.beat: BeatStrategy = make_strategy(self, v.sets)
 
     @property
@@ -466,7 +381,7 @@ class Rules:
         if cs.twos and (not self.attach_twos or r >= TWO):
             return False
         for jr, n in ((SJ, cs.sj), (BJ, cs.bj), (TOP, cs.top)):
-            if n and (not self.attachable[jr] or jr <= r):
+            if n and (not self.attach_jokers[jr] or jr <= r):
                 return False
         return True
 
@@ -474,7 +389,7 @@ class Rules:
 
     def may_reenter(self, passed_seat: int, owner: int, ffa: bool) -> bool:
         """May a seat that passed in this round play on ``owner``'s set (S0 过牌, S4 第五条, 第十一条)?"""
-        if ffa and self.ffa_passers_return:
+        if ffa and self.free_for_all_passers_return:
             return True
         return self.reenter_opposite_set and owner == opposite(passed_seat)
 
@@ -493,11 +408,11 @@ class Rules:
         if victim == opposite(burner):
             return IllegalAction("the opposite answers a 够级 set; he does not burn it", rule="burn_opposite")
         if victim == burning:
-            if self.counter_burn == "none":
+            if self.burn_counter == "none":
                 return IllegalAction("反烧 is not allowed", rule="counter_burn")
-            if self.counter_burn == "victim" and burner != burn_victim:
+            if self.burn_counter == "victim" and burner != burn_victim:
                 return IllegalAction("only the burned seat may counter-burn (反烧)", rule="counter_burn")
-        if not self.burn_teammate and (burner - victim) % 2 == 0:
+        if not self.burn_teammate and same_side(burner, victim):
             return IllegalAction("a teammate's 够级 set may not be burned", rule="burn_teammate")
         if self.burn_needs_open_point and not opened:
             return IllegalAction(
@@ -553,26 +468,26 @@ class Rules:
     def may_open_now(self, out: int, trick_out: int) -> bool:
         """May a seat still open (S4 第八条: not once 头科 and 二科 are out, but for the round of the
         deadline player's last set)?  ``out``: players out now; ``trick_out``: out when the round began."""
-        d = self.point_deadline
+        d = self.open_point_deadline_out
         if d is None or out < d:
             return True
         return self.last_set_exception and trick_out < d
 
     def point_deadline_passed(self, out: int) -> bool:
         """Has the 开点 deadline passed once ``out`` players are out (S4 第八条)?"""
-        return self.open_point and self.point_deadline is not None and out >= self.point_deadline
+        return self.open_point and self.open_point_deadline_out is not None and out >= self.open_point_deadline_out
 
     def ffa_starts(self, out: int) -> bool:
         """Does 四人乱缠 begin once ``out`` players are out (S4 第十一条, S0 “走2个人后不存在够级”)?"""
-        return self.ffa and out >= self.ffa_after_out
+        return self.free_for_all and out >= self.free_for_all_after_out
 
     def jiefeng_leader(self, owner: int, active: Sequence[bool]) -> int | None:
         """Who leads after ``owner`` went out and nobody answered his last set; None when the
         lead goes by request and consent (S4 第十三条)."""
-        if self.jiefeng == "by_consent":
+        if self.jiefeng_policy == "by_consent":
             return None
         nxt = next(((owner + k) % 6 for k in range(1, 7) if active[(owner + k) % 6]), owner)
-        if self.jiefeng == "next_teammate":
+        if self.jiefeng_policy == "next_teammate":
             for k in (2, 4):
                 if active[(owner + k) % 6]:
                     return (owner + k) % 6
@@ -586,7 +501,7 @@ class Rules:
 
     def geming_place_at(self, seat: int, places: Sequence[int]) -> int:
         """The place of the 革命 player at ``seat`` given where the others finished (``places``, by seat)."""
-        mates = sorted(places[(seat + k) % 6] for k in (2, 4))
+        mates = sorted(places[s] for s in teammates(seat))
         return self.geming_final_place(mates == [1, 2])
 
     def geming_opposite_opens_by_rights(self) -> bool:
@@ -701,7 +616,7 @@ class Rules:
     def kang_seats(self, seat: int, scope: KangScope) -> frozenset[int]:
         """The seats a 扛贡 of ``scope`` by ``seat`` exempts from paying: his whole side (大王扛贡) or himself."""
         if scope is KangScope.TEAM:
-            return frozenset({seat, (seat + 2) % 6, (seat + 4) % 6})
+            return frozenset(side_seats(side(seat)))
         return frozenset({seat}) if scope is KangScope.SELF else frozenset()
 
     def geming_eligible(self, hand: Sequence[int]) -> bool:
@@ -793,8 +708,6 @@ class Rules:
         for k in self.tribute_kinds:
             if k.name == name:
                 return k
-        from .registry import TRIBUTE_KINDS
-
         return TRIBUTE_KINDS.find(name)(self, self.variant.tribute)
 
     def extension_options(self, entry: Any) -> dict[str, Any]:
@@ -819,7 +732,7 @@ class Rules:
 
     def may_waive(self, kind: str, giver: int, receiver: int) -> bool:
         """May ``receiver`` waive this debt (a teammate's, of a waivable kind)?"""
-        return (giver - receiver) % 2 == 0 and giver != receiver and bool(self.tribute_kind(kind).waivable)
+        return giver != receiver and same_side(giver, receiver) and bool(self.tribute_kind(kind).waivable)
 
     def may_refuse_return(self, payer_hand: Sequence[int], rank: int, other_ranks: int) -> bool:
         """May the payer refuse a returned card of ``rank`` (``tribute.return_refusable``; S4 第十四条(四)
@@ -831,8 +744,6 @@ class Rules:
         """The compiled declaration called ``name``; unknown names raise VariantError."""
         hit = self.declarations.get(name)
         if hit is None:
-            from .registry import DECLARATIONS
-
             DECLARATIONS.find(name)
             raise VariantError(f"{self.name} has no {name}")
         return hit
@@ -900,7 +811,7 @@ class Rules:
         out = []
         hook = self.hooks.get("team_score")
         for team in (0, 1):
-            seats = [s for s in range(6) if s % 2 == team]
+            seats = side_seats(team)
             pts = [self.place_points(places[s]) for s in seats]
             sweep = sweep_team == team
             if hook is not None:
@@ -917,7 +828,7 @@ class Rules:
         hook = self.hooks.get("sweep_multiplier")
         if hook is not None:
             return int(hook({"sweep": sweep}))
-        return self.sweep_multiplier_param if sweep else 1
+        return self.scoring_sweep_multiplier if sweep else 1
 
     def debts(self, result: HandResult) -> list[Debt]:
         """What the hand's result leaves owed for the next hand, in the variant's tribute order."""
@@ -959,21 +870,30 @@ class Rules:
         last = list(places).index(6)
         if how == "losing_pair":
             second = list(places).index(5)
-            return [second] if (last - second) % 2 == 0 else []
+            return [second] if same_side(last, second) else []
         if how == "swept_team":
             team = sweep_of(list(places))
-            if team is None or last % 2 == team:
+            if team is None or side(last) == team:
                 return []
-            return [s for s in range(6) if s % 2 == last % 2 and s != last]
+            return teammates(last)
         return []
 
 
-def sweep_of(places: Sequence[int]) -> int | None:
-    """The team that took places 1, 2 and 3 (串三户), or None."""
-    for team in (0, 1):
-        if sorted(places[s] for s in range(6) if s % 2 == team) == [1, 2, 3]:
-            return team
-    return None
+def tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:
+    """The kinds the variant names in ``tribute.order`` (a kind it names, or the kind it sorts as:
+    the sweep kind under ``place``), compiled, in that order; a registered kind the order does not
+    name is not paid under this variant.  Found through the registry by name: the kinds' module
+    builds on this one."""
+    for name in (*tribute.order, *tribute.returned, *tribute.waivable):
+        TRIBUTE_KINDS.find(name)  # an unknown kind is an error, with the nearest name
+    order = list(tribute.order)
+
+    def key(name: str) -> str:
+        return TRIBUTE_KINDS[name].sorts_as or name
+
+    named = [name for name in TRIBUTE_KINDS if name in order or key(name) in order]
+    named.sort(key=lambda name: order.index(name if name in order else key(name)))
+    return [TRIBUTE_KINDS[name](rules, tribute) for name in named]
 
 
 def build_deck(v: Variant) -> list[int]:

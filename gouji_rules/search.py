@@ -38,6 +38,7 @@ from .events import Event
 from .legal import Legal
 from .observe import Observation, own_events
 from .rng import SplitMix64, derive
+from .seats import same_side, side
 
 PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
 PLAYED = frozenset({"play", "burn", "counter_burn"})
@@ -284,7 +285,7 @@ class SearchAgent:
         opponent go to greedy unless the budget says otherwise.
         """
         owner = obs.table_owner
-        if owner < 0 or owner == obs.seat or (owner - obs.seat) % 2 == 0:
+        if owner < 0 or same_side(owner, obs.seat):
             return False
         return self.search_all or (obs.table is not None and obs.rules.is_gouji(obs.table))
 
@@ -297,7 +298,7 @@ class SearchAgent:
         cands = self.candidate_actions(obs, legal, first)
         if len(cands) == 1:
             return first
-        team = obs.seat % 2
+        team = side(obs.seat)
         totals = [0.0] * len(cands)
         done = 0
         start = time.perf_counter()

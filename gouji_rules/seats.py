@@ -11,6 +11,8 @@ of the table is written once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 SEATS = 6
 """Players at a table of 够级."""
 
@@ -38,3 +40,15 @@ def teammates(seat: int) -> list[int]:
 def side_seats(team: int) -> list[int]:
     """The three seats of side ``team`` (0 or 1), in seat order."""
     return [s for s in range(SEATS) if s % 2 == team]
+
+
+def sweep_of(places: Sequence[int]) -> int | None:
+    """The side whose three seats took places 1, 2 and 3 (串三户), or None; ``places`` by seat.
+
+    >>> sweep_of([4, 1, 5, 2, 6, 3]), sweep_of([1, 4, 2, 5, 6, 3])
+    (1, None)
+    """
+    for team in (0, 1):
+        if sorted(places[s] for s in side_seats(team)) == [1, 2, 3]:
+            return team
+    return None

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .rules import as_rules, sweep_of
+from .rules import as_rules
+from .seats import sweep_of
 
 if TYPE_CHECKING:
     from .rules import Rules

@@ -19,8 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .registry import TRIBUTE_KINDS
-from .rules import sweep_of
-from .seats import opposite
+from .seats import opposite, side_seats, sweep_of
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -205,20 +204,4 @@ class SweepTribute(TributeKind):
         team = sweep_of(result.places)
         if not self.on or team is None:
             return []
-        return [self.debt(s, opposite(s), 1) for s in range(6) if s % 2 != team]
-
-
-def compile_tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:
-    """The kinds the variant names in ``tribute.order`` (a kind it names, or the kind it sorts as:
-    the sweep kind under ``place``), compiled, in that order; a registered kind the order does not
-    name is not paid under this variant."""
-    for name in (*tribute.order, *tribute.returned, *tribute.waivable):
-        TRIBUTE_KINDS.find(name)  # an unknown kind is an error, with the nearest name
-    order = list(tribute.order)
-
-    def key(name: str) -> str:
-        return TRIBUTE_KINDS[name].sorts_as or name
-
-    named = [name for name in TRIBUTE_KINDS if name in order or key(name) in order]
-    named.sort(key=lambda name: order.index(name if name in order else key(name)))
-    return [TRIBUTE_KINDS[name](rules, tribute) for name in named]
+        return [self.debt(s, opposite(s), 1) for s in side_seats(1 - team)]

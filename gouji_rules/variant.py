@@ -806,7 +806,7 @@ class Variant:
     chongdian: ChongdianRules = field(default_factory=ChongdianRules)
     match: MatchRules = field(default_factory=MatchRules)
     hooks: Mapping[str, Hook] = field(default_factory=dict)
-    """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``rules.HOOKS``."""
+    """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``hooks.HOOKS``."""
     extensions: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     """The options of registered extensions as written, by home path (``tribute.kinds``) and entry
     (:mod:`gouji_rules.options`); in a file and in :meth:`to_dict` they sit inside their section."""

@@ -431,7 +431,7 @@ def test_s4_art6_third_fourth_and_fifth_burn_failures_are_siké_sanké_erké() -
         assert [e.seat for e in events(h, "burn_fail")] == [1, 3, 5, 2, 0][:n]
         assert not events(h, "no_head") and not any(h.no_head)
     assert h.is_over
-    names = S4.rules.place_names
+    names = S4.rules.places_names
     assert [names[h.places[s] - 1] for s in (1, 3, 5, 2, 0)] == ["大落", "二落", "四科", "三科", "二科"]
     assert h.places[4] == 1  # the one seat left in play
 

@@ -219,7 +219,7 @@ def _not_finite(doc: Any, where: str = "") -> str:
 def _beyond_float(variants: tuple[str, ...], where: str | None) -> str:
     """The error for scores too large to average: which variants' hooks make the scores, from which file."""
     from .. import catalog
-    from ..rules import HOOKS
+    from ..hooks import HOOKS
 
     makers = []
     for spec in variants:

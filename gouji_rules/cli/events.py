@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ..seats import side, side_seats
 from ..tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
 from .common import OUTPUT, SEED, TEXT, FiniteFloat, add_commands, check_output_paths, fail, handles_errors
 
@@ -180,8 +181,8 @@ def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
             rows = []
             for r in t["seats"]:
                 o = t["seats"][r["opposite"]]
-                side = "0 2 4" if r["seat"] % 2 == 0 else "1 3 5"
-                rows.append([str(r["seat"]), r["player"], r["team"], side, f"{o['seat']} {o['player']}"])
+                sits = " ".join(map(str, side_seats(side(r["seat"]))))
+                rows.append([str(r["seat"]), r["player"], r["team"], sits, f"{o['seat']} {o['player']}"])
             click.echo(table(["seat", "player", "team", "side", "对头 (opposite)"], rows), nl=False)
             click.echo("")
 

@@ -81,7 +81,7 @@ def simulate_cmd(
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
-    _print_summary(out, variant.rules.place_names)
+    _print_summary(out, variant.rules.places_names)
 
 
 def _check_records_path(records: str, variant_spec: str) -> None:

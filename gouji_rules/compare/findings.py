@@ -3,7 +3,7 @@
 A club that halves its place scores (2/1/0 instead of 4/2/0) halves every score
 metric, and a raw comparison calls each of those halvings a clear difference.  So
 every metric measured in points is also given in units of the variant's own 头科
-score (:func:`~gouji_rules.compare.work.score_unit`), and between two variants the
+score (:func:`~gouji_rules.compare.skill.score_unit`), and between two variants the
 paired difference in those units decides: a raw difference that is clear while the
 one in units is not is only a change of scale, said once and not listed as a finding.
 

@@ -18,7 +18,7 @@ from ..variant import Variant
 from .backends import Backend, SerialBackend
 from .findings import findings, in_units, power, proportional, unit_difference
 from .rulediff import between_hands, rule_differences
-from .skill import parse_agents, sides
+from .skill import parse_agents, score_unit, sides
 from .stats import Z975, Histogram
 from .work import (
     DEALS_PER_UNIT,
@@ -29,7 +29,6 @@ from .work import (
     metrics_for,
     owed_kinds,
     plan,
-    score_unit,
     tally_for,
 )
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..agents import AGENTS, Agent, make_agent
 from ..errors import GoujiError
+from ..seats import SEATS, side_seats
 from ..strength import measured_variants, strength
 from ..variant import Variant
 
@@ -84,7 +85,7 @@ def table_agents(spec: str) -> list[Agent]:
     stops them.
     """
     a, b = parse_agents(spec)
-    return [side_agent(a if s % 2 == 0 else b) for s in range(6)]
+    return [side_agent(b if s in side_seats(1) else a) for s in range(SEATS)]
 
 
 def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list[dict[str, Any]]:
@@ -97,7 +98,7 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
     a, b = parse_agents(spec)
     nearest = [_nearest_measured(v) for v in variants]
     out = []
-    for side, agent, seats in (("A", a, [0, 2, 4]), ("B", b, [1, 3, 5])):
+    for side, agent, seats in (("A", a, side_seats(0)), ("B", b, side_seats(1))):
         rows = []
         for label, (under, apart, unit) in zip(labels, nearest, strict=True):
             s = strength(agent, under) if under else None
@@ -119,12 +120,27 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
     return out
 
 
+def score_unit(variant: Variant) -> int:
+    """Points per unit of the variant's own scoring: its 头科 score (the largest place score in
+    magnitude when 头科 scores nothing), 0 when the variant keeps no score.  Scores divided by it
+    compare across scorings: 2/1/0 and 4/2/0 give the same scores in units.
+
+    >>> from gouji_rules.catalog import dagang, dianshaomenla
+    >>> score_unit(dagang()), score_unit(dianshaomenla())
+    (4, 2)
+    """
+    scoring = variant.scoring
+    if not scoring.enabled:
+        return 0
+    points = list(scoring.points)
+    return points[0] if points and points[0] > 0 else max((abs(p) for p in points), default=0)
+
+
 def _nearest_measured(variant: Variant) -> tuple[str | None, int, int]:
     """The measured shipped variant with the fewest rule differences to ``variant``, how many, and
     its score unit (its 头科 score: an edge divided by it is in 头科 points)."""
     from ..catalog import resolve
     from ..dsl.diff import differences
-    from .work import score_unit
 
     best: tuple[str | None, int, int] = (None, 0, 0)
     for name in measured_variants():

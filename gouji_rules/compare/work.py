@@ -33,9 +33,10 @@ from ..match import HandSummary, Match, hand_result, play_match
 from ..registry import TRIBUTE_KINDS
 from ..rng import derive
 from ..rules import Rules
+from ..seats import side
 from ..settlement import Debt, settle
 from ..variant import Variant
-from .skill import closing_agents, table_agents
+from .skill import closing_agents, score_unit, table_agents
 from .stats import Histogram, Moments
 
 DEALS_PER_UNIT = 25
@@ -342,22 +343,6 @@ class Decider:
         return 6
 
 
-def score_unit(variant: Variant) -> int:
-    """Points per unit of the variant's own scoring: its 头科 score (the largest place score in
-    magnitude when 头科 scores nothing), 0 when the variant keeps no score.  Scores divided by it
-    compare across scorings: 2/1/0 and 4/2/0 give the same scores in units.
-
-    >>> from gouji_rules.catalog import dagang, dianshaomenla
-    >>> score_unit(dagang()), score_unit(dianshaomenla())
-    (4, 2)
-    """
-    scoring = variant.scoring
-    if not scoring.enabled:
-        return 0
-    points = list(scoring.points)
-    return points[0] if points and points[0] > 0 else max((abs(p) for p in points), default=0)
-
-
 def tally_for(variants: Sequence[Variant], match_hands: int, owed: Sequence[str]) -> Tally:
     """An empty tally for a run over ``variants``: every unit and the runner start from one."""
     metrics = metrics_for(match_hands, owed)
@@ -434,7 +419,7 @@ def measure(facts: HandFacts, decider: Decider) -> dict[str, int]:
     a, b = facts.scores
     diff = a - b
     leader = facts.leader
-    lead_diff = diff if leader % 2 == 0 else -diff
+    lead_diff = diff if side(leader) == 0 else -diff
     places = facts.places
     k = decider.decided_at(places)
     out.update(

@@ -18,17 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GoujiError
+from ..hooks import HOOKS
 from . import load_file, load_text
 
 CLUB = "extends: dianshaomenla\nname: bench_club\nburn:\n  teammate: false\n"
 
-EQUIVALENT_HOOKS = {
-    "is_gouji": "jokers > 0 or rank >= 'SJ' or (threshold > 0 and count + twos >= threshold)",
-    "is_pure_gouji": "gouji and jokers == 0 and twos == 0 and size > 1",
-    "may_answer": "free_for_all or owner_no_head or is_opposite or no_head",
-    "team_score": "max(0, sum(points))",
-}
-"""dagang's defaults for these hooks, written as expressions (they must give the same game)."""
+EQUIVALENT_HOOKS = {name: HOOKS[name].expression for name in ("is_gouji", "is_pure_gouji", "may_answer", "team_score")}
+"""dagang's defaults for these hooks, written as expressions (``HookSpec.expression``: the same game)."""
 
 
 def bench_load(n: int) -> dict[str, Any]:
@@ -87,10 +83,7 @@ def bench_hooks(hands: int, seed: int) -> dict[str, Any]:
     return out
 
 
-COVER_AS_HOOK = (
-    "size == table_size and rank > table_rank and table_all_bj == 0 and (table_jokers == 0"
-    " or (table_all_top == 0 and all_top >= table_all_bj and all_bj + all_top >= table_all_sj + table_all_bj))"
-)
+COVER_AS_HOOK = HOOKS["beats"].expression
 """dagang's beat relation (``cover``, 大王 dead) written out as a ``beats`` expression, without ``default``."""
 
 

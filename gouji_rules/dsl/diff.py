@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 from .. import options
-from ..rules import HOOKS
+from ..hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .errors import display_width
 from .explain import _is_rank_field, deck_ranks, field_label, field_words, plain_words, render_value, zh_numeral

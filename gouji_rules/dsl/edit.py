@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from ..rules import HOOKS
+from ..hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import field_choices
 from .errors import VariantErrors

@@ -2,7 +2,7 @@
 
 Nothing here is written per rule: every line comes from the model (the section's
 docstring, each field's Chinese or English description, its value in words from
-:mod:`gouji_rules.dsl.choices`) and from ``rules.HOOKS`` for the expression hooks.  A rule
+:mod:`gouji_rules.dsl.choices`) and from ``hooks.HOOKS`` for the expression hooks.  A rule
 that a hook decides is shown where the rule is, with the expression, and the parameters the
 hook overrides are never printed as if they held (:mod:`gouji_rules.dsl.overrides`).
 """
@@ -18,10 +18,10 @@ from typing import Any
 
 from .. import options
 from ..cards import JOKERS, SYMBOLS, rank_of
-from ..rules import HOOKS
+from ..hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import Words, choice_words, field_choices
-from .overrides import OVERRIDES, decided, partly, via_fields
+from .overrides import decided, partly, via_fields
 from .words import HOOK_WORDS, in_words
 
 RANK_ZH = {"T": "10", "SJ": "小王", "BJ": "大王", "Y": "鹰"}
@@ -192,7 +192,7 @@ def _decided_sentence(
         return f"{label}: decided by an expression (see {see}); for a set with nothing attached it gives: {made}."
     if read:
         names = " / ".join(
-            n for n, f in OVERRIDES[hook].via.items() if any(x.endswith("." + field.name) for x in via_fields(f))
+            n for n, f in HOOKS[hook].via.items() if any(x.endswith("." + field.name) for x in via_fields(f))
         )
         text = render_value(value, lang, _is_rank_field(value))
         if zh:
@@ -223,7 +223,7 @@ def _hooks_by_section(variant: Variant) -> dict[str, list[tuple[str, Any]]]:
     out: dict[str, list[tuple[str, Any]]] = {}
     sections = dict(SECTIONS)
     for name, hook in sorted(variant.hooks.items()):
-        o = OVERRIDES.get(name)
+        o = HOOKS.get(name)
         section = o.section if o is not None else name.split(".")[0]
         if section in sections:
             out.setdefault(section, []).append((name, hook))

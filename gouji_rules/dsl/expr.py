@@ -1,7 +1,7 @@
 """Hook expressions: parse (``grammar/expr.lark``, LALR), type-check, compile to closures.
 
 An expression is checked against its hook's declared context
-(``rules.HOOKS``: the names it may use with their types, and the result type)
+(``hooks.HOOKS``: the names it may use with their types, and the result type)
 and becomes a plain Python closure ``fn(ctx) -> value``.  User text is never
 handed to ``eval``, ``exec`` or ``compile``: the closures are built from a
 fixed set of operations, and the only names are the context's.
@@ -9,7 +9,7 @@ fixed set of operations, and the only names are the context's.
 Types: ``int``, ``bool``, ``rank`` (a card rank; literals are quoted symbols
 such as ``'K'`` or ``"2"``) and lists of them (``list[int]`` …).
 
->>> from gouji_rules.rules import HOOKS
+>>> from gouji_rules.hooks import HOOKS
 >>> fn = compile_hook("team_score", "max(0, sum(points))", HOOKS["team_score"])
 >>> fn({"points": [4, -2, -4], "places": [1, 5, 6], "sweep": False})
 0
@@ -26,7 +26,7 @@ from typing import Any
 
 from ..cards import SYMBOLS, rank_of
 from ..errors import NotationError, VariantError
-from ..rules import HookSpec
+from ..hooks import HookSpec
 from .coldstart import expr_parser
 from .errors import did_you_mean
 from .parsetree import ParseError, Token, Tree
@@ -615,6 +615,6 @@ def compile_hook(name: str, text: str, spec: HookSpec, where: str = "<hook>") ->
 
 
 def _recompile(name: str, text: str, where: str = "<hook>") -> CompiledHook:
-    from ..rules import HOOKS
+    from ..hooks import HOOKS
 
     return compile_hook(name, text, HOOKS[name], where)

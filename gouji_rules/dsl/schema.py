@@ -1,4 +1,4 @@
-"""The JSON Schema of a variant file, generated from ``variant.SECTIONS`` and ``rules.HOOKS``.
+"""The JSON Schema of a variant file, generated from ``variant.SECTIONS`` and ``hooks.HOOKS``.
 
 Draft-07, the draft every editor's YAML support (yaml-language-server from 1.15 on, the
 JetBrains IDEs) and every validator understands: no ``prefixItems``, ``$defs`` or
@@ -32,8 +32,8 @@ from typing import Any
 
 from .. import options
 from ..cards import SYMBOLS
+from ..hooks import HOOKS
 from ..registry import Registry
-from ..rules import HOOKS
 from ..variant import SECTIONS
 from .choices import Words, field_choices
 from .expr import MAX_LENGTH as EXPR_MAX_LENGTH
@@ -299,7 +299,12 @@ def extension_schema(registry: Registry[Any]) -> dict[str, Any]:
 def hook_description(name: str) -> str:
     spec = HOOKS[name]
     names = ", ".join(f"{k}: {t}" for k, t in spec.names.items())
-    return _describe(spec.zh, spec.en) + f"\ncontext: {names}\nresult: {spec.result}"
+    zh, en = spec.default
+    return (
+        _describe(spec.zh, spec.en)
+        + f"\ncontext: {names}\nresult: {spec.result}\n不写时：{zh}\nwithout it: {en}"
+        + f"\n够级大纲的默认写成表达式 / dagang's default as an expression: {spec.expression}"
+    )
 
 
 def generate() -> dict[str, Any]:
@@ -356,7 +361,7 @@ def shipped_path() -> Path:
 
 
 def write_shipped() -> Path:
-    """Regenerate ``gouji_rules/data/schema.json`` (run after changing variant.py or rules.HOOKS)."""
+    """Regenerate ``gouji_rules/data/schema.json`` (run after changing variant.py or hooks.HOOKS)."""
     path = shipped_path()
     path.write_text(dumps(), encoding="utf-8")
     return path

@@ -17,9 +17,12 @@ These checks find the slip itself:
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .errors import VariantFileError
-from .yamlpos import Node, Source
+
+if TYPE_CHECKING:
+    from .yamlpos import Node, Source
 
 ASCII_FOR: dict[str, str] = {
     "：": ":",

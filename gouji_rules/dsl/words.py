@@ -35,7 +35,7 @@ BEATS_WORDS: dict[str, tuple[str, str]] = {
     **{"table_" + k: ("桌上那套的" + zh, "the table set's " + en) for k, (zh, en) in _SET_WORDS.items()},
     "default": ("按 sets.beat 管得住", "sets.beat says it beats"),
 }
-"""Words for the names of the ``beats`` hook (``rules.BEAT_CONTEXT``)."""
+"""Words for the names of the ``beats`` hook (``hooks.BEAT_CONTEXT``)."""
 
 HOOK_WORDS: dict[str, Mapping[str, tuple[str, str]]] = {"beats": BEATS_WORDS}
 """The hooks whose expression the rule sheet reads out in words."""

@@ -49,6 +49,7 @@ from ..match import Match
 from ..observe import Observation
 from ..rng import check_seed, derive
 from ..rules import Rules
+from ..seats import side
 from ..variant import Variant
 from .encoding import FEATURES, ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder
@@ -93,7 +94,7 @@ def check_hands(hands: object) -> int | None:
 
 def team_reward(delta: tuple[int, int], seat: int) -> float:
     """A seat's reward for a step: its team's score change less the other team's."""
-    team = seat % 2
+    team = side(seat)
     return float(delta[team] - delta[1 - team])
 
 

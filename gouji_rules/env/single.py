@@ -1,6 +1,6 @@
 """A Gymnasium environment for one seat; the other five are played by given agents.
 
-The learner sits at ``seat`` (team ``seat % 2``); its teammates and opponents are
+The learner sits at ``seat`` (team ``seats.side(seat)``); its teammates and opponents are
 gouji_rules agents (``greedy`` by default), asked exactly as ``gouji simulate`` asks
 them.  The reward is the learner's team score minus the other team's, when a hand
 ends.  Observations are the AEC environment's dicts for the learner's seat.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..agents import Agent
 from ..engine import Hand
 from ..rng import derive
+from ..seats import SEATS, side
 from ..variant import Variant
 
 
@@ -44,7 +45,7 @@ def play_pair(variant: Variant, seed: int, team_a: Callable[[], Agent], team_b: 
     """Team A's mean score difference per hand over the deal's two seatings."""
     total = 0.0
     for rotate in (0, 1):
-        agents = [team_a() if s % 2 == 0 else team_b() for s in range(6)]
+        agents = [team_a() if side(s) == 0 else team_b() for s in range(SEATS)]
         hand = Hand.deal(variant, seed, rotate=rotate)
         for s, a in enumerate(agents):
             a.start_hand(seed, s)

@@ -41,6 +41,7 @@ from ..legal import Legal
 from ..observe import Observation
 from ..rng import SplitMix64, derive
 from ..search import SearchAgent, rollout
+from ..seats import side
 from ..variant import Variant
 from .agent import LearnedAgent
 from .features import ACT_SIZE, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
@@ -124,7 +125,7 @@ def run_selfplay(unit: SelfPlayUnit) -> Samples:
             hand.apply(agents[s].act(hand.observation(s), hand.legal_actions()))
         decisions += hand.decisions
         sc = hand.scores()
-        targets.extend((sc[s % 2] - sc[1 - s % 2]) / scale for s in seats[first:])
+        targets.extend((sc[side(s)] - sc[1 - side(s)]) / scale for s in seats[first:])
     if not seats:
         e = Samples.empty()
         return Samples(e.obs, e.act, e.target, decisions, unit.hands)
@@ -200,7 +201,7 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                     j = rng.below(n)
                     if j != chosen and j not in others:
                         others.append(j)
-                team = s % 2
+                team = side(s)
                 returns = []
                 for j in [chosen, *others] if unit.advantage else others:
                     sim = hand.copy()
@@ -225,7 +226,7 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
         for s, x, row in played:
             obs_rows.append(x)
             act_rows.append(row)
-            targets.append((sc[s % 2] - sc[1 - s % 2]) / scale)
+            targets.append((sc[side(s)] - sc[1 - side(s)]) / scale)
     if not targets:
         e = Samples.empty()
         return Samples(e.obs, e.act, e.target, decisions, unit.hands)

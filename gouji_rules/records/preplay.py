@@ -34,7 +34,8 @@ from ..match import Before, Match, after, dealer_rng, setup_of
 from ..phases import Decision, HandPrep, SetupDraft, phases_of
 from ..phases.base import answering, recorded_by
 from ..rng import SplitMix64
-from ..rules import Rules, sweep_of
+from ..rules import Rules
+from ..seats import sweep_of
 from ..settlement import Debt
 from ..variant import Variant
 

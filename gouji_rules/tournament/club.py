@@ -21,7 +21,7 @@ from ..outcome import Outcome, opened_in_play, settle_outcome
 from ..phases.base import club_entries
 from ..registry import DECLARATIONS
 from ..rules import Rules
-from ..seats import opposite
+from ..seats import opposite, side, side_seats
 from ..settlement import Debt, Settlement
 from . import schedule, standings
 from .errors import AlreadyRecorded, EventError, InputError
@@ -171,7 +171,7 @@ def seating_sheet(event: Tournament, rnd: int) -> list[dict[str, Any]]:
         names = event.seat_names(seats)
         teams = [event.entrants[e].team for e in seats]
         rows = [
-            {"seat": s, "player": names[s], "team": teams[s] or ("A" if s % 2 == 0 else "B"), "opposite": opposite(s)}
+            {"seat": s, "player": names[s], "team": teams[s] or "AB"[side(s)], "opposite": opposite(s)}
             for s in range(6)
         ]
         out.append({"round": rnd, "table": tbl, "seats": rows})
@@ -593,12 +593,12 @@ def describe(event: Tournament, sc: Scored) -> str:
     """What the scorer reads out at the table: places, points, next leader, tribute owed."""
     v = event.variant
     names, st = sc.names, sc.settlement
-    place_names = v.rules.place_names
+    place_names = v.rules.places_names
     e = sc.entry
     out = [f"round {e.round}, table {e.table}, hand {e.hand} ({v.name})"]
     order = sorted(range(6), key=lambda s: sc.places[s])
     out.append("places: " + ", ".join(f"{place_names[sc.places[s] - 1]} {names[s]} (seat {s})" for s in order))
-    sides = [" ".join(names[s] for s in range(side, 6, 2)) for side in (0, 1)]
+    sides = [" ".join(names[s] for s in side_seats(team)) for team in (0, 1)]
     sweep = ""
     if st.sweep is not None:
         sweep = f"   串三户 by seats {'0 2 4' if st.sweep == 0 else '1 3 5'}"

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..rng import SplitMix64, derive
+from ..seats import opposite, same_side
 
 PARTNER, DUITOU, OPPONENT = 0, 1, 2
 RELATIONS = ("partners", "duitou", "opponents")
@@ -23,9 +24,9 @@ RESTART_WORK = 600
 
 def relation(i: int, j: int) -> int:
     """How seats ``i`` and ``j`` of one table meet: partners (same side), 对头 (seat + 3) or other opponents."""
-    if (i - j) % 2 == 0:
+    if same_side(i, j):
         return PARTNER
-    return DUITOU if (i - j) % 6 == 3 else OPPONENT
+    return DUITOU if opposite(i) == j else OPPONENT
 
 
 _PAIRS = [(i, j, relation(i, j)) for i in range(6) for j in range(i + 1, 6)]
@@ -78,7 +79,7 @@ def _improve(perm: list[int], counts: _Counts, rng: SplitMix64) -> int:
                 for k in range(n):
                     b = (start + k) % n
                     tb = b // 6
-                    if tb == ta and (a - b) % 2 == 0:
+                    if tb == ta and same_side(a, b):
                         continue  # the same side of the same table: nothing changes
                     before = costs[ta] + (costs[tb] if tb != ta else 0)
                     perm[a], perm[b] = perm[b], perm[a]

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..outputs import spreadsheet_cell
+from ..seats import side_seats
 from . import standings
 from .errors import EventError
 from .event import Tournament
@@ -131,8 +132,8 @@ def _night(path: str, event: Tournament) -> Night:
         if seats is None:
             raise EventError(f"{path}: damaged event file (hand {row.round}/{row.tbl}/{row.hand} has no seating)")
         sides = (
-            tuple(by_id[seats[s]] for s in (0, 2, 4)),
-            tuple(by_id[seats[s]] for s in (1, 3, 5)),
+            tuple(by_id[seats[s]] for s in side_seats(0)),
+            tuple(by_id[seats[s]] for s in side_seats(1)),
         )
         for side in (0, 1):
             for k in sides[side]:

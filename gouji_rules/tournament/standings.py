@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..outputs import spreadsheet_cell
+from ..seats import side_seats
 from . import tiebreaks
 from .event import Tournament
 
@@ -81,7 +82,7 @@ def compute(event: Tournament) -> list[Line]:
     expected = event.hands_per_match * len(event.rotations)
     for (rnd, tbl), seats in event.db.seating().items():
         rows = per_match.get((rnd, tbl), [])
-        sides = [sorted({key_of(seats[s]) for s in range(side, 6, 2)}) for side in (0, 1)]
+        sides = [sorted({key_of(seats[s]) for s in side_seats(team)}) for team in (0, 1)]
         totals = [0, 0]
         for row in rows:
             for side in (0, 1):

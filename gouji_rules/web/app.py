@@ -49,6 +49,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import GoujiError, IllegalAction
 from ..outcome import opened_in_play
 from ..rules import Rules
+from ..seats import side_seats
 from ..tournament import club, season, standings
 from ..tournament.club import Entry
 from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
@@ -417,7 +418,7 @@ def _table_ctx(ev: Tournament, seat: Seat, lang: str) -> dict[str, Any]:
         "tbl": seat.table,
         "side": seat.side,
         "side_name": "AB"[seat.side],
-        "side_seats": " ".join(str(s + 1) for s in tables.SIDE_SEATS[seat.side]),
+        "side_seats": " ".join(str(s + 1) for s in side_seats(seat.side)),
         "names": names,
         "hands": _hands(ev, seat.round, seat.table, names, lang),
         "next_seats": _next_seats(ev, seat.round, seat.table, seats, names),
@@ -453,7 +454,7 @@ def _hand_number(request: Request, ev: Tournament) -> int:
 def place_names(event: Tournament, lang: str) -> list[str]:
     """The six places as the event's rules name them (S4 头科…大落, S0 头客…大拉).  In English, the
     ordinal with the rules' own name in brackets, as the pages name every term of the game: ``1st (头科)``."""
-    names = list(event.variant.rules.place_names)
+    names = list(event.variant.rules.places_names)
     if lang == "en":
         return [f"{en} ({zh})" for en, zh in zip(WORDS["place_names"]["en"].split(","), names, strict=True)]
     return names
@@ -508,7 +509,7 @@ def _finish_problem(ev: Tournament, entry: Entry, lang: str) -> str:
 def _refusal(ev: Tournament, entry: Entry, e: Exception, lang: str) -> str:
     """Why an entry was not taken, in the reader's language: the rules' refusal worded by refusals.py."""
     if isinstance(e, tables.Refused):
-        return refusals.refusal(e.action, _table_names(ev, entry), lang, list(ev.variant.rules.place_names))
+        return refusals.refusal(e.action, _table_names(ev, entry), lang, list(ev.variant.rules.places_names))
     if "nothing to correct" in str(e):
         return word("same_result", lang)
     return word("not_taken", lang) if lang == "zh" else f"{word('refused', lang)} {e}"
@@ -677,7 +678,7 @@ async def print_page(request: Request) -> Response:
                         **t,
                         "side": "AB"[side],
                         "other": "AB"[1 - side],
-                        "side_seats": " ".join(str(s + 1) for s in tables.SIDE_SEATS[side]),
+                        "side_seats": " ".join(str(s + 1) for s in side_seats(side)),
                         "url": link,
                         "svg": qr_svg(link),
                     }

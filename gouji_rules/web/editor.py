@@ -50,7 +50,7 @@ from ..dsl.errors import VariantErrors, VariantFileError
 from ..dsl.explain import Sheet, field_label, field_words, heading, plain_label, sheet, zh_numeral
 from ..dsl.yamlpos import decode, parse
 from ..errors import GoujiError
-from ..rules import HOOKS
+from ..hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .app import CSRF_COOKIE, HEADERS, PageError, read_form
 from .i18n import lang_of

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..phases.base import club_entries
+from ..seats import side_seats
 from ..tournament import club
 from ..tournament.event import Tournament
 
@@ -80,11 +81,11 @@ def _summary(
 ) -> Summary:
     zh = lang == "zh"
     rules = event.variant.rules
-    place_names = list(rules.place_names)
+    place_names = list(rules.places_names)
     finish = [int(s) for s in result["finish"]]
     sep = " · "
     places = sep.join(f"{place_names[i]} {who(names, s, lang)}" for i, s in enumerate(finish))
-    sides = [" ".join(names[s] for s in range(side, 6, 2)) for side in (0, 1)]
+    sides = [" ".join(names[s] for s in side_seats(team)) for team in (0, 1)]
     if zh:
         points = f"得分：A方（{sides[0]}）{scores[0]} : B方（{sides[1]}）{scores[1]}"
         if sweep is not None:

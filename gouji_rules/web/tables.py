@@ -33,8 +33,6 @@ from ..tournament.errors import EventError
 from ..tournament.event import Tournament
 from ..tournament.storage import EventDB
 
-SIDE_SEATS = ((0, 2, 4), (1, 3, 5))
-
 
 class HandConflict(EventError):
     """The hand changed under the request: entered by someone else, already confirmed, or recorded."""

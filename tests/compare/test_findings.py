@@ -20,8 +20,8 @@ from gouji_rules.compare.report import render_text, summary_zh, write_csv
 from gouji_rules.compare.stats import deals_needed, detectable
 from gouji_rules.compare.work import play
 from gouji_rules.governs import GOVERNS, governs
+from gouji_rules.hooks import HOOKS
 from gouji_rules.rng import derive
-from gouji_rules.rules import HOOKS
 from gouji_rules.strength import STRENGTHS, strength
 from gouji_rules.variant import SECTIONS
 

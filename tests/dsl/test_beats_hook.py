@@ -28,7 +28,8 @@ from gouji_rules.dsl.expr import ExprError, compile_hook
 from gouji_rules.dsl.schema import generate
 from gouji_rules.dsl.words import BEATS_WORDS, in_words
 from gouji_rules.engine import Hand
-from gouji_rules.rules import BEAT_CONTEXT, HOOKS, Rules
+from gouji_rules.hooks import BEAT_CONTEXT, HOOKS
+from gouji_rules.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 GOUJI_ONLINE = ROOT / "examples" / "gouji_online.yaml"
