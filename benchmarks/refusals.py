@@ -10,7 +10,7 @@ list must be refused (``Hand.verify``) and each one it lists accepted.  Printed:
 refusals by rule, the refusals with the generic ``not_legal`` or without a clause, and any
 disagreement between the generator and the refusal (which must be none).
 
-    python benchmarks/refusals.py [--matches N] [--seed S]
+    python benchmarks/refusals.py [--matches N] [--seed S] [--variant NAME]...
 """
 
 from __future__ import annotations
@@ -67,13 +67,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", type=int, default=40, help="matches of each shipped variant")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variant", action="append", help="only these variants (default: every shipped one)")
     args = ap.parse_args()
     tries = refused = 0
     by_rule: Counter[str] = Counter()
     generic: Counter[str] = Counter()
     no_clause: Counter[str] = Counter()
     wrong = 0
-    for name in names():
+    for name in args.variant or names():
         variant = resolve(name)
         for i in range(args.matches):
             seed = derive(args.seed, i)
