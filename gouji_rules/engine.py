@@ -680,9 +680,10 @@ class Hand:
             if s == self.burning:
                 sets = self.rules.burner_sets(sets)
             extras: tuple[Action, ...] = (PASS,)
-            if not self._yield_problem(s):
+            rules = self.rules
+            if not rules.yield_problem(self, s):
                 extras = (PASS, YIELD)
-            if not self._jiefeng_problem(s):
+            if not rules.jiefeng_problem(self, s):
                 extras = (*extras, JIEFENG)
             return Legal(sets=sets, extras=extras)
         if mode == LEAD:
@@ -752,24 +753,6 @@ class Hand:
                 sizes.append(k * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
         return boxes
 
-    def _yield_problem(self, s: int) -> str:
-        """Why seat ``s`` may not 让牌 now (``Rules.yield_problem``: "" if it may).  The facts on the
-        opposite's set are worked out only when the set is his (asked at every answer)."""
-        o, table = self.owner, self.table
-        if table is None or o != opposite(s):
-            return self.rules.yield_problem(self.yielded[s], self.ffa, False, False, False)
-        up1, up2 = (o + 1) % 6, (o + 2) % 6
-        before = (self.passed[up1] or not self.active[up1]) and (self.passed[up2] or not self.active[up2])
-        return self.rules.yield_problem(self.yielded[s], self.ffa, True, self.bound(o, table), before)
-
-    def _jiefeng_problem(self, s: int) -> str:
-        """Why seat ``s`` may not ask 接风 now (``Rules.jiefeng_problem``: "" if it may)."""
-        o, requester = self.owner, self.requester
-        asked = 1 if requester >= 0 else -1 if requester == -2 else 0
-        if o < 0 or self.active[o]:
-            return self.rules.jiefeng_problem(False, False, asked)
-        return self.rules.jiefeng_problem(True, self._next_active(o) == s, asked)
-
     # -- apply -----------------------------------------------------------------------------
 
     def can_apply(self, action: Action, seat: int | None = None) -> bool:
@@ -821,12 +804,12 @@ class Hand:
         if isinstance(action, Yield):
             if mode != FOLLOW:
                 return self._kind_refusal(mode, action)
-            problem = self._yield_problem(s)
+            problem = self.rules.yield_problem(self, s)
             return self.rules.yield_refusal(problem) if problem else None
         if isinstance(action, Jiefeng):
             if mode != FOLLOW:
                 return self._kind_refusal(mode, action)
-            problem = self._jiefeng_problem(s)
+            problem = self.rules.jiefeng_problem(self, s)
             return self.rules.jiefeng_refusal(problem) if problem else None
         if isinstance(action, Kou):
             return None if mode == KOU_MODE else self._kind_refusal(mode, action)

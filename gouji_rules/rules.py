@@ -18,6 +18,7 @@ from .errors import IllegalAction, VariantError
 from .seats import opposite
 
 if TYPE_CHECKING:
+    from .engine import Hand
     from .settlement import Debt, HandResult
     from .variant import Variant
 
@@ -656,39 +657,42 @@ class Rules:
         ex = self.burn_exempt
         return all(not hand[r] or ex[r] for r in range(NRANKS))
 
-    def yield_problem(self, yielded: bool, ffa: bool, opposite_set: bool, bound: bool, passed_before: bool) -> str:
-        """Why the seat facing a set may not 让牌, as a key of :data:`YIELD_REFUSALS` ("" if it may):
-        ``opposite_set``: the set is its opposite's; ``bound``: a 够级 set only some may answer;
-        ``passed_before``: the two seats after the opposite have passed or are out;
-        ``yielded``: it yielded in this round already."""
+    def yield_problem(self, hand: Hand, seat: int) -> str:
+        """Why ``seat``, facing a set in ``hand``, may not 让牌, as a key of :data:`YIELD_REFUSALS`
+        ("" if it may): only on the opposite's set, not a 够级 set only he may answer, once the two
+        seats after the opposite have passed (or are out), once a round, never in 四人乱缠."""
         if not self.allow_yield:
             return "off"
-        if ffa:
+        if hand.ffa:
             return "ffa"
-        if yielded:
+        if hand.yielded[seat]:
             return "again"
-        if not opposite_set:
+        o, table = hand.owner, hand.table
+        if table is None or o != opposite(seat):
             return "not_opposite"
-        if bound:
+        if hand.bound(o, table):
             return "bound"
-        if not passed_before:
+        passed, active = hand.passed, hand.active
+        up1, up2 = (o + 1) % 6, (o + 2) % 6
+        if not ((passed[up1] or not active[up1]) and (passed[up2] or not active[up2])):
             return "not_passed"
         return ""
 
-    def jiefeng_problem(self, owner_out: bool, next_seat: bool, asked: int) -> str:
-        """Why the seat facing a set may not ask 接风 (S4 第十三条), as a key of
-        :data:`JIEFENG_REFUSALS` ("" if it may): ``owner_out``: the set's owner went out with it;
-        ``next_seat``: the seat is the next one in play after him; ``asked``: 1 while a request is
-        answered, -1 once one was refused on this set, else 0."""
+    def jiefeng_problem(self, hand: Hand, seat: int) -> str:
+        """Why ``seat``, facing a set in ``hand``, may not ask 接风 (S4 第十三条), as a key of
+        :data:`JIEFENG_REFUSALS` ("" if it may): only under ``jiefeng.policy: by_consent``, on the
+        last set of a player who went out, by the next seat in play after him, once a set."""
         if self.jiefeng != "by_consent":
             return "off"
-        if asked > 0:
+        requester = hand.requester
+        if requester >= 0:
             return "pending"
-        if not owner_out:
+        o, active = hand.owner, hand.active
+        if o < 0 or active[o]:
             return "not_out"
-        if not next_seat:
+        if next(((o + k) % 6 for k in range(1, 7) if active[(o + k) % 6]), o) != seat:
             return "not_next"
-        if asked < 0:
+        if requester == -2:
             return "refused"
         return ""
 
