@@ -47,8 +47,6 @@ from .actions import (
     Pass,
     Play,
     Yield,
-    burn_of,
-    play_of,
 )
 from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
 from .errors import IllegalAction, PositionError
@@ -793,10 +791,8 @@ class Hand:
                 f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)"
             )
         s = self.turn
-        if isinstance(action, Play):
-            return self._set_refusal(s, mode, action.cards, False)
-        if isinstance(action, Burn):
-            return self._set_refusal(s, mode, action.cards, True)
+        if isinstance(action, (Play, Burn)):
+            return self._set_refusal(s, mode, action)
         if isinstance(action, Pass):
             if mode in (FOLLOW, BURN):
                 return None
@@ -1301,8 +1297,9 @@ class Hand:
 
     # -- refusals: what :meth:`refusal` says of a set and of a decision of the wrong kind ----
 
-    def _set_refusal(self, s: int, mode: Mode, cs: CardSet, burn: bool) -> IllegalAction | None:
-        """Why seat ``s``, asked ``mode``, may not play (or, ``burn``, burn with) ``cs``, or None."""
+    def _set_refusal(self, s: int, mode: Mode, action: Play | Burn) -> IllegalAction | None:
+        """Why seat ``s``, asked ``mode``, may not play or burn with the set of ``action``, or None."""
+        cs, burn = action.cards, isinstance(action, Burn)
         rules = self.rules
         why = rules.set_refusal(cs, self.hands[s], s)
         if why is not None:
@@ -1335,7 +1332,7 @@ class Hand:
                 f"{cs} does not beat {table} ({rules.beat.name})", rule="beat", clause="S4 第四条(六), S0 挂"
             )
         if mode in (KOU_MODE, CONSENT):
-            return self._kind_refusal(mode, burn_of(cs) if burn else play_of(cs))
+            return self._kind_refusal(mode, action)
         return None
 
     def _kind_refusal(self, mode: Mode, action: Action) -> IllegalAction:
@@ -1356,7 +1353,7 @@ class Hand:
                 clause="S4 第四条(一)",
             )
         elif not isinstance(action, (Play, Burn, Pass)):
-            rule = "decision_kind"  # a choice between hands (declarations, buying, 革命 …), or wrong_play
+            rule = "decision_kind"  # a choice between hands: a declaration, buying, 革命 …
         return IllegalAction(f"{action} is not a {MODE_NAMES[mode]} decision: {asked}", rule=rule, clause=clause)
 
     # -- records ------------------------------------------------------------------------------
