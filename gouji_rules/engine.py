@@ -1353,7 +1353,13 @@ class Hand:
                 clause="S4 第四条(一)",
             )
         elif not isinstance(action, (Play, Burn, Pass)):
-            rule = "decision_kind"  # a choice between hands: a declaration, buying, 革命 …
+            # a choice between hands (a declaration, buying, 革命 …) or not an action: named by its class
+            what = type(action).__name__
+            return IllegalAction(
+                f"{what} is not a decision in play; this {MODE_NAMES[mode]} decision asks: {asked}",
+                rule="decision_kind",
+                clause=clause,
+            )
         return IllegalAction(f"{action} is not a {MODE_NAMES[mode]} decision: {asked}", rule=rule, clause=clause)
 
     # -- records ------------------------------------------------------------------------------

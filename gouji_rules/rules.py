@@ -587,8 +587,13 @@ class Rules:
         cards it does not hold, a set the variant does not know, 3s before the last set (憋3), part
         of a rank that goes out whole (``sets.whole``).  None: it may, where a set is asked for."""
         r, n = cs.rank, cs.count
-        if not 0 <= r < NRANKS or min(cs) < 0:
-            return IllegalAction(f"{cs} is not a set", rule="set_form", clause="S4 第四条(四)")
+        if not 0 <= r < NRANKS or min(cs) < 0 or n < 1 or cs.size > len(self.deck):
+            return IllegalAction(  # named by its numbers: its text could not be written, or would be huge
+                f"CardSet{tuple(cs)} is not a set: a rank 0-{NRANKS - 1}, at least one card of it, no count"
+                f" below 0, no more cards than the deck's {len(self.deck)}",
+                rule="set_form",
+                clause="S4 第四条(四)",
+            )
         if n > hand[r] or (cs.attached and not self._holds_attached(cs, hand)):
             return IllegalAction(f"seat {seat} does not hold {cs}", rule="cards_in_hand", clause="S4 第四条(一)")
         if not self.could_hold(cs):
