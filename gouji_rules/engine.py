@@ -205,6 +205,15 @@ FOLLOWS: Final = tuple((s, FOLLOW) for s in range(6))
 PASS_EVENTS: Final = tuple(Event("pass", s) for s in range(6))
 """Each seat's ``pass`` event, made once (an Event is a NamedTuple: a Python-level constructor)."""
 
+KIND_REFUSALS: Final = (
+    ("lead", "the leader plays a set (nothing is on the table to pass on)", "S4 第四条(五), 第五条"),
+    ("decision_kind", "play a set that beats the table set, or pass", "S4 第五条 过牌"),
+    ("decision_kind", "burn the 够级 set (burn SET), or pass", "S4 第六条"),
+    ("kou", "the opposite of a dead set concedes it: kou", "S4 第七条"),
+    ("consent", "answer the 接风 request: agree or refuse", "S4 第十三条"),
+)
+"""By Mode (LEAD to CONSENT): the rule a decision of the wrong kind breaks, what is asked instead, the clause."""
+
 _BLANK: list[list[int]] = []
 """The ``hands`` that make ``Hand(...)`` return an empty shell for :meth:`Hand.copy` to fill (a
 compiled class has no ``__new__`` without ``__init__``)."""
@@ -567,11 +576,12 @@ class Hand:
         if mode == FOLLOW:
             sets = self._followers(s)
             if s == self.burning:
-                sets = self._burner_sets(sets)
+                sets = self.rules.burner_sets(sets)
             extras: tuple[Action, ...] = (PASS,)
-            if self._may_yield(s):
+            rules = self.rules
+            if not rules.yield_problem(self, s):
                 extras = (PASS, YIELD)
-            if self._may_request_jiefeng(s):
+            if not rules.jiefeng_problem(self, s):
                 extras = (*extras, JIEFENG)
             return Legal(sets=sets, extras=extras)
         if mode == LEAD:
@@ -580,7 +590,7 @@ class Hand:
         if mode == BURN:
             sets = self._followers(s)
             if s == self.burning:
-                sets = self._burner_sets(sets)
+                sets = self.rules.burner_sets(sets)
             return Legal(sets=sets, burn=True, extras=(PASS,))
         if mode == KOU_MODE:
             return Legal(extras=(KOU,))
@@ -588,21 +598,11 @@ class Hand:
             return Legal(extras=(AGREE, REFUSE))
         return Legal()
 
-    def _burner_sets(self, sets: list[CardSet]) -> list[CardSet]:
-        """A burner's every set carries a joker, the exempt ranks (the last 3s) aside."""
-        ex = self.rules.burn_exempt
-        return [cs for cs in sets if cs.jokers or ex[cs.rank]]
-
     def _followers(self, s: int) -> list[CardSet]:
         hit = self._follow.get(s)
         if hit is None:
             assert self.table is not None
-            rules = self.rules
-            h = self.hands[s]
-            hit = rules.beat.followers(h, self.table)
-            if rules.any_whole:  # sets.whole: a rank's cards go out all at once
-                whole = rules.whole
-                hit = [cs for cs in hit if not whole[cs.rank] or cs.count == h[cs.rank]]
+            hit = self.rules.followers(self.hands[s], self.table)
             self._follow[s] = hit
         return hit
 
@@ -651,39 +651,67 @@ class Hand:
                 sizes.append(k * (a + 1) * (sj + 1) * (bj + 1) * (y + 1))
         return boxes
 
-    def _may_yield(self, s: int) -> bool:
-        """让牌 (S0 “当对门的牌自己的上手2家都不要时可以选择让牌”, S4 第四条 让牌): the opposite's set, passed by the two before you."""
-        if not self.rules.allow_yield or self.ffa or self.yielded[s]:
-            return False
-        o = self.owner
-        if o != opposite(s) or self.table is None or self.bound(o, self.table):
-            return False
-        up1, up2 = (o + 1) % 6, (o + 2) % 6
-        return (self.passed[up1] or not self.active[up1]) and (self.passed[up2] or not self.active[up2])
-
-    def _may_request_jiefeng(self, s: int) -> bool:
-        """S4 接风: facing the last set of the player just before you, ask to lead instead."""
-        if self.rules.jiefeng_policy != "by_consent" or self.requester >= 0:
-            return False
-        o = self.owner
-        return o >= 0 and not self.active[o] and self._next_active(o) == s and self.requester != -2
-
     # -- apply -----------------------------------------------------------------------------
 
-    def can_apply(self, action: Action) -> bool:
-        """:meth:`verify` as a yes or no (the seat to act)."""
-        return self.mode != OVER and action in self.legal_actions()
+    def can_apply(self, action: Action, seat: int | None = None) -> bool:
+        """:meth:`verify` as a yes or no."""
+        try:
+            self.verify(action, seat)
+        except IllegalAction:
+            return False
+        return True
 
     def verify(self, action: Action, seat: int | None = None) -> None:
-        """Raise IllegalAction (naming the rule) unless ``action`` is legal now."""
-        if self.mode == OVER:
-            raise IllegalAction("the hand is over", rule="hand_over")
+        """Raise the IllegalAction :meth:`refusal` gives (naming the rule and the clause), if any.
+
+        The action the move generator handed out last (``legal_actions()[i]``, what an agent
+        returns) is taken as it is: the property test holds that :meth:`refusal` gives None for
+        every generated action, and asking again would cost every simulated decision."""
+        legal = self._legal
+        if legal is not None and action is legal.last and (seat is None or seat == self.turn):
+            return
+        why = self.refusal(action, seat)
+        if why is not None:
+            raise why
+
+    def refusal(self, action: Action, seat: int | None = None) -> IllegalAction | None:
+        """Why ``action`` (by ``seat``, default the seat to act) may not be made now, or None.
+
+        The one source of legality: :meth:`verify` raises what it gives, :meth:`can_apply` tests
+        it, :meth:`apply` verifies first.  It decides from the rules, not from the move
+        generator's list; ``tests/test_legality_property.py`` holds the two to each other
+        (``a in legal_actions()`` exactly when this gives None), and every refusal names its
+        rule and clause.
+        """
+        mode = self.mode
+        if mode == OVER:
+            return IllegalAction("the hand is over", rule="hand_over", clause="S4 第二十条 (每局结束后)")
         if seat is not None and seat != self.turn:
-            raise IllegalAction(
+            return IllegalAction(
                 f"it is seat {self.turn}'s turn, not seat {seat}'s", rule="turn_order", clause="S4 第四条(五)"
             )
-        if action not in self.legal_actions():
-            raise self._why(action)
+        s = self.turn
+        if isinstance(action, (Play, Burn)):
+            return self._set_refusal(s, mode, action)
+        if isinstance(action, Pass):
+            if mode in (FOLLOW, BURN):
+                return None
+            return self._kind_refusal(mode, action)
+        if isinstance(action, Yield):
+            if mode != FOLLOW:
+                return self._kind_refusal(mode, action)
+            problem = self.rules.yield_problem(self, s)
+            return self.rules.yield_refusal(problem) if problem else None
+        if isinstance(action, Jiefeng):
+            if mode != FOLLOW:
+                return self._kind_refusal(mode, action)
+            problem = self.rules.jiefeng_problem(self, s)
+            return self.rules.jiefeng_refusal(problem) if problem else None
+        if isinstance(action, Kou):
+            return None if mode == KOU_MODE else self._kind_refusal(mode, action)
+        if isinstance(action, Consent):
+            return None if mode == CONSENT else self._kind_refusal(mode, action)
+        return self._kind_refusal(mode, action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Make the decision of the seat to act.  Illegal actions raise and change nothing."""
@@ -1085,7 +1113,7 @@ class Hand:
                     self.events.append(Event("point_closed", s))
         if not self.active[leader]:
             leader = self._next_active(leader)
-        if self.burning == leader and not self._can_burn_lead(leader):
+        if self.burning == leader and not self.rules.burner_can_lead(self.hands[leader]):
             # 诈烧 / 烧牌失败 (S0 五、烧牌, S4 第六条): no joker left to attach
             self.events.append(Event("burn_fail", leader, other=self.burn_victim))
             self._remove(leader, self.rules.burn_fail_severity)
@@ -1094,13 +1122,6 @@ class Hand:
             leader = self._next_active(leader)
         self.turn, self.mode = leader, LEAD
         self._legal = None
-
-    def _can_burn_lead(self, s: int) -> bool:
-        h = self.hands[s]
-        if h[SJ] or h[BJ] or h[TOP]:
-            return True
-        ex = self.rules.burn_exempt
-        return all(not h[r] or ex[r] for r in range(NRANKS))
 
     # -- 接风 by request (S4) -------------------------------------------------------------
 
@@ -1174,79 +1195,72 @@ class Hand:
         """Team scores of the finished hand (team 0: seats 0 2 4)."""
         return self.rules.team_scores(self.places)
 
-    # -- diagnostics for illegal actions -----------------------------------------------------
+    # -- refusals: what :meth:`refusal` says of a set and of a decision of the wrong kind ----
 
-    def _why(self, action: Action) -> IllegalAction:
-        s, mode = self.turn, self.mode
-        if isinstance(action, (Play, Burn)):
-            cs = action.cards
-            h = self.hands[s]
-            for r, n in cs.card_counts().items():
-                if h[r] < n:
-                    return IllegalAction(f"seat {s} does not hold {cs}", rule="cards_in_hand")
-            if not self.rules.could_hold(cs):
-                return IllegalAction(
-                    f"{cs} is not a set under {self.rules.name}: one rank, and only the attachments the variant allows",
-                    rule="set_form",
-                    clause="S4 第四条(三)(四), 第二十三条",
-                )
-            if cs.rank == THREE and self.rules.bie3:
-                return IllegalAction(
-                    "3s go last, all together and with nothing attached (憋3)",
-                    rule="bie3",
-                    clause="S4 第九条, 第二十三条; S0 “3必须最后出”",
-                )
-            if self.rules.whole[cs.rank] and cs.count != h[cs.rank]:
-                return IllegalAction(
-                    f"the {SYMBOLS[cs.rank]}s go out all at once, in one set: all {h[cs.rank]} of them (sets.whole)",
-                    rule="whole",
-                    clause="RLG 4 的约束: 玩家持有的所有 4 必须一次出完",
-                )
-            if mode == LEAD and isinstance(action, Burn):
-                return IllegalAction("a burn beats a 够级 set; nothing is on the table", rule="burn_when")
-            if self.burning == s and not cs.jokers and not self.rules.burn_exempt[cs.rank]:
-                return IllegalAction(
-                    "a burner must attach a joker to every set but the last 3s",
-                    rule="burn_joker",
-                    clause="S4 第六条, S0 五、烧牌",
-                )
-            if mode == FOLLOW and isinstance(action, Burn):
-                return IllegalAction(
-                    "you may answer this set directly; a burn is declared on a 够级 set that is not yours to answer",
-                    rule="burn_when",
-                    clause="S4 第六条",
-                )
-            if mode == BURN and isinstance(action, Play):
-                return IllegalAction(
-                    "only the opposite may answer a 够级 set; others must declare a burn",
-                    rule="gouji_opposite_only",
-                    clause="S4 第五条",
-                )
-            if self.table is not None and not self.rules.beat.beats(cs, self.table):
-                return IllegalAction(
-                    f"{cs} does not beat {self.table} ({self.rules.beat.name})",
-                    rule="beat",
-                    clause="S4 第四条(六), S0 挂",
-                )
-            if mode in (KOU_MODE, CONSENT):
-                return IllegalAction("this decision is not a play", rule="decision_kind")
+    def _set_refusal(self, s: int, mode: Mode, action: Play | Burn) -> IllegalAction | None:
+        """Why seat ``s``, asked ``mode``, may not play or burn with the set of ``action``, or None."""
+        cs, burn = action.cards, isinstance(action, Burn)
+        rules = self.rules
+        why = rules.set_refusal(cs, self.hands[s], s)
+        if why is not None:
+            return why
+        if burn and mode == LEAD:
+            return IllegalAction(
+                "a burn beats a 够级 set; nothing is on the table", rule="burn_when", clause="S4 第六条"
+            )
+        if self.burning == s and rules.burner_needs_joker(cs):
+            return IllegalAction(
+                "a burner must attach a joker to every set but the last 3s",
+                rule="burn_joker",
+                clause="S4 第六条, S0 五、烧牌",
+            )
+        if burn and mode == FOLLOW:
+            return IllegalAction(
+                "you may answer this set directly; a burn is declared on a 够级 set that is not yours to answer",
+                rule="burn_when",
+                clause="S4 第六条",
+            )
+        if not burn and mode == BURN:
+            return IllegalAction(
+                "only the opposite may answer a 够级 set; others must declare a burn",
+                rule="gouji_opposite_only",
+                clause="S4 第五条",
+            )
+        table = self.table
+        if table is not None and not rules.beat.beats(cs, table):
+            return IllegalAction(
+                f"{cs} does not beat {table} ({rules.beat.name})", rule="beat", clause="S4 第四条(六), S0 挂"
+            )
+        if mode in (KOU_MODE, CONSENT):
+            return self._kind_refusal(mode, action)
+        return None
+
+    def _kind_refusal(self, mode: Mode, action: Action) -> IllegalAction:
+        """The refusal of an action that is not among the kinds ``mode`` asks for, naming what it asks."""
+        rule, asked, clause = KIND_REFUSALS[mode]
         if isinstance(action, Yield):
+            rule, clause = "yield", "S4 第四条 让牌, S0 让牌"
+        elif isinstance(action, Jiefeng):
+            rule, clause = "jiefeng", "S4 第十三条"
+        elif isinstance(action, Kou):
+            rule, clause = "kou", "S4 第七条"
+        elif isinstance(action, Consent):
+            rule, clause = "consent", "S4 第十三条"
+        elif isinstance(action, Forfeit):
             return IllegalAction(
-                "让牌 only on your opposite's set after the two players before you passed",
-                rule="yield",
-                clause="S4 第四条 让牌, S0 让牌",
+                "a lost turn (错牌不出) is never chosen: Hand.forfeit makes it",
+                rule="wrong_play",
+                clause="S4 第四条(一)",
             )
-        if isinstance(action, Jiefeng):
+        elif not isinstance(action, (Play, Burn, Pass)):
+            # a choice between hands (a declaration, buying, 革命 …) or not an action: named by its class
+            what = type(action).__name__
             return IllegalAction(
-                "接风 is asked only by the next player, facing the last set of a player who went out",
-                rule="jiefeng",
-                clause="S4 第十三条",
+                f"{what} is not a decision in play; this {MODE_NAMES[mode]} decision asks: {asked}",
+                rule="decision_kind",
+                clause=clause,
             )
-        if isinstance(action, Kou):
-            return IllegalAction("扣牌 is for the opposite of a dead set", rule="kou", clause="S4 第七条")
-        if isinstance(action, Pass) and mode == LEAD:
-            return IllegalAction("the leader must play a set", rule="lead")
-        return IllegalAction(f"{action} is not a legal {MODE_NAMES[mode]} decision now", rule="not_legal")
+        return IllegalAction(f"{action} is not a {MODE_NAMES[mode]} decision: {asked}", rule=rule, clause=clause)
 
     # -- records ------------------------------------------------------------------------------
 

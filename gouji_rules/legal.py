@@ -54,7 +54,7 @@ def box_has(b: Box, cs: CardSet) -> bool:
 class Legal(Sequence[Action]):
     """Legal actions: sets (boxes or a list), as Play or Burn, then the other actions."""
 
-    __slots__ = ("_last", "boxes", "burn", "extras", "n_sets", "sets", "sizes")
+    __slots__ = ("boxes", "burn", "extras", "last", "n_sets", "sets", "sizes")
 
     def __init__(
         self,
@@ -74,8 +74,9 @@ class Legal(Sequence[Action]):
         self.burn = burn
         self.extras = extras
         self.n_sets = (sum(self.sizes) if boxes else 0) + len(self.sets)
-        self._last: Action | None = None
-        """the action ``self[i]`` returned last: ``in`` answers it without a search (it is legal)"""
+        self.last: Action | None = None
+        """the action ``self[i]`` returned last: a generated action, so ``in`` and ``Hand.verify``
+        take it without a search"""
 
     def __len__(self) -> int:
         return self.n_sets + len(self.extras)
@@ -109,7 +110,7 @@ class Legal(Sequence[Action]):
             a: Action = burn_of(cs) if self.burn else play_of(cs)
         else:
             a = self.extras[i - n_sets]
-        self._last = a
+        self.last = a
         return a
 
     def __iter__(self) -> Iterator[Action]:
@@ -131,7 +132,7 @@ class Legal(Sequence[Action]):
         return cs in self.sets
 
     def __contains__(self, a: object) -> bool:
-        if a is self._last and a is not None:
+        if a is self.last and a is not None:
             return True
         if isinstance(a, Play):
             return not self.burn and self.has_set(a.cards)

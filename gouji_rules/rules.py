@@ -12,12 +12,13 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from .beat import BeatStrategy, make_strategy
-from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, TOP, TWO, CardSet, card, rank_of
+from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 from .registry import DECLARATIONS, TRIBUTE_KINDS
 from .seats import opposite, same_side, side, side_seats, sweep_of, teammates
 
 if TYPE_CHECKING:
+    from .engine import Hand
     from .settlement import Debt, HandResult
     from .variant import TributeRules, Variant
 
@@ -493,6 +494,137 @@ class Rules:
                     return (owner + k) % 6
         return nxt
 
+    # -- a hand's legality: the questions Hand.refusal and the move generator ask ----------
+
+    def set_refusal(self, cs: CardSet, hand: Sequence[int], seat: int) -> IllegalAction | None:
+        """Why ``seat``, holding ``hand`` (rank counts), may not put ``cs`` down whatever it is asked:
+        cards it does not hold, a set the variant does not know, 3s before the last set (憋3), part
+        of a rank that goes out whole (``sets.whole``).  None: it may, where a set is asked for."""
+        r, n = cs.rank, cs.count
+        if not 0 <= r < NRANKS or min(cs) < 0 or n < 1 or cs.size > len(self.deck):
+            return IllegalAction(  # named by its numbers: its text could not be written, or would be huge
+                f"CardSet{tuple(cs)} is not a set: a rank 0-{NRANKS - 1}, at least one card of it, no count"
+                f" below 0, no more cards than the deck's {len(self.deck)}",
+                rule="set_form",
+                clause="S4 第四条(四)",
+            )
+        if n > hand[r] or (cs.attached and not self._holds_attached(cs, hand)):
+            return IllegalAction(f"seat {seat} does not hold {cs}", rule="cards_in_hand", clause="S4 第四条(一)")
+        if not self.could_hold(cs):
+            return IllegalAction(
+                f"{cs} is not a set under {self.name}: one rank, and only the attachments the variant allows",
+                rule="set_form",
+                clause="S4 第四条(三)(四), 第二十三条",
+            )
+        if r == THREE and self.bie3 and (n != hand[THREE] or cs.attached or sum(hand) != n):
+            return IllegalAction(
+                "3s go last, all together and with nothing attached (憋3)",
+                rule="bie3",
+                clause="S4 第九条, 第二十三条; S0 “3必须最后出”",
+            )
+        if self.whole[r] and n != hand[r]:
+            return IllegalAction(
+                f"the {SYMBOLS[r]}s go out all at once, in one set: all {hand[r]} of them (sets.whole)",
+                rule="whole",
+                clause="RLG 4 的约束: 玩家持有的所有 4 必须一次出完",
+            )
+        return None
+
+    @staticmethod
+    def _holds_attached(cs: CardSet, hand: Sequence[int]) -> bool:
+        r, n = cs.rank, cs.count
+        for jr, k in ((TWO, cs.twos), (SJ, cs.sj), (BJ, cs.bj), (TOP, cs.top)):
+            if k > hand[jr] - (n if jr == r else 0):
+                return False
+        return True
+
+    def may_follow_with(self, cs: CardSet, hand: Sequence[int]) -> bool:
+        """Among the sets of ``hand`` that beat the table set, may this one answer it (``sets.whole``:
+        all of a rank at once; 憋3: the 3s only as the last set)?  The generator's filter of
+        :meth:`set_refusal`, for a set already known to be held and well formed."""
+        r = cs.rank
+        if self.whole[r] and cs.count != hand[r]:
+            return False
+        return not (r == THREE and self.bie3 and (cs.count != hand[THREE] or cs.attached or sum(hand) != cs.count))
+
+    def followers(self, hand: list[int], table: CardSet) -> list[CardSet]:
+        """The sets of ``hand`` that may answer ``table``: those the beat strategy finds, less what
+        :meth:`may_follow_with` turns down (the checks run only where they can turn one down)."""
+        hit = self.beat.followers(hand, table)
+        if self.any_whole:
+            return [cs for cs in hit if self.may_follow_with(cs, hand)]
+        if self.bie3 and hand[THREE]:
+            for cs in hit:
+                if cs.rank == THREE:  # the shipped strategies never let a 3 answer; a beats hook may
+                    return [x for x in hit if self.may_follow_with(x, hand)]
+        return hit
+
+    def burner_needs_joker(self, cs: CardSet) -> bool:
+        """Would a burner break S4 第六条 (每次所发牌中必须挂一小花或大花, 最后一次发3可除外) with ``cs``?"""
+        return not cs.jokers and not self.burn_exempt[cs.rank]
+
+    def burner_sets(self, sets: list[CardSet]) -> list[CardSet]:
+        """The sets of ``sets`` a burner may play: each carries a joker, the exempt ranks aside."""
+        ex = self.burn_exempt
+        return [cs for cs in sets if cs.jokers or ex[cs.rank]]
+
+    def burner_can_lead(self, hand: Sequence[int]) -> bool:
+        """Can a burner asked to lead with ``hand`` keep S4 第六条: a joker left to attach, or only
+        exempt ranks (the last 3s)?  If not, the burn has failed (诈烧, S0 五、烧牌)."""
+        if hand[SJ] or hand[BJ] or hand[TOP]:
+            return True
+        ex = self.burn_exempt
+        return all(not hand[r] or ex[r] for r in range(NRANKS))
+
+    def yield_problem(self, hand: Hand, seat: int) -> str:
+        """Why ``seat``, facing a set in ``hand``, may not 让牌, as a key of :data:`YIELD_REFUSALS`
+        ("" if it may): only on the opposite's set, not a 够级 set only he may answer, once the two
+        seats after the opposite have passed (or are out), once a round, never in 四人乱缠."""
+        if not self.allow_yield:
+            return "off"
+        if hand.ffa:
+            return "ffa"
+        if hand.yielded[seat]:
+            return "again"
+        o, table = hand.owner, hand.table
+        if table is None or o != opposite(seat):
+            return "not_opposite"
+        if hand.bound(o, table):
+            return "bound"
+        passed, active = hand.passed, hand.active
+        up1, up2 = (o + 1) % 6, (o + 2) % 6
+        if not ((passed[up1] or not active[up1]) and (passed[up2] or not active[up2])):
+            return "not_passed"
+        return ""
+
+    def jiefeng_problem(self, hand: Hand, seat: int) -> str:
+        """Why ``seat``, facing a set in ``hand``, may not ask 接风 (S4 第十三条), as a key of
+        :data:`JIEFENG_REFUSALS` ("" if it may): only under ``jiefeng.policy: by_consent``, on the
+        last set of a player who went out, by the next seat in play after him, once a set."""
+        if self.jiefeng_policy != "by_consent":
+            return "off"
+        requester = hand.requester
+        if requester >= 0:
+            return "pending"
+        o, active = hand.owner, hand.active
+        if o < 0 or active[o]:
+            return "not_out"
+        if next(((o + k) % 6 for k in range(1, 7) if active[(o + k) % 6]), o) != seat:
+            return "not_next"
+        if requester == -2:
+            return "refused"
+        return ""
+
+    def yield_refusal(self, problem: str) -> IllegalAction:
+        """The refusal of a 让牌 for :meth:`yield_problem`'s ``problem``."""
+        text, clause = YIELD_REFUSALS[problem]
+        return IllegalAction(text.format(name=self.name), rule="yield", clause=clause)
+
+    def jiefeng_refusal(self, problem: str) -> IllegalAction:
+        """The refusal of a 接风 request for :meth:`jiefeng_problem`'s ``problem``."""
+        text, clause = JIEFENG_REFUSALS[problem]
+        return IllegalAction(text.format(name=self.name, policy=self.jiefeng_policy), rule="jiefeng", clause=clause)
+
     # -- places forced by the rules ---------------------------------------------------------
 
     def geming_final_place(self, teammates_top: bool) -> int:
@@ -894,6 +1026,29 @@ def tribute_kinds(rules: Rules, tribute: TributeRules) -> list[Any]:
     named = [name for name in TRIBUTE_KINDS if name in order or key(name) in order]
     named.sort(key=lambda name: order.index(name if name in order else key(name)))
     return [TRIBUTE_KINDS[name](rules, tribute) for name in named]
+
+
+YIELD_REFUSALS: Final = {
+    "off": ("{name} has no 让牌 (play.allow_yield)", "S4 第四条 让牌, S0 让牌"),
+    "ffa": ("no 让牌 in 四人乱缠: 够级, 过牌 and 让牌 no longer apply", "S4 第十一条"),
+    "again": ("you yielded on this set already: now play on it or pass", "S4 第四条 让牌 (再由持牌人确定上牌或扣牌)"),
+    "not_opposite": ("让牌 is only on your opposite's set (唯有对头才有让牌权)", "S4 第四条 让牌, S0 让牌"),
+    "bound": ("only you may answer this 够级 set: there is nobody to yield to", "S4 第四条 让牌, 第五条"),
+    "not_passed": (
+        "让牌 only once the two players before you have passed on your opposite's set",
+        "S4 第四条 让牌 (持牌人对上两家过牌的对头牌), S0 让牌",
+    ),
+}
+"""Why a 让牌 is refused, by :meth:`Rules.yield_problem`'s key: the message and the clause."""
+
+JIEFENG_REFUSALS: Final = {
+    "off": ("under {name} nobody asks 接风: the lead passes by itself (jiefeng.policy: {policy})", "S4 第十三条"),
+    "pending": ("a 接风 request is being answered", "S4 第十三条"),
+    "not_out": ("接风 is asked on the last set of a player who went out; this set's owner plays on", "S4 第十三条"),
+    "not_next": ("only the next player after the one who went out may ask 接风 (持牌人对上家的底牌)", "S4 第十三条"),
+    "refused": ("接风 was refused on this set: answer it or pass", "S4 第十三条 (如其余持牌人均同意)"),
+}
+"""Why a 接风 request is refused, by :meth:`Rules.jiefeng_problem`'s key: the message and the clause."""
 
 
 def build_deck(v: Variant) -> list[int]:
