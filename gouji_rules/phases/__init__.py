@@ -16,20 +16,13 @@ where the variant has it, so both texts' orders come out of one list.
 
 from __future__ import annotations
 
-# importing registers the phases; each phase's ``order`` places it
-from . import (
-    buy,
-    buy_check,
-    chongdian,
-    choose_last,
-    geming,
-    kang,
-    mingdian,
-    tribute,
-    xuandian,
-    yudian,
-)
+import importlib
+import pkgutil
+
 from .base import Decision, DecisionKind, HandPrep, Phase, SetupDraft, phases_of, register_phase
+
+for _module in pkgutil.iter_modules(__path__):  # importing registers a phase: a new module needs no line here
+    importlib.import_module(f"{__name__}.{_module.name}")
 
 __all__ = [
     "Decision",
@@ -37,16 +30,6 @@ __all__ = [
     "HandPrep",
     "Phase",
     "SetupDraft",
-    "buy",
-    "buy_check",
-    "chongdian",
-    "choose_last",
-    "geming",
-    "kang",
-    "mingdian",
     "phases_of",
     "register_phase",
-    "tribute",
-    "xuandian",
-    "yudian",
 ]
