@@ -17,6 +17,7 @@ A class registered later, from a club's or a test's module, shows up everywhere 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -111,12 +112,28 @@ _plugins_loaded = False
 
 def _load_plugins() -> None:
     """The installed extensions (:mod:`gouji_rules.plugins`), once they load; a failure is raised
-    at every read until then."""
+    at every read until then.
+
+    Not while a module of this package is still being imported: the built-in phases register (and
+    so read the registries) while ``gouji_rules.match`` imports them, and an extension that imports
+    ``gouji_rules.match`` at its top would find it half made.  The first read after the imports
+    loads them."""
     global _plugins_loaded
+    if _importing_package():
+        return
     from .plugins import load_installed
 
     load_installed()
     _plugins_loaded = True
+
+
+def _importing_package() -> bool:
+    """Is a module of this package being imported right now (its spec marked as initialising)?"""
+    return any(
+        getattr(getattr(module, "__spec__", None), "_initializing", False)
+        for name, module in list(sys.modules.items())
+        if name == "gouji_rules" or name.startswith("gouji_rules.")
+    )
 
 
 class Choices(Mapping[str, tuple[str, str]]):

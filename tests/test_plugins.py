@@ -180,3 +180,30 @@ def test_the_options_table_lists_an_installed_plugins_options(tmp_path: Path) ->
         "| `sets.strategies.card_by_rank.loud` | bool | `False` | `False` | 大声报牌 | call each set aloud |"
         in r.stdout
     )
+
+
+def test_a_plugin_that_imports_the_match_at_its_top_loads_after_the_package(club: Path, tmp_path: Path) -> None:
+    """A phase's module imports ``Match`` at its top (docs/extending.md's walk-through does); the
+    built-in phases read the registries while ``gouji_rules.match`` imports them, so the extension is
+    loaded on the first read after the package's imports, never into a half-made module."""
+    (tmp_path / "site").mkdir()
+    site = _install(tmp_path / "site", "from gouji_rules.match import Match  # noqa: F401\n" + PLUGIN)
+    r = _gouji(
+        "simulate", "--variant", "club.yaml", "--hands", "4", "--match-hands", "2", "--quiet", path=site, cwd=club
+    )
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import gouji_rules.match; from gouji_rules.registry import BEAT_STRATEGIES as B; "
+            "print('card_by_rank' in B)",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        cwd=club,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr
