@@ -131,7 +131,8 @@ class Table:
         self.game: Hand | Match = Match(variant, seed, hands) if match else Hand.deal(variant, seed)
         self._scored = [0, 0]
         self._hand_seen: Hand | None = None
-        self._one_hand = isinstance(self.game, Hand)
+        self.one_hand = isinstance(self.game, Hand)
+        """a single hand: it scores only when it is over"""
 
     @property
     def turn(self) -> int:
@@ -171,8 +172,12 @@ class Table:
         """Apply the action of the seat to act; the score change of each team it caused."""
         g = self.game
         g.apply(action)
-        if self._one_hand and not g.is_over:
-            return NO_CHANGE  # a hand scores only when it is over
+        if self.one_hand and not g.is_over:
+            return NO_CHANGE
+        return self.score_change()
+
+    def score_change(self) -> tuple[int, int]:
+        """The score change of each team since the last call (after the game's ``apply``)."""
         now = self.scores()
         delta = (now[0] - self._scored[0], now[1] - self._scored[1])
         self._scored = now
@@ -238,6 +243,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self.table: Table | None = None
         self._paid = False  # some entry of self.rewards is not 0.0
         self._informed: str | None = None  # the agent whose info holds the legal actions (vector form)
+        self._decoded = self.encoding.decoded  # the encoding's cache of decoded indices, read at every step
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -283,6 +289,28 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         # observe_table's dict, without its two calls: this runs at every step
         return ObservationDict(self._keys, self.encoding, legal, self.encoder, g.observation(seat))
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, with the acting seat's observation dict made here: this runs at
+        every step, and PettingZoo's goes through ``observe`` and its checks."""
+        agent = self.agent_selection
+        t = self.table
+        seat = SEAT_OF.get(agent)
+        if not observe:
+            obs = None
+        elif t is None or seat is None or self.vector:
+            obs = self.observe(agent)  # raises what observe raises, or gives the vector
+        else:
+            g = t.game
+            legal = g.legal_actions() if g.turn == seat and not g.is_over else NO_LEGAL
+            obs = ObservationDict(self._keys, self.encoding, legal, self.encoder, g.observation(seat))
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def _legal_info(self) -> None:
         """With ``observation="vector"``: the legal indices, features and mask in the acting seat's info."""
         t = self.table
@@ -322,15 +350,18 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
-        index = action if type(action) is int else action_index(action, self.encoding.size)  # int: the usual
-        delta = t.apply(self.encoding.decode(index))
+        act = self._decoded.get(action) if type(action) is int else None  # an int seen before: the usual
+        if act is None:
+            act = self.encoding.decode(action if type(action) is int else action_index(action, self.encoding.size))
+        g = t.game
+        g.apply(act)  # Table.apply, without its call
+        delta = NO_CHANGE if t.one_hand and not g.is_over else t.score_change()
         self._cumulative_rewards[agent] = 0.0
         paid = delta != NO_CHANGE
         if paid or self._paid:
             for s, a in enumerate(AGENT_NAMES):
                 self.rewards[a] = team_reward(delta, s)
             self._paid = paid
-        g = t.game
         if g.is_over:
             for a in self.agents:
                 self.terminations[a] = True

@@ -79,6 +79,10 @@ DECODE_CACHE = 1 << 16  # decoded indices kept (an action is a value: the same i
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
+SHARED_BOXES: dict[tuple[int, ...], dict[Box, tuple[IntArray, FloatArray]]] = {}
+"""Per deck: each lead box's play indices and feature rows (``ActionEncoding._box``)."""
+SHARED_BOX_INDICES: dict[tuple[int, ...], dict[Box, IntArray]] = {}
+"""Per deck: each lead box's play indices (``ActionEncoding.box_indices``)."""
 
 
 class ActionEncoding:
@@ -116,12 +120,17 @@ class ActionEncoding:
         self.size = 2 * start + len(WORDS)
         self._radix_arr = np.asarray(self.radix, dtype=np.int64)
         self._offsets_arr = np.asarray(self.offsets, dtype=np.int64)
-        self._boxes: dict[Box, tuple[IntArray, FloatArray]] = {}
-        self._box_indices: dict[Box, IntArray] = {}
+        # a box's arrays depend on the deck alone (read-only): every encoding of a deck shares them, so
+        # a new environment (one per worker, one per evaluation) does not compute them again
+        self._boxes: dict[Box, tuple[IntArray, FloatArray]] = SHARED_BOXES.setdefault(deck, {})
+        self._box_indices: dict[Box, IntArray] = SHARED_BOX_INDICES.setdefault(deck, {})
         self._last: tuple[Legal, IntArray, FloatArray] | None = None
-        self._decoded: dict[int, Action] = {}
+        self.decoded: dict[int, Action] = {}
+        """the actions of the indices decoded so far (an action is a value; cleared when full)"""
         self._set_at: dict[CardSet, int] = {}  # set_index of the sets seen (a set is a value)
         self._word_at = {a: 2 * start + i for a, i in self.word_index.items()}
+        self._words_at: dict[tuple[Action, ...], tuple[int, ...]] = {}
+        self._word_arrays: dict[tuple[Action, ...], IntArray] = {}
 
     # -- one action ----------------------------------------------------------------------------
 
@@ -145,14 +154,14 @@ class ActionEncoding:
     def decode(self, index: int) -> Action:
         """The action of an index; ValueError outside ``[0, size)``."""
         i = int(index)
-        hit = self._decoded.get(i)
+        hit = self.decoded.get(i)
         if hit is not None:
             return hit
         if not 0 <= i < self.size:
             raise ValueError(f"action index {i} is outside [0, {self.size})")
-        if len(self._decoded) >= DECODE_CACHE:
-            self._decoded.clear()
-        a = self._decoded[i] = self._decode(i)
+        if len(self.decoded) >= DECODE_CACHE:
+            self.decoded.clear()
+        a = self.decoded[i] = self._decode(i)
         return a
 
     def _decode(self, i: int) -> Action:
@@ -277,28 +286,54 @@ class ActionEncoding:
         numpy's per-call cost is most of the work; here the listed sets and the words are one loop of
         look-ups (each set's index is computed once) and one array, and a lead's boxes come from the
         per-box table."""
+        sets, boxes = legal.sets, legal.boxes
+        if not sets and not boxes:  # a pass or an answer: most decisions
+            return self._word_array(legal.extras).copy()  # the caller's own, never the table's
         base = self.n_sets if legal.burn else 0
         flat: list[int] = []
         known = self._set_at
-        for cs in legal.sets:
+        for cs in sets:
             i = known.get(cs)
             if i is None:
                 if len(known) >= DECODE_CACHE:
                     known.clear()
                 i = known[cs] = self.set_index(cs)
             flat.append(base + i)
-        word_at = self._word_at
-        for x in legal.extras:
-            flat.append(word_at[x] if x in word_at else self.encode(x))
-        if not legal.boxes:
+        if legal.extras:
+            flat.extend(self._word_indices(legal.extras))
+        if not boxes:
             return np.array(flat, dtype=np.int64)
-        parts = [self.box_indices(b) for b in legal.boxes]
+        got = self._box_indices.get
+        parts = [hit if (hit := got(b)) is not None else self.box_indices(b) for b in boxes]
         if flat:
             parts.append(np.array(flat, dtype=np.int64) - base)  # base is added to the whole below
         out = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()  # the caller's own, never the table's
         if base:
             out += base
         return out
+
+    def _word_indices(self, extras: tuple[Action, ...]) -> tuple[int, ...]:
+        """The indices of a decision's words, kept per distinct tuple: a word is a frozen dataclass,
+        whose hash is a Python call, and the engine offers a handful of such tuples at every step."""
+        hit = self._words_at.get(extras)
+        if hit is None:
+            word_at = self._word_at
+            hit = tuple(word_at[x] if x in word_at else self.encode(x) for x in extras)
+            if len(self._words_at) >= BOX_CACHE:
+                self._words_at.clear()
+            self._words_at[extras] = hit
+        return hit
+
+    def _word_array(self, extras: tuple[Action, ...]) -> IntArray:
+        """``_word_indices`` as a read-only array (copied for each caller)."""
+        hit = self._word_arrays.get(extras)
+        if hit is None:
+            hit = np.array(self._word_indices(extras), dtype=np.int64)
+            hit.flags.writeable = False
+            if len(self._word_arrays) >= BOX_CACHE:
+                self._word_arrays.clear()
+            self._word_arrays[extras] = hit
+        return hit
 
     def legal_indices(self, legal: Legal) -> IntArray:
         """The index of every legal action, in the order of ``legal``."""
