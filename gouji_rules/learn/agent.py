@@ -28,7 +28,7 @@ from ..rng import SplitMix64, derive
 from ..rules import Rules
 from ..search import SearchAgent
 from ..variant import Variant
-from .features import GREEDY_AT, PLAY_MODES, Featurizer, FloatArray
+from .features import ACT_SIZE, GREEDY_AT, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
 from .net import QNet, WeightsError, load, one_blas_thread
 
 SHIPPED = ("dagang", "dianshaomenla")
@@ -142,6 +142,13 @@ class LearnedAgent:
                 if self.candidates is None:
                     self._candidates = int(meta.get("candidates", 0))
                     self._search = SearchAgent(candidates=max(1, self._candidates))
+            if (self._play.obs_size, self._play.act_size) != (OBS_SIZE, ACT_SIZE):
+                raise WeightsError(
+                    f"the weights read {self._play.obs_size} numbers of an observation and {self._play.act_size} "
+                    f"of an action, but this installation encodes {OBS_SIZE} and {ACT_SIZE}: a decision kind or "
+                    "an action word was added to the package since they were trained (gouji_rules/env/features.py "
+                    "MODES, env/encoding.py WORDS); train weights for it (gouji train) or play another agent"
+                )
         return self._feat, self._play
 
     def scores(self, obs: Observation, legal: Legal) -> FloatArray:
