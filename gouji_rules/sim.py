@@ -153,6 +153,7 @@ def simulate_matches(
 def summary(variant: Variant, seed: int, agent_name: str, stats: Stats, seconds: float) -> dict[str, Any]:
     """The run's ``--json`` document from its counters."""
     events = {k: stats.events.get(k, 0) for k in event_ids() if stats.events.get(k, 0)}
+    events.update((k, n) for k, n in sorted(stats.events.items()) if n and k not in events)  # an extension's own
     return {
         "schema_version": SCHEMA_VERSION,
         "variant": variant.name,

@@ -25,7 +25,7 @@ from gouji_rules.options import Option
 from gouji_rules.registry import BEAT_STRATEGIES, DECLARATIONS, TRIBUTE_KINDS
 from gouji_rules.rules import Rules
 from gouji_rules.settlement import Debt, HandResult, settle
-from gouji_rules.sim import simulate
+from gouji_rules.sim import simulate, simulate_matches
 from gouji_rules.tributes import TributeKind, register_tribute
 from gouji_rules.variant import SetsRules, TributeRules, make_variant, with_legacy
 
@@ -201,6 +201,8 @@ def test_a_registered_declaration_is_asked_where_the_variant_names_it(registered
     matches = [play_match(v, seed, 4, agents) for seed in range(10)]
     declared = [e for m in matches for e in m.all_events if e.type == "baodian"]
     assert declared and all(e.other == (e.seat + 3) % 6 for e in declared)
+    out = simulate_matches(v, 40, 4, 3, "random")
+    assert out["events"].get("baodian", 0) > 0  # simulate counts an extension's own events too
 
 
 def test_an_unknown_strategy_names_the_nearest() -> None:
