@@ -217,7 +217,11 @@ def _record_options(fn: F) -> F:
         click.option("--opened", multiple=True, help="seats that opened (开点), space or comma separated"),
         click.option("--geming", multiple=True, help="SEAT that declared 革命"),
         click.option("--chongdian", multiple=True, help="SEAT:ok|fail (冲点)"),
-        click.option("--declare", multiple=True, help="KIND:SEAT, KIND xuandian, mingdian or yudian"),
+        click.option(
+            "--declare",
+            multiple=True,
+            help="KIND:SEAT: a declaration the variant plays (xuandian, hedian, mingdian, yudian, or one an extension registers)",
+        ),
         click.option("--waive", multiple=True, help="GIVER:RECEIVER (a partner's tribute waived)"),
         click.option(
             "--no-three", "no_three", multiple=True, help="SEAT left without a 3 after buying (S4 第九条: 算做大落)"
