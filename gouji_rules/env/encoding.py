@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -99,7 +100,22 @@ class ActionEncoding:
     """
 
     def __init__(self, rules: Rules) -> None:
-        deck = self.deck = tuple(rules.deck_counts)
+        self._layout(tuple(rules.deck_counts))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ActionEncoding:
+        """The encoding itself: a layout fixed by the deck, and caches of values shared by every
+        encoding of that deck (a copied game state, as OpenSpiel's ``clone``, never copies them)."""
+        return self
+
+    def __copy__(self) -> ActionEncoding:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[int, ...]]]:
+        """Pickled as its deck: the caches are rebuilt (and shared) where it is loaded."""
+        return (_encoding_of_deck, (self.deck,))
+
+    def _layout(self, deck: tuple[int, ...]) -> None:
+        self.deck = deck
         self.word_index = {a: i for i, a in enumerate(WORDS)}
         # per core rank: the radices (count, twos, sj, bj, top) and where its block starts
         self.radix: list[tuple[int, int, int, int, int]] = []
@@ -380,3 +396,10 @@ class ActionEncoding:
         mask = np.zeros(self.size, dtype=np.int8)
         mask[np.asarray(indices, dtype=np.int64)] = 1
         return mask
+
+
+def _encoding_of_deck(deck: tuple[int, ...]) -> ActionEncoding:
+    """An encoding from its deck's counts alone (how a pickled one is loaded)."""
+    enc = ActionEncoding.__new__(ActionEncoding)
+    enc._layout(tuple(deck))
+    return enc

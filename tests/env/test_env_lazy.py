@@ -152,3 +152,27 @@ def test_the_entries_are_the_callers_own() -> None:
     for k in ENTRIES:
         a[k][...] = 0
         assert b[k].any(), k
+
+
+def test_a_copied_or_pickled_state_never_carries_the_shared_box_tables() -> None:
+    """The lead boxes' arrays are shared by every encoding of a deck, process-wide: a deep copy of a
+    game state (OpenSpiel's ``clone``, ``random_sim_test``) shares the encoding rather than copying
+    every table cached so far, and a pickle carries the deck alone (it once copied gigabytes)."""
+    import copy
+    import pickle
+
+    from gouji_rules.catalog import dagang
+    from gouji_rules.engine import Hand
+    from gouji_rules.env.encoding import SHARED_BOXES, ActionEncoding
+
+    enc = ActionEncoding(dagang().rules)
+    for seed in range(20):
+        enc.encode_legal(Hand.deal(dagang(), seed=seed).legal_actions())  # fills the shared tables
+    assert SHARED_BOXES[enc.deck]
+    assert copy.deepcopy(enc) is enc and copy.copy(enc) is enc
+    assert copy.deepcopy({"state": [enc]})["state"][0] is enc
+    raw = pickle.dumps(enc)
+    assert len(raw) < 1_000
+    back = pickle.loads(raw)
+    h = Hand.deal(dagang(), seed=7)
+    assert back.size == enc.size and (back.indices(h.legal_actions()) == enc.indices(h.legal_actions())).all()
