@@ -289,15 +289,16 @@ class SearchAgent:
             return False
         return self.search_all or (obs.table is not None and obs.rules.is_gouji(obs.table))
 
-    def act(self, obs: Observation, legal: Legal) -> Action:
-        first = self.greedy.act(obs, legal)
+    def searches(self, obs: Observation, legal: Legal) -> bool:
+        """Is this a decision the agent searches (a lead, a burn, 扣 or consent, a contested follow)?"""
         if obs.mode not in PLAY_MODES or len(legal) == 1:
-            return first
-        if obs.mode == "follow" and not self._contested(obs):
-            return first
-        cands = self.candidate_actions(obs, legal, first)
-        if len(cands) == 1:
-            return first
+            return False
+        return obs.mode != "follow" or self._contested(obs)
+
+    def world_values(self, obs: Observation, legal: Legal, cands: Sequence[Action]) -> tuple[list[float], int]:
+        """Each candidate's total team score (this seat's team − the other) over the worlds played,
+        and how many worlds were: up to ``worlds``, fewer where worlds could not be rebuilt or the
+        time cap (``seconds``) ran out."""
         team = side(obs.seat)
         totals = [0.0] * len(cands)
         done = 0
@@ -316,6 +317,16 @@ class SearchAgent:
                 rollout(sim, self.players)
                 sc = sim.scores()
                 totals[i] += sc[team] - sc[1 - team]
+        return totals, done
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        first = self.greedy.act(obs, legal)
+        if not self.searches(obs, legal):
+            return first
+        cands = self.candidate_actions(obs, legal, first)
+        if len(cands) == 1:
+            return first
+        totals, done = self.world_values(obs, legal, cands)
         if not done:
             return first
         self.searched += 1

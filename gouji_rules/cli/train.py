@@ -61,6 +61,14 @@ def _line(p: Any) -> str:
     show_default=True,
     help="a branch point's other actions: the network's favourite, then those ismcts tries (search) or drawn",
 )
+@click.option(
+    "--teacher-worlds",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="distil ismcts: branch only where it searches, among its candidates, each judged over this many "
+    "worlds drawn from the seat's view (0: branches judged in the real deal)",
+)
 @click.option("--branch-rate", type=FiniteFloat(0, 1), default=0.1, show_default=True, help="decisions that branch")
 @click.option(
     "--behaviour",
@@ -71,6 +79,13 @@ def _line(p: Any) -> str:
 )
 @click.option("--lr", type=FiniteFloat(0, min_open=True), default=5e-4, show_default=True)
 @click.option("--batch", type=click.IntRange(16), default=512, show_default=True)
+@click.option(
+    "--buffer",
+    type=click.IntRange(1_000, 5_000_000),
+    default=60_000,
+    show_default=True,
+    help="samples kept to learn from (the most recent; about 1.6 kB each)",
+)
 @click.option(
     "--reuse", type=FiniteFloat(0, min_open=True), default=8.0, show_default=True, help="gradient rows per sample"
 )
@@ -119,11 +134,13 @@ def train_cmd(
     epsilon: float,
     branches: int,
     branch_rate: float,
+    teacher_worlds: int,
     target: str,
     alternatives: str,
     behaviour: str,
     lr: float,
     batch: int,
+    buffer: int,
     reuse: float,
     hidden: str,
     hands_per_unit: int,
@@ -160,7 +177,17 @@ def train_cmd(
             click.echo(f"margin {m:g}, candidates {k}: vs greedy {s}", err=True)
 
         meta = export(out, export_to, tried, eval_pairs, said, counts)
-        keys = ("variant", "command", "seed", "decisions", "code_version", "margin", "candidates", "margin_choice")
+        keys = (
+            "variant",
+            "command",
+            "seed",
+            "decisions",
+            "code_version",
+            "margin",
+            "candidates",
+            "scope",
+            "margin_choice",
+        )
         click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))
         return
     try:
@@ -180,9 +207,11 @@ def train_cmd(
         epsilon=epsilon,
         branches=branches,
         branch_rate=branch_rate,
+        teacher_worlds=teacher_worlds,
         advantage=target == "advantage",
         search_candidates=alternatives == "search",
         batch=batch,
+        buffer=buffer,
         reuse=reuse,
         lr=lr,
         hidden=(widths[0], widths[1], widths[2]),

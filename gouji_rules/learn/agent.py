@@ -92,6 +92,9 @@ class LearnedAgent:
     for them on the training run's own duplicate deals (``meta["margin"]``); None takes it.
     ``candidates`` K > 0 chooses only among the K actions ``ismcts`` would try (greedy's choice, then
     the cheapest others): fewer actions, fewer that the network overrates by chance (``meta["candidates"]``).
+    ``scope``: ``"all"`` decides every decision of play with the network; ``"searched"`` only those
+    ``ismcts`` searches (leads, burns, 扣, consent, answers to an opponent's 够级 set), the rest going to
+    greedy, as ismcts leaves them: the scope of weights distilled from ismcts (``meta["scope"]``).
     """
 
     name = "learned"
@@ -104,8 +107,13 @@ class LearnedAgent:
         trace: Callable[[int, FloatArray, FloatArray], None] | None = None,
         margin: float | None = None,
         candidates: int | None = None,
+        scope: str | None = None,
     ) -> None:
+        if scope not in (None, "all", "searched"):
+            raise ValueError(f"scope must be all or searched, not {scope!r}")
         self.net = net
+        self.scope = scope
+        self._searched_only = scope == "searched"
         self.margin = margin
         self._margin = margin or 0.0
         self.candidates = candidates
@@ -142,6 +150,8 @@ class LearnedAgent:
                 if self.candidates is None:
                     self._candidates = int(meta.get("candidates", 0))
                     self._search = SearchAgent(candidates=max(1, self._candidates))
+                if self.scope is None:
+                    self._searched_only = meta.get("scope", "all") == "searched"
             if (self._play.obs_size, self._play.act_size) != (OBS_SIZE, ACT_SIZE):
                 raise WeightsError(
                     f"the weights read {self._play.obs_size} numbers of an observation and {self._play.act_size} "
@@ -163,6 +173,8 @@ class LearnedAgent:
         if obs.mode not in PLAY_MODES:
             return first
         feat, net = self._setup(obs.rules)
+        if self._searched_only and not self._search.searches(obs, legal):
+            return first
         x = feat.obs_row(obs)
         idx, rows = feat.indexed_rows(obs, legal, first)
         if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:

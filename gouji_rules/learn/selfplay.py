@@ -16,6 +16,16 @@ returns differ by what the actions do, not by the luck of the cards or of later 
 and most samples are of actions the behaviour would not play, which is what Q needs to learn to
 improve on it.  The network still sees only the deciding seat's observation.
 
+Distillation (``teacher_worlds=W``): branch points only at the decisions ``ismcts`` searches
+(leads, burns, 扣 and consent, answers to an opponent's 够级 set), their actions the ones it tries
+(greedy's choice, then the cheapest others, ``branches`` in all), and each judged as ``ismcts``
+judges it: played out by greedy players in W worlds drawn from the deciding seat's own observation
+(never the real deal), the target being the action's mean team score less that of greedy's choice.
+The network then learns what ismcts would estimate — W rollouts averaged per target, so each
+sample carries about 1/W of a single return's variance — and the ``learned`` agent trained so
+plays with ``scope="searched"``: search's choice at search's decisions, without the rollouts.
+This is the first step of expert iteration (the second: rollouts by the network itself).
+
 Targets (``advantage``): a branch point's actions are all played out from copies by the behaviour
 policy, and each action's target is its return less that of the behaviour's own action (which gets
 0): the network learns Q(s, a) − Q(s, behaviour's a), the part of Q that tells actions apart,
@@ -65,6 +75,7 @@ class SelfPlayUnit:
     branch_rate: float = 0.1
     advantage: bool = False
     search_candidates: bool = False
+    teacher_worlds: int = 0
 
 
 @dataclass
@@ -98,6 +109,8 @@ def run_selfplay(unit: SelfPlayUnit) -> Samples:
     net = QNet(OBS_SIZE, ACT_SIZE, unit.hidden)
     net.p = {k: v.astype(np.float32) for k, v in unit.params.items()}
     scale = score_unit([rules.place_points(p) for p in range(1, 7)])
+    if unit.teacher_worlds > 0:
+        return _taught(unit, variant, net, scale)
     if unit.branches > 1:
         return _branched(unit, variant, net, scale)
     obs_rows: list[FloatArray] = []
@@ -148,6 +161,51 @@ class _ExploringGreedy(GreedyAgent):
         if self.epsilon and len(legal) > 1 and self.explore.below(1_000_000) < self.epsilon:
             return legal[self.explore.below(len(legal))]
         return super().act(obs, legal)
+
+
+def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Samples:
+    """Hands whose branch points are judged as ismcts judges them: see the module's docstring."""
+    feat = Featurizer(variant.rules)
+    judge = GreedyAgent()
+    teacher = SearchAgent(worlds=unit.teacher_worlds, candidates=max(2, unit.branches))
+    players = _players(unit, net, unit.epsilon)
+    rate = int(unit.branch_rate * 1_000_000)
+    obs_rows: list[FloatArray] = []
+    act_rows: list[FloatArray] = []
+    targets: list[float] = []
+    decisions = 0
+    for k in range(unit.hands):
+        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
+        rng = SplitMix64(derive(seed, 0xB7A))
+        hand = Hand.deal(variant, seed)
+        for s, player in enumerate(players):
+            player.start_hand(seed, s)
+        judge.start_hand(seed, 0)
+        teacher.start_hand(seed, 0)  # one world stream a hand, drawn in the order of its decisions
+        feat.reset()
+        while not hand.is_over:
+            s = hand.turn
+            obs = hand.observation(s)
+            legal = hand.legal_actions()
+            action = players[s].act(obs, legal)
+            if teacher.searches(obs, legal) and rng.below(1_000_000) < rate:
+                first = judge.act(obs, legal)
+                cands = teacher.candidate_actions(obs, legal, first)
+                totals, done = teacher.world_values(obs, legal, cands) if len(cands) > 1 else ([], 0)
+                if done:
+                    x = feat.obs_row(obs)
+                    idx, rows = feat.indexed_rows(obs, legal, first)
+                    for a, total in zip(cands, totals, strict=True):
+                        j = int(np.flatnonzero(idx == feat.encoding.encode(a))[0])
+                        obs_rows.append(x)
+                        act_rows.append(rows[j])
+                        targets.append((total - totals[0]) / done / scale)
+            hand.apply(action)
+        decisions += hand.decisions
+    if not targets:
+        e = Samples.empty()
+        return Samples(e.obs, e.act, e.target, decisions, unit.hands)
+    return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, unit.hands)
 
 
 def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:

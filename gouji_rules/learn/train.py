@@ -63,6 +63,7 @@ class TrainConfig:
     branch_rate: float = 0.1
     advantage: bool = True
     search_candidates: bool = True
+    teacher_worlds: int = 0
     batch: int = 512
     reuse: float = 8.0
     buffer: int = 60_000
@@ -293,10 +294,17 @@ class Trainer:
             if self.updates % self.cfg.eval_every == 0:
                 on_eval()
 
+    def play_scope(self) -> dict[str, Any]:
+        """How the network plays in the strength figure: a distilled one (``teacher_worlds``) as ismcts
+        chooses, at its decisions among its candidates; any other at every decision of play."""
+        if self.cfg.teacher_worlds > 0:
+            return {"scope": "searched", "candidates": max(2, self.cfg.branches)}
+        return {}
+
     def evaluate(self) -> Strength:
         """The network's argmax team against greedy on the fixed duplicate set; keeps the best weights."""
         net = self.net.copy()
-        agent = partial(LearnedAgent, net, margin=self.cfg.eval_margin)
+        agent = partial(LearnedAgent, net, margin=self.cfg.eval_margin, **self.play_scope())
         s = duplicate(self.variant, self.cfg.eval_pairs, EVAL_SEED, agent, GreedyAgent)
         row = {
             "updates": self.updates,
@@ -332,6 +340,7 @@ class Trainer:
             self.cfg.branch_rate,
             self.cfg.advantage,
             self.cfg.search_candidates,
+            self.cfg.teacher_worlds,
         )
 
     def run(
@@ -423,12 +432,14 @@ def export(
     net, meta, _ = load(src)
     meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
     meta["exported_from"] = src.name
+    scope = "searched" if int(meta.get("config", {}).get("teacher_worlds", 0)) > 0 else "all"
+    meta["scope"] = scope
     if margins:
         variant = load_variant(portable_source(meta["variant_source"]))[0]
         table: list[dict[str, Any]] = []
         for k in candidates:
             for m in margins:
-                agent = partial(LearnedAgent, net, margin=m, candidates=k)
+                agent = partial(LearnedAgent, net, margin=m, candidates=k, scope=scope)
                 s = duplicate(variant, pairs, MARGIN_SEED, agent, GreedyAgent)
                 table.append(
                     {
