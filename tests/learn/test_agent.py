@@ -195,3 +195,30 @@ def test_weights_of_another_encoding_are_refused_in_words_not_a_matmul_error() -
             play_hand(dagang(), 3, [LearnedAgent(net=net) for _ in range(6)])
         assert isinstance(e.value, GoujiError)
     play_hand(dagang(), 3, [LearnedAgent(net=QNet(OBS_SIZE, ACT_SIZE)) for _ in range(6)])
+
+
+def test_scope_searched_plays_the_network_only_where_ismcts_searches() -> None:
+    from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
+    from gouji_rules.learn.net import QNet
+    from gouji_rules.search import SearchAgent
+
+    net = QNet(OBS_SIZE, ACT_SIZE, (16, 8, 8), seed=4)  # a random network: it leaves greedy wherever it may
+    scoped, everywhere, search = (
+        LearnedAgent(net, margin=0.0, scope="searched"),
+        LearnedAgent(net, margin=0.0),
+        SearchAgent(),
+    )
+    for a in (scoped, everywhere):
+        a.start_hand(0, 0)
+    left, kept = 0, 0
+    for hand, s in _positions(dagang(), range(2)):
+        legal, obs = hand.legal_actions(), hand.observation(s)
+        greedy = GreedyAgent().act(obs, legal)
+        if search.searches(obs, legal):
+            left += scoped.act(obs, legal) == everywhere.act(obs, legal) != greedy
+        else:
+            assert scoped.act(obs, legal) == greedy
+            kept += everywhere.act(obs, legal) != greedy
+    assert left > 0 and kept > 0  # the scope is what tells them apart
+    with pytest.raises(ValueError, match="scope"):
+        LearnedAgent(scope="some")

@@ -58,6 +58,51 @@ def test_advantage_targets_are_returns_less_the_behaviours_action_in_the_same_de
     assert all((s.obs[i] == s.obs[i + 1]).all() for i in starts if i + 1 < len(s.obs) and not played[i + 1])
 
 
+def test_distilled_targets_are_ismcts_world_means_less_greedys_choice() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    unit = SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, True, 4, 0.3, teacher_worlds=3)
+    s = run_selfplay(unit)
+    greedy = s.act[:, -1] == 1.0
+    starts = np.flatnonzero(greedy)
+    assert len(starts) > 5 and (s.target[greedy] == 0.0).all()
+    # a branch point is greedy's row, then the other candidates (at most 4 in all), on one observation
+    ends = [*starts[1:], len(s.target)]
+    assert all(1 < e - b <= 4 and (s.obs[b:e] == s.obs[b]).all() for b, e in zip(starts, ends, strict=True))
+    # each target is a mean over 3 worlds of whole-point team differences, in units of 4 points
+    assert np.allclose(s.target * 3 * 4, np.round(s.target * 3 * 4), atol=1e-4)
+    assert (s.target[~greedy] != 0.0).any()
+    assert run_selfplay(unit).target.tolist() == s.target.tolist()  # seeded
+
+
+def test_distilled_samples_come_only_from_decisions_ismcts_searches() -> None:
+    from gouji_rules.catalog import dagang
+    from gouji_rules.learn.features import Featurizer
+    from gouji_rules.search import SearchAgent
+
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    s = run_selfplay(SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, True, 4, 1.0, teacher_worlds=1))
+    # replay the same hand (greedy behaviour, no exploration) and collect the rows of its searched decisions
+    from gouji_rules.agents import GreedyAgent
+    from gouji_rules.engine import Hand
+    from gouji_rules.learn.selfplay import unit_seed
+
+    variant = dagang()
+    seed = unit_seed(7, 0, 0, 1)
+    hand, search, feat = Hand.deal(variant, seed), SearchAgent(), Featurizer(variant.rules)
+    players = [GreedyAgent() for _ in range(6)]
+    for i, p in enumerate(players):
+        p.start_hand(seed, i)
+    searched = []
+    while not hand.is_over:
+        seat, legal = hand.turn, hand.legal_actions()
+        obs = hand.observation(seat)
+        if search.searches(obs, legal) and len(search.candidate_actions(obs, legal, legal[0])) > 1:
+            searched.append(feat.obs_row(obs))
+        hand.apply(players[seat].act(obs, legal))
+    rows = {r.tobytes() for r in s.obs}
+    assert rows and rows <= {r.tobytes() for r in searched}
+
+
 def test_loss_goes_down_on_a_fixed_batch_of_selfplay_samples() -> None:
     net = QNet(OBS_SIZE, ACT_SIZE, TINY, seed=1)
     s = run_selfplay(_unit(net, hands=2))
@@ -102,6 +147,16 @@ def test_a_short_run_checkpoints_measures_and_resumes(tmp_path) -> None:
     assert meta["margin"] in (0.0, 0.5) and len(meta["margin_choice"]["figures"]) == 2
     _, smeta, rest = load(tmp_path / "w.npz")
     assert smeta["margin"] == meta["margin"] and not rest  # no optimizer state in an exported file
+
+
+def test_a_distilled_run_exports_weights_that_play_where_ismcts_searches(tmp_path) -> None:
+    t = Trainer(_config(tmp_path, teacher_worlds=1, branch_rate=0.5))
+    assert t.play_scope() == {"scope": "searched", "candidates": 4}
+    p = t.run(max_decisions=1500)
+    assert p.samples > 0 and p.updates > 0
+    meta = export(tmp_path, tmp_path / "w.npz", margins=(0.0,), pairs=1, candidates=(4,))
+    assert meta["scope"] == "searched" and meta["candidates"] == 4
+    assert load(tmp_path / "w.npz")[1]["scope"] == "searched"
 
 
 def test_resume_refuses_another_variants_run(tmp_path) -> None:
