@@ -7,8 +7,10 @@ Prints one JSON document; progress goes to stderr.
 
     python benchmarks/strength.py --pairs 100 --matchups learned-greedy,learned-ismcts=30,ismcts+learned-greedy=10
 
-Agents: ``greedy``, ``learned`` (the shipped weights, or ``--weights VARIANT=FILE``), ``ismcts`` (its
-default budget: 6 worlds, 4 candidates), ``ismcts+learned`` (the same search with learned rollouts).
+Agents: ``greedy``, ``learned`` (the shipped weights, or ``--weights VARIANT=FILE``: that file's network
+played as its meta says, margin, candidates and scope), ``shipped`` (the shipped weights even with
+``--weights``, to measure a new file against them), ``ismcts`` (its default budget: 6 worlds, 4
+candidates), ``ismcts+learned`` (the same search with learned rollouts, the shipped weights).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from gouji_rules import catalog
 from gouji_rules.agents import Agent, GreedyAgent
@@ -27,16 +30,20 @@ from gouji_rules.learn.net import QNet, load
 from gouji_rules.search import SearchAgent
 
 
-def factory(name: str, net: QNet | None) -> Callable[[], Agent]:
+def factory(name: str, weights: tuple[QNet, dict[str, Any]] | None) -> Callable[[], Agent]:
     if name == "greedy":
         return GreedyAgent
-    if name == "learned":
-        return lambda: LearnedAgent(net)
+    if name == "shipped" or (name == "learned" and weights is None):
+        return LearnedAgent
+    if name == "learned" and weights is not None:
+        net, meta = weights
+        margin, k, scope = float(meta.get("margin", 0.0)), int(meta.get("candidates", 0)), meta.get("scope", "all")
+        return lambda: LearnedAgent(net, margin=margin, candidates=k, scope=scope)
     if name == "ismcts":
         return SearchAgent
     if name == "ismcts+learned":
         return lambda: SearchAgent(rollout="learned")
-    raise SystemExit(f"unknown agent {name!r}: greedy, learned, ismcts, ismcts+learned")
+    raise SystemExit(f"unknown agent {name!r}: greedy, learned, shipped, ismcts, ismcts+learned")
 
 
 def main() -> None:
@@ -47,10 +54,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--weights", action="append", default=[], help="VARIANT=FILE: learned plays these weights")
     args = ap.parse_args()
-    weights: dict[str, QNet] = {}
+    weights: dict[str, tuple[QNet, dict[str, Any]]] = {}
     for w in args.weights:
         v, _, path = w.partition("=")
-        weights[v] = load(path)[0]
+        net, meta, _ = load(path)
+        weights[v] = (net, meta)
     out = []
     for vname in args.variants.split(","):
         variant = catalog.resolve(vname)
