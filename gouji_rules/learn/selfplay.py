@@ -76,6 +76,7 @@ class SelfPlayUnit:
     advantage: bool = False
     search_candidates: bool = False
     teacher_worlds: int = 0
+    margin: float = 0.0
 
 
 @dataclass
@@ -209,8 +210,16 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
 
 
 def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
+    """The behaviour policy's six seats: greedy's choice, or the network's.  A distilled network
+    (``teacher_worlds``) plays as the agent it becomes plays: only where ismcts searches, among its
+    candidates, leaving greedy's choice only by ``margin`` (expert iteration's apprentice)."""
     if unit.follow_greedy:
         return [_ExploringGreedy(epsilon) for _ in range(6)]
+    if unit.teacher_worlds > 0:
+        k = max(2, unit.branches)
+        return [
+            LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope="searched") for _ in range(6)
+        ]
     return [LearnedAgent(net, epsilon=epsilon) for _ in range(6)]
 
 

@@ -341,6 +341,7 @@ class Trainer:
             self.cfg.advantage,
             self.cfg.search_candidates,
             self.cfg.teacher_worlds,
+            self.cfg.eval_margin,
         )
 
     def run(
