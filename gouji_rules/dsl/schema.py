@@ -365,7 +365,3 @@ def write_shipped() -> Path:
     path = shipped_path()
     path.write_text(dumps(), encoding="utf-8")
     return path
-
-
-if __name__ == "__main__":  # pragma: no cover
-    print(write_shipped())

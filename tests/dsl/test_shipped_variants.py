@@ -69,4 +69,4 @@ def test_liufu_ying_deals_52_cards_from_312() -> None:
 
 def test_shipped_schema_json_is_up_to_date() -> None:
     shipped = json.loads(schema.shipped_path().read_text("utf-8"))
-    assert shipped == schema.generate(), "run: python -m gouji_rules.dsl.schema"
+    assert shipped == schema.generate(), "run: python -m gouji_rules.dsl.write_schema"
