@@ -115,6 +115,11 @@ def _line(p: Any) -> str:
     help="with --margins: also these choice sets (0: every legal action; K: the K actions ismcts tries)",
 )
 @click.option(
+    "--latest",
+    is_flag=True,
+    help="with --margins: measure the latest checkpoint's weights too and export the better of the two",
+)
+@click.option(
     "--eval-margin",
     type=FiniteFloat(0),
     default=0.25,
@@ -151,6 +156,7 @@ def train_cmd(
     export_to: str | None,
     margins: str,
     candidate_counts: str,
+    latest: bool,
     eval_margin: float,
 ) -> None:
     """Train the learned agent by self-play under a variant, with checkpoints and resume.
@@ -173,10 +179,10 @@ def train_cmd(
         except ValueError:
             raise click.BadParameter(f"{candidate_counts!r}: whole numbers", param_hint="--candidates") from None
 
-        def said(m: float, k: int, s: Any) -> None:
-            click.echo(f"margin {m:g}, candidates {k}: vs greedy {s}", err=True)
+        def said(m: float, k: int, s: Any, weights: str) -> None:
+            click.echo(f"{weights}: margin {m:g}, candidates {k}: vs greedy {s}", err=True)
 
-        meta = export(out, export_to, tried, eval_pairs, said, counts)
+        meta = export(out, export_to, tried, eval_pairs, said, counts, latest)
         keys = (
             "variant",
             "command",
@@ -186,6 +192,7 @@ def train_cmd(
             "margin",
             "candidates",
             "scope",
+            "exported_from",
             "margin_choice",
         )
         click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))

@@ -415,8 +415,9 @@ def export(
     dest: str | Path,
     margins: Sequence[float] = (),
     pairs: int = 32,
-    progress: Callable[[float, int, Strength], None] | None = None,
+    progress: Callable[[float, int, Strength, str], None] | None = None,
     candidates: Sequence[int] = (0,),
+    latest: bool = False,
 ) -> dict[str, Any]:
     """Write a run's weights to ``dest`` without the optimizer state: those of its best strength
     figure (``best.npz``), or its latest checkpoint where no figure has been measured yet.
@@ -424,34 +425,48 @@ def export(
     With ``margins``, each (with each of ``candidates``: 0 for every legal action, K for the K that
     ismcts would try) is measured against greedy on ``pairs`` duplicate deals of their own
     (:data:`MARGIN_SEED`) and the best is written in the file's meta (``margin``, ``candidates``,
-    with the figures), for the agent to play with (``LearnedAgent``'s)."""
-    src = Path(run_dir) / "best.npz"
-    if not src.exists():
-        src = Path(run_dir) / "checkpoint.npz"
-    if not src.exists():
+    with the figures), for the agent to play with (``LearnedAgent``'s).  ``latest`` measures the latest
+    checkpoint's weights beside the best figure's and keeps whichever does better on those deals (the
+    best of a few noisy training figures is an optimistic pick; the latest network has seen the most)."""
+    run = Path(run_dir)
+    sources = [p for p in (run / "best.npz", run / "checkpoint.npz") if p.exists()]
+    if not sources:
         raise GoujiError(f"{run_dir}: no training run here (no best.npz or checkpoint.npz)")
-    net, meta, _ = load(src)
-    meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
-    meta["exported_from"] = src.name
-    scope = "searched" if int(meta.get("config", {}).get("teacher_worlds", 0)) > 0 else "all"
-    meta["scope"] = scope
-    if margins:
+    if not (latest and margins):
+        sources = sources[:1]
+    table: list[dict[str, Any]] = []
+    chosen: tuple[QNet, dict[str, Any]] | None = None
+    for src in sources:
+        net, meta, _ = load(src)
+        meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
+        meta["exported_from"] = src.name
+        scope = "searched" if int(meta.get("config", {}).get("teacher_worlds", 0)) > 0 else "all"
+        meta["scope"] = scope
+        if chosen is None:
+            chosen = (net, meta)
+        if not margins:
+            break
         variant = load_variant(portable_source(meta["variant_source"]))[0]
-        table: list[dict[str, Any]] = []
         for k in candidates:
             for m in margins:
                 agent = partial(LearnedAgent, net, margin=m, candidates=k, scope=scope)
                 s = duplicate(variant, pairs, MARGIN_SEED, agent, GreedyAgent)
-                table.append(
-                    {
-                        "margin": m,
-                        "candidates": k,
-                        "vs_greedy": round(s.mean, 4),
-                        "ci95": [round(s.low, 4), round(s.high, 4)],
-                    }
-                )
+                row = {
+                    "margin": m,
+                    "candidates": k,
+                    "vs_greedy": round(s.mean, 4),
+                    "ci95": [round(s.low, 4), round(s.high, 4)],
+                }
+                if len(sources) > 1:
+                    row["weights"] = src.name
+                table.append(row)
                 if progress is not None:
-                    progress(m, k, s)
+                    progress(m, k, s, src.name)
+                if max(table, key=lambda r: (r["vs_greedy"], r["margin"])) is row:
+                    chosen = (net, meta)
+    assert chosen is not None
+    net, meta = chosen
+    if margins:
         best = max(table, key=lambda r: (r["vs_greedy"], r["margin"]))
         meta["margin"], meta["candidates"] = best["margin"], best["candidates"]
         meta["margin_choice"] = {"pairs": pairs, "seed": MARGIN_SEED, "figures": table}

@@ -154,8 +154,12 @@ def test_a_distilled_run_exports_weights_that_play_where_ismcts_searches(tmp_pat
     assert t.play_scope() == {"scope": "searched", "candidates": 4}
     p = t.run(max_decisions=1500)
     assert p.samples > 0 and p.updates > 0
-    meta = export(tmp_path, tmp_path / "w.npz", margins=(0.0,), pairs=1, candidates=(4,))
+    meta = export(tmp_path, tmp_path / "w.npz", margins=(0.0,), pairs=1, candidates=(4,), latest=True)
     assert meta["scope"] == "searched" and meta["candidates"] == 4
+    figures = meta["margin_choice"]["figures"]
+    assert [f["weights"] for f in figures] == ["best.npz", "checkpoint.npz"]
+    best = max(figures, key=lambda f: f["vs_greedy"])
+    assert meta["exported_from"] == best["weights"]
     assert load(tmp_path / "w.npz")[1]["scope"] == "searched"
 
 
