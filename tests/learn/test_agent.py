@@ -48,7 +48,7 @@ def _positions(variant, seeds=range(3)):
 
 
 def test_learned_scores_every_legal_action_and_leaves_greedy_only_by_its_margin() -> None:
-    agent, argmax = LearnedAgent(), LearnedAgent(margin=0.0)
+    agent, argmax = LearnedAgent(candidates=0, scope="all"), LearnedAgent(margin=0.0, candidates=0, scope="all")
     margin = shipped_weights("dagang")[1]["margin"]
     for a in (agent, argmax):
         a.start_hand(0, 0)
@@ -66,6 +66,33 @@ def test_learned_scores_every_legal_action_and_leaves_greedy_only_by_its_margin(
         assert agent.act(obs, legal) == legal[best if q[best] - q[g] >= margin else g]
         checked += 1
     assert checked > 30
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_shipped_agent_plays_as_its_weights_meta_says(name) -> None:
+    """margin, choice set and scope come from the file: the best of the choice set by Q where the
+    scope asks the network, greedy's choice unless that best clears the margin."""
+    from gouji_rules.catalog import resolve
+    from gouji_rules.search import SearchAgent
+
+    meta = shipped_weights(name)[1]
+    margin, k, scope = meta["margin"], meta.get("candidates", 0), meta.get("scope", "all")
+    agent, search = LearnedAgent(), SearchAgent(candidates=max(1, k))
+    agent.start_hand(0, 0)
+    checked = 0
+    for hand, s in _positions(resolve(name), range(1)):
+        legal, obs = hand.legal_actions(), hand.observation(s)
+        greedy = GreedyAgent().act(obs, legal)
+        if obs.mode not in PLAY_MODES or len(legal) == 1 or (scope == "searched" and not search.searches(obs, legal)):
+            assert agent.act(obs, legal) == greedy
+            continue
+        q = agent.scores(obs, legal)
+        keep = search.candidate_actions(obs, legal, greedy) if k else list(legal)
+        best = max(keep, key=lambda a: (q[list(legal).index(a)], -list(legal).index(a)))
+        gain = q[list(legal).index(best)] - q[list(legal).index(greedy)]
+        assert agent.act(obs, legal) == (best if gain >= margin else greedy)
+        checked += 1
+    assert checked > 10
 
 
 def test_action_rows_begin_with_the_encodings_rows() -> None:
