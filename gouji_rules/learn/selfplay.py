@@ -93,6 +93,15 @@ class Samples:
         return Samples(np.zeros((0, OBS_SIZE), np.float32), np.zeros((0, ACT_SIZE), np.float32), z, 0, 0)
 
 
+def _samples(
+    obs_rows: list[FloatArray], act_rows: list[FloatArray], targets: list[float], decisions: int, hands: int
+) -> Samples:
+    if not targets:
+        e = Samples.empty()
+        return Samples(e.obs, e.act, e.target, decisions, hands)
+    return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, hands)
+
+
 def score_unit(rules_points: list[int]) -> float:
     """The return's unit: the largest place score in absolute value (4 under dagang, 2 under dianshaomenla)."""
     return float(max(1, max(abs(p) for p in rules_points)))
@@ -140,10 +149,7 @@ def run_selfplay(unit: SelfPlayUnit) -> Samples:
         decisions += hand.decisions
         sc = hand.scores()
         targets.extend((sc[side(s)] - sc[1 - side(s)]) / scale for s in seats[first:])
-    if not seats:
-        e = Samples.empty()
-        return Samples(e.obs, e.act, e.target, decisions, unit.hands)
-    return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, unit.hands)
+    return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
 
 
 class _ExploringGreedy(GreedyAgent):
@@ -203,10 +209,7 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
                         targets.append((total - totals[0]) / done / scale)
             hand.apply(action)
         decisions += hand.decisions
-    if not targets:
-        e = Samples.empty()
-        return Samples(e.obs, e.act, e.target, decisions, unit.hands)
-    return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, unit.hands)
+    return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
 
 
 def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
@@ -294,7 +297,4 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
             obs_rows.append(x)
             act_rows.append(row)
             targets.append((sc[side(s)] - sc[1 - side(s)]) / scale)
-    if not targets:
-        e = Samples.empty()
-        return Samples(e.obs, e.act, e.target, decisions, unit.hands)
-    return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, unit.hands)
+    return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
