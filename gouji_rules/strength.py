@@ -29,7 +29,7 @@ _SEARCH = "python benchmarks/search_duplicate.py --variant {v} --pairs {n} --wor
 _RANDOM = "gouji compare dagang dianshaomenla --agents random,greedy --hands 200 --seed 2026 (skill_gap)"
 
 _LEARNED = (
-    "learned (the shipped weights) against greedy on 200 duplicate deal pairs, seed 2026: "
+    "learned (the shipped weights, ismcts distilled) against greedy on 200 duplicate deal pairs, seed 2026: "
     "python benchmarks/strength.py --variants {v} --matchups learned-greedy=200 (docs/research.md)"
 )
 STRENGTHS: tuple[Strength, ...] = (
@@ -47,8 +47,8 @@ STRENGTHS: tuple[Strength, ...] = (
     ),
     Strength("random", "dagang", -5.32, -5.79, -4.85, 200, _RANDOM),
     Strength("random", "dianshaomenla", -5.31, -5.44, -5.17, 200, _RANDOM),
-    Strength("learned", "dagang", 0.71, 0.27, 1.16, 200, _LEARNED.format(v="dagang")),
-    Strength("learned", "dianshaomenla", -0.06, -0.18, 0.07, 200, _LEARNED.format(v="dianshaomenla")),
+    Strength("learned", "dagang", 2.10, 1.67, 2.54, 200, _LEARNED.format(v="dagang")),
+    Strength("learned", "dianshaomenla", 1.15, 0.85, 1.44, 200, _LEARNED.format(v="dianshaomenla")),
 )
 """Every measurement, one per agent and variant (docs/research.md, docs/compare.md)."""
 
