@@ -84,7 +84,9 @@ def main() -> None:
                     "ci95": [round(s.low, 4), round(s.high, 4)],
                     "seconds": round(time.perf_counter() - start, 1),
                     "weights": next((w for w in args.weights if w.startswith(vname + "=")), "shipped")
-                    if "learned" in (a, b) or "ismcts+learned" in (a, b)
+                    if "learned" in (a, b)
+                    else "shipped"
+                    if {"shipped", "ismcts+learned"} & {a, b}
                     else None,
                 }
             )

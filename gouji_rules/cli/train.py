@@ -117,14 +117,15 @@ def _line(p: Any) -> str:
 @click.option(
     "--latest",
     is_flag=True,
-    help="with --margins: measure the latest checkpoint's weights too and export the better of the two",
+    help="with --export and --margins: measure the latest checkpoint's weights too and export the better",
 )
 @click.option(
     "--eval-margin",
     type=FiniteFloat(0),
     default=0.25,
     show_default=True,
-    help="margin over greedy's choice of the strength figure (in units of the largest place score)",
+    help="margin over greedy's choice of the strength figure (in units of the largest place score); "
+    "with --teacher-worlds also the margin the learned behaviour plays with",
 )
 @handles_errors
 def train_cmd(
@@ -174,6 +175,8 @@ def train_cmd(
             raise click.BadParameter(f"{margins!r}: numbers separated by commas", param_hint="--margins") from None
         if not all(math.isfinite(m) for m in tried):
             raise click.BadParameter(f"{margins!r}: finite numbers (no nan or inf)", param_hint="--margins")
+        if latest and not tried:
+            raise click.UsageError("--latest compares the latest checkpoint with best.npz at --margins: give --margins")
         try:
             counts = [int(k) for k in candidate_counts.split(",") if k.strip()] or [0]
         except ValueError:
@@ -203,6 +206,10 @@ def train_cmd(
         widths = ()
     if len(widths) != 3 or min(widths) < 1:
         raise click.BadParameter(f"{hidden!r}: three positive widths, such as 256,128,64", param_hint="--hidden")
+    if teacher_worlds and branches < 2:
+        raise click.BadParameter(
+            f"--teacher-worlds needs at least 2 candidates to compare (--branches {branches})", param_hint="--branches"
+        )
     command = "gouji train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     cfg = TrainConfig(
         variant=variant_spec,

@@ -94,7 +94,9 @@ class LearnedAgent:
     the cheapest others): fewer actions, fewer that the network overrates by chance (``meta["candidates"]``).
     ``scope``: ``"all"`` decides every decision of play with the network; ``"searched"`` only those
     ``ismcts`` searches (leads, burns, 扣, consent, answers to an opponent's 够级 set), the rest going to
-    greedy, as ismcts leaves them: the scope of weights distilled from ismcts (``meta["scope"]``).
+    greedy, as ismcts leaves them: the scope of weights distilled from ismcts (``meta["scope"]``).  The
+    scope does not narrow the choice set: with a network of one's own, give ``candidates`` and
+    ``margin`` too (the shipped weights take all three from their meta).
     """
 
     name = "learned"

@@ -231,7 +231,15 @@ class Trainer:
             "config": {k: v for k, v in asdict(self.cfg).items() if k != "out"},
             "evals": self.evals[-200:],
             "best": self.best,
+            **self.play_meta(),
         }
+
+    def play_meta(self) -> dict[str, Any]:
+        """How a weights file of this run plays where no export chose otherwise: a distilled network
+        as in the strength figure (``scope: searched``, its candidates, the eval margin)."""
+        if self.cfg.teacher_worlds > 0:
+            return {"scope": "searched", "candidates": max(2, self.cfg.branches), "margin": self.cfg.eval_margin}
+        return {"scope": "all"}
 
     def checkpoint(self) -> None:
         extra: dict[str, Any] = {f"adam_m_{k}": v for k, v in self.adam.m.items()}
@@ -244,6 +252,13 @@ class Trainer:
         if meta.get("variant") != self.variant.name:
             raise GoujiError(
                 f"{path} continues a run of {meta.get('variant')!r}, not {self.variant.name!r}: use another --out"
+            )
+        was = int(meta.get("config", {}).get("teacher_worlds", 0))
+        if was != self.cfg.teacher_worlds:
+            said = f"--teacher-worlds {was}" if was else "no --teacher-worlds (branches judged in the real deal)"
+            raise GoujiError(
+                f"{path} continues a run trained with {said}, not --teacher-worlds {self.cfg.teacher_worlds}: "
+                "give the run's own, or use another --out"
             )
         self.net = net
         self.cfg.hidden = net.hidden
@@ -432,7 +447,9 @@ def export(
     sources = [p for p in (run / "best.npz", run / "checkpoint.npz") if p.exists()]
     if not sources:
         raise GoujiError(f"{run_dir}: no training run here (no best.npz or checkpoint.npz)")
-    if not (latest and margins):
+    if latest and not margins:
+        raise GoujiError("--latest compares the latest checkpoint with best.npz at --margins: give --margins too")
+    if not latest:
         sources = sources[:1]
     table: list[dict[str, Any]] = []
     chosen: tuple[QNet, dict[str, Any]] | None = None
@@ -440,8 +457,13 @@ def export(
         net, meta, _ = load(src)
         meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
         meta["exported_from"] = src.name
-        scope = "searched" if int(meta.get("config", {}).get("teacher_worlds", 0)) > 0 else "all"
+        config = meta.get("config", {})
+        distilled = int(config.get("teacher_worlds", 0)) > 0
+        scope = "searched" if distilled else "all"
         meta["scope"] = scope
+        if distilled and not margins:  # as the run measured it, not margin 0 over every action
+            meta["candidates"] = max(2, int(config.get("branches", 4)))
+            meta["margin"] = float(config.get("eval_margin", 0.25))
         if chosen is None:
             chosen = (net, meta)
         if not margins:

@@ -163,6 +163,28 @@ def test_a_distilled_run_exports_weights_that_play_where_ismcts_searches(tmp_pat
     assert load(tmp_path / "w.npz")[1]["scope"] == "searched"
 
 
+def test_a_distilled_run_resumes_only_as_one_and_plays_as_measured(tmp_path) -> None:
+    from gouji_rules.errors import GoujiError
+
+    Trainer(_config(tmp_path, teacher_worlds=1, branch_rate=0.5)).run(max_decisions=400)
+    meta = load(tmp_path / "checkpoint.npz")[1]
+    assert (meta["scope"], meta["candidates"], meta["margin"]) == ("searched", 4, 0.25)  # a checkpoint plays so too
+    with pytest.raises(GoujiError, match="--teacher-worlds 1"):
+        Trainer(_config(tmp_path))  # the same folder without the method it was trained with
+    out = export(tmp_path, tmp_path / "w.npz")  # no margins measured: the run's own margin and candidates
+    assert (out["scope"], out["candidates"], out["margin"]) == ("searched", 4, 0.25)
+    with pytest.raises(GoujiError, match="--margins"):
+        export(tmp_path, tmp_path / "w2.npz", latest=True)
+
+
+def test_the_distilled_agent_as_behaviour_plays_the_selfplay_hands() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY, seed=2)
+    unit = SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, False, 4, 0.3, teacher_worlds=1, margin=0.0)
+    learned = run_selfplay(unit)
+    greedy = run_selfplay(SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, True, 4, 0.3, teacher_worlds=1))
+    assert len(learned.target) > 5 and learned.obs.tolist() != greedy.obs.tolist()  # another hand was played
+
+
 def test_resume_refuses_another_variants_run(tmp_path) -> None:
     Trainer(_config(tmp_path)).run(max_decisions=300)
     from gouji_rules.errors import GoujiError
@@ -214,6 +236,14 @@ def test_train_usage_errors_exit_2_and_bad_init_exits_1(tmp_path) -> None:
     r = subprocess.run(_train_cmd(tmp_path / "b", "--init", "nosuch", "--seconds", "1"), capture_output=True, text=True)
     assert r.returncode == 1 and "--init 'nosuch'" in r.stderr and "Traceback" not in r.stderr
     assert not os.path.exists(tmp_path / "b")  # nothing is made for a run that cannot start
+    r = subprocess.run(
+        _train_cmd(tmp_path / "c", "--teacher-worlds", "2", "--branches", "1"), capture_output=True, text=True
+    )
+    assert r.returncode == 2 and "at least 2 candidates" in r.stderr
+    r = subprocess.run(
+        _train_cmd(tmp_path / "d", "--export", str(tmp_path / "w.npz"), "--latest"), capture_output=True, text=True
+    )
+    assert r.returncode == 2 and "give --margins" in r.stderr
 
 
 def test_init_fine_tunes_a_club_file_from_the_shipped_weights(tmp_path) -> None:
