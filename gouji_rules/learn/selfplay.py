@@ -39,6 +39,7 @@ unit's hands depend only on the run's seed and the unit's index.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,6 +103,22 @@ def _samples(
     return Samples(np.stack(obs_rows), np.stack(act_rows), np.asarray(targets, np.float32), decisions, hands)
 
 
+def _deals(
+    unit: SelfPlayUnit, variant: Variant, feat: Featurizer | None, *groups: Sequence[Agent]
+) -> Iterator[tuple[SplitMix64, Hand]]:
+    """Each hand of the unit, dealt, with its stream for drawing branch points; every agent of each
+    group told the hand's seed and its seat in the group, and the featurizer reset."""
+    for k in range(unit.hands):
+        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
+        hand = Hand.deal(variant, seed)
+        for group in groups:
+            for s, a in enumerate(group):
+                a.start_hand(seed, s)
+        if feat is not None:
+            feat.reset()
+        yield SplitMix64(derive(seed, 0xB7A)), hand
+
+
 def score_unit(rules_points: list[int]) -> float:
     """The return's unit: the largest place score in absolute value (4 under dagang, 2 under dianshaomenla)."""
     return float(max(1, max(abs(p) for p in rules_points)))
@@ -137,11 +154,7 @@ def run_selfplay(unit: SelfPlayUnit) -> Samples:
     agents: list[Agent] = [
         LearnedAgent(net, epsilon=unit.epsilon, follow_greedy=unit.follow_greedy, trace=trace) for _ in range(6)
     ]
-    for k in range(unit.hands):
-        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
-        hand = Hand.deal(variant, seed)
-        for s, a in enumerate(agents):
-            a.start_hand(seed, s)
+    for _, hand in _deals(unit, variant, None, agents):
         first = len(seats)
         while not hand.is_over:
             s = hand.turn
@@ -181,15 +194,8 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
     act_rows: list[FloatArray] = []
     targets: list[float] = []
     decisions = 0
-    for k in range(unit.hands):
-        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
-        rng = SplitMix64(derive(seed, 0xB7A))
-        hand = Hand.deal(variant, seed)
-        for s, player in enumerate(players):
-            player.start_hand(seed, s)
-        judge.start_hand(seed, 0)
-        teacher.start_hand(seed, 0)  # one world stream a hand, drawn in the order of its decisions
-        feat.reset()
+    # the teacher draws one world stream a hand, in the order of the hand's decisions
+    for rng, hand in _deals(unit, variant, feat, players, [judge], [teacher]):
         while not hand.is_over:
             s = hand.turn
             obs = hand.observation(s)
@@ -238,14 +244,7 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
     act_rows: list[FloatArray] = []
     targets: list[float] = []
     decisions = 0
-    for k in range(unit.hands):
-        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
-        rng = SplitMix64(derive(seed, 0xB7A))
-        hand = Hand.deal(variant, seed)
-        for group in (players, rollers, [judge]):
-            for s, a in enumerate(group):
-                a.start_hand(seed, s)
-        feat.reset()
+    for rng, hand in _deals(unit, variant, feat, players, rollers, [judge]):
         played: list[tuple[int, FloatArray, FloatArray]] = []
         while not hand.is_over:
             s = hand.turn
