@@ -9,8 +9,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select
 
 from .conftest import ARTIFACTS, Server, loaded, open_page, shot, wait_for, wait_text
@@ -30,11 +30,29 @@ def _no_sideways_scroll(driver: Any) -> None:
     assert width <= driver.execute_script("return window.innerWidth"), width
 
 
+def _gone(element: Any) -> bool:
+    """Whether ``element`` has left the document: the next page has replaced the one it was on.
+
+    ``ec.staleness_of`` counts only a stale-reference answer; Chromium 150, asked about a node while its
+    document is being torn down, may answer "Node with given id does not belong to the document" as an
+    unknown error instead (CI saw it once). Both mean the same here.
+    """
+    try:
+        element.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as e:
+        if "does not belong to the document" in str(e) or "No node with given id" in str(e):
+            return True
+        raise
+    return False
+
+
 def _click_and_wait(driver: Any, css: str, within: Any = None, then: str = "main") -> None:
     """Click a button or link, wait until the next page has replaced this one and has loaded ``then``."""
     old = driver.find_element(By.TAG_NAME, "html")
     (within or driver).find_element(By.CSS_SELECTOR, css).click()
-    wait_for(driver, ec.staleness_of(old), f"the page after clicking {css!r}")
+    wait_for(driver, lambda d: _gone(old), f"the page after clicking {css!r}")
     loaded(driver, then)
 
 
