@@ -3,8 +3,8 @@
 Everything the phase needs is in this module (docs/extending.md walks through the same code): its
 decision, its word, its event, how a club enters it at a real table, and how ``gouji verify``'s
 replay reads its choice back from a record.  It is registered only while a test runs (the
-``shegong`` fixture), and it plays only where :data:`FORGIVING` names the variant: until extensions
-declare options of their own, the phase reads this value of its own.
+``shegong`` fixture), and it plays only where :data:`FORGIVING` names the variant: it declares no
+option of its own (``options = (Option(...),)``, docs/extending.md, is how a phase that needs one does).
 """
 
 from __future__ import annotations
@@ -423,3 +423,15 @@ def test_a_phase_taking_a_shipped_kind_or_event_name_is_refused_and_registers_no
             register_phase(cls)
         assert "clash" not in PHASES
     assert DecisionKind("buy4").zh == "买4" and DecisionKind("buy4") is not Clash.decisions[0]
+
+
+def test_shegong_an_option_less_phase_is_on_the_rule_sheet_where_it_plays(shegong: None) -> None:
+    """The rule sheet a club prints says that 赦贡 is played, though the phase declares no option of
+    its own; under a variant it does not play in, the sheet does not mention it."""
+    r = gouji("explain", "dagang")
+    assert r.exit_code == 0, r.output
+    assert "另加的阶段：赦贡：收贡的人可以免掉一笔贡。" in r.output
+    r = gouji("explain", "dagang", "--lang", "en")
+    assert "An added phase: 赦贡: a receiver may forgive a debt owed to him." in r.output
+    r = gouji("explain", "dianshaomenla")
+    assert r.exit_code == 0 and "赦贡" not in r.output

@@ -420,6 +420,32 @@ def extension_sentences(variant: Variant, section: str, lang: str) -> list[tuple
     return out
 
 
+def added_phases(variant: Variant, lang: str) -> list[tuple[str, str]]:
+    """The phases an installed extension adds that these rules play, each as (its name, a sentence of
+    the sheet): a phase that declares no option of its own is still played, and the sheet says so."""
+    from ..registry import PHASES
+    from ..rules import Rules
+
+    rules = Rules(variant)
+    out = []
+    for name in PHASES:
+        phase = PHASES[name]
+        if type(phase).__module__.startswith("gouji_rules.") or not phase.enabled(rules):
+            continue
+        if lang == "zh":
+            out.append((name, f"另加的阶段：{phase.zh}。"))
+        else:
+            out.append((name, f"An added phase: {phase.en}."))
+    return out
+
+
+def _added_here(variant: Variant, base: Variant | None, name: str) -> bool:
+    """Is the added phase ``name`` played under ``variant`` but not under ``base``?"""
+    if base is None:
+        return False
+    return name not in {n for n, _ in added_phases(base, "en")}
+
+
 def _differs(variant: Variant, base: Variant | None, path: str) -> bool:
     if base is None:
         return False
@@ -512,10 +538,12 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
             items.append(Item(len(items) + 1, text, _differs(variant, base, path)))
         parts.append(Part(number, key, doc, False, any(i.changed for i in items), tuple(items)))
     number = len(SECTIONS)
-    phase_items = [
-        Item(j, text, _differs(variant, base, path))
-        for j, (path, text) in enumerate(extension_sentences(variant, "phases", lang), 1)
-    ]
+    with_options = extension_sentences(variant, "phases", lang)
+    phase_items = [Item(j, text, _differs(variant, base, path)) for j, (path, text) in enumerate(with_options, 1)]
+    described = {path.split(".")[1] for path, _ in with_options}
+    for name, text in added_phases(variant, lang):
+        if name not in described:
+            phase_items.append(Item(len(phase_items) + 1, text, _added_here(variant, base, name)))
     if phase_items:
         number += 1
         title = "其他阶段自带的选项" if zh else "Options of added match phases"
