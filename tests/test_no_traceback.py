@@ -293,7 +293,7 @@ def test_no_traceback(case: Case, bad: str, battery: dict[str, Path], tmp_path: 
                 [sys.executable, "-m", "gouji_rules.cli", *argv],
                 capture_output=True,
                 text=True,
-                timeout=8,
+                timeout=60,  # a cold start on a busy machine takes seconds; a blocking open never ends
                 stdin=subprocess.DEVNULL,
                 preexec_fn=_limit_memory,
             )

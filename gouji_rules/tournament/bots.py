@@ -551,8 +551,10 @@ class ExternalPlayer(Player):
                 raise BotFault("retired", f"restarted {MAX_RESTARTS} times in this match; the fallback plays on")
             if self.spawned:
                 self.restarts += 1
-            self._spawn()
             self.start_sent = False
+            # A restarted bot has the hello's limit to start (loading a model may take seconds): the
+            # decision's clock starts only once it has answered.
+            self.handshake()
         if self.hand_start is not None and not self.start_sent:
             self._send(self.hand_start)  # a bot started mid-hand still learns the hand it is in
             self.start_sent = True

@@ -64,6 +64,8 @@ BOT = textwrap.dedent(
             print(json.dumps({"id": req["id"], "action": "BJBJBJBJBJ"}), flush=True)
             continue
         if mode == "slow" and acts == 3:
+            with open(pids + ".thinking", "a") as f:
+                f.write(f"{os.getpid()}\\n")
             time.sleep(120)
         print(json.dumps({"id": req["id"], "index": 0}), flush=True)
     time.sleep(120)  # does not exit when its stdin ends: only ending its process group stops it
@@ -291,11 +293,11 @@ def test_ctrl_c_ends_every_bot(tmp_path: Path, args: list[str]) -> None:
         cwd=ROOT,
         start_new_session=True,
     )
+    thinking = Path(str(pids) + ".thinking")
     deadline = time.monotonic() + 60
-    while (not pids.exists() or len(pids.read_text().split()) < 6) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.5)  # the bots are in the hand, one of them thinking
-    os.killpg(proc.pid, signal.SIGINT)
+    while not thinking.exists() and time.monotonic() < deadline:  # a bot is in the hand, thinking
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)  # at once: well inside its 2 s limit
     _, err = proc.communicate(timeout=30)
     assert proc.returncode != 0
     assert "Traceback" not in err

@@ -68,7 +68,7 @@ def test_fault_is_logged_and_event_completes(tmp_path: Path, fault: str, kind: s
     ev = make_event(tmp_path, fault)
     # Only a hang should meet the limit: the other faults get one no busy machine reaches, so a slow
     # reply is never logged as a timeout beside the fault the test expects.
-    limit = "0.3" if fault == "hang" else "20"
+    limit = "3" if fault == "hang" else "20"
     r = gouji("event", "run", str(ev), "--time-limit", limit, "--quiet")
     assert r.exit_code == 0, r.output
     assert "1 of 1 hands stored" in r.stdout
@@ -159,3 +159,46 @@ def test_observation_request_shape(tmp_path: Path) -> None:
     act = next(m for m in msgs if m["type"] == "act")
     for key in ("id", "seat", "mode", "hand", "table", "cards_left", "legal", "events", "point", "finish"):
         assert key in act
+
+
+SLOW_START = textwrap.dedent(
+    """
+    import json, os, sys, time
+    MARK = sys.argv[1]
+    if os.path.exists(MARK):
+        time.sleep(2.5)  # a restarted bot that loads a model: longer than a decision's limit
+    n = 0
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["type"] == "hello":
+            print(json.dumps({"type": "hello", "id": req["id"]}), flush=True)
+        if req.get("type") != "act":
+            continue
+        n += 1
+        if n == 3 and not os.path.exists(MARK):
+            open(MARK, "w").close()
+            sys.exit(3)
+        print(json.dumps({"id": req["id"], "action": req["legal"][0]}), flush=True)
+    """
+)
+
+
+def test_a_restarted_bot_has_the_hellos_limit_to_start(tmp_path: Path) -> None:
+    """A bot that crashes once and takes 2.5 s to start again, under a 1 s decision limit: the restart
+    waits for its hello (10 s), so the crash is its only fault; the decision's clock does not run while
+    it starts (it did: every restart timed out, until the seat was retired)."""
+    bot = tmp_path / "slow_start.py"
+    bot.write_text(SLOW_START, encoding="utf-8")
+    cmd = f"cmd:{sys.executable} {bot} {tmp_path / 'crashed.mark'}"
+    ev = tmp_path / "slow.sqlite"
+    r = gouji(
+        "event", "new", str(ev), "--name", "slow", "--rounds", "1", "--hands", "1", "--no-duplicate", "--seed", "3",
+        "--bots", f"x={cmd}", "--bots", "b=greedy,c=random,d=greedy,e=random,f=greedy",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r = gouji("event", "run", str(ev), "--time-limit", "1", "--quiet")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "faults.csv"
+    assert gouji("event", "export", str(ev), "--faults", str(out)).exit_code == 0
+    kinds = [row.split(",")[7] for row in out.read_text().splitlines()[1:]]
+    assert kinds == ["crash"]

@@ -149,16 +149,16 @@ def test_a_budget_stops_the_run_and_the_next_run_finishes_it(tmp_path: Path) -> 
                 rnd = req["round"]
             elif req["type"] == "act":
                 if rnd > 1 and not os.path.exists({str(fast)!r}):
-                    time.sleep(0.5)
+                    time.sleep(1.0)
                 print(json.dumps({{"id": req["id"], "index": 0}}), flush=True)
         """,
     )
     spec = f"a=cmd:{cmd},b=greedy,c=greedy,d=greedy,e=greedy,f=greedy"
     args = ("--rounds", "2", "--hands", "2", "--seed", "7")
     ev, whole = new_event(tmp_path, spec, *args), new_event(tmp_path, spec, *args, name="whole")
-    r = gouji("event", "run", str(ev), "--budget", "6", "--quiet")
+    r = gouji("event", "run", str(ev), "--budget", "12", "--quiet")
     assert r.exit_code == 0, r.output
-    assert "the budget of 6 s ran out: 2 match(es) not played" in r.stderr
+    assert "the budget of 12 s ran out: 2 match(es) not played" in r.stderr
     assert "2 match(es) played" in r.stdout and "4 of 8 hands stored" in r.stdout
     with Tournament.open(ev, write=False) as e:
         assert e.db.stored_units() == {(1, 1, 0), (1, 1, 1)}  # round 1, both rotations

@@ -95,9 +95,9 @@ def start_server(event: Path, *extra: str) -> Server:
     url = f"http://127.0.0.1:{port}"
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(url + "/", timeout=2).read()
+            urllib.request.urlopen(url + "/", timeout=10).read()
             break
-        except (urllib.error.URLError, ConnectionError):
+        except OSError:  # URLError, a refused connection, or a first page slower than the timeout
             time.sleep(0.1)
     else:
         proc.kill()
