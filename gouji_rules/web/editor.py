@@ -1,6 +1,7 @@
 """The rules editor behind ``gouji edit``: a club's house rules as a form, in the browser.
 
-One page, posted back on each button (no JavaScript, like the event's pages): every option of
+One page, posted back on each button (it works without JavaScript, like the event's pages; with it,
+``static/editor.js`` posts the same check after each change and shows the answer at once): every option of
 the variant in the rule sheet's sections (一…十九) with its Chinese name, what each value
 means and the clause of the base file it comes from; the errors exactly as ``gouji validate``
 prints them; the rule sheet and the differences from the base beside.  The page carries the
@@ -67,7 +68,8 @@ REPORTS_KEPT = 8
 EDITOR_HEADERS = {
     **HEADERS,
     "Content-Security-Policy": (
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-src 'self'; "
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "form-action 'self'; frame-src 'self'; "
         "frame-ancestors 'none'; base-uri 'none'"
     ),
 }

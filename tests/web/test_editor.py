@@ -116,14 +116,11 @@ def test_every_option_in_the_rule_sheets_sections_with_its_chinese_name_meanings
         assert f"{section}.{key}" in fields, (section, key)
     for name in HOOKS:
         assert f"hooks.{name}" in fields
-    packs = page[page.index('id="o-deck.packs"') :]
-    packs = packs[: packs.index("</div>")]
+    packs = option_block(page, "deck.packs")
     assert "几副牌" in packs and "出处：S4 第一条" in packs and "同基础规则" in packs
-    beat = page[page.index('id="o-sets.beat"') :]
-    beat = beat[: beat.index("</div>")]
+    beat = option_block(page, "sets.beat")
     assert "大花盖小花" in beat and "<code>cover</code>" in beat  # each value's meaning
-    teammate = page[page.index('id="o-burn.teammate"') :]
-    teammate = teammate[: teammate.index("</div>")]
+    teammate = option_block(page, "burn.teammate")
     assert "★" in teammate and "基础规则：是" in teammate  # differs from the base: the base's value in words
     assert fields["burn.teammate"] == "false" and fields["deck.packs"] == "4"
     assert "规则无误" in page
@@ -136,6 +133,13 @@ def test_the_page_in_english_on_request(club: Path) -> None:
     page = post(c, c.get("/").text, lang="en").text
     assert "Rules editor" in page and "The rules are valid." in page and 'lang="en"' in page
     assert Form(page).fields["burn.teammate"] == "false"  # switching language keeps what was entered
+
+
+def option_block(page: str, name: str) -> str:
+    """The HTML of one option: its label, control, errors, meanings and base value."""
+    block = page[page.index(f'id="o-{name}"') :]
+    ends = [i for i in (block.find('<div class="opt', 1), block.find("</details>")) if i > 0]
+    return block[: min(ends)]
 
 
 # -- refusals, in Chinese ------------------------------------------------------------------------
@@ -164,8 +168,7 @@ def test_an_invalid_value_is_refused_with_validates_message_and_position(club: P
 def test_a_hook_syntax_error_has_its_line_and_column(club: Path) -> None:
     c = client(club)
     r = post(c, c.get("/").text, hooks__is_gouji="count >= threshold and\n  (rank > ")
-    hook = r.text[r.text.index('id="o-hooks.is_gouji"') :]
-    hook = hook[: hook.index("</div>")]
+    hook = option_block(r.text, "hooks.is_gouji")
     errors = [d for d in diags(hook)]
     assert errors, hook
     assert re.search(rf"{re.escape(str(club))}:\d+:\d+: 错误: ", errors[0])
@@ -456,3 +459,73 @@ def test_windows_line_breaks_and_a_file_written_as_one_mapping_are_edited_in_pla
         "{extends: dagang, burn: {teammate: false, counter: victim}, men: {severity: 2}}  # one line\n"
     )
     assert dsl.load_file(flow).men.severity == 2
+
+
+def test_in_chromium_a_change_is_checked_at_once_without_a_click(club: Path, request: pytest.FixtureRequest) -> None:
+    """With the page's script, leaving a changed field checks the file in the background: its error
+    appears beside it (validate's message and position), the ★ and the diff follow a changed choice,
+    and none of it reloads the page or writes the file; 保存 still saves what the form shows."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    from .conftest import open_page, shot, wait_for, wait_text
+
+    d = request.getfixturevalue("desktop")
+    proc, url = _serve(club)
+    try:
+        open_page(d, url, "form.editor")
+        wait_text(d, "规则无误", "#status")
+        d.execute_script("window.sameDocument = true")
+        for key in ("deck", "burn"):
+            section = d.find_element(By.ID, f"s-{key}")
+            if section.get_attribute("open") is None:
+                section.find_element(By.TAG_NAME, "summary").click()
+
+        packs = d.find_element(By.ID, "f-deck.packs")
+        packs.send_keys(Keys.CONTROL, "a")
+        packs.send_keys("99", Keys.TAB)
+        wait_text(d, "deck.packs 最大为 8，不能是 99", "#o-deck\\.packs")
+        wait_text(d, "有 1 处错误", "#status")
+        assert "bad" in d.find_element(By.ID, "o-deck.packs").get_attribute("class")
+        assert d.find_element(By.ID, "f-deck.packs").get_attribute("value") == "99"  # kept as typed
+        shot(d, "editor-05-live-error-desktop", height=1400, width=1280)
+
+        packs = d.find_element(By.ID, "f-deck.packs")
+        packs.send_keys(Keys.CONTROL, "a")
+        packs.send_keys("4", Keys.TAB)
+        wait_text(d, "规则无误", "#status")
+        wait_for(d, lambda drv: not drv.find_elements(By.CSS_SELECTOR, "#e-deck\\.packs pre"), "the error to go")
+
+        # two changes faster than the server answers: the answer about 99 comes too late to be shown
+        packs = d.find_element(By.ID, "f-deck.packs")
+        packs.send_keys(Keys.CONTROL, "a")
+        packs.send_keys("99", Keys.TAB)
+        packs.send_keys(Keys.CONTROL, "a")
+        packs.send_keys("4", Keys.TAB)
+        wait_for(
+            d,
+            lambda drv: drv.execute_script("const f = document.querySelector('form.editor');"
+                                           "return f.dataset.checked === f.dataset.edits"),
+            "the page to speak for the last edit",
+        )  # fmt: skip
+        wait_text(d, "规则无误", "#status")
+        assert not d.find_elements(By.CSS_SELECTOR, "#e-deck\\.packs pre")
+
+        Select(d.find_element(By.ID, "f-burn.counter")).select_by_value("victim")
+        wait_text(d, "★", "#l-burn\\.counter")
+        wait_text(d, "★", "#n-burn")  # the section's count of changes
+        wait_for(d, lambda drv: "只有被烧者" in drv.find_element(By.ID, "diff").text, "the diff to show it")
+        assert d.execute_script("return window.sameDocument") is True  # never reloaded
+        assert club.read_text(encoding="utf-8") == CLUB  # checking writes nothing
+
+        old = d.find_element(By.TAG_NAME, "html")
+        d.find_element(By.CSS_SELECTOR, "footer.bar button[value=save]").click()
+        wait_for(d, lambda drv: old != drv.find_element(By.TAG_NAME, "html"), "the saved page")
+        wait_text(d, "已保存到")
+        saved = dsl.load_file(club)
+        assert saved.burn.counter == "victim" and saved.deck.packs == 4
+        assert "# 我们这里不许烧自己人" in club.read_text(encoding="utf-8")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
