@@ -47,6 +47,7 @@ from ..observe import Observation
 PROTOCOL_VERSION = 2
 MAX_LINE = 64 * 1024  # a reply line longer than this is garbage: the bot is stopped and started again
 MAX_RESTARTS = 20  # per match: after this many restarts the seat is played by the fallback only
+FAILED_STARTS_MAX = 2  # restarts in a row whose hello failed, after which the seat is retired for the match
 HANDSHAKE_LIMIT = 10.0  # seconds a bot has to start and answer hello
 DETAIL_KEEP = 200  # characters of a bot's output kept in a fault's detail
 STDERR_KEEP = 4096  # the last bytes of a bot's stderr kept (per process); the rest is counted, not stored
@@ -270,6 +271,8 @@ class ExternalPlayer(Player):
         self.start_sent = False
         self.spawned = False
         self.restarts = 0
+        self.failed_starts = 0  # restarts in a row whose hello failed (see _restart)
+        self.deadline: float | None = None  # the run's budget ends then (time.monotonic()), if it has one
         self.retired = False
         self.stray: list[bytes] = []
         self.stray_count = 0
@@ -343,8 +346,26 @@ class ExternalPlayer(Player):
             pass
         self._kill()  # children the bot left behind go with the group
 
+    def _restart(self) -> None:
+        """Start the bot again and wait for its hello: a bot that loads a model may take seconds, so it
+        has the hello's limit, not the decision's (cut at the run's ``deadline``, so a budget ends
+        at most one time limit late). Two restarts in a row without a proper hello retire the seat
+        for the match: a bot that cannot start costs the run seconds, not minutes."""
+        limit = self.hello_limit
+        if self.deadline is not None:
+            limit = min(limit, max(self.time_limit, self.deadline - time.monotonic()))
+        try:
+            self.handshake(limit)
+        except BotFault as f:
+            self.failed_starts += 1
+            if self.failed_starts >= FAILED_STARTS_MAX:
+                self.retired = True  # the next decision of this match is the fallback's, one `retired` fault
+            raise BotFault(f.kind, f"restarted, at hello: {f.detail}") from None
+        self.failed_starts = 0
+
     def end_match(self) -> None:
         self.restarts = 0
+        self.failed_starts = 0
         self.retired = False
 
     def _fault(self, kind: str, detail: str) -> BotFault:
@@ -495,13 +516,15 @@ class ExternalPlayer(Player):
         if len(self.stray) < 1:
             self.stray.append(line[: DETAIL_KEEP * 4])
 
-    def handshake(self) -> None:
-        """Start the bot and wait for its answer to hello; a BotFault says why it cannot play."""
+    def handshake(self, limit: float | None = None) -> None:
+        """Start the bot and wait for its answer to hello (``limit`` seconds, the hello's limit when
+        None); a BotFault says why it cannot play."""
         if self.proc is None or self.proc.poll() is not None:
             self._kill()
             self._spawn()
-        deadline = time.monotonic() + self.hello_limit
-        reply = self._await(self.hello_id, deadline, self.hello_limit)
+        limit = self.hello_limit if limit is None else limit
+        deadline = time.monotonic() + limit
+        reply = self._await(self.hello_id, deadline, limit)
         if reply.get("type") != "hello":
             raise self._fault(
                 "invalid_reply", f'the answer to hello should be {{"type": "hello", "id": {self.hello_id}}}'
@@ -543,7 +566,11 @@ class ExternalPlayer(Player):
 
     def decide(self, obs: Observation, legal: Legal) -> Action:
         if self.retired:
-            raise BotFault("retired", "too many restarts in this match; the fallback plays this seat")
+            if self.failed_starts >= FAILED_STARTS_MAX:
+                why = f"restarted {FAILED_STARTS_MAX} times in a row without a proper hello in this match"
+            else:
+                why = "too many restarts in this match"
+            raise BotFault("retired", f"{why}; the fallback plays this seat")
         if self.proc is None or self.proc.poll() is not None:
             self._kill()
             if self.restarts >= MAX_RESTARTS:
@@ -552,9 +579,7 @@ class ExternalPlayer(Player):
             if self.spawned:
                 self.restarts += 1
             self.start_sent = False
-            # A restarted bot has the hello's limit to start (loading a model may take seconds): the
-            # decision's clock starts only once it has answered.
-            self.handshake()
+            self._restart()
         if self.hand_start is not None and not self.start_sent:
             self._send(self.hand_start)  # a bot started mid-hand still learns the hand it is in
             self.start_sent = True

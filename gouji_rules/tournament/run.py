@@ -11,7 +11,8 @@ next ``gouji event run`` plays again from its start.  Units already stored are
 skipped, and the table's primary key refuses a second copy of any hand.
 
 A run always ends (docs/tournaments.md, "A run always ends"): each decision,
-message to a bot included, is bounded by the time limit; under ``play.wrong_play:
+message to a bot included, is bounded by the time limit (a restarted bot's start by the
+hello's limit, two failed starts in a row retiring the seat for the match); under ``play.wrong_play:
 lose_turn``, once every seat still in the hand has lost its lead in turn with no card
 played, the next wrong lead is decided by the fallback (as under ``refuse``) instead
 of handing the lead on again; a hand that runs past :data:`HAND_DECISIONS_MAX`
@@ -139,6 +140,9 @@ def play_unit(
     seats = event.db.seating(rnd)[(rnd, tbl)]
     names = event.seat_names(seats)
     players = [pool.player(eid) for eid in seats]
+    for p in players:
+        if isinstance(p, ExternalPlayer):
+            p.deadline = deadline  # a restart's wait for hello ends with the budget
     fallback = [GreedyAgent() for _ in range(6)]
     seed = derive(event.seed, rnd, tbl)
     m = Match(variant, seed, event.hands_per_match, rotate=rotation)

@@ -6,10 +6,12 @@ import json
 import os
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
+from gouji_rules.tournament import bots
 from gouji_rules.tournament.event import Tournament
 from gouji_rules.tournament.run import run_event
 
@@ -202,3 +204,69 @@ def test_a_restarted_bot_has_the_hellos_limit_to_start(tmp_path: Path) -> None:
     assert gouji("event", "export", str(ev), "--faults", str(out)).exit_code == 0
     kinds = [row.split(",")[7] for row in out.read_text().splitlines()[1:]]
     assert kinds == ["crash"]
+
+
+NO_SECOND_START = textwrap.dedent(
+    """
+    import json, os, sys
+    MARK = sys.argv[1]
+    if os.path.exists(MARK):
+        for line in sys.stdin:  # started again, it never answers: a model that fails to load, say
+            pass
+    n = 0
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["type"] == "hello":
+            print(json.dumps({"type": "hello", "id": req["id"]}), flush=True)
+        if req.get("type") != "act":
+            continue
+        n += 1
+        if n == 3:
+            open(MARK, "w").close()
+            sys.exit(3)
+        print(json.dumps({"id": req["id"], "action": req["legal"][0]}), flush=True)
+    """
+)
+
+
+def _no_second_start(tmp_path: Path) -> Path:
+    bot = tmp_path / "no_second_start.py"
+    bot.write_text(NO_SECOND_START, encoding="utf-8")
+    ev = tmp_path / "nss.sqlite"
+    r = gouji(
+        "event", "new", str(ev), "--name", "nss", "--rounds", "1", "--hands", "2", "--no-duplicate", "--seed", "3",
+        "--bots", f"x=cmd:{sys.executable} {bot} {tmp_path / 'crashed.mark'}",
+        "--bots", "b=greedy,c=random,d=greedy,e=random,f=greedy",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    return ev
+
+
+def test_a_bot_that_cannot_start_again_is_retired_after_two_tries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After its crash the bot never answers hello again: two restarts in a row fail at hello (each a
+    fault saying so), then the seat is retired for the match and the fallback plays it; the event ends
+    (it used to wait a hello's limit at each of 20 restarts, every match)."""
+    monkeypatch.setattr(bots, "HANDSHAKE_LIMIT", 1.0)
+    ev = _no_second_start(tmp_path)
+    with Tournament.open(ev) as e:
+        rep = run_event(e, time_limit=0.5)
+        assert rep.played == [(1, 1, 0)] and not rep.out_of_time
+        rows = e.db.faults()
+    got = [(f.kind, f.detail.split(":")[0]) for f in rows]
+    assert [k for k, _ in got] == ["crash", "timeout", "timeout", "retired"]
+    assert got[1][1] == got[2][1] == "restarted, at hello"
+    assert "without a proper hello" in rows[3].detail
+
+
+def test_a_restart_waits_for_hello_no_longer_than_the_budget(tmp_path: Path) -> None:
+    """A restart's wait for hello (10 s) is cut at the end of the run's budget: the run stops at most
+    about one decision's time limit after it, as ``--budget`` promises."""
+    ev = _no_second_start(tmp_path)
+    with Tournament.open(ev) as e:
+        start = time.monotonic()
+        rep = run_event(e, time_limit=0.5, budget=2.0)
+        took = time.monotonic() - start
+    assert rep.out_of_time
+    assert took < 7.0, took  # a full hello wait would take 10 s past the crash
