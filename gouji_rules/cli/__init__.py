@@ -8,6 +8,7 @@ help of every command is kept here, for ``gouji --help`` (a test checks it again
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -58,6 +59,15 @@ class LazyGroup(click.Group):
             for name in COMMANDS:  # a mistyped name: click's "did you mean" looks among the loaded commands
                 self.get_command(ctx, name)
         return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; Ctrl-C ends every command alike, exit 130 (click's own "Aborted!" is exit
+        1, which here means invalid input). Outputs are written atomically, so none is half-written."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted; nothing half-written was kept", err=True)
+            sys.exit(130)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Click's ``main``, with stdout's failures and uncaught errors as one line (:mod:`.streams`)."""
