@@ -424,9 +424,8 @@ def added_phases(variant: Variant, lang: str) -> list[tuple[str, str]]:
     """The phases an installed extension adds that these rules play, each as (its name, a sentence of
     the sheet): a phase that declares no option of its own is still played, and the sheet says so."""
     from ..registry import PHASES
-    from ..rules import Rules
 
-    rules = Rules(variant)
+    rules = variant.rules
     out = []
     for name in PHASES:
         phase = PHASES[name]
@@ -546,7 +545,7 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
             phase_items.append(Item(len(phase_items) + 1, text, _added_here(variant, base, name)))
     if phase_items:
         number += 1
-        title = "其他阶段自带的选项" if zh else "Options of added match phases"
+        title = "另加的阶段及其选项" if zh else "Added match phases and their options"
         parts.append(Part(number, "phases", title, False, any(i.changed for i in phase_items), tuple(phase_items)))
     rest = sorted((n, h) for n, h in variant.hooks.items() if n not in where)
     if rest:

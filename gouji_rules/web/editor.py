@@ -715,7 +715,7 @@ def _host(request: Request) -> str:
 
 
 def _lang(request: Request, form: dict[str, list[str]] | None = None) -> str:
-    chosen = one(form, "lang") if form else ""
+    chosen = (one(form, "lang") or one(form, "page_lang")) if form else ""  # the switch, else the page's own
     config: EditorConfig = request.app.state.editor.config
     return lang_of(chosen or request.query_params.get("lang") or config.lang)
 

@@ -133,6 +133,8 @@ def test_the_page_in_english_on_request(club: Path) -> None:
     page = post(c, c.get("/").text, lang="en").text
     assert "Rules editor" in page and "The rules are valid." in page and 'lang="en"' in page
     assert Form(page).fields["burn.teammate"] == "false"  # switching language keeps what was entered
+    page = post(c, page, deck__packs="99").text  # 检查 (or the page's script) posts no language switch
+    assert 'lang="en"' in page and "deck.packs must be at most 8" in page  # the page stays in English
 
 
 def option_block(page: str, name: str) -> str:
@@ -459,6 +461,70 @@ def test_windows_line_breaks_and_a_file_written_as_one_mapping_are_edited_in_pla
         "{extends: dagang, burn: {teammate: false, counter: victim}, men: {severity: 2}}  # one line\n"
     )
     assert dsl.load_file(flow).men.severity == 2
+
+
+def test_in_chromium_boxes_and_the_files_text_agree_whichever_was_edited_last(
+    club: Path, request: pytest.FixtureRequest
+) -> None:
+    """A change to a box, then a click into the file's text (and the other way round): the text shows
+    the box's change, the box shows the text's, and what is saved holds both."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    from .conftest import open_page, wait_for, wait_text
+
+    d = request.getfixturevalue("desktop")
+    proc, url = _serve(club)
+
+    def settled() -> None:
+        wait_for(
+            d,
+            lambda drv: drv.execute_script("const f = document.querySelector('form.editor');"
+                                           "return f.dataset.checked === f.dataset.edits"),
+            "the page to speak for the last edit",
+        )  # fmt: skip
+
+    def tap(element: Any) -> None:
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    try:
+        open_page(d, url, "form.editor")
+        wait_text(d, "规则无误", "#status")
+        for key in ("deck", "burn", "text"):
+            section = d.find_element(By.ID, f"s-{key}")
+            if section.get_attribute("open") is None:
+                tap(section.find_element(By.TAG_NAME, "summary"))
+        text = d.find_element(By.CSS_SELECTOR, "textarea[name=text]")
+
+        packs = d.find_element(By.ID, "f-deck.packs")
+        packs.send_keys(Keys.CONTROL, "a")
+        packs.send_keys("5")
+        tap(text)  # the box's change is checked while the file's text has the focus
+        settled()
+        assert "packs: 5" in text.get_attribute("value")
+
+        source = text.get_attribute("value").replace("packs: 5", "packs: 6")
+        d.execute_script("arguments[0].focus(); arguments[0].value = arguments[1];", text, source)
+        d.execute_script("arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", text)
+        tap(d.find_element(By.ID, "f-deck.packs"))  # the text's change, checked while the box has the focus
+        # a value set by script is not the user's, so leaving the box fires no change: fire it, as typing would
+        d.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", text)
+        settled()
+        assert d.find_element(By.ID, "f-deck.packs").get_attribute("value") == "6"
+
+        Select(d.find_element(By.ID, "f-burn.counter")).select_by_value("victim")
+        settled()
+        old = d.find_element(By.TAG_NAME, "html")
+        d.find_element(By.CSS_SELECTOR, "footer.bar button[value=save]").click()
+        wait_for(d, lambda drv: old != drv.find_element(By.TAG_NAME, "html"), "the saved page")
+        wait_text(d, "已保存到")
+        saved = dsl.load_file(club)
+        assert saved.deck.packs == 6 and saved.burn.counter == "victim"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def test_in_chromium_a_change_is_checked_at_once_without_a_click(club: Path, request: pytest.FixtureRequest) -> None:

@@ -30,7 +30,7 @@ from .test_serve_cli import serve
 def logged(tmp_path: Path) -> Iterator[tuple[Club, list[str]]]:
     event = make_event(tmp_path / "spring.sqlite")
     log: list[str] = []
-    app = create_app(Config(event_path=event, log=log.append, busy_seconds=15.0))
+    app = create_app(Config(event_path=event, log=log.append, busy_seconds=5.0))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield Club(client, event), log
 
@@ -71,7 +71,7 @@ def test_a_second_writer_holding_the_lock_gets_a_503_page_while_the_standings_ar
         phone = threading.Thread(target=enter)
         phone.start()
         time.sleep(0.5)
-        assert phone.is_alive()  # its change waits for the lock (15 s here)
+        assert phone.is_alive()  # its change waits for the lock (5 s here)
         assert club.c.get("/").status_code == 200 and club.c.get("/rounds/1").status_code == 200
         read_at = time.monotonic()
         phone.join(timeout=60)

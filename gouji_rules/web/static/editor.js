@@ -52,10 +52,27 @@
       const old = document.getElementById(part.id);
       if (old) old.className = part.className;
     }
+    // Nothing was typed since the form was sent (else this answer is dropped), so every control,
+    // the focused one too, takes the value the server now holds: the hidden copy of the file and
+    // the boxes always agree, whichever was edited last.
     for (const control of next.querySelectorAll("input[name], select[name], textarea[name]")) {
       const old = form.elements.namedItem(control.name);
-      if (!(old instanceof HTMLElement) || old === document.activeElement) continue;
-      if ("value" in old && old.value !== control.value) old.value = control.value;
+      if (!(old instanceof HTMLInputElement || old instanceof HTMLSelectElement || old instanceof HTMLTextAreaElement)) {
+        continue;
+      }
+      if (old instanceof HTMLSelectElement && old.innerHTML !== control.innerHTML) {
+        old.innerHTML = control.innerHTML; // a value written by hand that the list lacks gets its option
+      }
+      if (old.value === control.value) continue;
+      const caret = old === document.activeElement && "selectionStart" in old ? old.selectionStart : null;
+      old.value = control.value;
+      if (caret !== null && !(old instanceof HTMLSelectElement)) {
+        try {
+          old.setSelectionRange(caret, caret);
+        } catch (e) {
+          // a box without a caret
+        }
+      }
     }
   }
 
