@@ -17,11 +17,17 @@ from gouji_rules.tournament.run import run_event
 
 from .conftest import gouji, standings_json
 
-# Each bot answers with the first legal action, except for its one fault (behaviour FAULT).
+# Each bot answers with the first legal action, except for its one fault (behaviour FAULT). The
+# two restart faults crash at the third decision, then, started again, take 2.5 s to answer hello
+# (a model that loads slowly) or never answer it (one that cannot load).
 BOT = textwrap.dedent(
     """
     import json, os, sys, time
     FAULT, MARK = sys.argv[1], sys.argv[2]
+    if os.path.exists(MARK) and FAULT == "slow_start":
+        time.sleep(2.5)
+    if os.path.exists(MARK) and FAULT == "no_second_start":
+        sys.stdin.read()
     n = 0
     for line in sys.stdin:
         req = json.loads(line)
@@ -33,7 +39,7 @@ BOT = textwrap.dedent(
         first_time = not os.path.exists(MARK)
         if n == 3 and first_time:
             open(MARK, "w").close()
-            if FAULT == "crash":
+            if FAULT in ("crash", "slow_start", "no_second_start"):
                 sys.exit(3)
             if FAULT == "hang":
                 time.sleep(30)
@@ -163,83 +169,17 @@ def test_observation_request_shape(tmp_path: Path) -> None:
         assert key in act
 
 
-SLOW_START = textwrap.dedent(
-    """
-    import json, os, sys, time
-    MARK = sys.argv[1]
-    if os.path.exists(MARK):
-        time.sleep(2.5)  # a restarted bot that loads a model: longer than a decision's limit
-    n = 0
-    for line in sys.stdin:
-        req = json.loads(line)
-        if req["type"] == "hello":
-            print(json.dumps({"type": "hello", "id": req["id"]}), flush=True)
-        if req.get("type") != "act":
-            continue
-        n += 1
-        if n == 3 and not os.path.exists(MARK):
-            open(MARK, "w").close()
-            sys.exit(3)
-        print(json.dumps({"id": req["id"], "action": req["legal"][0]}), flush=True)
-    """
-)
-
-
 def test_a_restarted_bot_has_the_hellos_limit_to_start(tmp_path: Path) -> None:
     """A bot that crashes once and takes 2.5 s to start again, under a 1 s decision limit: the restart
     waits for its hello (10 s), so the crash is its only fault; the decision's clock does not run while
     it starts (it did: every restart timed out, until the seat was retired)."""
-    bot = tmp_path / "slow_start.py"
-    bot.write_text(SLOW_START, encoding="utf-8")
-    cmd = f"cmd:{sys.executable} {bot} {tmp_path / 'crashed.mark'}"
-    ev = tmp_path / "slow.sqlite"
-    r = gouji(
-        "event", "new", str(ev), "--name", "slow", "--rounds", "1", "--hands", "1", "--no-duplicate", "--seed", "3",
-        "--bots", f"x={cmd}", "--bots", "b=greedy,c=random,d=greedy,e=random,f=greedy",
-    )  # fmt: skip
-    assert r.exit_code == 0, r.output
+    ev = make_event(tmp_path, "slow_start")
     r = gouji("event", "run", str(ev), "--time-limit", "1", "--quiet")
     assert r.exit_code == 0, r.output
     out = tmp_path / "faults.csv"
     assert gouji("event", "export", str(ev), "--faults", str(out)).exit_code == 0
     kinds = [row.split(",")[7] for row in out.read_text().splitlines()[1:]]
     assert kinds == ["crash"]
-
-
-NO_SECOND_START = textwrap.dedent(
-    """
-    import json, os, sys
-    MARK = sys.argv[1]
-    if os.path.exists(MARK):
-        for line in sys.stdin:  # started again, it never answers: a model that fails to load, say
-            pass
-    n = 0
-    for line in sys.stdin:
-        req = json.loads(line)
-        if req["type"] == "hello":
-            print(json.dumps({"type": "hello", "id": req["id"]}), flush=True)
-        if req.get("type") != "act":
-            continue
-        n += 1
-        if n == 3:
-            open(MARK, "w").close()
-            sys.exit(3)
-        print(json.dumps({"id": req["id"], "action": req["legal"][0]}), flush=True)
-    """
-)
-
-
-def _no_second_start(tmp_path: Path) -> Path:
-    bot = tmp_path / "no_second_start.py"
-    bot.write_text(NO_SECOND_START, encoding="utf-8")
-    ev = tmp_path / "nss.sqlite"
-    r = gouji(
-        "event", "new", str(ev), "--name", "nss", "--rounds", "1", "--hands", "2", "--no-duplicate", "--seed", "3",
-        "--bots", f"x=cmd:{sys.executable} {bot} {tmp_path / 'crashed.mark'}",
-        "--bots", "b=greedy,c=random,d=greedy,e=random,f=greedy",
-    )  # fmt: skip
-    assert r.exit_code == 0, r.output
-    return ev
 
 
 def test_a_bot_that_cannot_start_again_is_retired_after_two_tries(
@@ -249,7 +189,7 @@ def test_a_bot_that_cannot_start_again_is_retired_after_two_tries(
     fault saying so), then the seat is retired for the match and the fallback plays it; the event ends
     (it used to wait a hello's limit at each of 20 restarts, every match)."""
     monkeypatch.setattr(bots, "HANDSHAKE_LIMIT", 1.0)
-    ev = _no_second_start(tmp_path)
+    ev = make_event(tmp_path, "no_second_start")
     with Tournament.open(ev) as e:
         rep = run_event(e, time_limit=0.5)
         assert rep.played == [(1, 1, 0)] and not rep.out_of_time
@@ -263,7 +203,7 @@ def test_a_bot_that_cannot_start_again_is_retired_after_two_tries(
 def test_a_restart_waits_for_hello_no_longer_than_the_budget(tmp_path: Path) -> None:
     """A restart's wait for hello (10 s) is cut at the end of the run's budget: the run stops at most
     about one decision's time limit after it, as ``--budget`` promises."""
-    ev = _no_second_start(tmp_path)
+    ev = make_event(tmp_path, "no_second_start")
     with Tournament.open(ev) as e:
         start = time.monotonic()
         rep = run_event(e, time_limit=0.5, budget=2.0)
