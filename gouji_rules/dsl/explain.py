@@ -438,13 +438,6 @@ def added_phases(variant: Variant, lang: str) -> list[tuple[str, str]]:
     return out
 
 
-def _added_here(variant: Variant, base: Variant | None, name: str) -> bool:
-    """Is the added phase ``name`` played under ``variant`` but not under ``base``?"""
-    if base is None:
-        return False
-    return name not in {n for n, _ in added_phases(base, "en")}
-
-
 def _differs(variant: Variant, base: Variant | None, path: str) -> bool:
     if base is None:
         return False
@@ -540,9 +533,10 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
     with_options = extension_sentences(variant, "phases", lang)
     phase_items = [Item(j, text, _differs(variant, base, path)) for j, (path, text) in enumerate(with_options, 1)]
     described = {path.split(".")[1] for path, _ in with_options}
+    in_base = set() if base is None else {n for n, _ in added_phases(base, lang)}
     for name, text in added_phases(variant, lang):
-        if name not in described:
-            phase_items.append(Item(len(phase_items) + 1, text, _added_here(variant, base, name)))
+        if name not in described:  # played, and new where the base does not play it
+            phase_items.append(Item(len(phase_items) + 1, text, base is not None and name not in in_base))
     if phase_items:
         number += 1
         title = "另加的阶段及其选项" if zh else "Added match phases and their options"
