@@ -406,9 +406,10 @@ class ExternalPlayer(Player):
         assert proc is not None and proc.stdin is not None
         mid = self.next_id
         self.next_id += 1
-        if self.protocol >= 3:
-            msg = protocol.exact(msg)
-        data = memoryview((json.dumps({**msg, "id": mid}, ensure_ascii=False) + "\n").encode("utf-8"))
+        line = (json.dumps({**msg, "id": mid}, ensure_ascii=False) + "\n").encode("utf-8")
+        if self.protocol >= 3 and protocol.may_be_wide(line):
+            line = (json.dumps({**protocol.exact(msg), "id": mid}, ensure_ascii=False) + "\n").encode("utf-8")
+        data = memoryview(line)
         limit = self.time_limit if limit is None else limit
         deadline = time.monotonic() + limit if deadline is None else deadline
         fd = proc.stdin.fileno()
@@ -514,6 +515,8 @@ class ExternalPlayer(Player):
                 return reply
             if rid == self.hello_id and isinstance(rid, int) and mid != self.hello_id:
                 continue  # a restarted bot's answer to its hello
+            if self.protocol >= 3 and rid == str(mid):  # it took "64-bit values as strings" to mean the id too
+                raise BotFault("invalid_reply", f"the reply's id is the string {clip(rid)}: an id is a number")
             self._stray(line)
 
     def _stray(self, line: bytes) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from gouji_rules import catalog
 from gouji_rules.engine import Hand
 from gouji_rules.events import Event
 from gouji_rules.tournament import protocol
-from gouji_rules.tournament.bots import observation_json
+from gouji_rules.tournament.bots import ExternalPlayer, observation_json
 
 from .conftest import gouji
 
@@ -171,7 +172,7 @@ def test_the_version_a_hello_answer_chooses(answer: dict[str, Any], version: int
         ("3", '"3" (a string)'),
         ("2", '"2" (a string)'),
         (True, "true (a boolean)"),
-        (None, "null"),
+        (None, "protocol null;"),
         (1, "protocol 1;"),
         (99, "protocol 99;"),
         (2.5, "protocol 2.5;"),
@@ -357,3 +358,70 @@ def test_a_restarted_bot_is_told_its_hand_again_in_the_version_it_chose_this_tim
     first, again = starts
     assert first["protocol"] == 3 and "seed_str" not in first
     assert again["protocol"] == 2 and again["seed"] == int(first["seed"]) and again["seed_str"] == first["seed"]
+
+
+def test_a_protocol_3_bot_answering_with_the_id_as_a_string_is_told_at_once(tmp_path: Path) -> None:
+    """Not a stray line and a timeout at every decision: the id is a number in every version."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(
+        textwrap.dedent(
+            """
+            import json, sys
+            for line in sys.stdin:
+                req = json.loads(line)
+                if req["type"] == "hello":
+                    print(json.dumps({"type": "hello", "id": req["id"], "protocol": 3}), flush=True)
+                elif req["type"] == "act":
+                    print(json.dumps({"id": str(req["id"]), "index": 0}), flush=True)
+            """
+        ),
+        encoding="utf-8",
+    )
+    r = gouji("simulate", "--hands", "1", "--agents", f"cmd:{sys.executable} {bot},greedy", "--json")
+    assert r.exit_code == 1 and "invalid_reply: the reply's id is the string '" in r.stderr and "a number" in r.stderr
+
+
+def test_the_quick_look_never_misses_an_integer_exact_would_change() -> None:
+    """``may_be_wide`` decides whether a message is walked at all: it may say yes in vain (a hand's digits after a
+    space), never no where :func:`protocol.exact` would change something."""
+    rng = random.Random(5)
+    edges = [2**53 - 1, 2**53, -(2**53), -(2**53) + 1, 10**15, 10**16 - 1, 2**64 - 1, 10**30, 0, -1]
+    for _ in range(3000):
+        n = rng.choice(edges) if rng.random() < 0.5 else rng.randrange(-(2**70), 2**70) >> rng.randrange(70)
+        msg: dict[str, Any] = {
+            "type": "act",
+            "hand": "3344445666677789" * rng.randrange(3) + "TT",
+            "名": "张三 1234567890123456",
+            "events": [{"type": "x", "value": n}] if rng.random() < 0.5 else [n, 1],
+        }
+        if rng.random() < 0.3:
+            msg = {"v": n}
+        line = (json.dumps({**msg, "id": 1}, ensure_ascii=False) + "\n").encode("utf-8")
+        if protocol.exact(msg) is not msg:
+            assert protocol.may_be_wide(line), n
+    quiet = {"hand": "3344445666677789TT", "cards": "TT33444456666777899", "名": "张三", "value": -(10**15 - 1)}
+    assert not protocol.may_be_wide(json.dumps(quiet, ensure_ascii=False).encode("utf-8"))
+
+
+@pytest.mark.parametrize("mode", ["two", "three"])
+def test_what_the_runner_writes_holds_no_wide_number_in_protocol_3(tmp_path: Path, mode: str) -> None:
+    """Through the runner's own writing (not only :func:`protocol.exact`): an integer beyond 2^53 - 1 that a
+    message picked up from elsewhere reaches a protocol 3 bot as a string; protocol 2 sends it as it always did."""
+    bot, log = tmp_path / "log_bot.py", tmp_path / "log.jsonl"
+    bot.write_text(LOG_BOT, encoding="utf-8")
+    p = ExternalPlayer("x", f"{sys.executable} {bot} {log} {mode}", 5.0)
+    try:
+        p.handshake()
+        p.start_hand(2**64 - 1, 0, {"variant": "dagang", "round": 2**60, "table": 1})
+    finally:
+        p.close()
+    start = frames(log.read_bytes().splitlines())[1]
+    if mode == "three":
+        assert (start["seed"], start["round"], start["table"]) == (str(2**64 - 1), str(2**60), 1)
+    else:
+        assert (start["seed"], start["seed_str"], start["round"], start["table"]) == (
+            2**64 - 1,
+            str(2**64 - 1),
+            2**60,
+            1,
+        )
