@@ -4,7 +4,8 @@ The protocol is in docs/bot-protocol.md.  A bot answers a ``hello`` when it star
 (the handshake), then gets one request per decision and must answer within the
 time limit with one line ``{"id": ID, "action": "..."}`` (or ``{"id": ID, "index": K}``).  Every message carries
 an ``id``; a line that does not answer the request being waited for is skipped
-and noted (a stray line), so one stray line never puts a bot out of step.
+and noted (a stray line), so one stray line never puts a bot out of step.  The bot's hello
+answer chooses the version of the messages (:mod:`.protocol`: 2, or 3 with 64-bit values as strings).
 
 Everything that can go wrong with a program someone else wrote is caught here
 and reported as a :class:`BotFault` (``crash``, ``timeout``, ``invalid_reply``,
