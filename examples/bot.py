@@ -2,12 +2,15 @@
 """An example 够级 bot for `gouji event run`: plain Python, standard library only.
 
 Copy it and make it smarter.  The protocol (docs/bot-protocol.md): read one JSON
-object per line on stdin.  Answer "hello" with {"type": "hello", "id": ID, "protocol": 2}
-at once; for each request with "type": "act", print one line {"id": ID, "action": "..."}
-with the request's id and one of the strings in "legal", and flush.  ("legal" lists
-every legal action when there are at most 256, else 256 of them; "legal_compact" holds
-them all, and a reply {"id": ID, "index": K} picks by number: see examples/feature_bot.py.)  Other messages
-("start_hand") need no reply.  Exit when stdin ends.
+object per line on stdin.  Answer "hello" at once with {"type": "hello", "id": ID,
+"protocol": 3}: in protocol 3 the hand's seed and every other integer that can pass
+2^53 - 1 come as decimal strings (a runner whose hello does not list 3 in "protocols"
+speaks 2).  For each request with "type": "act", print one line {"id": ID, "action":
+"..."} with the request's id and one of the strings in "legal", and flush.  ("legal"
+lists every legal action when there are at most 256, else 256 of them; "legal_compact"
+holds them all, and a reply {"id": ID, "index": K} picks by number: see
+examples/feature_bot.py.)  Other messages ("start_hand") need no reply.  Exit when
+stdin ends.
 
 Use it in an event:
 
@@ -58,13 +61,19 @@ def choose(req: dict[str, object]) -> str:
     return legal[0]
 
 
+def version(hello: dict[str, object]) -> int:
+    """Protocol 3 where the runner offers it; 2 with a runner from before versions were agreed."""
+    offered = hello.get("protocols")
+    return 3 if isinstance(offered, list) and 3 in offered else 2
+
+
 def main() -> None:
     for line in sys.stdin:
         if not line.strip():
             continue
         req = json.loads(line)
         if req.get("type") == "hello":
-            print(json.dumps({"type": "hello", "id": req["id"], "protocol": 2}), flush=True)
+            print(json.dumps({"type": "hello", "id": req["id"], "protocol": version(req)}), flush=True)
         elif req.get("type") == "act":
             print(json.dumps({"id": req["id"], "action": choose(req)}), flush=True)
 

@@ -70,8 +70,10 @@ def main() -> None:
     for line in sys.stdin:
         req = json.loads(line)
         kind = req.get("type")
-        if kind == "hello":
-            print(json.dumps({"type": "hello", "id": req["id"], "protocol": 2}), flush=True)
+        if kind == "hello":  # protocol 3 where offered: 64-bit values as strings (docs/bot-protocol.md, Versions)
+            offered = req.get("protocols")
+            version = 3 if isinstance(offered, list) and 3 in offered else 2
+            print(json.dumps({"type": "hello", "id": req["id"], "protocol": version}), flush=True)
         elif kind == "start_hand":
             enc = encoding_for(str(req.get("variant", "dagang")))
         elif kind == "act":

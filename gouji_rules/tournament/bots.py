@@ -4,7 +4,8 @@ The protocol is in docs/bot-protocol.md.  A bot answers a ``hello`` when it star
 (the handshake), then gets one request per decision and must answer within the
 time limit with one line ``{"id": ID, "action": "..."}`` (or ``{"id": ID, "index": K}``).  Every message carries
 an ``id``; a line that does not answer the request being waited for is skipped
-and noted (a stray line), so one stray line never puts a bot out of step.
+and noted (a stray line), so one stray line never puts a bot out of step.  The bot's hello
+answer chooses the version of the messages (:mod:`.protocol`: 2, or 3 with 64-bit values as strings).
 
 Everything that can go wrong with a program someone else wrote is caught here
 and reported as a :class:`BotFault` (``crash``, ``timeout``, ``invalid_reply``,
@@ -43,8 +44,9 @@ from ..cards import SYMBOLS, format_hand, format_set
 from ..errors import GoujiError
 from ..legal import Legal
 from ..observe import Observation
+from . import protocol
+from .protocol import PROTOCOL_VERSION
 
-PROTOCOL_VERSION = 2
 MAX_LINE = 64 * 1024  # a reply line longer than this is garbage: the bot is stopped and started again
 MAX_RESTARTS = 20  # per match: after this many restarts the seat is played by the fallback only
 FAILED_STARTS_MAX = 2  # restarts in a row whose hello failed, after which the seat is retired for the match
@@ -267,7 +269,8 @@ class ExternalPlayer(Player):
         self.partial = b""  # the start of a line still being written
         self.next_id = 0
         self.hello_id = -1
-        self.hand_start: dict[str, Any] | None = None
+        self.protocol = PROTOCOL_VERSION  # the version agreed at the last hello (docs/bot-protocol.md, Versions)
+        self.hand_start: tuple[int, int, dict[str, Any]] | None = None  # seed, seat, info: framed when sent
         self.start_sent = False
         self.spawned = False
         self.restarts = 0
@@ -304,7 +307,8 @@ class ExternalPlayer(Player):
         self.stderr = _Stderr()
         self.proc = proc
         self.spawned = True
-        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name}, self.hello_limit)
+        self.protocol = PROTOCOL_VERSION  # until the new process answers
+        self._send({**protocol.hello(), "name": self.name}, self.hello_limit)
         self.hello_id = self.next_id - 1
         return proc
 
@@ -331,7 +335,7 @@ class ExternalPlayer(Player):
         """
         if self.wants_end and self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(BotFault):
-                self._send({"type": "end", "protocol": PROTOCOL_VERSION, **result})
+                self._send(protocol.end(self.protocol, result))
 
     def close(self) -> None:
         """End of the event: close stdin (the bot should exit on EOF), wait a moment, then end the group."""
@@ -403,7 +407,10 @@ class ExternalPlayer(Player):
         assert proc is not None and proc.stdin is not None
         mid = self.next_id
         self.next_id += 1
-        data = memoryview((json.dumps({**msg, "id": mid}, ensure_ascii=False) + "\n").encode("utf-8"))
+        line = (json.dumps({**msg, "id": mid}, ensure_ascii=False) + "\n").encode("utf-8")
+        if self.protocol >= 3 and protocol.may_be_wide(line):
+            line = (json.dumps({**protocol.exact(msg), "id": mid}, ensure_ascii=False) + "\n").encode("utf-8")
+        data = memoryview(line)
         limit = self.time_limit if limit is None else limit
         deadline = time.monotonic() + limit if deadline is None else deadline
         fd = proc.stdin.fileno()
@@ -509,6 +516,8 @@ class ExternalPlayer(Player):
                 return reply
             if rid == self.hello_id and isinstance(rid, int) and mid != self.hello_id:
                 continue  # a restarted bot's answer to its hello
+            if self.protocol >= 3 and rid == str(mid):  # it took "64-bit values as strings" to mean the id too
+                raise BotFault("invalid_reply", f"the reply's id is the string {clip(rid)}: an id is a number")
             self._stray(line)
 
     def _stray(self, line: bytes) -> None:
@@ -529,9 +538,10 @@ class ExternalPlayer(Player):
             raise self._fault(
                 "invalid_reply", f'the answer to hello should be {{"type": "hello", "id": {self.hello_id}}}'
             )
-        protocol = reply.get("protocol", PROTOCOL_VERSION)
-        if protocol != PROTOCOL_VERSION:
-            raise self._fault("invalid_reply", f"the bot speaks protocol {clip(str(protocol))}, not {PROTOCOL_VERSION}")
+        try:
+            self.protocol = protocol.agree(reply)
+        except protocol.VersionRefused as e:
+            raise self._fault("invalid_reply", str(e)) from None
         self.wants_end = reply.get("end") is True
         self.stray.clear()
         self.stray_count = 0
@@ -548,18 +558,11 @@ class ExternalPlayer(Player):
         return [("stray", f"{n:,} line{'s' if n != 1 else ''} that answered no request skipped; the first: {first}")]
 
     def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None:
-        self.hand_start = {
-            "type": "start_hand",
-            "protocol": PROTOCOL_VERSION,
-            "seed": seed,
-            "seed_str": str(seed),  # JavaScript's JSON.parse reads a 64-bit seed only approximately
-            "seat": seat,
-            **info,
-        }
+        self.hand_start = (seed, seat, info)
         self.start_sent = False
         if self.proc is not None and self.proc.poll() is None:
             try:
-                self._send(self.hand_start)
+                self._send(protocol.start_hand(self.protocol, *self.hand_start))
                 self.start_sent = True
             except BotFault:
                 pass  # reported at the next decision, when the bot is started again
@@ -581,7 +584,8 @@ class ExternalPlayer(Player):
             self.start_sent = False
             self._restart()
         if self.hand_start is not None and not self.start_sent:
-            self._send(self.hand_start)  # a bot started mid-hand still learns the hand it is in
+            # a bot started mid-hand still learns the hand it is in, in the version it chose this time
+            self._send(protocol.start_hand(self.protocol, *self.hand_start))
             self.start_sent = True
         deadline = time.monotonic() + self.time_limit
         mid = self._send(observation_json(obs, legal), deadline=deadline)

@@ -136,7 +136,7 @@ def test_compare_measures_a_bot_on_duplicate_deals(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_a_javascript_bot_reads_the_seed_exactly_from_seed_str(tmp_path: Path) -> None:
-    """docs/bot-protocol.md, start_hand: ``seed_str`` is exact in JavaScript, where ``seed`` (above 2^53) is not."""
+    """docs/bot-protocol.md, Versions: protocol 2's ``seed_str`` is exact in JavaScript, where ``seed`` (above 2^53) is not."""
     js, log = tmp_path / "bot.js", tmp_path / "seeds.txt"
     js.write_text(
         textwrap.dedent(
