@@ -243,7 +243,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        form = EARLIER_NAMES.get(observation, observation) if isinstance(observation, str) else observation
+        form = EARLIER_NAMES.get(observation, observation) if isinstance(observation, str) else ""
         if form not in OBSERVATION_FORMS:
             raise EnvError(f"observation must be one of {', '.join(OBSERVATION_FORMS)}, got {_shown(observation)}")
         if form == "classic" and not dense_mask:
@@ -399,6 +399,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         if agent not in self.terminations:
             raise EnvError("the episode is over: every agent is done; call reset()")
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:  # PettingZoo's rule; its own ValueError does not name the way out
+                raise EnvError(f"{agent} is done: the only action it may give is None, not {_shown(action)}")
             self._was_dead_step(action)
             return
         if action is None:

@@ -133,7 +133,7 @@ def test_the_rich_dict_is_an_option_under_its_old_name_too() -> None:
         assert list(obs) == ["observation", "legal_actions", "action_features", "action_mask"] and info == {}
 
 
-@pytest.mark.parametrize("bad", ["Rich", "", None, 3, b"rich"])
+@pytest.mark.parametrize("bad", ["Rich", "", None, 3, b"rich", ["rich"], np.array(["rich", "vector"])], ids=repr)
 def test_an_observation_form_that_is_not_one_is_refused(bad: object) -> None:
     with pytest.raises(EnvError, match="observation must be one of classic, rich, vector"):
         GoujiEnv("dagang", observation=bad)  # type: ignore[arg-type]

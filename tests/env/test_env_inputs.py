@@ -208,6 +208,22 @@ def test_the_aec_env_refuses_what_is_not_an_index_and_changes_nothing(form: str,
     assert (env.agent_selection, env.table.game.decisions) == before  # type: ignore[union-attr]
 
 
+def test_a_finished_seat_may_give_none_only() -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=3)
+    for _agent in env.agent_iter():
+        _, _, terminated, _, info = env.last()
+        if terminated:
+            break
+        env.step(int(info["legal_actions"][0]))
+    for action in (True, 0, np.int64(0)):
+        with pytest.raises(EnvError, match=r"seat_\d is done: the only action it may give is None"):
+            env.step(action)  # type: ignore[arg-type]
+    for _agent in env.agent_iter():  # every seat is done: None takes each out
+        env.step(None)
+    assert not env.agents
+
+
 @pytest.mark.parametrize("illegal", ["raise", "terminate"])
 @pytest.mark.parametrize("action", NOT_INDICES, ids=_ids)
 def test_the_seat_env_refuses_what_is_not_an_index_under_either_rule(illegal: str, action: object) -> None:
