@@ -70,6 +70,7 @@ NO_CHANGE = (0, 0)
 NO_LEGAL = Legal()  # a seat not to act is shown no legal actions
 OBSERVATION_FORMS = ("classic", "rich", "vector")
 EARLIER_NAMES = {"dict": "rich"}
+RENDER_MODES = ("ansi",)
 ObsDict = dict[str, Any]
 
 
@@ -92,7 +93,7 @@ def action_index(action: object, n: int) -> int:
     elif isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         index = int(action)
     else:
-        raise EnvError(f"{_wanted(n)}, not {type(action).__name__} {_shown(action)}")
+        raise EnvError(f"{_wanted(n)}, not {type(action).__name__} {shown(action)}")
     if not 0 <= index < n:
         number = str(index) if index.bit_length() <= 256 else f"a number of {index.bit_length():,} bits"
         raise EnvError(f"{_wanted(n)}; {number} is outside it")
@@ -103,7 +104,15 @@ def _wanted(n: int) -> str:
     return f"an action is an integer index 0..{n - 1} (Discrete({n}))"
 
 
-def _shown(value: object) -> str:
+def one_of(value: object, choices: tuple[str, ...], name: str) -> str:
+    """``value`` if it is one of the strings ``choices``; else an EnvError naming them (never numpy's
+    truth-value error for an array, nor a bare ValueError)."""
+    if isinstance(value, str) and value in choices:
+        return value
+    raise EnvError(f"{name} must be one of {', '.join(choices)}, got {shown(value)}")
+
+
+def shown(value: object) -> str:
     """A short repr for an error message, whatever ``value`` is (its ``repr`` may be huge or raise)."""
     if isinstance(value, (str, bytes)) and len(value) > 60:
         value = value[:60]
@@ -119,7 +128,7 @@ def check_hands(hands: object) -> int | None:
     if hands is None:
         return None
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)):
-        raise EnvError(f"hands must be an integer of at least 1 or None, not {type(hands).__name__} {hands!r:.60}")
+        raise EnvError(f"hands must be an integer of at least 1 or None, not {type(hands).__name__} {shown(hands)}")
     if hands < 1:
         raise EnvError(f"hands must be at least 1, got {hands}")
     return int(hands)
@@ -243,9 +252,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        form = EARLIER_NAMES.get(observation, observation) if isinstance(observation, str) else ""
-        if form not in OBSERVATION_FORMS:
-            raise EnvError(f"observation must be one of {', '.join(OBSERVATION_FORMS)}, got {_shown(observation)}")
+        named = EARLIER_NAMES.get(observation, observation) if isinstance(observation, str) else observation
+        form = one_of(named, OBSERVATION_FORMS, "observation")
         if form == "classic" and not dense_mask:
             raise EnvError(
                 'dense_mask=False leaves out the action_mask of the classic observation: give observation="rich" '
@@ -260,8 +268,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self.match = match
         self.hands = hands
         self.dense_mask = dense_mask
-        if render_mode is not None and render_mode != "ansi":
-            raise ValueError(f"render_mode {render_mode!r}; supported: ansi")
+        if render_mode is not None:
+            one_of(render_mode, RENDER_MODES, "render_mode")
         self.render_mode = render_mode
         self.encoding = ActionEncoding(self.rules)
         self.encoder = ObservationEncoder()
@@ -400,7 +408,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             raise EnvError("the episode is over: every agent is done; call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:  # PettingZoo's rule; its own ValueError does not name the way out
-                raise EnvError(f"{agent} is done: the only action it may give is None, not {_shown(action)}")
+                raise EnvError(f"{agent} is done: the only action it may give is None, not {shown(action)}")
             self._was_dead_step(action)
             return
         if action is None:

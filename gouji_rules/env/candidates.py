@@ -40,7 +40,7 @@ from gymnasium import spaces
 from ..agents import Agent
 from ..errors import IllegalAction
 from ..variant import Variant
-from .aec import EnvError, action_index
+from .aec import EnvError, action_index, one_of, shown
 from .encoding import FEATURES, KIND_WORD
 from .features import OBS_SIZE
 from .single import SeatEnv
@@ -74,9 +74,8 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise EnvError(f"k must be a whole number of candidates, at least 1, got {k!r:.60}")
-        if invalid not in INVALID:
-            raise EnvError(f"invalid must be one of {', '.join(INVALID)}, got {invalid!r:.60}")
+            raise EnvError(f"k must be a whole number of candidates, at least 1, got {shown(k)}")
+        one_of(invalid, INVALID, "invalid")
         self.seat_env = SeatEnv(
             variant,
             seat=seat,

@@ -31,7 +31,18 @@ from ..agents import Agent, make_agent
 from ..errors import IllegalAction
 from ..rng import check_seed
 from ..variant import Variant
-from .aec import NO_CHANGE, EnvError, GoujiEnv, ObsDict, Table, action_index, team_reward, utility_bound
+from .aec import (
+    NO_CHANGE,
+    EnvError,
+    GoujiEnv,
+    ObsDict,
+    Table,
+    action_index,
+    one_of,
+    shown,
+    team_reward,
+    utility_bound,
+)
 
 
 class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
@@ -60,9 +71,8 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 6:
-            raise EnvError(f"seat must be 0..5, got {seat!r:.60}")
-        if illegal not in ("raise", "terminate"):
-            raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
+            raise EnvError(f"seat must be 0..5, got {shown(seat)}")
+        one_of(illegal, ("raise", "terminate"), "illegal")
         self.aec = GoujiEnv(
             variant, match=match, hands=hands, dense_mask=dense_mask, observation="rich", render_mode=render_mode
         )

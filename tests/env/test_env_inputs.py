@@ -251,3 +251,23 @@ def test_the_candidate_env_refuses_what_is_not_a_row_in_the_same_words(invalid: 
         env.step(action)
     assert np.array_equal(env.candidate_indices, offered)
     env.step(np.int64(0))
+
+
+@pytest.mark.parametrize("bad", ["Raise", None, 1, np.array(["raise", "terminate"]), Unprintable()], ids=_ids)
+def test_a_choice_that_is_not_one_is_refused_by_name(bad: object) -> None:
+    """Every string option of the environments: an EnvError naming the choices, never numpy's
+    truth-value error for an array or a hostile repr's own exception."""
+    from gouji_rules.env import CandidateEnv
+
+    with pytest.raises(EnvError, match="illegal must be one of raise, terminate"):
+        SeatEnv("dagang", illegal=bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="invalid must be one of wrap, raise"):
+        CandidateEnv("dagang", invalid=bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="observation must be one of classic, rich, vector"):
+        GoujiEnv("dagang", observation=bad)  # type: ignore[arg-type]
+    if bad is not None:
+        with pytest.raises(EnvError, match="render_mode must be one of ansi"):
+            GoujiEnv("dagang", render_mode=bad)  # type: ignore[arg-type]
+    if not isinstance(bad, int):  # seat 1 is a seat
+        with pytest.raises(EnvError, match=r"seat must be 0\.\.5"):
+            SeatEnv("dagang", seat=bad)  # type: ignore[arg-type]
