@@ -5,7 +5,9 @@ deals.  The engine side asks, at each decision, what any agent asks: the legal a
 seat's observation.  The PettingZoo side (``GoujiEnv``) reads from each observation what
 ``--read`` names: ``legal`` the legal indices (an index-choosing agent), ``all`` the vector and
 the feature rows as well (a learner), ``mask`` samples from the dense mask (PettingZoo's
-tutorials' way).  The Gymnasium side (``SeatEnv``, the other seats ``random``) is counted in
+tutorials' way), from the observation form ``--observation`` names (``rich``, the default here and
+the form of the figures in docs/research.md: the indices are in the observation; ``classic``, the
+environment's default, and ``vector``: they are in the acting seat's info).  The Gymnasium side (``SeatEnv``, the other seats ``random``) is counted in
 decisions, the learner's and the others', so that it compares with the engine's.  Where RLCard or
 PettingZoo's classic games are installed, their Dou Dizhu and Leduc hold'em environments run a
 random policy in the same run.  Times are CPU seconds of this process (the machine may be shared),
@@ -13,6 +15,7 @@ the best of ``--repeat`` rounds.  Prints one JSON document; ``build`` says wheth
 is the compiled one (``pip install .``) or pure Python (an editable install).
 
     python benchmarks/env_speed.py --variant dagang --hands 50 [--read legal|all|mask] [--no-mask]
+        [--observation rich|classic|vector]
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from gouji_rules.env import GoujiEnv, SeatEnv
 from gouji_rules.rng import SplitMix64, derive
 
 READS = ("legal", "all", "mask")
+FORMS = ("rich", "classic", "vector")
 
 
 def engine_steps(variant_name: str, hands: int, seed: int) -> tuple[int, float]:
@@ -48,25 +52,29 @@ def engine_steps(variant_name: str, hands: int, seed: int) -> tuple[int, float]:
     return steps, time.process_time() - start
 
 
-def aec_steps(variant_name: str, hands: int, seed: int, dense_mask: bool, read: str) -> tuple[int, float]:
-    env = GoujiEnv(variant_name, dense_mask=dense_mask)
+def aec_steps(
+    variant_name: str, hands: int, seed: int, dense_mask: bool, read: str, form: str = "rich"
+) -> tuple[int, float]:
+    env = GoujiEnv(variant_name, dense_mask=dense_mask, observation=form)
+    rich = form == "rich"
     steps = 0
     start = time.process_time()
     for i in range(hands):
         rng = SplitMix64(derive(seed, i, 1))
         env.reset(seed=derive(seed, i))
         for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
+            obs, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
+            entries = obs if rich else info
             if read == "mask":
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = np.flatnonzero(obs["action_mask"] if form != "vector" else info["action_mask"])
             else:
-                legal = obs["legal_actions"]
+                legal = entries["legal_actions"]
                 if read == "all":
-                    obs["observation"]
-                    obs["action_features"]
+                    obs["observation"] if form != "vector" else obs
+                    entries["action_features"]
             env.step(int(legal[rng.below(len(legal))]))
             steps += 1
     return steps, time.process_time() - start
@@ -147,15 +155,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-mask", action="store_true", help="environments without the dense action mask")
     ap.add_argument("--read", choices=READS, default="legal", help="what the environments' policy reads")
+    ap.add_argument("--observation", choices=FORMS, default="rich", help="GoujiEnv's observation form")
     ap.add_argument("--repeat", type=int, default=3, help="rounds of each measurement; the best is kept")
     ap.add_argument("--others", action="store_true", help="RLCard's and PettingZoo's envs too, where installed")
     args = ap.parse_args()
     if args.read == "mask" and args.no_mask:
         ap.error("--read mask needs the dense mask (leave out --no-mask)")
+    if args.observation == "classic" and args.no_mask:
+        ap.error("the classic observation always has the dense mask (leave out --no-mask)")
     dense = not args.no_mask
     n, seed, r = args.hands, args.seed, max(1, args.repeat)
     es = best(r, engine_steps, args.variant, n, seed)
-    aec = best(r, aec_steps, args.variant, n, seed, dense, args.read)
+    aec = best(r, aec_steps, args.variant, n, seed, dense, args.read, args.observation)
     seat = best(r, seat_env_decisions, args.variant, n, seed, dense, args.read)
     assert es is not None and aec is not None and seat is not None
     doc: dict[str, Any] = {
@@ -165,6 +176,7 @@ def main() -> None:
         "build": "pure" if engine.__file__.endswith(".py") else "compiled",
         "dense_mask": dense,
         "read": args.read,
+        "observation": args.observation,
         "engine_steps_per_second": es,
         "env_steps_per_second": aec,
         "env_to_engine_ratio": round(aec / es, 3),

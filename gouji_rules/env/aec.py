@@ -5,25 +5,34 @@ agents are ``seat_0`` … ``seat_5``; team 0 is seats 0, 2, 4.  Rewards come whe
 hand ends: each seat gets its team's score for that hand minus the other team's
 (under ``match=True``, the change of the match scores, which includes 宣点 and the
 like).  Actions are indices of the variant's ActionEncoding; an index that is not
-legal now raises ``IllegalAction`` (the engine's own error, naming the rule), one
-outside the space ``ValueError``.  What ``Discrete.contains`` refuses as an action
-(``6800.7``, ``"6800"``, a numpy float), a step after the episode, a step before
-``reset`` and arguments of the wrong type raise :class:`EnvError`.
+legal now raises ``IllegalAction`` (the engine's own error, naming the rule).  What is
+not an index of the space raises :class:`EnvError`, in the same words in every environment
+of this package (:func:`action_index`): a number outside it, a float, a string, a bool
+(``True`` is an ``int`` to Python, and gymnasium's ``Discrete.contains`` takes it as 1, but
+an agent that steps with one has a bug), as do a step after the episode, a step before
+``reset`` and arguments of the wrong type.
 
-Each observation is a dict (an :class:`~gouji_rules.env.obsdict.ObservationDict`: each entry is
-built when first read, from what the seat was shown at that step, so an agent pays only for what
-it reads):
+The observation takes one of three forms (``observation=``); each entry is built when first read,
+from what the seat was shown at that step (an :class:`~gouji_rules.env.obsdict.ObservationDict`),
+so an agent pays only for what it reads:
 
-* ``observation``: the ObservationEncoder vector (float32, OBS_SIZE);
-* ``legal_actions``: the legal indices, in the order of the engine's ``legal_actions()``;
-* ``action_features``: one row of FEATURES numbers per legal action;
-* ``action_mask``: a 0/1 array over the whole space, only with ``dense_mask=True``
-  (the default, as PettingZoo's tools expect one; learning code can turn it off).
+* ``"classic"`` (the default): PettingZoo's classic games' form, a dict of exactly
+  ``observation`` (the ObservationEncoder vector, float32, OBS_SIZE) and ``action_mask`` (int8,
+  one 0/1 entry per index of the space), which PettingZoo's tutorials and Tianshou's
+  ``PettingZooEnv`` read.
+  The acting seat's ``info`` also holds ``legal_actions`` and ``action_features`` (below), so an
+  agent need not scan the 164,087-entry mask for the few legal indices.
+* ``"rich"`` (``"dict"``, its earlier name): a dict of ``observation``; ``legal_actions``, the
+  legal indices in the order of the engine's ``legal_actions()``; ``action_features``, one row of
+  FEATURES numbers per legal action; and ``action_mask``, only with ``dense_mask=True``.
+* ``"vector"``: the vector alone (a ``Box``), with ``legal_actions``, ``action_features`` and
+  (with ``dense_mask``) ``action_mask`` in the acting seat's ``info`` (``env.last()``'s fifth value).
 
-With ``observation="vector"`` the observation is the vector alone (a ``Box``, as PettingZoo's
-``api_test`` and most of its tools expect: no warning) and the other three entries are in the
-acting seat's ``info`` (``env.last()``'s fifth value), where PettingZoo's tools look for an
-``action_mask``.
+Why the classic form is the default: it is what PettingZoo's own card and board games give, and what
+code written for them reads.  PettingZoo's ``api_test`` knows those games by name: for any other
+environment it warns at each observation that a dict is not a NumPy array, and once per agent about
+a ``Dict`` space, whatever the dict holds.  Treated as it treats its own games, the classic form
+passes with no warning; the vector form passes with none as it is (tests/env/test_env_api.py).
 
 Seeding: ``reset(seed=s)`` fixes the sequence of deals; the k-th episode after it is
 dealt from ``derive(s, k)``, so runs repeat exactly.
@@ -53,13 +62,15 @@ from ..seats import side
 from ..variant import Variant
 from .encoding import FEATURES, ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder
-from .obsdict import DICT_KEYS, LEGAL_KEYS, ObservationDict
+from .obsdict import CLASSIC_KEYS, DICT_KEYS, LEGAL_KEYS, ObservationDict
 
 AGENT_NAMES = tuple(f"seat_{s}" for s in range(6))
 SEAT_OF = {a: s for s, a in enumerate(AGENT_NAMES)}
 NO_CHANGE = (0, 0)
 NO_LEGAL = Legal()  # a seat not to act is shown no legal actions
-OBSERVATION_FORMS = ("dict", "vector")
+OBSERVATION_FORMS = ("classic", "rich", "vector")
+EARLIER_NAMES = {"dict": "rich"}
+RENDER_MODES = ("ansi",)
 ObsDict = dict[str, Any]
 
 
@@ -69,16 +80,47 @@ class EnvError(GoujiError, ValueError):
 
 
 def action_index(action: object, n: int) -> int:
-    """``action`` as an index of ``Discrete(n)``, taken as gymnasium's ``Discrete.contains`` takes it:
-    a Python or numpy integer (or a 0-d integer array), never a float or a string that looks like one.
-    An integer outside ``0 .. n - 1`` is returned as is (the encoding refuses it, naming the range)."""
-    if isinstance(action, (int, np.integer)):
-        return int(action)
-    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-        return int(action)
-    text = repr(action)
-    text = text if len(text) <= 60 else text[:60] + "…"
-    raise EnvError(f"an action is an integer index 0..{n - 1} (Discrete({n})), not {type(action).__name__} {text}")
+    """``action`` as an index of ``Discrete(n)``: a Python or numpy integer (or a 0-d integer array)
+    from 0 to ``n - 1``.  Every environment here takes its actions through this, so each refuses the
+    same things with the same :class:`EnvError`: a float or a string that looks like an integer, a bool
+    or ``numpy.bool_`` (``True`` would otherwise play index 1), None, and a number outside the space."""
+    if type(action) is int:
+        index = action
+    elif isinstance(action, np.integer):
+        index = int(action)
+    elif isinstance(action, int) and not isinstance(action, bool):
+        index = int.__int__(action)  # an int subclass (an IntEnum): its value, whatever it overrides
+    elif isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        index = int(action)
+    else:
+        raise EnvError(f"{_wanted(n)}, not {type(action).__name__} {shown(action)}")
+    if not 0 <= index < n:
+        number = str(index) if index.bit_length() <= 256 else f"a number of {index.bit_length():,} bits"
+        raise EnvError(f"{_wanted(n)}; {number} is outside it")
+    return index
+
+
+def _wanted(n: int) -> str:
+    return f"an action is an integer index 0..{n - 1} (Discrete({n}))"
+
+
+def one_of(value: object, choices: tuple[str, ...], name: str) -> str:
+    """``value`` if it is one of the strings ``choices``; else an EnvError naming them (never numpy's
+    truth-value error for an array, nor a bare ValueError)."""
+    if isinstance(value, str) and value in choices:
+        return value
+    raise EnvError(f"{name} must be one of {', '.join(choices)}, got {shown(value)}")
+
+
+def shown(value: object) -> str:
+    """A short repr for an error message, whatever ``value`` is (its ``repr`` may be huge or raise)."""
+    if isinstance(value, (str, bytes)) and len(value) > 60:
+        value = value[:60]
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__: the type alone names it
+        return "(unprintable)"
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def check_hands(hands: object) -> int | None:
@@ -86,7 +128,7 @@ def check_hands(hands: object) -> int | None:
     if hands is None:
         return None
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)):
-        raise EnvError(f"hands must be an integer of at least 1 or None, not {type(hands).__name__} {hands!r:.60}")
+        raise EnvError(f"hands must be an integer of at least 1 or None, not {type(hands).__name__} {shown(hands)}")
     if hands < 1:
         raise EnvError(f"hands must be at least 1, got {hands}")
     return int(hands)
@@ -190,7 +232,9 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     >>> env = GoujiEnv("dagang")
     >>> env.reset(seed=1)
     >>> obs, reward, terminated, truncated, info = env.last()
-    >>> env.step(int(obs["legal_actions"][0]))
+    >>> sorted(obs), obs["action_mask"].shape, obs["action_mask"].dtype
+    (['action_mask', 'observation'], (164087,), dtype('int8'))
+    >>> env.step(int(info["legal_actions"][0]))     # or an index where obs["action_mask"] is 1
     >>> env.agent_selection in env.agents
     True
     """
@@ -204,21 +248,28 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         match: bool = False,
         hands: int | None = None,
         dense_mask: bool = True,
-        observation: str = "dict",
+        observation: str = "classic",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if observation not in OBSERVATION_FORMS:
-            raise EnvError(f"observation must be one of {', '.join(OBSERVATION_FORMS)}, got {observation!r:.60}")
-        self.vector = observation == "vector"
+        named = EARLIER_NAMES.get(observation, observation) if isinstance(observation, str) else observation
+        form = one_of(named, OBSERVATION_FORMS, "observation")
+        if form == "classic" and not dense_mask:
+            raise EnvError(
+                'dense_mask=False leaves out the action_mask of the classic observation: give observation="rich" '
+                'or "vector" with it (the legal indices without a mask)'
+            )
+        self.observation_form: str = form
+        """``classic``, ``rich`` or ``vector`` (module docstring)"""
+        self.vector = form == "vector"
         hands = check_hands(hands)
         self.variant = resolve_variant(variant)
         self.rules = self.variant.rules
         self.match = match
         self.hands = hands
         self.dense_mask = dense_mask
-        if render_mode is not None and render_mode != "ansi":
-            raise ValueError(f"render_mode {render_mode!r}; supported: ansi")
+        if render_mode is not None:
+            one_of(render_mode, RENDER_MODES, "render_mode")
         self.render_mode = render_mode
         self.encoding = ActionEncoding(self.rules)
         self.encoder = ObservationEncoder()
@@ -230,19 +281,25 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         }
         if dense_mask:
             fields["action_mask"] = spaces.Box(0, 1, (n,), np.int8)
-        self._keys = DICT_KEYS if dense_mask else DICT_KEYS[:-1]
-        self._legal_keys = LEGAL_KEYS if dense_mask else LEGAL_KEYS[:-1]
+        self._keys: tuple[str, ...] = DICT_KEYS if dense_mask else DICT_KEYS[:-1]
+        self._legal_keys: tuple[str, ...] = LEGAL_KEYS if dense_mask else LEGAL_KEYS[:-1]
+        space: spaces.Space[Any] = spaces.Dict(fields)
+        if form == "classic":  # the mask is the observation's; the info holds the indices and their rows
+            self._keys, self._legal_keys = CLASSIC_KEYS, LEGAL_KEYS[:-1]
+            space = spaces.Dict({k: fields[k] for k in CLASSIC_KEYS})
+        elif form == "vector":
+            space = fields["observation"]
+        self._info_keys = () if form == "rich" else self._legal_keys
+        """the entries of the acting seat's info (none in the rich form, whose observation holds them)"""
         self.possible_agents = list(AGENT_NAMES)
         self.agents: list[str] = []
-        self.observation_spaces: dict[str, spaces.Space[Any]] = {
-            a: fields["observation"] if self.vector else spaces.Dict(fields) for a in self.possible_agents
-        }
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._base_seed: int | None = None
         self._episode = 0
         self.table: Table | None = None
         self._paid = False  # some entry of self.rewards is not 0.0
-        self._informed: str | None = None  # the agent whose info holds the legal actions (vector form)
+        self._informed: str | None = None  # the agent whose info holds the legal actions (not the rich form)
         self._decoded = self.encoding.decoded  # the encoding's cache of decoded indices, read at every step
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -312,16 +369,20 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         )
 
     def _legal_info(self) -> None:
-        """With ``observation="vector"``: the legal indices, features and mask in the acting seat's info."""
+        """Outside the rich form: the legal indices and features (and, in the vector form with
+        ``dense_mask``, the mask) in the acting seat's info, each built when read."""
         t = self.table
-        if not self.vector or t is None:
+        if not self._info_keys or t is None:
             return
-        if self._informed is not None and self._informed in self.infos:
-            self.infos[self._informed] = {}
-        self._informed = None
-        if not t.is_over:
-            self._informed = AGENT_NAMES[t.turn]
-            self.infos[self._informed] = self.encode_legal(t.legal_actions())
+        infos, informed = self.infos, self._informed
+        if informed is not None and informed in infos:
+            infos[informed] = {}
+        g = t.game  # not Table's forwarding properties: this runs at every step
+        if g.is_over:
+            self._informed = None
+        else:
+            self._informed = informed = AGENT_NAMES[g.turn]
+            infos[informed] = ObservationDict(self._info_keys, self.encoding, g.legal_actions())
 
     def observe_table(self, t: Table, seat: int, acting: bool) -> ObsDict:
         """A seat's observation dict; the legal actions only for the seat to act."""
@@ -334,8 +395,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         return ObservationDict(self._keys, self.encoding, legal, self.encoder, obs)
 
     def encode_legal(self, legal: Legal) -> ObsDict:
-        """The legal indices, their feature rows and (with ``dense_mask``) the mask, as a dict whose
-        entries are built when read."""
+        """The legal indices, their feature rows and (with ``dense_mask``, outside the classic form) the
+        mask, as a dict whose entries are built when read."""
         return ObservationDict(self._legal_keys, self.encoding, legal)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -346,13 +407,15 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         if agent not in self.terminations:
             raise EnvError("the episode is over: every agent is done; call reset()")
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:  # PettingZoo's rule; its own ValueError does not name the way out
+                raise EnvError(f"{agent} is done: the only action it may give is None, not {shown(action)}")
             self._was_dead_step(action)
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: give one of its legal_actions", rule="no_action")
         act = self._decoded.get(action) if type(action) is int else None  # an int seen before: the usual
         if act is None:
-            act = self.encoding.decode(action if type(action) is int else action_index(action, self.encoding.size))
+            act = self.encoding.decode(action_index(action, self.encoding.size))
         g = t.game
         g.apply(act)  # Table.apply, without its call
         delta = NO_CHANGE if t.one_hand and not g.is_over else t.score_change()
@@ -367,7 +430,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
                 self.terminations[a] = True
         else:
             self.agent_selection = AGENT_NAMES[g.turn]
-        if self.vector:
+        if self._info_keys:
             self._legal_info()
         if paid:  # adding zeros changes nothing
             self._accumulate_rewards()

@@ -21,8 +21,9 @@ Observation (a ``Dict`` of ``Box`` spaces, as ``MultiInputPolicy`` expects)::
 ``action_masks()`` gives the mask as booleans, which sb3-contrib's ``MaskablePPO`` reads.  A row
 number that is padding never pays better than a legal move: with ``invalid="wrap"`` (the default, for
 clients that do not mask) it plays candidate ``action % n`` of the ``n`` offered, a legal move; with
-``invalid="raise"`` it raises ``IllegalAction``.  Anything ``Discrete(k).contains`` refuses (a float,
-a string, a number outside ``0..k-1``) raises ``EnvError`` (a ``ValueError``).
+``invalid="raise"`` it raises ``IllegalAction``.  What is not a row number at all (a float, a string,
+a bool, None, a number outside ``0..k-1``) raises ``EnvError`` (a ``ValueError``) in the words every
+environment here uses (``aec.action_index``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from gymnasium import spaces
 from ..agents import Agent
 from ..errors import IllegalAction
 from ..variant import Variant
-from .aec import EnvError, action_index
+from .aec import EnvError, action_index, one_of, shown
 from .encoding import FEATURES, KIND_WORD
 from .features import OBS_SIZE
 from .single import SeatEnv
@@ -73,9 +74,8 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise EnvError(f"k must be a whole number of candidates, at least 1, got {k!r:.60}")
-        if invalid not in INVALID:
-            raise EnvError(f"invalid must be one of {', '.join(INVALID)}, got {invalid!r:.60}")
+            raise EnvError(f"k must be a whole number of candidates, at least 1, got {shown(k)}")
+        one_of(invalid, INVALID, "invalid")
         self.seat_env = SeatEnv(
             variant,
             seat=seat,
@@ -139,8 +139,6 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
         if self._obs is None:
             raise EnvError("call reset() before step()")
         row = action_index(action, self.k)
-        if isinstance(action, (bool, np.bool_)) or not 0 <= row < self.k:
-            raise EnvError(f"an action is a candidate row 0..{self.k - 1} (an integer), not {action!r:.60}")
         n = len(self.candidate_indices)
         if n == 0:
             raise IllegalAction("the episode is over; call reset()", rule="hand_over")

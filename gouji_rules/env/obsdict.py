@@ -30,16 +30,19 @@ if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
 
 DICT_KEYS = ("observation", "legal_actions", "action_features", "action_mask")
-"""The entries of an observation dict, in their order (``action_mask`` only with a dense mask)."""
+"""The entries of the rich observation dict, in their order (``action_mask`` only with a dense mask)."""
 LEGAL_KEYS = DICT_KEYS[1:]
-"""The entries of the acting seat's ``info`` under ``observation="vector"``."""
+"""The entries of the acting seat's ``info`` under ``observation="vector"`` (the classic form's: the
+first two)."""
+CLASSIC_KEYS = ("observation", "action_mask")
+"""The entries of the classic observation dict, PettingZoo's classic games' two."""
 
 
 class ObservationDict(dict[str, Any]):
     """A ``dict`` of a seat's observation entries, each built from a fixed snapshot when first read.
 
     >>> from gouji_rules.env import GoujiEnv
-    >>> env = GoujiEnv("dagang")
+    >>> env = GoujiEnv("dagang", observation="rich")
     >>> env.reset(seed=1)
     >>> obs = env.observe(env.agent_selection)
     >>> len(obs), "action_mask" in obs, obs["legal_actions"].dtype
@@ -78,6 +81,13 @@ class ObservationDict(dict[str, Any]):
 
     def __missing__(self, key: str) -> Any:
         if key not in self._keys:
+            if self._keys == CLASSIC_KEYS and key in DICT_KEYS:
+                # the rich form's entry read from the classic form (the default since issue 30)
+                raise KeyError(
+                    f"{key}: the classic observation holds observation and action_mask only; "
+                    "the acting seat's info holds legal_actions and action_features, "
+                    'and GoujiEnv(observation="rich") gives all four in the observation'
+                )
             raise KeyError(key)
         # the legal indices are what most agents read, at every step: no further call for them
         value = self._encoding.indices(self._legal) if key == "legal_actions" else self._build(key)

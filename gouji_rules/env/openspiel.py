@@ -26,6 +26,11 @@ One game is one hand.  Why each choice:
   seat's dealt hand and every event it has seen, in order.
 
 ``load_game`` takes one parameter, ``variant``: a shipped name or a variant file's path.
+
+An action given from Python (``apply_action``, ``apply_action_with_legality_check``, ``child``) is
+checked as every environment of this package checks one (``aec.action_index``): ``True``, ``1.0``,
+``np.float32(1)``, ``"1"``, None and a number outside the node's range raise ``EnvError`` rather
+than reaching ``pyspiel``, which reads ``True`` and ``np.float32(1.7)`` as 1.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ import pyspiel
 from ..cards import NRANKS
 from ..engine import Hand
 from ..rules import Rules
-from .aec import resolve_variant, team_reward, utility_bound
+from .aec import action_index, resolve_variant, team_reward, utility_bound
 from .encoding import ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder
 
@@ -65,6 +70,11 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+def chance_outcomes(rules: Rules) -> int:
+    """How many outcomes a chance node may have: the six seats of the first draw, or the card ids."""
+    return max(SEAT_DRAW, max(rules.deck) + 1)
+
+
 def max_length(rules: Rules) -> int:
     """An upper bound on the moves of a hand: the chance nodes of the deal, then for each card at
     most one play and a full round of answers (passes, yields, burns and their words) around it."""
@@ -82,7 +92,7 @@ class GoujiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type in
         bound = utility_bound(self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.size,
-            max_chance_outcomes=max(SEAT_DRAW, max(self.rules.deck) + 1),
+            max_chance_outcomes=chance_outcomes(self.rules),
             num_players=6,
             min_utility=float(-bound),
             max_utility=float(bound),
@@ -113,6 +123,21 @@ class GoujiState(pyspiel.State):  # type: ignore[misc]
         self.dealt: list[list[int]] = [[] for _ in range(6)]
         self.order: list[int] = []
         self.hand: Hand | None = None
+
+    # -- actions given from Python: checked before pyspiel converts them ------------------------
+
+    def _index(self, action: object) -> int:
+        """``action`` as an index of this node: a card or seat at a chance node, else the encoding's."""
+        return action_index(action, chance_outcomes(self.rules) if self.hand is None else self.encoding.size)
+
+    def apply_action(self, action: Any) -> None:
+        super().apply_action(self._index(action))
+
+    def apply_action_with_legality_check(self, action: Any) -> None:
+        super().apply_action_with_legality_check(self._index(action))
+
+    def child(self, action: Any) -> Any:
+        return super().child(self._index(action))
 
     # -- the deal -------------------------------------------------------------------------
 

@@ -3,12 +3,16 @@
 The learner sits at ``seat`` (team ``seats.side(seat)``); its teammates and opponents are
 gouji_rules agents (``greedy`` by default), asked exactly as ``gouji simulate`` asks
 them.  The reward is the learner's team score minus the other team's, when a hand
-ends.  Observations are the AEC environment's dicts for the learner's seat.
+ends.  Observations are the AEC environment's rich dicts (``GoujiEnv(observation="rich")``:
+the vector, the legal indices, their feature rows and, with ``dense_mask``, the mask) for the
+learner's seat.
 
 An index that is not legal now either raises ``IllegalAction`` (``illegal="raise"``)
 or ends the episode with ``illegal_reward`` and ``info["illegal"] = True``
 (``illegal="terminate"``, the default: Gymnasium's tools step with unmasked random
-actions, and a learner must be able to make that mistake without a crash).  Quitting
+actions, and a learner must be able to make that mistake without a crash).  What is not an
+index of the space at all (``True``, ``1.0``, ``"1"``, None, ``-1``, a number past the last
+index) raises ``EnvError`` under either: it is a program's mistake, not a move.  Quitting
 never pays: ``illegal_reward`` defaults to the worst outcome a hand can have under the
 variant (the largest team-score difference of a hand, negated: -12 under ``dagang``;
 in a match, that times the match's hands), below every legal outcome of the places.
@@ -27,7 +31,18 @@ from ..agents import Agent, make_agent
 from ..errors import IllegalAction
 from ..rng import check_seed
 from ..variant import Variant
-from .aec import NO_CHANGE, EnvError, GoujiEnv, ObsDict, Table, action_index, team_reward, utility_bound
+from .aec import (
+    NO_CHANGE,
+    EnvError,
+    GoujiEnv,
+    ObsDict,
+    Table,
+    action_index,
+    one_of,
+    shown,
+    team_reward,
+    utility_bound,
+)
 
 
 class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
@@ -56,10 +71,11 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 6:
-            raise EnvError(f"seat must be 0..5, got {seat!r:.60}")
-        if illegal not in ("raise", "terminate"):
-            raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
-        self.aec = GoujiEnv(variant, match=match, hands=hands, dense_mask=dense_mask, render_mode=render_mode)
+            raise EnvError(f"seat must be 0..5, got {shown(seat)}")
+        one_of(illegal, ("raise", "terminate"), "illegal")
+        self.aec = GoujiEnv(
+            variant, match=match, hands=hands, dense_mask=dense_mask, observation="rich", render_mode=render_mode
+        )
         self.seat = seat
         if isinstance(others, str):
             self.others: list[Agent] = [make_agent(others) for _ in range(6)]
@@ -120,11 +136,10 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
             raise EnvError("call reset() before step()")
         if t.is_over or self._ended:
             raise IllegalAction("the episode is over; call reset()", rule="hand_over")
-        index = action_index(action, self.aec.encoding.size)
+        act = self.aec.encoding.decode(action_index(action, self.aec.encoding.size))  # EnvError: never a move
         try:
-            act = self.aec.encoding.decode(index)
             reward = team_reward(t.apply(act), self.seat)
-        except (IllegalAction, ValueError):
+        except IllegalAction:
             if self.illegal == "raise":
                 raise
             self._ended = True

@@ -87,7 +87,7 @@ def _play_out(env: GoujiEnv, seed: int) -> dict[str, float]:
 
 
 def test_rewards_are_the_team_score_difference_and_sum_to_zero() -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     totals = _play_out(env, 7)
     assert env.table is not None and env.table.is_over
     s0, s1 = env.table.scores()
@@ -96,7 +96,7 @@ def test_rewards_are_the_team_score_difference_and_sum_to_zero() -> None:
 
 
 def test_a_variant_file_and_a_whole_match_work() -> None:
-    env = GoujiEnv(ROOT / "variants" / "dianshaomenla.yaml", match=True, hands=2)
+    env = GoujiEnv(ROOT / "variants" / "dianshaomenla.yaml", match=True, hands=2, observation="rich")
     totals = _play_out(env, 3)
     assert env.table is not None and env.table.is_over
     m0, m1 = env.table.scores()
@@ -104,7 +104,7 @@ def test_a_variant_file_and_a_whole_match_work() -> None:
 
 
 def test_without_the_dense_mask_the_observation_and_its_space_leave_it_out() -> None:
-    env = GoujiEnv("dagang", dense_mask=False)
+    env = GoujiEnv("dagang", dense_mask=False, observation="rich")
     env.reset(seed=1)
     obs, *_ = env.last()
     assert "action_mask" not in obs and "action_mask" not in env.observation_space("seat_0").spaces
@@ -112,7 +112,7 @@ def test_without_the_dense_mask_the_observation_and_its_space_leave_it_out() -> 
 
 
 def test_an_illegal_index_raises_in_the_aec_env_and_ends_the_seat_episode() -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=2)
     obs, *_ = env.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])

@@ -17,7 +17,7 @@ from gouji_rules.catalog import dagang
 from gouji_rules.engine import Hand
 from gouji_rules.env import GoujiEnv, SeatEnv
 from gouji_rules.env.aec import EnvError
-from gouji_rules.errors import GoujiError, SeedError
+from gouji_rules.errors import GoujiError, IllegalAction, SeedError
 from gouji_rules.match import Match
 from gouji_rules.rng import check_seed
 
@@ -26,7 +26,7 @@ NOT_ACTIONS = [6800.7, 6800.0, "6800", np.float64(6800), np.float32(1), np.array
 
 @pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
 def test_an_action_discrete_refuses_is_refused_by_the_aec_env(action: object) -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=1)
     space = env.action_space(env.agent_selection)
     assert isinstance(space, spaces.Discrete) and not space.contains(action)
@@ -47,7 +47,7 @@ def test_an_action_discrete_refuses_is_refused_by_the_seat_env(action: object) -
 
 
 def test_integer_actions_discrete_takes_are_taken() -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=1)
     obs = env.observe(env.agent_selection)
     first = obs["legal_actions"][0]
@@ -65,7 +65,7 @@ def play_out(env: GoujiEnv) -> None:
 
 
 def test_the_aec_env_after_its_episode_says_so() -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=2)
     play_out(env)
     assert not env.agents
@@ -156,3 +156,118 @@ def test_numpy_integer_seeds_are_seeds() -> None:
         env.observe(env.agent_selection)["observation"].tolist()
         == again.observe(again.agent_selection)["observation"].tolist()
     )
+
+
+# -- one refusal for everything that is not an index, in every environment (issue 30 item 4) --------------
+
+
+class Unprintable:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+# True played index 1 in SeatEnv (a bool is an int), though CandidateEnv refused it; a number outside
+# the space ended SeatEnv's episode as an illegal move, where the AEC env raised a bare ValueError
+NOT_INDICES = [
+    True,
+    False,
+    np.bool_(True),
+    np.array(True),
+    1.0,
+    np.float32(1),
+    "1",
+    None,
+    -1,
+    np.int64(-1),
+    2**70,
+    np.uint64(2**64 - 1),
+    10**5000,
+    Unprintable(),
+]
+REFUSED = r"an action is an integer index 0\.\.\d+ \(Discrete\(\d+\)\)"
+
+
+def _ids(value: object) -> str:
+    return (
+        type(value).__name__ if isinstance(value, (int, Unprintable)) and not isinstance(value, bool) else repr(value)
+    )
+
+
+@pytest.mark.parametrize("form", ["classic", "rich", "vector"])
+@pytest.mark.parametrize("action", NOT_INDICES, ids=_ids)
+def test_the_aec_env_refuses_what_is_not_an_index_and_changes_nothing(form: str, action: object) -> None:
+    env = GoujiEnv("dagang", observation=form)
+    env.reset(seed=1)
+    before = (env.agent_selection, env.table.game.decisions)  # type: ignore[union-attr]
+    if action is None:  # PettingZoo's "no action", for a finished seat only
+        with pytest.raises(IllegalAction, match="must act"):
+            env.step(action)
+    else:
+        with pytest.raises(EnvError, match=REFUSED):
+            env.step(action)  # type: ignore[arg-type]
+    assert (env.agent_selection, env.table.game.decisions) == before  # type: ignore[union-attr]
+
+
+def test_a_finished_seat_may_give_none_only() -> None:
+    env = GoujiEnv("dagang")
+    env.reset(seed=3)
+    for _agent in env.agent_iter():
+        _, _, terminated, _, info = env.last()
+        if terminated:
+            break
+        env.step(int(info["legal_actions"][0]))
+    for action in (True, 0, np.int64(0)):
+        with pytest.raises(EnvError, match=r"seat_\d is done: the only action it may give is None"):
+            env.step(action)  # type: ignore[arg-type]
+    for _agent in env.agent_iter():  # every seat is done: None takes each out
+        env.step(None)
+    assert not env.agents
+
+
+@pytest.mark.parametrize("illegal", ["raise", "terminate"])
+@pytest.mark.parametrize("action", NOT_INDICES, ids=_ids)
+def test_the_seat_env_refuses_what_is_not_an_index_under_either_rule(illegal: str, action: object) -> None:
+    """Neither plays index 1 for True, nor ends the episode as if a move had been made."""
+    env = SeatEnv("dagang", seat=0, illegal=illegal)
+    obs, _ = env.reset(seed=1)
+    assert env.table is not None
+    decisions = env.table.game.decisions  # type: ignore[union-attr]
+    with pytest.raises(EnvError, match=REFUSED):
+        env.step(action)  # type: ignore[arg-type]
+    assert env.table.game.decisions == decisions  # type: ignore[union-attr]
+    _, _, terminated, _, _ = env.step(np.int64(obs["legal_actions"][0]))  # and it plays on
+    assert env.table.game.decisions > decisions or terminated  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("invalid", ["wrap", "raise"])
+@pytest.mark.parametrize("action", [*NOT_INDICES, 8], ids=_ids)
+def test_the_candidate_env_refuses_what_is_not_a_row_in_the_same_words(invalid: str, action: object) -> None:
+    from gouji_rules.env import CandidateEnv
+
+    env = CandidateEnv("dagang", k=8, invalid=invalid)
+    env.reset(seed=1)
+    offered = env.candidate_indices.copy()
+    with pytest.raises(EnvError, match=REFUSED):
+        env.step(action)
+    assert np.array_equal(env.candidate_indices, offered)
+    env.step(np.int64(0))
+
+
+@pytest.mark.parametrize("bad", ["Raise", None, 1, np.array(["raise", "terminate"]), Unprintable()], ids=_ids)
+def test_a_choice_that_is_not_one_is_refused_by_name(bad: object) -> None:
+    """Every string option of the environments: an EnvError naming the choices, never numpy's
+    truth-value error for an array or a hostile repr's own exception."""
+    from gouji_rules.env import CandidateEnv
+
+    with pytest.raises(EnvError, match="illegal must be one of raise, terminate"):
+        SeatEnv("dagang", illegal=bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="invalid must be one of wrap, raise"):
+        CandidateEnv("dagang", invalid=bad)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="observation must be one of classic, rich, vector"):
+        GoujiEnv("dagang", observation=bad)  # type: ignore[arg-type]
+    if bad is not None:
+        with pytest.raises(EnvError, match="render_mode must be one of ansi"):
+            GoujiEnv("dagang", render_mode=bad)  # type: ignore[arg-type]
+    if not isinstance(bad, int):  # seat 1 is a seat
+        with pytest.raises(EnvError, match=r"seat must be 0\.\.5"):
+            SeatEnv("dagang", seat=bad)  # type: ignore[arg-type]

@@ -2,7 +2,9 @@
 
 The digests below were taken from the environment as it was before observations became lazy
 (every entry built at every step); the suite runs against the pure and the compiled build, so both
-must give them.  An observation read steps after it was given must show its own step.
+must give them.  Since issue 30 that dict is the ``observation="rich"`` form, and the digests are
+unchanged; the default, classic form is pinned beside them.  An observation read steps after it was
+given must show its own step.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ ENTRIES = ("observation", "legal_actions", "action_features")
 def aec_digest(variant: str, steps: int, match: bool = False) -> str:
     """Every entry of every observation, reward and termination of ``steps`` random decisions."""
     h = hashlib.sha256()
-    env = GoujiEnv(variant, match=match, hands=2 if match else None)
+    env = GoujiEnv(variant, match=match, hands=2 if match else None, observation="rich")
     rng = SplitMix64(7)
     env.reset(seed=11)
     n = 0
@@ -81,6 +83,60 @@ def test_aec_observations_are_those_of_the_eager_environment(variant: str, match
     assert aec_digest(variant, 400, match) == expected
 
 
+def classic_digest(variant: str, steps: int, match: bool = False) -> str:
+    """``aec_digest``'s run through the default (classic) form, checked step by step against the rich
+    form: the same vector, a mask marking the rich form's legal indices, those indices and their feature
+    rows in the acting seat's info, the same rewards."""
+    h = hashlib.sha256()
+    env = GoujiEnv(variant, match=match, hands=2 if match else None)
+    rich = GoujiEnv(variant, match=match, hands=2 if match else None, observation="rich")
+    rng = SplitMix64(7)
+    env.reset(seed=11)
+    rich.reset(seed=11)
+    n = 0
+    while n < steps:
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            twin, twin_reward, *_ = rich.last()
+            assert agent == rich.agent_selection and reward == twin_reward
+            assert list(obs) == ["observation", "action_mask"]
+            assert np.array_equal(obs["observation"], twin["observation"])
+            assert np.array_equal(obs["action_mask"], twin["action_mask"])
+            h.update(np.ascontiguousarray(obs["observation"]).tobytes())
+            h.update(np.flatnonzero(obs["action_mask"]).tobytes())
+            h.update(repr((agent, reward, term)).encode())
+            if term or trunc:
+                assert info == {}
+                env.step(None)
+                rich.step(None)
+                continue
+            assert np.array_equal(info["legal_actions"], twin["legal_actions"])
+            assert np.array_equal(info["action_features"], twin["action_features"])
+            legal = info["legal_actions"]
+            action = int(legal[rng.below(len(legal))])
+            env.step(action)
+            rich.step(action)
+            n += 1
+            if n >= steps:
+                break
+        else:
+            env.reset()
+            rich.reset()
+    return h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("variant", "match", "expected"),
+    [
+        ("dagang", False, "a8191abd9fa8507e"),
+        ("dianshaomenla", False, "a1ec6b42311f5bb1"),
+        ("dagang_jifen", True, "c6a0b36da11f8037"),
+    ],
+)
+def test_the_classic_observation_is_the_rich_ones_vector_and_mask(variant: str, match: bool, expected: str) -> None:
+    assert classic_digest(variant, 400, match) == expected
+
+
 @pytest.mark.parametrize(
     ("variant", "others", "expected"),
     [
@@ -94,7 +150,7 @@ def test_seat_env_observations_are_those_of_the_eager_environment(variant: str, 
 
 
 def test_an_observation_read_later_shows_its_own_step() -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=2)
     kept = env.observe(env.agent_selection)
     now = {k: np.copy(v) for k, v in env.observe(env.agent_selection).items()}
@@ -108,7 +164,7 @@ def test_an_observation_read_later_shows_its_own_step() -> None:
 
 
 def test_the_observation_is_a_dict_with_every_entry() -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=2)
     obs = env.observe(env.agent_selection)
     assert isinstance(obs, dict) and len(obs) == 4 and "action_mask" in obs and "x" not in obs
@@ -118,9 +174,9 @@ def test_the_observation_is_a_dict_with_every_entry() -> None:
         assert list(twin) == list(obs)
         assert all(np.array_equal(twin[k], obs[k]) for k in obs)
     assert (
-        GoujiEnv("dagang", dense_mask=False)
+        GoujiEnv("dagang", dense_mask=False, observation="rich")
         .observation_space("seat_0")
-        .contains(_first(GoujiEnv("dagang", dense_mask=False)))
+        .contains(_first(GoujiEnv("dagang", dense_mask=False, observation="rich")))
     )
 
 
@@ -130,7 +186,7 @@ def _first(env: GoujiEnv) -> object:
 
 
 def test_an_entry_the_caller_removed_or_replaced_stays_so() -> None:
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=2)
     obs = env.observe(env.agent_selection)
     obs["action_mask"] = None
@@ -145,7 +201,7 @@ def test_an_entry_the_caller_removed_or_replaced_stays_so() -> None:
 
 def test_the_entries_are_the_callers_own() -> None:
     """Writing into one observation's array changes no other observation (none is shared)."""
-    env = GoujiEnv("dagang")
+    env = GoujiEnv("dagang", observation="rich")
     env.reset(seed=2)
     a = env.observe(env.agent_selection)
     b = env.observe(env.agent_selection)

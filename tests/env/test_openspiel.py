@@ -174,3 +174,28 @@ def test_the_openspiel_page_examples_run() -> None:
     result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10
     assert result.failed == 0
+
+
+NOT_INDICES = [True, False, np.bool_(True), 1.0, np.float32(1), np.float32(1.7), "1", None, -1, 2**70, 10**5000]
+
+
+@pytest.mark.parametrize("action", NOT_INDICES, ids=lambda a: type(a).__name__ if isinstance(a, int) else repr(a))
+def test_an_action_that_is_not_an_index_is_refused_as_the_environments_refuse_it(action: object) -> None:
+    """pyspiel read True and np.float32(1.7) as index 1 and played it (issue 30 item 4): the game checks
+    what Python gives it as GoujiEnv does, at a chance node and at a seat's decision, and changes nothing."""
+    from gouji_rules.env.aec import EnvError
+
+    game = pyspiel.load_game("python_gouji")
+    state = game.new_initial_state()
+    for at_chance in (True, False):
+        if not at_chance:
+            deal(state, np.random.RandomState(1))
+        history = state.history()
+        for apply in (state.apply_action, state.apply_action_with_legality_check, state.child):
+            with pytest.raises(EnvError, match=r"an action is an integer index 0\.\.\d+ \(Discrete\(\d+\)\)"):
+                apply(action)
+            assert state.history() == history
+    legal = np.int64(state.legal_actions()[0])  # a numpy integer is an index
+    assert state.child(legal).history() == [*history, int(legal)]
+    state.apply_action(legal)
+    assert state.history() == [*history, int(legal)]
