@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import temp_beside
-from ..inputs import InputFileError, open_regular
+from ..inputs import DuplicateKey, InputFileError, loads_strict, open_regular
 from .errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull, SchemaTooNew
 from .tiebreaks import TIEBREAKS
 
@@ -297,7 +297,9 @@ def _check_meta(path: Path, con: sqlite3.Connection, *, weak_secret: bool = Fals
     --new-links`` open a file whose only damage is the secret it is about to replace.
     """
     try:
-        meta = {str(k): json.loads(v) for k, v in con.execute("SELECT key, value FROM meta")}
+        meta = {str(k): loads_strict(v) for k, v in con.execute("SELECT key, value FROM meta")}
+    except DuplicateKey as e:
+        raise damaged(path, f"its settings are not readable: {e}") from None
     except (TypeError, ValueError, RecursionError):
         raise damaged(path, "its settings are not readable") from None
     kinds: dict[str, type] = {
@@ -677,7 +679,16 @@ class EventDB:
             sql += " WHERE round = ?"
             args = (rnd,)
         return [
-            HandRow(int(r), int(t), int(h), int(rot), json.loads(p), (int(a), int(b)), json.loads(res), json.loads(rec))
+            HandRow(
+                int(r),
+                int(t),
+                int(h),
+                int(rot),
+                loads_strict(p),
+                (int(a), int(b)),
+                loads_strict(res),
+                loads_strict(rec),
+            )
             for r, t, h, rot, p, a, b, res, rec in self.con.execute(sql + " ORDER BY round, tbl, rotation, hand", args)
         ]
 
