@@ -24,9 +24,9 @@ from ..rules import Rules
 from ..seats import opposite, side, side_seats
 from ..settlement import Debt, Settlement
 from . import schedule, standings
-from .errors import AlreadyRecorded, EventError, InputError
+from .errors import AlreadyRecorded, EventError, InputError, ScoreTooBig
 from .event import Tournament, _rows, team_seats
-from .storage import EventDB, HandRow
+from .storage import INT64_MAX, INT64_MIN, EventDB, HandRow
 
 DEBT_NAMES = {
     "point": "点贡",
@@ -277,6 +277,9 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
     names = event.seat_names(seats)
     o = outcome_of(entry, names)
     settlement, debts = settle_outcome(event.variant.rules, o)
+    for score in settlement.scores:  # checked before anything is written: a web entry waits with its scores
+        if not INT64_MIN <= score <= INT64_MAX:
+            raise ScoreTooBig(score, (entry.round, entry.table, entry.hand))
     stored = {
         "finish": sorted(range(6), key=lambda s: o.places[s]),
         "burns": [list(x) for x in o.burns],

@@ -45,7 +45,15 @@ from typing import Any
 
 from ..atomic import temp_beside
 from ..inputs import DuplicateKey, InputFileError, loads_strict, open_regular
-from .errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull, SchemaTooNew
+from .errors import (
+    EventBusy,
+    EventError,
+    EventFileChanged,
+    EventFileError,
+    EventFileFull,
+    SchemaTooNew,
+    ScoreTooBig,
+)
 from .tiebreaks import TIEBREAKS
 
 # (version, what it does, SQL).  Append only: a shipped step is never edited.
@@ -175,6 +183,8 @@ MAX_EVENT_NAME = 200
 """Characters an event's name may have (it heads every page and sheet)."""
 SECRET_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A link secret as ``secrets.token_urlsafe(32)`` draws it (43 characters): anything shorter is guessable."""
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+"""The integers an SQLite column stores: a hand's points beyond them cannot be kept."""
 TABLES = ("meta", "entrants", "seats", "byes", "hands", "audit", "faults", "schema_version")
 
 
@@ -721,6 +731,10 @@ class EventDB:
 
     @staticmethod
     def put_hand(con: sqlite3.Connection, row: HandRow, *, replace: bool = False) -> None:
+        """Store one hand; :class:`ScoreTooBig` (nothing stored) when a score does not fit the file's integers."""
+        for score in row.scores:
+            if not INT64_MIN <= score <= INT64_MAX:
+                raise ScoreTooBig(score, (row.round, row.tbl, row.hand))
         values = (
             row.round,
             row.tbl,

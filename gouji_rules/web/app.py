@@ -46,13 +46,20 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import GoujiError, IllegalAction
+from ..errors import GoujiError, IllegalAction, VariantError
 from ..outcome import opened_in_play
 from ..rules import Rules
 from ..seats import side_seats
 from ..tournament import club, season, standings
 from ..tournament.club import Entry
-from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
+from ..tournament.errors import (
+    EventBusy,
+    EventError,
+    EventFileChanged,
+    EventFileError,
+    EventFileFull,
+    ScoreTooBig,
+)
 from ..tournament.event import Tournament
 from ..tournament.storage import EventDB, HandRow
 from . import lan, refusals, summary, tables
@@ -506,6 +513,20 @@ def _finish_problem(ev: Tournament, entry: Entry, lang: str) -> str:
     return refusals.finish_problem(entry.finish, _table_names(ev, entry), place_names(ev, lang), lang)
 
 
+TOO_BIG = (
+    "这一手的得分太大，无法保存：本活动规则的计分（例如 team_score 钩子）算出的分数超出了能保存的范围。"
+    "这次什么也没有记下，请组织者修改规则。",
+    "This hand's points are too big to store: the event's scoring (a hook such as team_score) makes a number "
+    "out of range. Nothing was saved; the organiser must change the rules.",
+)
+
+
+def _too_big(st: State, e: Exception, lang: str) -> str:
+    """A hand the rules score out of range (a hook's number, 64 bits): the reader's refusal, the reason logged."""
+    st.config.log(f"refused a hand: {e}")
+    return TOO_BIG[0] if lang == "zh" else TOO_BIG[1]
+
+
 def _refusal(ev: Tournament, entry: Entry, e: Exception, lang: str) -> str:
     """Why an entry was not taken, in the reader's language: the rules' refusal worded by refusals.py."""
     if isinstance(e, tables.Refused):
@@ -519,6 +540,8 @@ def _refused(e: EventError) -> Exception:
     """A step the event refuses (409), unless the file itself could not take it (503/507 pages say so)."""
     if isinstance(e, EventFileError):
         return e
+    if isinstance(e, ScoreTooBig):
+        return fail(422, TOO_BIG[1], TOO_BIG[0])
     return fail(409, str(e))
 
 
@@ -539,6 +562,8 @@ async def hand_enter(request: Request) -> Response:
                 tables.enter(ev, seat.side, entry)
         except ValueError as e:
             why = _refusal(ev, entry, e, lang)
+        except (VariantError, ScoreTooBig) as e:
+            why = _too_big(st, e, lang)
         except tables.HandConflict as e:
             raise fail(409, str(e)) from None
         if why:
@@ -582,7 +607,12 @@ async def _decide(request: Request, *, confirm: bool) -> Response:
                 tables.reject(ev, seat.side, seat.round, seat.table, hand, int(audit))
         except tables.NotAllowed as e:
             raise fail(403, str(e), "录入的一方不能自己确认，请另一方确认。") from None
+        except VariantError as e:  # entered under rules that scored it then: an event made before the check
+            st.config.log(f"refused a hand: {e}")
+            raise fail(422, TOO_BIG[1], TOO_BIG[0]) from None
         except EventError as e:
+            if isinstance(e, ScoreTooBig):
+                st.config.log(f"refused a hand: {e}")
             raise _refused(e) from None
         return seat, hand
 
@@ -746,6 +776,8 @@ async def admin_hand_save(request: Request) -> Response:
                 tables.organiser_record(ev, entry)
         except EventFileError:
             raise
+        except (VariantError, ScoreTooBig) as e:
+            why = _too_big(st, e, lang)
         except (EventError, ValueError) as e:
             why = _refusal(ev, entry, e, lang)
         if why:
