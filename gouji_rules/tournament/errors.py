@@ -54,6 +54,11 @@ class AlreadyRecorded(EventError):
     """A hand that is already recorded was entered again (``correct`` or ``--replace`` change it)."""
 
 
+class HandChanged(EventError):
+    """The hand's stored result (or its waiting web entry) changed between the read a change was worked out
+    from and the write: the change is refused, nothing is written, and the command can be run again."""
+
+
 def _shown(value: int) -> str:
     """A number as a person reads it, or its size when it has too many digits to print."""
     if value.bit_length() > 80:

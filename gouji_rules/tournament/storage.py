@@ -706,6 +706,21 @@ class EventDB:
         rows = [h for h in self.hands(rnd) if (h.tbl, h.hand, h.rotation) == (tbl, hand, rotation)]
         return rows[0] if rows else None
 
+    def revision(self, rnd: int, tbl: int, hand: int, rotation: int = 0) -> int:
+        """The hand's revision: the audit id of the last change to its stored result, 0 before any.
+
+        A command that works out a change from what it read carries the revision it read, and
+        ``club.record`` compares it inside the write transaction: a hand changed by
+        someone else in between (another command, the web) is refused instead of overwritten.
+        Entries waiting on the web and their rejections are not changes to the hand.
+        """
+        row = self.con.execute(
+            "SELECT id FROM audit WHERE round = ? AND tbl = ? AND hand = ? AND rotation = ? "
+            "AND action IN ('record', 'correct') ORDER BY id DESC LIMIT 1",
+            (rnd, tbl, hand, rotation),
+        ).fetchone()
+        return 0 if row is None else int(row[0])
+
     def stored_units(self) -> set[tuple[int, int, int]]:
         """(round, table, rotation) of every match that has hands stored."""
         rows = self.con.execute("SELECT DISTINCT round, tbl, rotation FROM hands")

@@ -58,6 +58,7 @@ from ..tournament.errors import (
     EventFileChanged,
     EventFileError,
     EventFileFull,
+    HandChanged,
     ScoreTooBig,
 )
 from ..tournament.event import Tournament
@@ -519,6 +520,11 @@ TOO_BIG = (
     "This hand's points are too big to store: the event's scoring (a hook such as team_score) makes a number "
     "out of range. Nothing was saved; the organiser must change the rules.",
 )
+CHANGED = (
+    "你确认的结果录入之后，这一局已被别处改过（组织者或命令行）：这次确认没有生效，什么也没有改变。请返回本桌页面看最新结果。",
+    "This hand was changed elsewhere (the organiser or the command line) after the entry you confirm was made: "
+    "the confirmation did not count and nothing was changed. Go back to the table's page to see the hand now.",
+)
 
 
 def _too_big(st: State, e: Exception, lang: str) -> str:
@@ -542,6 +548,8 @@ def _refused(e: EventError) -> Exception:
         return e
     if isinstance(e, ScoreTooBig):
         return fail(422, TOO_BIG[1], TOO_BIG[0])
+    if isinstance(e, HandChanged):
+        return fail(409, CHANGED[1], CHANGED[0])
     return fail(409, str(e))
 
 

@@ -1,5 +1,6 @@
-"""The club night against the store's attacks (issue 30 item 4): points the rules make too big to store are
-a Chinese refusal, never a 500."""
+"""The club night against the store's last three attacks (issue 30 item 4): points the rules make too big to
+store are a Chinese refusal, never a 500; a confirmation that lost a race with ``gouji event correct`` says
+the hand changed under it and changes nothing."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from gouji_rules.cli import main as gouji_main
 from gouji_rules.dsl import expr
+from gouji_rules.tournament import club as clubmod
 from gouji_rules.tournament import event as eventmod
 from gouji_rules.tournament.event import Tournament
-from gouji_rules.web.app import TOO_BIG, Config, create_app
+from gouji_rules.web import tables
+from gouji_rules.web.app import CHANGED, TOO_BIG, Config, create_app
 
 from .test_app import FINISH, Club
 
@@ -71,3 +76,33 @@ def test_points_beyond_64_bits_are_refused_in_chinese(
     with Tournament.open(club.event) as ev:
         assert not ev.db.audit()  # not even a waiting entry
     assert any("are too big to store" in line for line in log)
+
+
+def test_a_confirmation_that_lost_to_event_correct_says_so_in_chinese(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Side B has the waiting entry on its screen and taps 确认 just as the organiser runs ``event correct``:
+    the correction lands between the confirmation's read and its write.  The confirmation is refused."""
+    ev = tmp_path / "cup.sqlite"
+    eventmod.create(ev, eventmod.Settings("杯赛", "dagang"), players=PLAYERS).close()
+    cli = CliRunner()
+    key = ["--round", "1", "--table", "1", "--hand", "1"]
+    assert cli.invoke(gouji_main, ["event", "record", str(ev), *key, "--finish", "0 1 2 3 4 5"]).exit_code == 0
+    with TestClient(create_app(Config(event_path=ev, log=lambda msg: None)), raise_server_exceptions=False) as c:
+        club = Club(c, ev)
+        assert club.enter(1, 0).status_code == 303  # a correction to FINISH, waiting for side B
+        audit = club.pending_audit(1, 1)
+        store = tables._store
+
+        def correct_first(*args: Any, **kw: Any) -> list[clubmod.Scored]:
+            r = cli.invoke(gouji_main, ["event", "correct", str(ev), *key, "--finish", "1 0 2 3 4 5"])
+            assert r.exit_code == 0, r.output
+            return store(*args, **kw)
+
+        monkeypatch.setattr(tables, "_store", correct_first)
+        r = club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": club.csrf(), "audit": audit})
+        assert r.status_code == 409 and CHANGED[0] in r.text
+    with Tournament.open(ev) as e:
+        row = e.db.hand(1, 1, 1)
+        assert row is not None and row.result["finish"] == [1, 0, 2, 3, 4, 5]  # the correction stands
+        assert [a["action"] for a in e.db.audit()] == ["record", "enter", "correct"]
