@@ -512,6 +512,7 @@ def correct(
     replace: bool = False,
     file: str = "",
     guard: Callable[[], None] | None = None,
+    seen: Mapping[tuple[int, int, int], int] | None = None,
 ) -> list[Correction]:
     """Change recorded hands: each entry's given fields replace the recorded ones, the rest stay.
 
@@ -520,7 +521,8 @@ def correct(
     does not change is not written and gets no audit entry.  Each hand's revision is read
     before its result, and :func:`record` refuses the change if the hand has another revision when
     it writes (a change made meanwhile by another command or on the web is never undone silently).
-    ``guard``: see :func:`record`.
+    ``guard``: see :func:`record`; ``seen``: revisions read earlier, when the change was shown to someone
+    (a web form carries the revision it was filled in from), used instead of reading them here.
     """
     if event.mode == "bots":
         raise EventError("this is a bot event: its hands are played by 'gouji event run', not entered by hand")
@@ -529,7 +531,8 @@ def correct(
     for source, entry in entries:
         line = _line(source, file)
         key = (entry.round, entry.table, entry.hand)
-        revisions[key] = event.db.revision(*key)  # first: a change between the two reads is then caught
+        # read first: a change between the two reads is then caught
+        revisions[key] = seen[key] if seen is not None and key in seen else event.db.revision(*key)
         old = event.db.hand(*key)
         if old is None:
             raise InputError(

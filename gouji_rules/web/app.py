@@ -485,6 +485,7 @@ def _form_ctx(
         "place_names": place_names(ev, lang),
         "entry": entry,
         "is_correction": ev.db.hand(rnd, tbl, hand) is not None,
+        "rev": ev.db.revision(rnd, tbl, hand),  # what the form is filled in from: a save compares it
         "error": "",
         "error_zh": "",
     }
@@ -526,6 +527,31 @@ CHANGED = (
     "the confirmation did not count and nothing was changed. Go back to the table's page to see the hand now.",
 )
 
+FORM_CHANGED = (
+    "你打开这张表之后，这一局已被别处录入或改过（另一桌的手机、组织者或命令行）：这次没有保存。"
+    "下面是现在的结果，请核对后再提交。",
+    "This hand was recorded or changed elsewhere after this form was opened (another phone, the organiser or "
+    "the command line): nothing was saved. The form now shows the hand as it is; check it and submit again.",
+)
+
+
+def _form_rev(form: dict[str, list[str]]) -> int | None:
+    """The hand's revision the form was filled in from; None from a page that did not carry one."""
+    rev = _one(form, "rev")
+    if not rev:
+        return None
+    if not rev.isdigit() or len(rev) > 18:
+        raise fail(400, "the form's revision is not a number")
+    return int(rev)
+
+
+def _changed_form(st: State, ev: Tournament, rnd: int, tbl: int, hand: int, lang: str) -> dict[str, Any]:
+    """The form again, filled in from the hand as it is now, saying why the submitted one was not saved (409)."""
+    ctx = _form_ctx(st, ev, rnd, tbl, hand, None, lang)
+    ctx["error"] = FORM_CHANGED[0] if lang == "zh" else FORM_CHANGED[1]
+    ctx["status"] = 409
+    return ctx
+
 
 def _too_big(st: State, e: Exception, lang: str) -> str:
     """A hand the rules score out of range (a hook's number, 64 bits): the reader's refusal, the reason logged."""
@@ -564,10 +590,13 @@ async def hand_enter(request: Request) -> Response:
         hand = _hand_number(request, ev)
         offer = st.offer(ev, seat.round, seat.table)
         entry = entry_of_form(form, seat.round, seat.table, hand, offer, ev.variant.rules)
+        seen = _form_rev(form)
         try:
             why = _finish_problem(ev, entry, lang)
             if not why:
-                tables.enter(ev, seat.side, entry)
+                tables.enter(ev, seat.side, entry, seen)
+        except HandChanged:
+            return seat, hand, _changed_form(st, ev, seat.round, seat.table, hand, lang)
         except ValueError as e:
             why = _refusal(ev, entry, e, lang)
         except (VariantError, ScoreTooBig) as e:
@@ -577,14 +606,17 @@ async def hand_enter(request: Request) -> Response:
         if why:
             ctx = _form_ctx(st, ev, seat.round, seat.table, hand, entry, lang)
             ctx["error"] = why
+            if seen is not None:
+                ctx["rev"] = seen  # the entry shown again is still the one filled in from that revision
             return seat, hand, ctx
         return seat, hand, None
 
     seat, hand, refused = await st.write(act)
     if refused is not None:
         action = f"{base}/hand/{hand}"
+        status = refused.pop("status", 422)
         return page(
-            request, "hand.html", 422, base=base, action=action, admin=False, wait=None, side=seat.side, **refused
+            request, "hand.html", status, base=base, action=action, admin=False, wait=None, side=seat.side, **refused
         )
     st.config.log(f"table {seat.table} side {'AB'[seat.side]} entered round {seat.round} hand {hand}")
     return RedirectResponse(f"{base}?done=entered", status_code=303)
@@ -777,13 +809,17 @@ async def admin_hand_save(request: Request) -> Response:
     def act(ev: Tournament) -> tuple[tuple[int, int, int], dict[str, Any] | None]:
         rnd, tbl, hand = _admin_target(request, ev)
         entry = entry_of_form(form, rnd, tbl, hand, st.offer(ev, rnd, tbl), ev.variant.rules)
+        seen = _form_rev(form)
         try:
             why = _finish_problem(ev, entry, lang)
             if not why:
                 tables.check(ev, entry)  # the rules' refusal as it is, for refusals.py to word
-                tables.organiser_record(ev, entry)
+                tables.organiser_record(ev, entry, seen)
         except EventFileError:
             raise
+        except HandChanged:
+            ctx = _changed_form(st, ev, rnd, tbl, hand, lang)
+            return (rnd, tbl, hand), {**ctx, "action": f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"}
         except (VariantError, ScoreTooBig) as e:
             why = _too_big(st, e, lang)
         except (EventError, ValueError) as e:
@@ -791,12 +827,15 @@ async def admin_hand_save(request: Request) -> Response:
         if why:
             ctx = _form_ctx(st, ev, rnd, tbl, hand, entry, lang)
             ctx["error"] = why
+            if seen is not None:
+                ctx["rev"] = seen
             return (rnd, tbl, hand), {**ctx, "action": f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"}
         return (rnd, tbl, hand), None
 
     (rnd, tbl, hand), refused = await st.write(act)
     if refused is not None:
-        return page(request, "hand.html", 422, base=base, admin=True, wait=None, side=-1, **refused)
+        status = refused.pop("status", 422)
+        return page(request, "hand.html", status, base=base, admin=True, wait=None, side=-1, **refused)
     st.config.log(f"organiser saved round {rnd} table {tbl} hand {hand}")
     return RedirectResponse(base, status_code=303)
 

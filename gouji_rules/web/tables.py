@@ -161,16 +161,18 @@ def _side_name(side: int) -> str:
     return "AB"[side]
 
 
-def enter(event: Tournament, side: int, entry: Entry) -> Pending:
+def enter(event: Tournament, side: int, entry: Entry, seen: int | None = None) -> Pending:
     """One side's entry for a hand: scored now (ValueError says why not), counted once the other side confirms.
 
     A hand already recorded is entered as a correction.  Raises HandConflict when
-    the hand already has an entry waiting.
+    the hand already has an entry waiting, and HandChanged when ``seen`` (the hand's revision the
+    form was filled in from) is no longer the hand's: it was recorded or corrected meanwhile.
     """
     sc = check(event, entry)
     key = (entry.round, entry.table, entry.hand)
     at = _now()
     with event.db.transaction() as con:
+        _same_revision(event, key, seen)
         waiting = pending(event, *key)
         if waiting is not None:
             raise HandConflict(
@@ -255,20 +257,38 @@ def reject(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_id
         )
 
 
+def _same_revision(event: Tournament, key: tuple[int, int, int], seen: int | None) -> None:
+    if seen is not None and event.db.revision(*key) != seen:
+        raise HandChanged(
+            f"round {key[0]} table {key[1]} hand {key[2]} was recorded or corrected after the form was shown; "
+            "nothing was changed"
+        )
+
+
 def _store(
-    event: Tournament, source: str, entry: Entry, correction: bool, guard: Callable[[], None] | None = None
+    event: Tournament,
+    source: str,
+    entry: Entry,
+    correction: bool,
+    guard: Callable[[], None] | None = None,
+    seen: int | None = None,
 ) -> list[club.Scored]:
     """Record a hand, or correct it as ``gouji event correct --replace`` does: the form always shows the
-    whole hand, so what is left out of it was taken out on purpose.  ``guard``: see ``club.record``."""
+    whole hand, so what is left out of it was taken out on purpose.  ``guard``: see ``club.record``;
+    ``seen``: the hand's revision the form was filled in from (compared in the write transaction)."""
+    key = (entry.round, entry.table, entry.hand)
+    revisions = None if seen is None else {key: seen}
     if correction:
-        return [c.after for c in club.correct(event, [(source, entry)], replace=True, guard=guard)]
-    return club.record(event, [(source, entry)], guard=guard)
+        done = club.correct(event, [(source, entry)], replace=True, guard=guard, seen=revisions)
+        return [c.after for c in done]
+    return club.record(event, [(source, entry)], guard=guard, revisions=revisions)
 
 
-def organiser_record(event: Tournament, entry: Entry) -> list[club.Scored]:
-    """The organiser's entry counts at once, as ``gouji event record`` / ``correct --replace`` would."""
+def organiser_record(event: Tournament, entry: Entry, seen: int | None = None) -> list[club.Scored]:
+    """The organiser's entry counts at once, as ``gouji event record`` / ``correct --replace`` would;
+    refused (HandChanged) when the hand is no longer at revision ``seen``, the one its form showed."""
     stored = event.db.hand(entry.round, entry.table, entry.hand) is not None
-    return _store(event, "web: organiser", entry, stored)
+    return _store(event, "web: organiser", entry, stored, seen=seen)
 
 
 def entry_of_result(event: Tournament, rnd: int, tbl: int, hand: int, result: dict[str, Any]) -> Entry:

@@ -5,6 +5,7 @@ the hand changed under it and changes nothing."""
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from gouji_rules.tournament import club as clubmod
 from gouji_rules.tournament import event as eventmod
 from gouji_rules.tournament.event import Tournament
 from gouji_rules.web import tables
-from gouji_rules.web.app import CHANGED, TOO_BIG, Config, create_app
+from gouji_rules.web.app import CHANGED, FORM_CHANGED, TOO_BIG, Config, create_app
 
 from .test_app import FINISH, Club
 
@@ -106,3 +107,52 @@ def test_a_confirmation_that_lost_to_event_correct_says_so_in_chinese(
         row = e.db.hand(1, 1, 1)
         assert row is not None and row.result["finish"] == [1, 0, 2, 3, 4, 5]  # the correction stands
         assert [a["action"] for a in e.db.audit()] == ["record", "enter", "correct"]
+
+
+def _rev(page: str) -> str:
+    m = re.search(r'name="rev" value="(\d+)"', page)
+    assert m, "the form carries the revision it is filled in from"
+    return m[1]
+
+
+@pytest.mark.parametrize("who", ["phone", "organiser"])
+@pytest.mark.parametrize("recorded", [True, False])
+def test_a_form_filled_in_before_the_command_line_changed_the_hand_saves_nothing(
+    tmp_path: Path, who: str, recorded: bool
+) -> None:
+    """A phone (or the organiser) opens the hand's form; ``gouji event record``/``correct`` changes the hand;
+    the form is submitted: 409, nothing saved or waiting, and the form comes back filled in from the hand now."""
+    ev = tmp_path / "cup.sqlite"
+    eventmod.create(ev, eventmod.Settings("杯赛", "dagang"), players=PLAYERS).close()
+    cli = CliRunner()
+    key = ["--round", "1", "--table", "1", "--hand", "1"]
+    if recorded:
+        assert cli.invoke(gouji_main, ["event", "record", str(ev), *key, "--finish", "0 1 2 3 4 5"]).exit_code == 0
+    with TestClient(create_app(Config(event_path=ev, log=lambda msg: None)), raise_server_exceptions=False) as c:
+        club = Club(c, ev)
+        path = f"{club.link(1, 1, 0)}/hand/1" if who == "phone" else f"{club.admin}/r/1/t/1/hand/1"
+        form = c.get(path).text
+        command = ["correct", str(ev), *key, "--finish", "1 0 2 3 4 5"]
+        if not recorded:
+            command[0] = "record"
+        assert cli.invoke(gouji_main, ["event", *command]).exit_code == 0
+        r = club.post(path, {"csrf": club.csrf(path), "rev": _rev(form), **FINISH})
+        assert r.status_code == 409 and _alert(r.text) == FORM_CHANGED[0]
+        assert 'id="p1s1" value="1" checked' in r.text  # filled in from the hand as it is now
+        again = club.post(path, {"csrf": club.csrf(path), "rev": _rev(r.text), **FINISH})
+        assert again.status_code == 303  # checked and submitted again from the fresh form: taken
+    with Tournament.open(ev) as e:
+        actions = [a["action"] for a in e.db.audit()]
+    by_command = ["record", "correct"] if recorded else ["record"]
+    assert actions == [*by_command, "enter" if who == "phone" else "correct"]  # the resubmission, after them
+
+
+def test_a_forged_revision_is_a_bad_request(tmp_path: Path) -> None:
+    ev = tmp_path / "cup.sqlite"
+    eventmod.create(ev, eventmod.Settings("杯赛", "dagang"), players=PLAYERS).close()
+    with TestClient(create_app(Config(event_path=ev, log=lambda msg: None)), raise_server_exceptions=False) as c:
+        club = Club(c, ev)
+        path = f"{club.link(1, 1, 0)}/hand/1"
+        for rev in ("-1", "1e9", "9" * 19):
+            assert club.post(path, {"csrf": club.csrf(path), "rev": rev, **FINISH}).status_code == 400
+        assert club.stored() == 0
