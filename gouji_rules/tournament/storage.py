@@ -34,6 +34,7 @@ import re
 import shutil
 import sqlite3
 import tempfile
+import threading
 import time
 import urllib.parse
 import weakref
@@ -223,9 +224,33 @@ def _can_write(path: Path) -> bool:
     return not _read_only_medium(path) and os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
 
 
+_IN_USE: dict[tuple[int, int], int] = {}
+"""(device, inode) of every event file this process has open through SQLite, with how many connections."""
+_IN_USE_LOCK = threading.Lock()
+
+
+def _opened_here(path: Path) -> bool:
+    """Does this process already hold an SQLite connection to the file at ``path``?"""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    with _IN_USE_LOCK:
+        return (st.st_dev, st.st_ino) in _IN_USE
+
+
 def check_event_file(path: Path) -> None:
     """Refuse, before SQLite touches it, anything that is not an SQLite file: a folder, a FIFO, a device,
-    an empty file, a CSV.  Nothing is written to it (SQLite would turn an empty file into a database)."""
+    an empty file, a CSV.  Nothing is written to it (SQLite would turn an empty file into a database).
+
+    A file this process already has open through SQLite was checked when it was first opened and is
+    not opened again here: closing any descriptor of a file drops every POSIX lock the process holds on
+    it, SQLite's included.  Without its shared lock, another process closing its own connection takes
+    the server for gone, checkpoints and deletes the ``-wal`` and ``-shm`` files under it, and from then
+    on the two write to different WALs: a change one acknowledged is lost when the other checkpoints.
+    """
+    if _opened_here(path):
+        return
     try:
         with open_regular(path) as fh:  # the shared guard: a FIFO cannot hang the open, a swap is caught
             head = fh.read(len(SQLITE_MAGIC))
@@ -482,6 +507,7 @@ class EventDB:
             self._drop_copy()
             raise EventError(f"{self.path}: cannot be opened ({e})") from None
         self.identity = (opened.st_dev, opened.st_ino)
+        self._in_use = False
         try:
             names = {r[0] for r in self.con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if any(t not in names for t in TABLES):
@@ -506,6 +532,9 @@ class EventDB:
                 self.con.execute("PRAGMA foreign_keys=ON")
             self._meta: dict[str, Any] | None = _check_meta(self.path, self.con, weak_secret=weak_secret)
             self.check_same_file()
+            with _IN_USE_LOCK:
+                _IN_USE[self.identity] = _IN_USE.get(self.identity, 0) + 1
+            self._in_use = True
         except BaseException as e:
             self.con.close()
             self._drop_copy()
@@ -578,6 +607,12 @@ class EventDB:
     def close(self) -> None:
         self.con.close()
         self._drop_copy()
+        if self._in_use:
+            self._in_use = False
+            with _IN_USE_LOCK:
+                left = _IN_USE.pop(self.identity, 1) - 1
+                if left:
+                    _IN_USE[self.identity] = left
 
     def __enter__(self) -> EventDB:
         return self

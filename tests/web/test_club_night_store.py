@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
+import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +25,8 @@ from gouji_rules.tournament.event import Tournament
 from gouji_rules.web import tables
 from gouji_rules.web.app import CHANGED, FORM_CHANGED, TOO_BIG, Config, create_app
 
-from .test_app import FINISH, Club
+from .conftest import Server, stop_server
+from .test_app import FINISH, Club, _NoRedirect, _post
 
 HUGE = 'extends: dagang\nname: huge\nhooks:\n  team_score: "sum(points) * 99999999999 * 99999999999"\n'
 PLAYERS = [f"p{i}" for i in range(12)]
@@ -156,3 +160,26 @@ def test_a_forged_revision_is_a_bad_request(tmp_path: Path) -> None:
         for rev in ("-1", "1e9", "9" * 19):
             assert club.post(path, {"csrf": club.csrf(path), "rev": rev, **FINISH}).status_code == 400
         assert club.stored() == 0
+
+
+def test_a_correction_typed_while_the_server_runs_is_never_overwritten(served: Server) -> None:
+    """Real processes: ``gouji event serve`` and ``gouji event correct``.  Side A's correction waits; the
+    organiser corrects the hand at the command line; side B confirms: refused, the command's change stands
+    (the server once lost it: the command, ending, deleted the WAL the server was writing to)."""
+    urllib.request.install_opener(urllib.request.build_opener(_NoRedirect))
+    cookie = "c" * 43
+    key = ["--round", "1", "--table", "1", "--hand", "1"]
+    argv = [sys.executable, "-m", "gouji_rules.cli", "event"]
+    done = subprocess.run([*argv, "record", str(served.event), *key, "--finish", "0 1 2 3 4 5"], capture_output=True)
+    assert done.returncode == 0
+    assert _post(f"{served.link(1, 1, 'A')}/hand/1", {"csrf": cookie, **FINISH}, cookie) == 303
+    page = urllib.request.urlopen(served.link(1, 1, "B"), timeout=30).read().decode()
+    audit = re.findall(r'action="[^"]*/hand/1/confirm".*?name="audit" value="(\d+)"', page, re.S)[0]
+    done = subprocess.run([*argv, "correct", str(served.event), *key, "--finish", "1 0 2 3 4 5"], capture_output=True)
+    assert done.returncode == 0
+    assert _post(f"{served.link(1, 1, 'B')}/hand/1/confirm", {"csrf": cookie, "audit": audit}, cookie) == 409
+    stop_server(served)
+    with Tournament.open(served.event, write=False) as e:
+        row = e.db.hand(1, 1, 1)
+        assert row is not None and row.result["finish"] == [1, 0, 2, 3, 4, 5]
+        assert [a["action"] for a in e.db.audit()] == ["record", "enter", "correct"]
