@@ -540,7 +540,7 @@ def _form_rev(form: dict[str, list[str]]) -> int | None:
     rev = _one(form, "rev")
     if not rev:
         return None
-    if not rev.isdigit() or len(rev) > 18:
+    if not (rev.isascii() and rev.isdigit()) or len(rev) > 18:
         raise fail(400, "the form's revision is not a number")
     return int(rev)
 

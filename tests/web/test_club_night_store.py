@@ -157,7 +157,7 @@ def test_a_forged_revision_is_a_bad_request(tmp_path: Path) -> None:
     with TestClient(create_app(Config(event_path=ev, log=lambda msg: None)), raise_server_exceptions=False) as c:
         club = Club(c, ev)
         path = f"{club.link(1, 1, 0)}/hand/1"
-        for rev in ("-1", "1e9", "9" * 19):
+        for rev in ("-1", "1e9", "9" * 19, "\u0661"):
             assert club.post(path, {"csrf": club.csrf(path), "rev": rev, **FINISH}).status_code == 400
         assert club.stored() == 0
 
