@@ -33,6 +33,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import tempfile
 import threading
 import time
@@ -230,13 +231,13 @@ _IN_USE_LOCK = threading.Lock()
 
 
 def _opened_here(path: Path) -> bool:
-    """Does this process already hold an SQLite connection to the file at ``path``?"""
+    """Does this process already hold an SQLite connection to the regular file at ``path``?"""
     try:
         st = os.stat(path)
     except OSError:
         return False
     with _IN_USE_LOCK:
-        return (st.st_dev, st.st_ino) in _IN_USE
+        return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) in _IN_USE
 
 
 def check_event_file(path: Path) -> None:
