@@ -13,7 +13,7 @@ import codecs
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .errors import GoujiError
 
@@ -129,3 +129,34 @@ def read_text(path: str | Path, *, limit: int = DEFAULT_LIMIT, encoding: str | N
 
 
 __all__ = ["DEFAULT_LIMIT", "MIB", "InputFileError", "decode", "open_regular", "read_bytes", "read_text"]
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names one key twice: readers that keep the first copy and readers that keep the last
+    would see two different records, so such an object is refused rather than read either way."""
+
+    def __init__(self, key: str) -> None:
+        shown = key if len(key) <= 40 else key[:40] + "…"
+        super().__init__(f"key {shown!r} appears twice")
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def loads_strict(text: str | bytes) -> Any:
+    """``json.loads`` that refuses an object with a key given twice (:class:`DuplicateKey`, a ValueError).
+
+    Python keeps the last copy, other readers the first; every JSON read as a record (a records
+    file, a rules line, a hand stored in an event) goes through here so that what is checked is
+    what any reader sees.
+    """
+    import json
+
+    return json.loads(text, object_pairs_hook=_unique_pairs)

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from .. import catalog
-from ..inputs import MIB, InputFileError, open_regular
+from ..inputs import MIB, DuplicateKey, InputFileError, loads_strict, open_regular
 from ..tournament.errors import EventError
 from ..tournament.variant_copy import rules_data, variant_from_rules
 from ..variant import Variant, rules_fingerprint
@@ -90,15 +90,17 @@ def rules_line(variant: Variant, **extra: Any) -> dict[str, Any]:
 
 
 def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
-    """A line's JSON object, or why it is not one (never an exception)."""
+    """A line's JSON object, or why it is not one (never an exception); a key given twice is refused."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         return None, f"not UTF-8 text (byte {e.start + 1} of the line); records are written in UTF-8"
     try:
-        rec = json.loads(text)
+        rec = loads_strict(text)
     except json.JSONDecodeError as e:
         return None, f"not JSON: {e.msg} (column {e.colno})"
+    except DuplicateKey as e:  # which copy a reader keeps differs: neither is the record
+        return None, str(e)
     except RecursionError:
         return None, "not a record: the JSON is nested too deeply"
     except ValueError:  # Python refuses to convert an integer of more than 4300 digits
@@ -106,6 +108,21 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(rec, dict):
         return None, "a hand record is a JSON object"
     return rec, ""
+
+
+def _whole(head: bytes) -> tuple[dict[str, Any] | None, str]:
+    """A file holding one pretty-printed object: the object; else why not when a key is given twice (the
+    object's fault, to be said once), else nothing (the file is then read line by line)."""
+    try:
+        text = head.decode("utf-8-sig")
+        if not isinstance(json.loads(text), dict):  # first: is the file one object at all (not JSONL)?
+            return None, ""
+        rec = loads_strict(text)
+    except DuplicateKey as e:
+        return None, str(e)
+    except (ValueError, RecursionError):
+        return None, ""
+    return rec if isinstance(rec, dict) else None, ""
 
 
 def read_records(path: str) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
@@ -119,9 +136,9 @@ def read_records(path: str) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
         try:
             head = fh.read(MAX_LINE + 1)
             if len(head) <= MAX_LINE and head.strip().startswith(b"{") and b"\n" in head.strip():
-                whole, _ = _parse(head)
-                if whole is not None:
-                    yield 1, whole, ""
+                whole, why = _whole(head)
+                if whole is not None or why:
+                    yield 1, whole, why
                     return
             fh.seek(0)
             n = 0

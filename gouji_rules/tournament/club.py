@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,9 +24,9 @@ from ..rules import Rules
 from ..seats import opposite, side, side_seats
 from ..settlement import Debt, Settlement
 from . import schedule, standings
-from .errors import AlreadyRecorded, EventError, InputError
+from .errors import AlreadyRecorded, EventError, HandChanged, InputError, ScoreTooBig
 from .event import Tournament, _rows, team_seats
-from .storage import EventDB, HandRow
+from .storage import INT64_MAX, INT64_MIN, EventDB, HandRow
 
 DEBT_NAMES = {
     "point": "点贡",
@@ -277,6 +277,9 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
     names = event.seat_names(seats)
     o = outcome_of(entry, names)
     settlement, debts = settle_outcome(event.variant.rules, o)
+    for score in settlement.scores:  # checked before anything is written: a web entry waits with its scores
+        if not INT64_MIN <= score <= INT64_MAX:
+            raise ScoreTooBig(score, (entry.round, entry.table, entry.hand))
     stored = {
         "finish": sorted(range(6), key=lambda s: o.places[s]),
         "burns": [list(x) for x in o.burns],
@@ -363,7 +366,8 @@ def record(
     replace: bool = False,
     correct: bool = False,
     file: str = "",
-    expect: dict[tuple[int, int, int], dict[str, Any]] | None = None,
+    revisions: Mapping[tuple[int, int, int], int] | None = None,
+    guard: Callable[[], None] | None = None,
 ) -> list[Scored]:
     """Check every entry, then store them all in one transaction (or none of them).
 
@@ -372,9 +376,14 @@ def record(
     transaction (``BEGIN IMMEDIATE``), so of two scorers entering one hand at once exactly
     one lands and the other gets :class:`AlreadyRecorded`.  An entry for a stored hand is
     refused unless ``replace`` (the whole hand) or ``correct`` (which also requires that
-    it exists); either way the old result goes to the audit table.  ``expect`` (from
-    :func:`correct`) holds the results a change was worked out from: a hand changed by another
-    command in between is refused rather than overwritten.
+    it exists); either way the old result goes to the audit table.
+
+    ``revisions`` (from :func:`correct`) holds each hand's revision (:meth:`EventDB.revision`) as
+    read when the change was worked out, and ``guard`` (the web's confirmation: is the entry it
+    confirms still the one waiting?) runs first inside the transaction: a hand changed by another
+    command or on the web in between is refused with :class:`HandChanged`, nothing written.
+    That compare and the write are one transaction, so of two changes worked out from one
+    revision exactly one lands.
     """
     if event.mode == "bots":
         raise EventError("this is a bot event: its hands are played by 'gouji event run', not entered by hand")
@@ -392,9 +401,12 @@ def record(
         scored.append((source, sc))
     at = _now()
     with event.db.transaction() as con:
+        if guard is not None:
+            guard()
         for source, sc in scored:
             en = sc.entry
             line = _line(source, file)
+            _same_revision(event, (en.round, en.table, en.hand), revisions)
             old = event.db.hand(en.round, en.table, en.hand)
             where = f"round {en.round} table {en.table} hand {en.hand}"
             if old is not None and not (replace or correct):
@@ -409,11 +421,6 @@ def record(
                 )
             if old is None and correct:
                 raise InputError(f"{where} has no result to correct", file=file, line=line)
-            if expect is not None and old is not None and old.result != expect.get((en.round, en.table, en.hand)):
-                raise EventError(
-                    f"{where} was changed by another command while this correction was prepared; "
-                    "nothing was changed, run it again"
-                )
             if old is not None and old.result == sc.result:
                 continue  # nothing changes: no write, no audit entry
             row = HandRow(
@@ -436,6 +443,21 @@ def record(
                 at,
             )
     return [sc for _, sc in scored]
+
+
+def _same_revision(
+    event: Tournament, key: tuple[int, int, int], revisions: Mapping[tuple[int, int, int], int] | None
+) -> None:
+    """Refuse (:class:`HandChanged`) a change worked out from a revision of the hand that is no longer its own."""
+    if revisions is None or key not in revisions:
+        return
+    now = event.db.revision(*key)
+    if now != revisions[key]:
+        raise HandChanged(
+            f"round {key[0]} table {key[1]} hand {key[2]} was changed by another command or on the web while "
+            f"this correction was worked out (revision {revisions[key]}, now {now}); nothing was changed: "
+            "look at the hand again and run the correction again"
+        )
 
 
 def _located(message: str, file: str, line: int) -> str:
@@ -484,20 +506,33 @@ def merged(old: Entry, given: Entry, *, replace: bool) -> tuple[Entry, list[str]
 
 
 def correct(
-    event: Tournament, entries: Sequence[tuple[str, Entry]], *, replace: bool = False, file: str = ""
+    event: Tournament,
+    entries: Sequence[tuple[str, Entry]],
+    *,
+    replace: bool = False,
+    file: str = "",
+    guard: Callable[[], None] | None = None,
+    seen: Mapping[tuple[int, int, int], int] | None = None,
 ) -> list[Correction]:
     """Change recorded hands: each entry's given fields replace the recorded ones, the rest stay.
 
     All in one transaction: every hand must exist; a change that would drop a recorded fact
     is refused unless ``replace`` (then the entry is the whole hand); a hand whose result
-    does not change is not written and gets no audit entry.
+    does not change is not written and gets no audit entry.  Each hand's revision is read
+    before its result, and :func:`record` refuses the change if the hand has another revision when
+    it writes (a change made meanwhile by another command or on the web is never undone silently).
+    ``guard``: see :func:`record`; ``seen``: revisions read earlier, when the change was shown to someone
+    (a web form carries the revision it was filled in from), used instead of reading them here.
     """
     if event.mode == "bots":
         raise EventError("this is a bot event: its hands are played by 'gouji event run', not entered by hand")
     plans: list[tuple[str, Entry, dict[str, Any]]] = []
+    revisions: dict[tuple[int, int, int], int] = {}
     for source, entry in entries:
         line = _line(source, file)
         key = (entry.round, entry.table, entry.hand)
+        # read first: a change between the two reads is then caught
+        revisions[key] = seen[key] if seen is not None and key in seen else event.db.revision(*key)
         old = event.db.hand(*key)
         if old is None:
             raise InputError(
@@ -512,8 +547,7 @@ def correct(
                 line=line,
             )
         plans.append((source, new, old.result))
-    expect = {(e.round, e.table, e.hand): before for _src, e, before in plans}
-    scored = record(event, [(src, e) for src, e, _ in plans], correct=True, file=file, expect=expect)
+    scored = record(event, [(src, e) for src, e, _ in plans], correct=True, file=file, revisions=revisions, guard=guard)
     return [
         Correction((sc.entry.round, sc.entry.table, sc.entry.hand), before, sc, before != sc.result)
         for (_src, _e, before), sc in zip(plans, scored, strict=True)

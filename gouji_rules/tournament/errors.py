@@ -52,3 +52,28 @@ class EventFileChanged(EventFileError):
 
 class AlreadyRecorded(EventError):
     """A hand that is already recorded was entered again (``correct`` or ``--replace`` change it)."""
+
+
+class HandChanged(EventError):
+    """The hand's stored result (or its waiting web entry) changed between the read a change was worked out
+    from and the write: the change is refused, nothing is written, and the command can be run again."""
+
+
+def _shown(value: int) -> str:
+    """A number as a person reads it, or its size when it has too many digits to print."""
+    if value.bit_length() > 80:
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+    return f"{value:,}"
+
+
+class ScoreTooBig(EventError):
+    """A hand's points do not fit the 64-bit integers an event file stores; nothing was stored."""
+
+    def __init__(self, score: int, key: tuple[int, int, int] | None = None) -> None:
+        where = f"round {key[0]} table {key[1]} hand {key[2]}: " if key else ""
+        super().__init__(
+            f"{where}the points {_shown(score)} are too big to store (an event file keeps "
+            f"{-(2**63):,} to {2**63 - 1:,}); nothing was stored: the rules' scoring (a hook such as "
+            "team_score or sweep_multiplier) makes them"
+        )
+        self.score = score

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import math
 import re
 import shlex
@@ -19,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import AGENTS
+from ..errors import VariantError
 from ..inputs import MIB, InputFileError, read_text
 from ..variant import Variant
 from . import schedule, storage, tiebreaks
-from .errors import EventError, InputError
-from .storage import BUSY_TIMEOUT, MAX_EVENT_NAME, Entrant, EventDB, NewEvent
+from .errors import EventError, InputError, ScoreTooBig
+from .storage import BUSY_TIMEOUT, INT64_MAX, INT64_MIN, MAX_EVENT_NAME, Entrant, EventDB, NewEvent
 from .variant_copy import rebuild, snapshot
 
 CSV_LIMIT = 4 * MIB
@@ -201,6 +203,36 @@ def parse_bots(specs: Sequence[str]) -> list[tuple[str, str]]:
     return out
 
 
+def check_scores(variant: Variant) -> None:
+    """Refuse rules whose points for some finish cannot be stored, before the event exists.
+
+    A hand's points are ``Rules.team_scores(places)``, a function of the finishing order alone
+    (the hooks ``team_score`` and ``sweep_multiplier`` see only places, points and the sweep),
+    so trying the 720 finishes tries every hand the event could ever store: a finish whose hook
+    number is out of range (``HookValueError``) or whose points pass 64 bits is named here, and
+    no table is left with a hand that cannot be entered.
+    """
+    for order in itertools.permutations(range(6)):
+        places = [0] * 6
+        for place, seat in enumerate(order, start=1):
+            places[seat] = place
+        finish = " ".join(map(str, order))
+        try:
+            scores = variant.rules.team_scores(places)
+        except VariantError as e:
+            raise EventError(
+                f"the rules cannot score every hand, so no event was created: for the finish {finish} "
+                f"(seats in finishing order): {e}"
+            ) from None
+        for score in scores:
+            if not INT64_MIN <= score <= INT64_MAX:
+                why = str(ScoreTooBig(score)).split("; ")[0]
+                raise EventError(
+                    f"the rules cannot score every hand, so no event was created: for the finish {finish} "
+                    f"(seats in finishing order) {why}"
+                )
+
+
 def create(
     path: str | Path,
     settings: Settings,
@@ -213,6 +245,7 @@ def create(
     if not 1 <= len(settings.name) <= MAX_EVENT_NAME:
         raise EventError(f"an event's name has 1 to {MAX_EVENT_NAME} characters, not {len(settings.name)}")
     variant, copy = snapshot(settings.variant)
+    check_scores(variant)
     given = [x is not None for x in (players, teams, bots)]
     if sum(given) != 1:
         raise EventError("give exactly one of players, teams or bots")

@@ -33,7 +33,9 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import tempfile
+import threading
 import time
 import urllib.parse
 import weakref
@@ -44,8 +46,16 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import temp_beside
-from ..inputs import InputFileError, open_regular
-from .errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull, SchemaTooNew
+from ..inputs import DuplicateKey, InputFileError, loads_strict, open_regular
+from .errors import (
+    EventBusy,
+    EventError,
+    EventFileChanged,
+    EventFileError,
+    EventFileFull,
+    SchemaTooNew,
+    ScoreTooBig,
+)
 from .tiebreaks import TIEBREAKS
 
 # (version, what it does, SQL).  Append only: a shipped step is never edited.
@@ -175,6 +185,8 @@ MAX_EVENT_NAME = 200
 """Characters an event's name may have (it heads every page and sheet)."""
 SECRET_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A link secret as ``secrets.token_urlsafe(32)`` draws it (43 characters): anything shorter is guessable."""
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+"""The integers an SQLite column stores: a hand's points beyond them cannot be kept."""
 TABLES = ("meta", "entrants", "seats", "byes", "hands", "audit", "faults", "schema_version")
 
 
@@ -213,9 +225,33 @@ def _can_write(path: Path) -> bool:
     return not _read_only_medium(path) and os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
 
 
+_IN_USE: dict[tuple[int, int], int] = {}
+"""(device, inode) of every event file this process has open through SQLite, with how many connections."""
+_IN_USE_LOCK = threading.Lock()
+
+
+def _opened_here(path: Path) -> bool:
+    """Does this process already hold an SQLite connection to the regular file at ``path``?"""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    with _IN_USE_LOCK:
+        return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) in _IN_USE
+
+
 def check_event_file(path: Path) -> None:
     """Refuse, before SQLite touches it, anything that is not an SQLite file: a folder, a FIFO, a device,
-    an empty file, a CSV.  Nothing is written to it (SQLite would turn an empty file into a database)."""
+    an empty file, a CSV.  Nothing is written to it (SQLite would turn an empty file into a database).
+
+    A file this process already has open through SQLite was checked when it was first opened and is
+    not opened again here: closing any descriptor of a file drops every POSIX lock the process holds on
+    it, SQLite's included.  Without its shared lock, another process closing its own connection takes
+    the server for gone, checkpoints and deletes the ``-wal`` and ``-shm`` files under it, and from then
+    on the two write to different WALs: a change one acknowledged is lost when the other checkpoints.
+    """
+    if _opened_here(path):
+        return
     try:
         with open_regular(path) as fh:  # the shared guard: a FIFO cannot hang the open, a swap is caught
             head = fh.read(len(SQLITE_MAGIC))
@@ -297,7 +333,9 @@ def _check_meta(path: Path, con: sqlite3.Connection, *, weak_secret: bool = Fals
     --new-links`` open a file whose only damage is the secret it is about to replace.
     """
     try:
-        meta = {str(k): json.loads(v) for k, v in con.execute("SELECT key, value FROM meta")}
+        meta = {str(k): loads_strict(v) for k, v in con.execute("SELECT key, value FROM meta")}
+    except DuplicateKey as e:
+        raise damaged(path, f"its settings are not readable: {e}") from None
     except (TypeError, ValueError, RecursionError):
         raise damaged(path, "its settings are not readable") from None
     kinds: dict[str, type] = {
@@ -470,6 +508,7 @@ class EventDB:
             self._drop_copy()
             raise EventError(f"{self.path}: cannot be opened ({e})") from None
         self.identity = (opened.st_dev, opened.st_ino)
+        self._in_use = False
         try:
             names = {r[0] for r in self.con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if any(t not in names for t in TABLES):
@@ -494,6 +533,9 @@ class EventDB:
                 self.con.execute("PRAGMA foreign_keys=ON")
             self._meta: dict[str, Any] | None = _check_meta(self.path, self.con, weak_secret=weak_secret)
             self.check_same_file()
+            with _IN_USE_LOCK:
+                _IN_USE[self.identity] = _IN_USE.get(self.identity, 0) + 1
+            self._in_use = True
         except BaseException as e:
             self.con.close()
             self._drop_copy()
@@ -566,6 +608,12 @@ class EventDB:
     def close(self) -> None:
         self.con.close()
         self._drop_copy()
+        if self._in_use:
+            self._in_use = False
+            with _IN_USE_LOCK:
+                left = _IN_USE.pop(self.identity, 1) - 1
+                if left:
+                    _IN_USE[self.identity] = left
 
     def __enter__(self) -> EventDB:
         return self
@@ -677,13 +725,37 @@ class EventDB:
             sql += " WHERE round = ?"
             args = (rnd,)
         return [
-            HandRow(int(r), int(t), int(h), int(rot), json.loads(p), (int(a), int(b)), json.loads(res), json.loads(rec))
+            HandRow(
+                int(r),
+                int(t),
+                int(h),
+                int(rot),
+                loads_strict(p),
+                (int(a), int(b)),
+                loads_strict(res),
+                loads_strict(rec),
+            )
             for r, t, h, rot, p, a, b, res, rec in self.con.execute(sql + " ORDER BY round, tbl, rotation, hand", args)
         ]
 
     def hand(self, rnd: int, tbl: int, hand: int, rotation: int = 0) -> HandRow | None:
         rows = [h for h in self.hands(rnd) if (h.tbl, h.hand, h.rotation) == (tbl, hand, rotation)]
         return rows[0] if rows else None
+
+    def revision(self, rnd: int, tbl: int, hand: int, rotation: int = 0) -> int:
+        """The hand's revision: the audit id of the last change to its stored result, 0 before any.
+
+        A command that works out a change from what it read carries the revision it read, and
+        ``club.record`` compares it inside the write transaction: a hand changed by
+        someone else in between (another command, the web) is refused instead of overwritten.
+        Entries waiting on the web and their rejections are not changes to the hand.
+        """
+        row = self.con.execute(
+            "SELECT id FROM audit WHERE round = ? AND tbl = ? AND hand = ? AND rotation = ? "
+            "AND action IN ('record', 'correct') ORDER BY id DESC LIMIT 1",
+            (rnd, tbl, hand, rotation),
+        ).fetchone()
+        return 0 if row is None else int(row[0])
 
     def stored_units(self) -> set[tuple[int, int, int]]:
         """(round, table, rotation) of every match that has hands stored."""
@@ -710,6 +782,10 @@ class EventDB:
 
     @staticmethod
     def put_hand(con: sqlite3.Connection, row: HandRow, *, replace: bool = False) -> None:
+        """Store one hand; :class:`ScoreTooBig` (nothing stored) when a score does not fit the file's integers."""
+        for score in row.scores:
+            if not INT64_MIN <= score <= INT64_MAX:
+                raise ScoreTooBig(score, (row.round, row.tbl, row.hand))
         values = (
             row.round,
             row.tbl,

@@ -46,13 +46,21 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import GoujiError, IllegalAction
+from ..errors import GoujiError, IllegalAction, VariantError
 from ..outcome import opened_in_play
 from ..rules import Rules
 from ..seats import side_seats
 from ..tournament import club, season, standings
 from ..tournament.club import Entry
-from ..tournament.errors import EventBusy, EventError, EventFileChanged, EventFileError, EventFileFull
+from ..tournament.errors import (
+    EventBusy,
+    EventError,
+    EventFileChanged,
+    EventFileError,
+    EventFileFull,
+    HandChanged,
+    ScoreTooBig,
+)
 from ..tournament.event import Tournament
 from ..tournament.storage import EventDB, HandRow
 from . import lan, refusals, summary, tables
@@ -477,6 +485,7 @@ def _form_ctx(
         "place_names": place_names(ev, lang),
         "entry": entry,
         "is_correction": ev.db.hand(rnd, tbl, hand) is not None,
+        "rev": ev.db.revision(rnd, tbl, hand),  # what the form is filled in from: a save compares it
         "error": "",
         "error_zh": "",
     }
@@ -506,6 +515,50 @@ def _finish_problem(ev: Tournament, entry: Entry, lang: str) -> str:
     return refusals.finish_problem(entry.finish, _table_names(ev, entry), place_names(ev, lang), lang)
 
 
+TOO_BIG = (
+    "这一手的得分太大，无法保存：本活动规则的计分（例如 team_score 钩子）算出的分数超出了能保存的范围。"
+    "这次什么也没有记下，请组织者修改规则。",
+    "This hand's points are too big to store: the event's scoring (a hook such as team_score) makes a number "
+    "out of range. Nothing was saved; the organiser must change the rules.",
+)
+CHANGED = (
+    "你确认的结果录入之后，这一局已被别处改过（组织者或命令行）：这次确认没有生效，什么也没有改变。请返回本桌页面看最新结果。",
+    "This hand was changed elsewhere (the organiser or the command line) after the entry you confirm was made: "
+    "the confirmation did not count and nothing was changed. Go back to the table's page to see the hand now.",
+)
+
+FORM_CHANGED = (
+    "你打开这张表之后，这一局已被别处录入或改过（另一桌的手机、组织者或命令行）：这次没有保存。"
+    "下面是现在的结果，请核对后再提交。",
+    "This hand was recorded or changed elsewhere after this form was opened (another phone, the organiser or "
+    "the command line): nothing was saved. The form now shows the hand as it is; check it and submit again.",
+)
+
+
+def _form_rev(form: dict[str, list[str]]) -> int | None:
+    """The hand's revision the form was filled in from; None from a page that did not carry one."""
+    rev = _one(form, "rev")
+    if not rev:
+        return None
+    if not (rev.isascii() and rev.isdigit()) or len(rev) > 18:
+        raise fail(400, "the form's revision is not a number")
+    return int(rev)
+
+
+def _changed_form(st: State, ev: Tournament, rnd: int, tbl: int, hand: int, lang: str) -> dict[str, Any]:
+    """The form again, filled in from the hand as it is now, saying why the submitted one was not saved (409)."""
+    ctx = _form_ctx(st, ev, rnd, tbl, hand, None, lang)
+    ctx["error"] = FORM_CHANGED[0] if lang == "zh" else FORM_CHANGED[1]
+    ctx["status"] = 409
+    return ctx
+
+
+def _too_big(st: State, e: Exception, lang: str) -> str:
+    """A hand the rules score out of range (a hook's number, 64 bits): the reader's refusal, the reason logged."""
+    st.config.log(f"refused a hand: {e}")
+    return TOO_BIG[0] if lang == "zh" else TOO_BIG[1]
+
+
 def _refusal(ev: Tournament, entry: Entry, e: Exception, lang: str) -> str:
     """Why an entry was not taken, in the reader's language: the rules' refusal worded by refusals.py."""
     if isinstance(e, tables.Refused):
@@ -519,6 +572,10 @@ def _refused(e: EventError) -> Exception:
     """A step the event refuses (409), unless the file itself could not take it (503/507 pages say so)."""
     if isinstance(e, EventFileError):
         return e
+    if isinstance(e, ScoreTooBig):
+        return fail(422, TOO_BIG[1], TOO_BIG[0])
+    if isinstance(e, HandChanged):
+        return fail(409, CHANGED[1], CHANGED[0])
     return fail(409, str(e))
 
 
@@ -533,25 +590,33 @@ async def hand_enter(request: Request) -> Response:
         hand = _hand_number(request, ev)
         offer = st.offer(ev, seat.round, seat.table)
         entry = entry_of_form(form, seat.round, seat.table, hand, offer, ev.variant.rules)
+        seen = _form_rev(form)
         try:
             why = _finish_problem(ev, entry, lang)
             if not why:
-                tables.enter(ev, seat.side, entry)
+                tables.enter(ev, seat.side, entry, seen)
+        except HandChanged:
+            return seat, hand, _changed_form(st, ev, seat.round, seat.table, hand, lang)
         except ValueError as e:
             why = _refusal(ev, entry, e, lang)
+        except (VariantError, ScoreTooBig) as e:
+            why = _too_big(st, e, lang)
         except tables.HandConflict as e:
             raise fail(409, str(e)) from None
         if why:
             ctx = _form_ctx(st, ev, seat.round, seat.table, hand, entry, lang)
             ctx["error"] = why
+            if seen is not None:
+                ctx["rev"] = seen  # the entry shown again is still the one filled in from that revision
             return seat, hand, ctx
         return seat, hand, None
 
     seat, hand, refused = await st.write(act)
     if refused is not None:
         action = f"{base}/hand/{hand}"
+        status = refused.pop("status", 422)
         return page(
-            request, "hand.html", 422, base=base, action=action, admin=False, wait=None, side=seat.side, **refused
+            request, "hand.html", status, base=base, action=action, admin=False, wait=None, side=seat.side, **refused
         )
     st.config.log(f"table {seat.table} side {'AB'[seat.side]} entered round {seat.round} hand {hand}")
     return RedirectResponse(f"{base}?done=entered", status_code=303)
@@ -582,7 +647,12 @@ async def _decide(request: Request, *, confirm: bool) -> Response:
                 tables.reject(ev, seat.side, seat.round, seat.table, hand, int(audit))
         except tables.NotAllowed as e:
             raise fail(403, str(e), "录入的一方不能自己确认，请另一方确认。") from None
+        except VariantError as e:  # entered under rules that scored it then: an event made before the check
+            st.config.log(f"refused a hand: {e}")
+            raise fail(422, TOO_BIG[1], TOO_BIG[0]) from None
         except EventError as e:
+            if isinstance(e, ScoreTooBig):
+                st.config.log(f"refused a hand: {e}")
             raise _refused(e) from None
         return seat, hand
 
@@ -739,24 +809,33 @@ async def admin_hand_save(request: Request) -> Response:
     def act(ev: Tournament) -> tuple[tuple[int, int, int], dict[str, Any] | None]:
         rnd, tbl, hand = _admin_target(request, ev)
         entry = entry_of_form(form, rnd, tbl, hand, st.offer(ev, rnd, tbl), ev.variant.rules)
+        seen = _form_rev(form)
         try:
             why = _finish_problem(ev, entry, lang)
             if not why:
                 tables.check(ev, entry)  # the rules' refusal as it is, for refusals.py to word
-                tables.organiser_record(ev, entry)
+                tables.organiser_record(ev, entry, seen)
         except EventFileError:
             raise
+        except HandChanged:
+            ctx = _changed_form(st, ev, rnd, tbl, hand, lang)
+            return (rnd, tbl, hand), {**ctx, "action": f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"}
+        except (VariantError, ScoreTooBig) as e:
+            why = _too_big(st, e, lang)
         except (EventError, ValueError) as e:
             why = _refusal(ev, entry, e, lang)
         if why:
             ctx = _form_ctx(st, ev, rnd, tbl, hand, entry, lang)
             ctx["error"] = why
+            if seen is not None:
+                ctx["rev"] = seen
             return (rnd, tbl, hand), {**ctx, "action": f"{base}/r/{rnd}/t/{tbl}/hand/{hand}"}
         return (rnd, tbl, hand), None
 
     (rnd, tbl, hand), refused = await st.write(act)
     if refused is not None:
-        return page(request, "hand.html", 422, base=base, admin=True, wait=None, side=-1, **refused)
+        status = refused.pop("status", 422)
+        return page(request, "hand.html", status, base=base, admin=True, wait=None, side=-1, **refused)
     st.config.log(f"organiser saved round {rnd} table {tbl} hand {hand}")
     return RedirectResponse(base, status_code=303)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from ..phases.base import club_entries
 from ..registry import TRIBUTE_KINDS
 from ..tournament import club
 from ..tournament.club import Entry
-from ..tournament.errors import EventError
+from ..tournament.errors import EventError, HandChanged
 from ..tournament.event import Tournament
 from ..tournament.storage import EventDB
 
@@ -160,16 +161,18 @@ def _side_name(side: int) -> str:
     return "AB"[side]
 
 
-def enter(event: Tournament, side: int, entry: Entry) -> Pending:
+def enter(event: Tournament, side: int, entry: Entry, seen: int | None = None) -> Pending:
     """One side's entry for a hand: scored now (ValueError says why not), counted once the other side confirms.
 
     A hand already recorded is entered as a correction.  Raises HandConflict when
-    the hand already has an entry waiting.
+    the hand already has an entry waiting, and HandChanged when ``seen`` (the hand's revision the
+    form was filled in from) is no longer the hand's: it was recorded or corrected meanwhile.
     """
     sc = check(event, entry)
     key = (entry.round, entry.table, entry.hand)
     at = _now()
     with event.db.transaction() as con:
+        _same_revision(event, key, seen)
         waiting = pending(event, *key)
         if waiting is not None:
             raise HandConflict(
@@ -201,7 +204,13 @@ def enter(event: Tournament, side: int, entry: Entry) -> Pending:
 
 
 def confirm(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_id: int) -> list[club.Scored]:
-    """The other side confirms the entry it was shown (``audit_id``); the hand is then recorded."""
+    """The other side confirms the entry it was shown (``audit_id``); the hand is then recorded.
+
+    The entry must still be the hand's newest audit entry when the result is written, checked in the
+    write's own transaction (the ``guard``): anything done to the hand after it was entered (a
+    ``gouji event correct``, ``record --replace``, the organiser's page) makes the confirmation a
+    :class:`HandChanged` refusal, nothing written, instead of undoing that change without a word.
+    """
     waiting = pending(event, rnd, tbl, hand)
     if waiting is None or waiting.audit_id != audit_id:
         raise HandConflict(f"round {rnd} table {tbl} hand {hand}: the entry you saw is no longer waiting")
@@ -211,12 +220,21 @@ def confirm(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_i
         f"web: table {tbl} side {_side_name(waiting.side)} entered (audit {audit_id}), "
         f"side {_side_name(side)} confirmed"
     )
-    scored = _store(event, source, waiting.entry, waiting.correct)
-    still = pending(event, rnd, tbl, hand)
-    if still is not None and still.audit_id == audit_id:
-        # the stored result already said the same (typed again at the CLI meanwhile): nothing was written,
-        # so the confirmation itself closes the entry
-        with event.db.transaction() as con:
+
+    def still_waiting() -> None:
+        now = pending(event, rnd, tbl, hand)
+        if now is None or now.audit_id != audit_id:
+            raise HandChanged(
+                f"round {rnd} table {tbl} hand {hand} changed after the entry being confirmed (audit {audit_id}) "
+                "was made; nothing was changed"
+            )
+
+    scored = _store(event, source, waiting.entry, waiting.correct, guard=still_waiting)
+    with event.db.transaction() as con:
+        still = pending(event, rnd, tbl, hand)
+        if still is not None and still.audit_id == audit_id:
+            # the stored result already said the same (typed again at the CLI meanwhile): nothing was written,
+            # so the confirmation itself closes the entry
             EventDB.put_audit(con, "confirm", (rnd, tbl, hand, 0), None, None, source + "; nothing changed", _now())
     return scored
 
@@ -239,18 +257,38 @@ def reject(event: Tournament, side: int, rnd: int, tbl: int, hand: int, audit_id
         )
 
 
-def _store(event: Tournament, source: str, entry: Entry, correction: bool) -> list[club.Scored]:
+def _same_revision(event: Tournament, key: tuple[int, int, int], seen: int | None) -> None:
+    if seen is not None and event.db.revision(*key) != seen:
+        raise HandChanged(
+            f"round {key[0]} table {key[1]} hand {key[2]} was recorded or corrected after the form was shown; "
+            "nothing was changed"
+        )
+
+
+def _store(
+    event: Tournament,
+    source: str,
+    entry: Entry,
+    correction: bool,
+    guard: Callable[[], None] | None = None,
+    seen: int | None = None,
+) -> list[club.Scored]:
     """Record a hand, or correct it as ``gouji event correct --replace`` does: the form always shows the
-    whole hand, so what is left out of it was taken out on purpose."""
+    whole hand, so what is left out of it was taken out on purpose.  ``guard``: see ``club.record``;
+    ``seen``: the hand's revision the form was filled in from (compared in the write transaction)."""
+    key = (entry.round, entry.table, entry.hand)
+    revisions = None if seen is None else {key: seen}
     if correction:
-        return [c.after for c in club.correct(event, [(source, entry)], replace=True)]
-    return club.record(event, [(source, entry)])
+        done = club.correct(event, [(source, entry)], replace=True, guard=guard, seen=revisions)
+        return [c.after for c in done]
+    return club.record(event, [(source, entry)], guard=guard, revisions=revisions)
 
 
-def organiser_record(event: Tournament, entry: Entry) -> list[club.Scored]:
-    """The organiser's entry counts at once, as ``gouji event record`` / ``correct --replace`` would."""
+def organiser_record(event: Tournament, entry: Entry, seen: int | None = None) -> list[club.Scored]:
+    """The organiser's entry counts at once, as ``gouji event record`` / ``correct --replace`` would;
+    refused (HandChanged) when the hand is no longer at revision ``seen``, the one its form showed."""
     stored = event.db.hand(entry.round, entry.table, entry.hand) is not None
-    return _store(event, "web: organiser", entry, stored)
+    return _store(event, "web: organiser", entry, stored, seen=seen)
 
 
 def entry_of_result(event: Tournament, rnd: int, tbl: int, hand: int, result: dict[str, Any]) -> Entry:

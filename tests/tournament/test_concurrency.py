@@ -72,20 +72,20 @@ def test_a_correction_worked_out_from_a_stale_result_is_refused(tmp_path: Path, 
     import pytest
 
     from gouji_rules.tournament.club import Entry, record
-    from gouji_rules.tournament.errors import EventError
+    from gouji_rules.tournament.errors import HandChanged
     from gouji_rules.tournament.event import Tournament
 
     ev = _event(tmp_path, players_csv)
     key = ["--round", "1", "--table", "1", "--hand", "1"]
     assert gouji("event", "record", str(ev), *key, "--finish", "0 1 2 3 4 5").exit_code == 0
     with Tournament.open(ev) as e:
-        stale = e.db.hand(1, 1, 1)
-        assert stale is not None
+        seen = e.db.revision(1, 1, 1)
+        assert seen > 0
     assert gouji("event", "correct", str(ev), *key, "--finish", "1 0 2 3 4 5").exit_code == 0
     with Tournament.open(ev) as e:
         entry = Entry(1, 1, 1, ["0", "1", "2", "3", "4", "5"], men=["5:4"])
-        with pytest.raises(EventError, match="changed by another command"):
-            record(e, [("test", entry)], correct=True, expect={(1, 1, 1): stale.result})
+        with pytest.raises(HandChanged, match="changed by another command or on the web"):
+            record(e, [("test", entry)], correct=True, revisions={(1, 1, 1): seen})
     assert len(_audit_rows(ev)) == 2
 
 

@@ -59,16 +59,35 @@ def test_a_pickled_hook_keeps_where_it_is_written(tmp_path: Path) -> None:
         hook({"points": [1, 0, 0], "places": [1, 3, 5], "sweep": False})
 
 
-def test_event_record_refuses_the_hand_in_one_line(tmp_path: Path) -> None:
+def test_event_new_refuses_rules_that_cannot_score_every_finish(tmp_path: Path) -> None:
+    """The 720 finishes are every hand an event can store: one out of range is named when the event is made."""
     club = tmp_path / "club.yaml"
     club.write_text(HUGE, encoding="utf-8")
     players = tmp_path / "players.csv"
     players.write_text("name\n" + "".join(f"p{i}\n" for i in range(6)), encoding="utf-8")
     ev = tmp_path / "cup.sqlite"
+    r = gouji("event", "new", str(ev), "--name", "cup", "--players", str(players), "--variant", str(club))
+    assert r.exit_code == 1
+    assert r.stderr.count("\n") == 1 and "no event was created" in r.stderr and "for the finish 0 1 2 3 4 5" in r.stderr
+    assert "hook team_score gave" in r.stderr and "club.yaml:4:15" in r.stderr
+    assert not list(tmp_path.glob("cup.sqlite*"))
+
+
+def test_event_record_refuses_the_hand_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event made before ``event new`` checked the scores: each hand is still refused where it is scored."""
+    from gouji_rules.tournament import event
+
+    club = tmp_path / "club.yaml"
+    club.write_text(HUGE, encoding="utf-8")
+    players = tmp_path / "players.csv"
+    players.write_text("name\n" + "".join(f"p{i}\n" for i in range(6)), encoding="utf-8")
+    ev = tmp_path / "cup.sqlite"
+    monkeypatch.setattr(event, "check_scores", lambda variant: None, raising=False)
     assert (
         gouji("event", "new", str(ev), "--name", "cup", "--players", str(players), "--variant", str(club)).exit_code
         == 0
     )
+    monkeypatch.undo()
     r = gouji("event", "record", str(ev), "--round", "1", "--table", "1", "--hand", "1", "--finish", "0 1 2 3 4 5")
     assert r.exit_code == 1
     assert r.stderr.count("\n") == 1 and "hook team_score gave" in r.stderr and "club.yaml:4:15" in r.stderr
@@ -80,8 +99,12 @@ def test_a_bot_event_keeps_the_matches_played_before_the_hook_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The bound made small, so that some hands are in range and others not: the run stops at the first
-    match with a hand out of range, before storing it, and keeps every match stored before it."""
+    match with a hand out of range, before storing it, and keeps every match stored before it.  The event is
+    made as before ``event new`` tried every finish (which now refuses these rules)."""
+    from gouji_rules.tournament import event
+
     monkeypatch.setattr(expr, "HOOK_INT_MAX", 3)
+    monkeypatch.setattr(event, "check_scores", lambda variant: None, raising=False)
     club = tmp_path / "club.yaml"
     club.write_text('extends: dagang\nname: small\nhooks:\n  team_score: "sum(points)"\n', encoding="utf-8")
     for seed in range(30):
