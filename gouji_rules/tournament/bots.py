@@ -38,6 +38,7 @@ import time
 from collections import deque
 from typing import Any, Protocol
 
+from .. import inputs
 from ..actions import Action, parse_action
 from ..agents import make_agent
 from ..cards import SYMBOLS, format_hand, format_set
@@ -239,7 +240,8 @@ def _may_reply(line: bytes) -> bool:
 
 
 def _reply_of(line: bytes) -> dict[str, Any] | None:
-    """A reply line as a JSON object, or None for anything else (never an exception of json's own).
+    """A reply line as a JSON object, or None for anything else (never an exception of json's own; a key
+    given twice raises :class:`~gouji_rules.inputs.DuplicateKey`).
 
     Lines that cannot be a reply (not starting with ``{``, no ``"id"``) are turned away before
     parsing, so a bot printing thousands of lines costs little.  A UTF-8 byte order mark before
@@ -249,7 +251,9 @@ def _reply_of(line: bytes) -> dict[str, Any] | None:
         return None
     text = line.strip().removeprefix(BOM).lstrip()
     try:
-        reply = json.loads(text.decode("utf-8"))
+        reply = inputs.loads_strict(text.decode("utf-8"))
+    except inputs.DuplicateKey:
+        raise  # which copy the bot meant cannot be known: the caller refuses the reply
     except (UnicodeDecodeError, RecursionError, ValueError):  # ValueError: bad JSON, or 4300+ digit numbers
         return None
     return reply if isinstance(reply, dict) else None
@@ -510,7 +514,10 @@ class ExternalPlayer(Player):
             line = self._read_line(deadline, limit)
             if not line.strip():
                 continue
-            reply = _reply_of(line)
+            try:
+                reply = _reply_of(line)
+            except inputs.DuplicateKey as e:
+                raise self._fault("invalid_reply", f"a reply whose {e}") from None
             rid = reply.get("id") if reply is not None else None
             if reply is not None and rid == mid and isinstance(rid, int) and not isinstance(rid, bool):
                 return reply

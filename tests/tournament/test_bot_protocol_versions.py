@@ -381,6 +381,28 @@ def test_a_protocol_3_bot_answering_with_the_id_as_a_string_is_told_at_once(tmp_
     assert r.exit_code == 1 and "invalid_reply: the reply's id is the string '" in r.stderr and "a number" in r.stderr
 
 
+def test_a_reply_naming_a_key_twice_is_refused_not_read_either_way(tmp_path: Path) -> None:
+    """``{"id": 1, "index": 0, "index": 5}``: Python keeps the last copy, other readers the first; which move
+    the bot meant cannot be known, so the reply is an ``invalid_reply`` naming the key, not a move."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(
+        textwrap.dedent(
+            """
+            import json, sys
+            for line in sys.stdin:
+                req = json.loads(line)
+                if req["type"] == "hello":
+                    print(json.dumps({"type": "hello", "id": req["id"], "protocol": 3}), flush=True)
+                elif req["type"] == "act":
+                    print('{"id": %d, "index": 0, "index": 0}' % req["id"], flush=True)
+            """
+        ),
+        encoding="utf-8",
+    )
+    r = gouji("simulate", "--hands", "1", "--agents", f"cmd:{sys.executable} {bot},greedy", "--json")
+    assert r.exit_code == 1 and "invalid_reply: a reply whose key 'index' appears twice" in r.stderr
+
+
 def test_the_quick_look_never_misses_an_integer_exact_would_change() -> None:
     """``may_be_wide`` decides whether a message is walked at all: it may say yes in vain (a hand's digits after a
     space), never no where :func:`protocol.exact` would change something."""
