@@ -53,7 +53,7 @@ from ..dsl.yamlpos import decode, parse
 from ..errors import GoujiError
 from ..hooks import HOOKS
 from ..variant import SECTIONS, Variant
-from .app import CSRF_COOKIE, HEADERS, PageError, read_form
+from .pages import CSRF_COOKIE, HEADERS, PageError, read_form
 from .i18n import lang_of
 
 MAX_FORM = 1024 * 1024

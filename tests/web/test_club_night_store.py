@@ -23,7 +23,8 @@ from gouji_rules.tournament import club as clubmod
 from gouji_rules.tournament import event as eventmod
 from gouji_rules.tournament.event import Tournament
 from gouji_rules.web import tables
-from gouji_rules.web.app import CHANGED, FORM_CHANGED, TOO_BIG, Config, create_app
+from gouji_rules.web.app import Config, create_app
+from gouji_rules.web.entry_form import CHANGED, FORM_CHANGED, TOO_BIG
 
 from .conftest import Server, stop_server
 from .test_app import FINISH, Club, _NoRedirect, _post

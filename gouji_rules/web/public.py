@@ -1,0 +1,189 @@
+"""The pages anyone who reaches the server may read: the standings, the season and each round's tables
+with each hand's result (stored, waiting for confirmation, or not yet entered)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..errors import GoujiError, IllegalAction
+from ..tournament import club, season, standings
+from ..tournament.event import Tournament
+from ..tournament.storage import HandRow
+from . import summary, tables
+from .pages import REFRESH_SECONDS, fail, page, reader_lang, state_of
+
+# on a phone what decides the ranking comes first; the other columns follow and scroll sideways
+PHONE_FIRST = ("rank", "name", "match_points", "hand_points")
+
+
+async def standings_page(request: Request) -> Response:
+    lang = reader_lang(request)
+
+    def gather(ev: Tournament) -> dict[str, Any]:
+        lines = standings.compute(ev)
+        label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
+        rest = [c for c in label if c not in PHONE_FIRST]
+        return {
+            "cols": [label[c] for c in PHONE_FIRST],
+            "rows": [
+                {
+                    "cells": [str(getattr(line, c)) for c in PHONE_FIRST],
+                    "more": [(label[c], str(getattr(line, c))) for c in rest],
+                    "unplayed": line.hands == 0 and line.played == 0 and line.byes == 0,
+                    "members": " ".join(line.members) if ev.by_team else "",
+                    "all": [str(getattr(line, c)) for c in (*PHONE_FIRST, *rest)],
+                }
+                for line in lines
+            ],
+            "all_cols": [label[c] for c in (*PHONE_FIRST, *rest)],
+            "next_round": _next_round(ev, lang),
+            "done": len(ev.db.hands()),
+            "total": ev.scheduled_hands(),
+            "tiebreaks": standings.tiebreak_names(lang, ev.tiebreaks),
+            "rounds": list(range(1, ev.rounds + 1)),
+            "seated": ev.db.rounds_seated(),
+        }
+
+    ctx = await state_of(request).read(gather)
+    return page(request, "standings.html", refresh=REFRESH_SECONDS, **ctx)
+
+
+SEASON_MAX = 1000
+"""The largest --window or minimum attendance /season takes from its address (twenty years of weekly nights)."""
+
+
+async def season_page(request: Request) -> Response:
+    """The season of the event files (``*.sqlite``) in the folder named at ``serve --season``, by file name.
+
+    Files named by date sort oldest first, as ``gouji event season`` wants them; ``?window=N&min=M``
+    choose as its options do.  Each file is opened read-only, in a worker thread.
+    """
+    folder = state_of(request).config.season_folder
+    if folder is None:
+        raise fail(
+            404, "this server was started without --season FOLDER", "服务器启动时没有指定赛季文件夹（--season）。"
+        )
+    given: dict[str, int | None] = {}
+    for key in ("window", "min"):
+        raw = request.query_params.get(key, "")
+        if raw and (not raw.isdigit() or not 1 <= int(raw) <= SEASON_MAX):
+            raise fail(400, f"{key} is a whole number from 1 to {SEASON_MAX}", f"{key} 应为 1 到 {SEASON_MAX} 的整数。")
+        given[key] = int(raw) if raw else None
+    window, min_nights = given["window"], given["min"] or 1
+
+    def gather() -> season.Season:
+        files = sorted(str(p) for p in folder.glob("*.sqlite") if p.is_file())
+        return season.build(files, window=window, min_nights=min_nights)
+
+    try:
+        s = await run_in_threadpool(gather)
+    except GoujiError as e:  # an event error, or rules in a file that no longer build
+        state_of(request).config.log(f"season: {e}")
+        shown = str(e).replace(f"{folder}{os.sep}", "")  # the file's name, not where the server keeps it
+        raise fail(422, shown, "赛季无法计算（文件夹里有不能用的文件、重复的赛事或规则不同的赛事）。") from None
+    lang = reader_lang(request)
+    return page(
+        request,
+        "season.html",
+        cols=[zh if lang == "zh" else en for _, zh, en in season.COLUMNS],
+        nights=[(n.name, Path(n.file).name, n.hands) for n in s.nights],
+        given=s.given,
+        min_nights=s.min_nights,
+        ranked=[season.cells(x, True) for x in s.ranked],
+        unranked=[season.cells(x, False) for x in s.unranked],
+    )
+
+
+def _next_round(ev: Tournament, lang: str) -> dict[str, Any] | None:
+    """Once a round is complete and the next has not begun: the next round's tables (or that it waits to be
+    paired).  Read only: a Swiss round is paired by the organiser's button, never by a page being read."""
+    seated = ev.db.rounds_seated()
+    started = {h.round for h in ev.db.hands()}
+    done = [r for r in seated if r in started and not club.round_complete(ev, r)]
+    if not done:
+        return None
+    last = max(done)
+    nxt = last + 1
+    if nxt > ev.rounds or nxt in started:
+        return None
+    if nxt not in seated:
+        return {"round": nxt, "after": last, "tables": []}
+    return {"round": nxt, "after": last, "tables": [t for t in club.seating_sheet(ev, nxt) if "bye" not in t]}
+
+
+def table_hands(ev: Tournament, rnd: int, tbl: int, names: list[str], lang: str) -> list[dict[str, Any]]:
+    """Each hand of a table: its stored result, or the entry waiting for confirmation, or nothing yet, each
+    with its summary in words (summary.py: the engine's settlement, never worked out here)."""
+    out = []
+    stored = {h.hand: h for h in ev.db.hands(rnd) if h.tbl == tbl and h.rotation == 0}
+    for n in range(1, ev.hands_per_match + 1):
+        row = stored.get(n)
+        wait = tables.pending(ev, rnd, tbl, n)
+        out.append(
+            {
+                "hand": n,
+                "finish": [names[s] for s in row.result["finish"]] if row else [],
+                "scores": list(row.scores) if row else None,
+                "summary": _stored_summary(ev, row, names, lang) if row else None,
+                "pending": wait,
+                "pending_finish": [names[int(s)] for s in wait.entry.finish] if wait else [],
+                "pending_summary": _pending_summary(ev, wait, lang) if wait else None,
+            }
+        )
+    return out
+
+
+def _stored_summary(ev: Tournament, row: HandRow, names: list[str], lang: str) -> summary.Summary | None:
+    if "next_leader" in row.record and "scores" in row.record:
+        return summary.of_stored(ev, row.record, row.result, names, lang)
+    try:  # a hand stored without its settlement: settle it again, as the engine does
+        entry = tables.entry_of_result(ev, row.round, row.tbl, row.hand, row.result)
+        return summary.of_scored(ev, tables.check(ev, entry), lang)
+    except (ValueError, IllegalAction):
+        return None
+
+
+def _pending_summary(ev: Tournament, wait: tables.Pending, lang: str) -> summary.Summary | None:
+    try:
+        return summary.of_scored(ev, tables.check(ev, wait.entry), lang)
+    except (ValueError, IllegalAction):  # entered under rules the event no longer has: the points say it
+        return None
+
+
+def round_tables(ev: Tournament, rnd: int, lang: str) -> list[dict[str, Any]]:
+    out = []
+    for t in club.seating_sheet(ev, rnd):
+        if "bye" in t:
+            out.append({"bye": t["bye"]})
+            continue
+        names = [s["player"] for s in t["seats"]]
+        out.append({"table": t["table"], "seats": t["seats"], "hands": table_hands(ev, rnd, t["table"], names, lang)})
+    return out
+
+
+def round_number(request: Request, ev: Tournament) -> int:
+    rnd: int = request.path_params["rnd"]
+    seated = ev.db.rounds_seated()
+    if rnd not in seated:
+        raise fail(404, f"round {rnd} is not seated (rounds seated: {seated})")
+    return rnd
+
+
+async def round_page(request: Request) -> Response:
+    def gather(ev: Tournament) -> dict[str, Any]:
+        rnd = round_number(request, ev)
+        return {
+            "rnd": rnd,
+            "tables": round_tables(ev, rnd, reader_lang(request)),
+            "rounds": list(range(1, ev.rounds + 1)),
+            "seated": ev.db.rounds_seated(),
+        }
+
+    ctx = await state_of(request).read(gather)
+    return page(request, "round.html", refresh=REFRESH_SECONDS, **ctx)
