@@ -426,6 +426,12 @@ class Editor:
         return draft
 
     def current(self, draft: Draft, text: str) -> dict[tuple[str, str], str] | None:
+        """The controls' values for ``text``; None when it is not YAML, or when another file of its chain
+        has errors (its values would put that file's content on the page: it is only named)."""
+        filename = self.filename(draft.path)
+        checked = dsl.check_text(text, filename, self.folder(draft.path), root=self.root)
+        if any(e.file != filename for e in checked.errors):
+            return None
         try:
             return edit.values(
                 text, self.filename(draft.path), self.folder(draft.path), self.base_variant(draft), self.root

@@ -363,14 +363,13 @@ def _serve(path: Path) -> tuple[Any, str]:
         [sys.executable, "-m", "gouji_rules.cli", "edit", str(path), "--port", str(port)],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
     )  # fmt: skip
-    assert proc.stderr is not None
-    printed = ""
-    while not printed.startswith("open "):
-        printed = proc.stderr.readline()
-        if not printed:
-            proc.kill()
-            pytest.fail("gouji edit printed no address")
-    url = printed.split()[1]  # the address with its token, as the organiser opens it
+    from .test_editor_secret import printed_address
+
+    try:
+        url = printed_address(proc)  # the address with its token, as the organiser opens it
+    except BaseException:
+        proc.kill()
+        raise
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
