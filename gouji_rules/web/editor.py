@@ -51,7 +51,7 @@ from ..dsl.choices import choice_words, field_choices
 from ..dsl.diff import diff_rows
 from ..dsl.errors import VariantErrors, VariantFileError
 from ..dsl.explain import Sheet, field_label, field_words, heading, plain_label, sheet, zh_numeral
-from ..dsl.merge import READ_LIMIT, OutsideRoot, within
+from ..dsl.merge import READ_LIMIT, OutsideRoot, load_chain, within
 from ..dsl.yamlpos import decode, parse
 from ..errors import GoujiError
 from ..hooks import HOOKS
@@ -429,9 +429,14 @@ class Editor:
         """The controls' values for ``text``; None when it is not YAML, or when another file of its chain
         has errors (its values would put that file's content on the page: it is only named)."""
         filename = self.filename(draft.path)
-        checked = dsl.check_text(text, filename, self.folder(draft.path), root=self.root)
-        if any(e.file != filename for e in checked.errors):
+        try:
+            files = load_chain(text, filename, self.folder(draft.path), root=self.root).files
+        except VariantErrors:
             return None
+        if not all(_shipped(f) for f in files[1:]):  # a file of the folder's tree: its errors stay off the page
+            checked = dsl.check_text(text, filename, self.folder(draft.path), root=self.root)
+            if any(e.file != filename for e in checked.errors):
+                return None
         try:
             return edit.values(
                 text, self.filename(draft.path), self.folder(draft.path), self.base_variant(draft), self.root
@@ -587,6 +592,13 @@ class Editor:
             draft.refuse("try_failed", lang, why=str(e))
             return
         draft.report = self.reports.add(render_html(doc))
+
+
+def _shipped(filename: str) -> bool:
+    try:
+        return Path(filename).resolve().parent == dsl.merge.shipped_dir().resolve()
+    except (OSError, ValueError):
+        return False
 
 
 def _utf8(data: bytes) -> bool:

@@ -240,3 +240,26 @@ def test_a_new_file_is_confined_to_the_current_folder(tmp_path: Path, monkeypatc
     monkeypatch.chdir(tmp_path)
     config = EditorConfig(path=None)
     assert config.root == Path(os.path.realpath(tmp_path))
+
+
+def test_open_hands_the_browser_a_private_file_never_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import webbrowser
+
+    from gouji_rules.cli.edit import _open_in_browser
+
+    opened: list[str] = []
+    done = threading.Event()
+    monkeypatch.setattr(webbrowser, "open", lambda url: bool(opened.append(url) or done.set() or True))
+    url = editor_url(EditorConfig(port=8012))
+    folder = _open_in_browser(url)
+    assert folder is not None and done.wait(10)
+    try:
+        assert opened[0].startswith("file://") and "token" not in opened[0]  # a command line every account sees
+        page = Path(opened[0][len("file://") :])
+        assert page.stat().st_mode & 0o777 == 0o600 and Path(folder).stat().st_mode & 0o777 == 0o700
+        assert url.replace("&", "&amp;") in page.read_text(encoding="utf-8")
+    finally:
+        import shutil
+
+        shutil.rmtree(folder)
