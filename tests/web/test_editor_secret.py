@@ -150,18 +150,25 @@ def test_the_command_prints_an_address_with_a_new_token_and_refuses_without_it(c
 
 
 def printed_address(proc: subprocess.Popen[str], seconds: float = 60) -> str:
-    """The address ``gouji edit`` printed on its ``open …`` line; fails (never waits for ever) without one."""
+    """The address ``gouji edit`` printed on its ``open …`` line; fails (never waits for ever) without one.
+
+    Read from the descriptor itself: a buffered readline could hold the line while select waits."""
     assert proc.stderr is not None
+    fd = proc.stderr.fileno()
+    seen = b""
     deadline = time.monotonic() + seconds
     with selectors.DefaultSelector() as sel:
-        sel.register(proc.stderr, selectors.EVENT_READ)
+        sel.register(fd, selectors.EVENT_READ)
         while time.monotonic() < deadline:
-            if sel.select(timeout=0.5):
-                line = proc.stderr.readline()
-                assert line, "gouji edit ended without printing an address"
+            if not sel.select(timeout=0.5):
+                continue
+            chunk = os.read(fd, 4096)
+            assert chunk, f"gouji edit ended without printing an address: {seen!r}"
+            seen += chunk
+            for line in seen.decode("utf-8", "replace").split("\n")[:-1]:  # whole lines only
                 if line.startswith("open "):
                     return line.split()[1]
-    pytest.fail("gouji edit printed no address")
+    pytest.fail(f"gouji edit printed no address: {seen!r}")
 
 
 # -- the folder it was started on ----------------------------------------------------------------
