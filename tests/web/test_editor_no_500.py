@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import stat
 import threading
 import time
 from pathlib import Path
@@ -118,6 +119,16 @@ def test_a_path_that_is_a_folder_a_fifo_or_a_device_is_refused_and_never_read(cl
     club.unlink()
     club.mkdir()
     assert "打不开" in refusal(opens(c))
+    club.rmdir()
+    device = club.parent / "null.yaml"
+    try:
+        os.mknod(club, 0o600 | stat.S_IFCHR, os.makedev(1, 3))  # /dev/null's numbers, where the file was
+        os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        return  # only root makes devices
+    assert "打不开" in refusal(opens(c)) and "设备" in refusal(opens(c))
+    r = post(c, page, "save", path=str(device))
+    assert "设备" in refusal(r.text), refusal(r.text)
 
 
 def unblock(fifo: Path, seconds: float = 10) -> None:
