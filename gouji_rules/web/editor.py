@@ -13,6 +13,11 @@ Saving goes through the output-path rule and the atomic writer: never over a dat
 device, a file of the ``extends:`` chain, nor over a file that changed on disk since it was
 opened (someone else's edit is never overwritten silently).  "Try it" plays a small
 comparison against the base and shows ``gouji compare``'s HTML report.
+
+Nothing reaches it without the token printed at start (:mod:`.editor_gate`); it reads and writes
+only in the folder it was started on and below, ``extends:`` included, and its page quotes no line
+of any file but the one being edited (:mod:`.editor_guard`).  No request answers 500: whatever a
+handler cannot use is a refusal page (:func:`guarded`).
 """
 
 from __future__ import annotations
