@@ -81,9 +81,20 @@ def load_installed() -> list[str]:
                 target()
         except (Exception, SystemExit) as e:  # whatever a package's code raises, named with its entry point
             error = ExtensionError(
-                f"extension {ep.name!r} ({ep.value}, entry point group {GROUP}) failed to load: {type(e).__name__}: {e}"
+                f"extension {ep.name!r} ({ep.value}, entry point group {GROUP}) failed to load: {_describe(e)}"
             )
             _failed.append(error)
             raise error from e
         loaded.append(ep.name)
     return list(loaded)
+
+
+def _describe(e: BaseException) -> str:
+    """``Type: message`` of what an extension raised, even when its ``__str__`` itself raises
+    (the refusal must still be one line, never a second traceback)."""
+    name = getattr(type(e), "__name__", "exception")
+    try:
+        text = str(e)
+    except Exception:  # a package's exception whose __str__ fails: say so instead of what it holds
+        return f"{name} (its message cannot be printed)"
+    return f"{name}: {text}" if text else name

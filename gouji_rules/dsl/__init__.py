@@ -49,27 +49,33 @@ def _stem(filename: str) -> str:
 
 
 def check_text(
-    text: str, filename: str = "<string>", base: Path | None = None, *, schema: dict[str, Any] | None = None
+    text: str,
+    filename: str = "<string>",
+    base: Path | None = None,
+    *,
+    schema: dict[str, Any] | None = None,
+    root: Path | None = None,
 ) -> Checked:
     """Check a variant file's text; errors and warnings are in the result, never raised.
 
-    ``schema`` replaces the JSON Schema generated from the model (a test passes a tightened copy)."""
+    ``schema`` replaces the JSON Schema generated from the model (a test passes a tightened copy);
+    ``root`` confines its ``extends:`` chain to that folder's tree (:func:`.merge.load_chain`)."""
     try:
-        chain = load_chain(text, filename, base)
+        chain = load_chain(text, filename, base, root=root)
     except VariantErrors as e:
         return Checked(None, list(e.errors))
     return check_chain(chain, _stem(filename), schema)
 
 
-def check_file(path: str | Path, *, schema: dict[str, Any] | None = None) -> Checked:
-    """Check a variant file on disk (see :func:`check_text`)."""
+def check_file(path: str | Path, *, schema: dict[str, Any] | None = None, root: Path | None = None) -> Checked:
+    """Check a variant file on disk (see :func:`check_text`; ``root`` confines its chain, not ``path``)."""
     p = Path(path)
     try:
         text, fname = read_file(p)
     except VariantErrors as e:
         return Checked(None, list(e.errors))
     try:
-        chain = load_chain(text, fname, p.resolve().parent, str(p.resolve()))
+        chain = load_chain(text, fname, p.resolve().parent, str(p.resolve()), root=root)
     except VariantErrors as e:
         return Checked(None, list(e.errors))
     return check_chain(chain, _stem(fname), schema)

@@ -82,11 +82,11 @@ def options() -> list[tuple[str, str]]:
     return [(key, f.name) for key, cls in SECTIONS for f in dataclasses.fields(cls)]
 
 
-def values(text: str, filename: str, folder: Any, base: Variant) -> dict[tuple[str, str], str]:
+def values(text: str, filename: str, folder: Any, base: Variant, root: Any = None) -> dict[tuple[str, str], str]:
     """Each option's and hook's value as its control shows it: what the file (and its ``extends:``
-    chain) says, else the base's.  Values the schema refuses are shown as written.  Raises
-    :class:`VariantErrors` when the text is not YAML or its chain cannot be read."""
-    chain = load_chain(text, filename, folder)
+    chain, confined to ``root``'s tree when given) says, else the base's.  Values the schema refuses
+    are shown as written.  Raises :class:`VariantErrors` when the text is not YAML or its chain cannot be read."""
+    chain = load_chain(text, filename, folder, root=root)
     index: Index = {}
     data = typed(chain.root, generated_schema(), (), index, [])
     data = data if isinstance(data, dict) else {}

@@ -83,15 +83,28 @@ class Chain:
     files: list[str] = field(default_factory=list)
 
 
-def load_chain(text: str, filename: str, base: Path | None, identity: str | None = None) -> Chain:
-    """Parse a file and everything it extends; merge.  Raises VariantErrors."""
+def load_chain(
+    text: str, filename: str, base: Path | None, identity: str | None = None, *, root: Path | None = None
+) -> Chain:
+    """Parse a file and everything it extends; merge.  Raises VariantErrors.
+
+    ``root`` confines the chain to one folder's tree (the rules editor's): an ``extends:`` that is
+    an absolute path, or whose path leaves ``root`` (``..``, a link pointing out), is refused before
+    anything is opened, so a page cannot be made to read any other file of the machine."""
     files: list[str] = []
-    root = _load(text, filename, base, identity or filename, [], files)
-    return Chain(root, files)
+    tree = _identity(str(root)) if root is not None else None
+    node = _load(text, filename, base, identity or filename, [], files, tree)
+    return Chain(node, files)
 
 
 def _load(
-    text: str, filename: str, base: Path | None, identity: str, stack: list[tuple[str, str]], files: list[str]
+    text: str,
+    filename: str,
+    base: Path | None,
+    identity: str,
+    stack: list[tuple[str, str]],
+    files: list[str],
+    root: str | None = None,
 ) -> Node:
     node = parse(text, filename)
     files.append(filename)
@@ -104,7 +117,7 @@ def _load(
     if ext.kind != "scalar" or ext.is_null or not ext.value.strip():
         raise VariantErrors([ext.error("extends must name a shipped variant or a file path")])
     target = ext.value.strip()
-    parent_text, parent_name, parent_base, parent_id = _find_parent(ext, target, base)
+    parent_text, parent_name, parent_base, parent_id = _find_parent(ext, target, base, root)
     for ident, fname in stack:
         if ident == parent_id:
             start = [f for _, f in stack].index(fname)
@@ -112,16 +125,22 @@ def _load(
             raise VariantErrors([ext.error(f"extends cycle: {cycle}", "a variant cannot extend itself")])
     if len(stack) >= MAX_CHAIN:
         raise VariantErrors([ext.error(f"extends chain is longer than {MAX_CHAIN} files")])
-    parent = _load(parent_text, parent_name, parent_base, parent_id, stack, files)
+    parent = _load(parent_text, parent_name, parent_base, parent_id, stack, files, root)
     return merge(parent, node)
 
 
-def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, Path | None, str]:
+def _find_parent(
+    ext: Node, target: str, base: Path | None, root: str | None = None
+) -> tuple[str, str, Path | None, str]:
     names = shipped_names()
     looks_like_path = "/" in target or "\\" in target or target.endswith((".yaml", ".yml"))
     if not looks_like_path and target in names:
         return _shipped_source(target)
+    if "\0" in target:
+        raise VariantErrors([ext.error("extends: a file name cannot hold a NUL character")])
     path = (base or Path.cwd()) / target
+    if root is not None:
+        path = _confined(ext, target, path, root)
     try:
         found = path.exists()
     except OSError as e:  # a name over the system's limits (NAME_MAX, PATH_MAX), a loop of links
@@ -139,6 +158,41 @@ def _find_parent(ext: Node, target: str, base: Path | None) -> tuple[str, str, P
         raise VariantErrors([ext.error(f"extends: cannot read {target!r}: it {e.message}")]) from None
     fname = display_path(str(path))
     return decode(data, fname), fname, path.parent, _identity(str(path))
+
+
+class OutsideRoot(ValueError):
+    """A path that leads out of the confining folder (see :func:`within`)."""
+
+
+def within(path: Path, root: str) -> Path:
+    """``path`` with every link followed, when that stays inside the folder ``root`` (itself resolved);
+    else :class:`OutsideRoot`.  A path that does not exist yet is judged by where it would be."""
+    try:
+        real = os.path.realpath(path)
+        inside = os.path.commonpath([real, root]) == root
+    except (OSError, ValueError):
+        raise OutsideRoot(str(path)) from None
+    if not inside:
+        raise OutsideRoot(str(path))
+    return Path(real)
+
+
+def _confined(ext: Node, target: str, path: Path, root: str) -> Path:
+    """The parent ``target`` names, if it lies in ``root``'s tree; else an error that names only the value written."""
+    outside = VariantErrors(
+        [
+            ext.error(
+                f"extends: {target[:80]!r} is outside the folder being edited ({root})",
+                "extends may name a shipped variant or a file in that folder or below it",
+            )
+        ]
+    )
+    if Path(target).is_absolute() or target.startswith("~"):
+        raise outside
+    try:
+        return within(path, root)
+    except OutsideRoot:
+        raise outside from None
 
 
 def _identity(path: str) -> str:

@@ -115,6 +115,11 @@ MESSAGES: tuple[Row, ...] = (
     (r"extends must name a shipped variant or a file path", "extends 要写一个内置规则的名字或一个文件路径"),
     (r"extends chain is longer than (?P<n>\d+) files", r"extends 链超过 \g<n> 个文件"),
     (
+        r"extends: (?P<t>.+) is outside the folder being edited \((?P<r>.+)\)",
+        r"extends：\g<t> 不在正在编辑的文件夹 \g<r> 里",
+    ),
+    (r"extends: a file name cannot hold a NUL character", "extends：文件名里不能有 NUL 字符"),
+    (
         r"name: (?P<v>.+?) may use only letters \(of any script\), digits, '_' and '-' \(not first\)",
         r"name：\g<v> 只能用字母（任何文字）、数字、'_' 和 '-'（'-' 不能在开头）",
     ),
@@ -328,6 +333,10 @@ HINTS: tuple[Row, ...] = (
     (r"write the ASCII (?P<c>.+)", r"写半角（ASCII）的 \g<c>"),
     (r"use extends: to build on another variant", "用 extends: 在别的规则上改"),
     (r"a variant cannot extend itself", "规则不能 extends 它自己"),
+    (
+        r"extends may name a shipped variant or a file in that folder or below it",
+        "extends 只能写内置规则的名字，或这个文件夹（及其子文件夹）里的文件",
+    ),
     (r"a 'billion laughs'\?", "是“十亿笑声”（billion laughs）攻击吗？"),
     (
         r"a 'billion laughs' alias bomb\? variant files need no aliases",

@@ -13,6 +13,11 @@ Saving goes through the output-path rule and the atomic writer: never over a dat
 device, a file of the ``extends:`` chain, nor over a file that changed on disk since it was
 opened (someone else's edit is never overwritten silently).  "Try it" plays a small
 comparison against the base and shows ``gouji compare``'s HTML report.
+
+Nothing reaches it without the token printed at start (:mod:`.editor_gate`); it reads and writes
+only in the folder it was started on and below, ``extends:`` included, and its page quotes no line
+of any file but the one being edited (:mod:`.editor_guard`).  No request answers 500: whatever a
+handler cannot use is a refusal page (:func:`guarded`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import sys
 import threading
 import time
 import typing
+import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +44,7 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
@@ -49,12 +56,17 @@ from ..dsl.choices import choice_words, field_choices
 from ..dsl.diff import diff_rows
 from ..dsl.errors import VariantErrors, VariantFileError
 from ..dsl.explain import Sheet, field_label, field_words, heading, plain_label, sheet, zh_numeral
+from ..dsl.merge import READ_LIMIT, OutsideRoot, load_chain, within
 from ..dsl.yamlpos import decode, parse
 from ..errors import GoujiError
 from ..hooks import HOOKS
+from ..inputs import InputFileError, read_bytes
+from ..plugins import ExtensionError
 from ..variant import SECTIONS, Variant
-from .pages import CSRF_COOKIE, HEADERS, PageError, read_form
+from .editor_gate import TOKEN_PARAM, TokenGate, host_of
+from .editor_guard import SURROGATE, printable, shown
 from .i18n import lang_of
+from .pages import CSRF_COOKIE, HEADERS, PageError, read_form
 
 MAX_FORM = 1024 * 1024
 """Bytes a post may carry: the file twice (as opened and as text), each Chinese character nine bytes encoded."""
@@ -150,6 +162,17 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "Not saved: {path} exists and is not the file you opened; give another name so that it is not overwritten.",
     ),
     "path": ("没有保存：不能写入 {path}：{why}", "Not saved: {path} cannot be written: {why}"),
+    "outside": (
+        "没有保存：{path} 不在编辑器启动时所在的文件夹 {root} 里。编辑器只读写这个文件夹（和它的子文件夹）里的文件；"
+        "要保存到别处，请在那个文件夹里重新运行 gouji edit。",
+        "Not saved: {path} is outside the folder the editor was started on ({root}). The editor reads and "
+        "writes only in that folder and below it; to save elsewhere, run gouji edit in that folder.",
+    ),
+    "bad_path": ("没有保存：这个文件名不能用：{why}。", "Not saved: that file name cannot be used: {why}."),
+    "unreadable": (
+        "打不开 {path}：{why}。下面是一份新的规则；保存时请换一个文件名。",
+        "{path} cannot be opened: {why}. Below is a new file; save it under another name.",
+    ),
     "encoding": (
         "{path} 不是 UTF-8 文本：保存会丢掉其中认不出的字符，所以不能直接保存。请先把文件另存为 UTF-8，"
         "或保存到另一个文件名。",
@@ -183,6 +206,15 @@ PATH_WHY_ZH: list[tuple[str, Callable[[re.Match[str]], str]]] = [
 """The output-path rule's reasons (:mod:`gouji_rules.outputs`) in Chinese, for the page."""
 
 
+PATH_BYTES = 4096
+"""The longest path a save may name (Linux's PATH_MAX); a longer one is refused before the system sees it."""
+NAME_BYTES = 255
+BAD_PATH: dict[str, tuple[str, str]] = {
+    "nul": ("文件名里有 NUL 字符", "it holds a NUL character"),
+    "long": ("文件名太长（路径最多 4096 字节，每一段最多 255 字节）", "it is too long (4096 bytes a path, 255 a name)"),
+    "surrogate": ("文件名里有不成对的代理字符，不是合法的文字", "it holds a lone surrogate, which is not a character"),
+}
+
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 """The names the page may be asked for by: a page of another site that points its own name at
 127.0.0.1 (DNS rebinding) would otherwise read and save this machine's files from the browser."""
@@ -195,7 +227,11 @@ def say(key: str, lang: str, **kw: object) -> str:
 
 @dataclass
 class EditorConfig:
-    """How ``gouji edit`` was started: the file (None: a new one), the base for a new file, the language."""
+    """How ``gouji edit`` was started: the file (None: a new one), the base for a new file, the language.
+
+    ``token`` is the secret every request must carry (new at each start: a config is made once per
+    start); ``root`` the folder whose tree the editor reads and writes, by default the file's folder,
+    or the current folder for a new file; ``port`` where it listens (for :func:`editor_url`)."""
 
     path: Path | None = None
     base: str = "dagang"
@@ -204,6 +240,20 @@ class EditorConfig:
     try_deals: int = TRY_DEALS
     try_seconds: float = TRY_SECONDS
     hosts: tuple[str, ...] = LOOPBACK
+    root: Path | None = None
+    port: int = 8010
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
+
+    def __post_init__(self) -> None:
+        if self.root is None:  # the real file's folder: a link to a file elsewhere edits it where it is
+            self.root = Path(os.path.realpath(self.path)).parent if self.path is not None else Path.cwd()
+        self.root = Path(os.path.realpath(self.root))
+
+
+def editor_url(config: EditorConfig, page: str = "/") -> str:
+    """The address that opens the editor, its token in it: what ``gouji edit`` prints and opens, and
+    what any page that links to the editor (the club's home, the room's button) must use."""
+    return f"http://127.0.0.1:{config.port}{page}?{urllib.parse.urlencode({TOKEN_PARAM: config.token})}"
 
 
 class Reports:
@@ -235,10 +285,26 @@ def digest(data: bytes | None) -> str:
 
 
 def read_disk(path: Path) -> bytes | None:
+    """The file's bytes, None when there is none; a folder, FIFO or device is an :class:`InputFileError`
+    (never read: a FIFO would hang the page)."""
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+        return read_bytes(path, limit=READ_LIMIT)
+    except InputFileError as e:
+        if e.missing:
+            return None
+        raise
+
+
+def path_problem(path: str) -> str | None:
+    """Why a typed path cannot be used at all (a key of :data:`BAD_PATH`), before the system is asked."""
+    if "\0" in path:
+        return "nul"
+    if SURROGATE.search(path):
+        return "surrogate"
+    data = path.encode("utf-8")
+    if len(data) > PATH_BYTES or any(len(part) > NAME_BYTES for part in data.split(b"/")):
+        return "long"
+    return None
 
 
 def skeleton(base: str) -> str:
@@ -298,11 +364,20 @@ class Editor:
         self.config = config
         self.reports = Reports()
         self.save_lock = threading.Lock()
+        assert config.root is not None  # set by EditorConfig
+        self.root: Path = config.root
 
     # the variants behind a draft
 
     def folder(self, path: str) -> Path:
-        return (Path(path).resolve().parent) if path else Path.cwd()
+        """Where the draft's relative ``extends:`` are read from: its file's folder, when the file is
+        in the editor's folder tree; else that folder itself (a path typed elsewhere reads nothing there)."""
+        if path and path_problem(path) is None:
+            try:
+                return within(Path(path), str(self.root)).parent
+            except OutsideRoot:
+                pass
+        return self.root
 
     def filename(self, path: str) -> str:
         return path or "<新文件>"
@@ -313,9 +388,13 @@ class Editor:
         try:
             if name in dsl.shipped_names():
                 return dsl.load_shipped(name)
-            return dsl.load_file(self.folder(draft.path) / name)
-        except GoujiError:
-            return dsl.load_shipped("dagang")
+            if "\0" not in name and not Path(name).is_absolute():
+                checked = dsl.check_file(within(self.folder(draft.path) / name, str(self.root)), root=self.root)
+                if checked.variant is not None and not checked.errors:
+                    return checked.variant
+        except (GoujiError, OutsideRoot, OSError, ValueError):
+            pass
+        return dsl.load_shipped("dagang")
 
     def extends(self, text: str, path: str) -> str | None:
         try:
@@ -330,7 +409,11 @@ class Editor:
         """A draft of the file the editor was started on, or of a new file on ``base``."""
         path = self.config.path
         base = base or self.config.base
-        data = read_disk(path) if path is not None else None
+        unreadable = ""
+        try:
+            data = read_disk(path) if path is not None else None
+        except InputFileError as e:
+            data, unreadable = None, e.message
         if data is None:
             text = skeleton(base)
         else:
@@ -339,6 +422,8 @@ class Editor:
             except VariantErrors:
                 text = data.decode("utf-8", "replace")
         draft = Draft(base, str(path) if path else "", digest(data), text, text, {})
+        if unreadable:
+            draft.refuse("unreadable", self.config.lang, path=draft.path, why=_why(unreadable, self.config.lang))
         if data is not None and not _utf8(data):
             draft.refuse("encoding", self.config.lang, path=draft.path)
         draft.base = self.extends(text, draft.path) or base
@@ -346,8 +431,21 @@ class Editor:
         return draft
 
     def current(self, draft: Draft, text: str) -> dict[tuple[str, str], str] | None:
+        """The controls' values for ``text``; None when it is not YAML, or when another file of its chain
+        has errors (its values would put that file's content on the page: it is only named)."""
+        filename = self.filename(draft.path)
         try:
-            return edit.values(text, self.filename(draft.path), self.folder(draft.path), self.base_variant(draft))
+            files = load_chain(text, filename, self.folder(draft.path), root=self.root).files
+        except VariantErrors:
+            return None
+        if not all(_shipped(f) for f in files[1:]):  # a file of the folder's tree: its errors stay off the page
+            checked = dsl.check_text(text, filename, self.folder(draft.path), root=self.root)
+            if any(e.file != filename for e in checked.errors):
+                return None
+        try:
+            return edit.values(
+                text, self.filename(draft.path), self.folder(draft.path), self.base_variant(draft), self.root
+            )
         except VariantErrors:
             return None
 
@@ -405,7 +503,11 @@ class Editor:
         return draft
 
     def check(self, draft: Draft) -> dsl.Checked:
-        return dsl.check_text(draft.text, self.filename(draft.path), self.folder(draft.path))
+        """The draft checked as ``gouji validate`` checks it, its chain confined to the editor's folder,
+        with what the page may show: lines of the edited text only (:func:`shown`)."""
+        filename = self.filename(draft.path)
+        result = dsl.check_text(draft.text, filename, self.folder(draft.path), root=self.root)
+        return shown(result, filename, draft.text)
 
     # saving
 
@@ -421,6 +523,15 @@ class Editor:
         if not draft.path.endswith((".yaml", ".yml")):
             draft.refuse("suffix", lang, path=draft.path)
             return result
+        problem = path_problem(draft.path)
+        if problem is not None:
+            draft.refuse("bad_path", lang, why=BAD_PATH[problem][0 if lang == "zh" else 1])
+            return result
+        try:
+            within(Path(draft.path), str(self.root))
+        except OutsideRoot:
+            draft.refuse("outside", lang, path=draft.path, root=self.root)
+            return result
         if result.errors or result.variant is None:
             draft.refuse("invalid", lang)
             return result
@@ -433,7 +544,11 @@ class Editor:
             except OutputPathError as e:
                 draft.refuse("path", lang, path=draft.path, why=_why(e.why, lang))
                 return result
-            data = read_disk(target)
+            try:
+                data = read_disk(target)
+            except InputFileError as e:
+                draft.refuse("path", lang, path=draft.path, why=_why(e.message, lang))
+                return result
             on_disk = digest(data)
             if own and data is not None and not _utf8(data):
                 draft.refuse("encoding", lang, path=draft.path)
@@ -451,8 +566,10 @@ class Editor:
                 why = getattr(e, "why", "") or getattr(e, "strerror", "") or str(e)
                 draft.refuse("path", lang, path=draft.path, why=_why(why, lang))
                 return result
-        written = read_disk(target)
-        draft.opened = digest(written)
+        try:
+            draft.opened = digest(read_disk(target))
+        except InputFileError:  # replaced between the write and this look: the next save says it changed
+            draft.opened = "absent"
         if self.config.path is None or own:
             self.config.path = target
         draft.notice = say("saved", lang, path=draft.path)
@@ -482,6 +599,13 @@ class Editor:
         draft.report = self.reports.add(render_html(doc))
 
 
+def _shipped(filename: str) -> bool:
+    try:
+        return Path(filename).resolve().parent == dsl.merge.shipped_dir().resolve()
+    except (OSError, ValueError):
+        return False
+
+
 def _utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
@@ -505,8 +629,11 @@ class TryTooLong(GoujiError):
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        try:
+            return os.path.realpath(a) == os.path.realpath(b)
+        except (OSError, ValueError):
+            return False
 
 
 def _why(why: str, lang: str) -> str:
@@ -691,7 +818,7 @@ def render(
         try_hands=2 * editor.config.try_deals,
         try_seed=TRY_SEED,
     )
-    resp = HTMLResponse(body, status_code=status, headers=EDITOR_HEADERS)
+    resp = HTMLResponse(printable(body), status_code=status, headers=EDITOR_HEADERS)
     resp.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", max_age=12 * 3600)
     return resp
 
@@ -701,17 +828,9 @@ def render(
 
 def _editor(request: Request) -> Editor:
     ed: Editor = request.app.state.editor
-    if _host(request) not in ed.config.hosts:
+    if host_of(request) not in ed.config.hosts:  # the gate refuses it first; kept should the gate be moved
         raise PageError(403, "the editor answers only at 127.0.0.1", "规则编辑器只能在本机（127.0.0.1）打开。")
     return ed
-
-
-def _host(request: Request) -> str:
-    """The name the request asked for, without its port (``[::1]`` keeps its brackets)."""
-    host = request.headers.get("host", "")
-    if host.startswith("["):
-        return host[: host.find("]") + 1]
-    return host.split(":", 1)[0]
 
 
 def _lang(request: Request, form: dict[str, list[str]] | None = None) -> str:
@@ -752,31 +871,86 @@ async def report_page(request: Request) -> Response:
     page = _editor(request).reports.get(request.path_params["token"])
     if page is None:
         raise PageError(404, "no such report (only the last few are kept)", "找不到这份报告（只保留最近几份）。")
-    return HTMLResponse(page, headers=REPORT_HEADERS)
+    return HTMLResponse(printable(page), headers=REPORT_HEADERS)
+
+
+def message_page(request: Request, status: int, zh: str, en: str) -> Response:
+    """A short page that says why a request was refused, Chinese first unless the page is in English."""
+    try:
+        lang = _lang(request)
+    except HTTPException:
+        lang = "zh"
+    message = zh if lang == "zh" and zh else en
+    body = _env.get_template("editor_message.html").render(lang=lang, message=message, title=say("title", lang))
+    return HTMLResponse(printable(body), status_code=status, headers=EDITOR_HEADERS)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    lang = _lang(request)
     zh = exc.zh if isinstance(exc, PageError) else ""
-    message = zh if lang == "zh" and zh else str(exc.detail)
-    body = _env.get_template("editor_message.html").render(lang=lang, message=message, title=say("title", lang))
-    return HTMLResponse(body, status_code=exc.status_code, headers=EDITOR_HEADERS)
+    return message_page(request, exc.status_code, zh, str(exc.detail))
+
+
+def guarded(
+    handler: Callable[[Request], typing.Awaitable[Response]],
+) -> Callable[[Request], typing.Awaitable[Response]]:
+    """``handler``, its unexpected exceptions made a refusal page instead of HTTP 500.
+
+    An installed extension that fails to load (every check needs the registries) is 503 with its
+    name: nothing the page sends can mend it.  Anything else was caused by what the request sent
+    (the file and the form are the only inputs), so it is 400; the file on disk is untouched either
+    way, and the exception's kind is logged for the organiser."""
+
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except HTTPException:
+            raise
+        except ExtensionError as e:
+            return message_page(
+                request,
+                503,
+                f"已安装的扩展加载失败，修好或卸载它之前编辑器不能检查规则（文件没有改动）：{e}",
+                f"An installed extension failed to load; the editor cannot check rules until it is mended "
+                f"or removed (the file is unchanged): {e}",
+            )
+        except Exception as e:  # the one place a page turns any failure into a refusal
+            ed: Editor = request.app.state.editor
+            ed.config.log(f"refused a request: {type(e).__name__}: {_text_of(e)}")
+            return message_page(
+                request,
+                400,
+                f"这次请求没有完成（{type(e).__name__}）：文件没有改动。请返回，检查输入后再试，或重新打开页面。",
+                f"This request could not be completed ({type(e).__name__}); the file is unchanged. "
+                "Go back, check what was entered and try again, or open the page again.",
+            )
+
+    return run
+
+
+def _text_of(e: BaseException) -> str:
+    try:
+        return str(e)
+    except Exception:  # an exception whose __str__ fails is still reported by its kind
+        return "(its message cannot be printed)"
 
 
 def create_editor_app(config: EditorConfig) -> Starlette:
     """The editor's application: ``/`` the page (``?base=NAME`` a new file on another base), posts to ``/``."""
     app = Starlette(
         routes=[
-            Route("/", editor_page, methods=["GET"]),
-            Route("/", editor_post, methods=["POST"]),
-            Route("/report/{token}", report_page, methods=["GET"]),
+            Route("/", guarded(editor_page), methods=["GET"]),
+            Route("/", guarded(editor_post), methods=["POST"]),
+            Route("/report/{token}", guarded(report_page), methods=["GET"]),
             Mount("/static", StaticFiles(packages=[("gouji_rules.web", "static")]), name="static"),
         ],
         exception_handlers={HTTPException: http_error},
+        middleware=[
+            Middleware(TokenGate, token=config.token, port=config.port, hosts=config.hosts, headers=EDITOR_HEADERS)
+        ],
     )
     app.state.editor = Editor(config)
     return app
 
 
-__all__ = ["EditorConfig", "create_editor_app"]
+__all__ = ["TOKEN_PARAM", "EditorConfig", "create_editor_app", "editor_url"]

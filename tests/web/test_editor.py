@@ -78,7 +78,13 @@ class Form(html.parser.HTMLParser):
 
 
 def client(path: Path | None, **kw: Any) -> TestClient:
-    return TestClient(create_editor_app(EditorConfig(path=path, log=lambda _m: None, hosts=("testserver",), **kw)))
+    """The editor as its organiser reaches it: the first visit by the printed address (its token),
+    after which the browser holds the cookie."""
+    config = EditorConfig(path=path, log=lambda _m: None, hosts=("testserver",), **kw)
+    c = TestClient(create_editor_app(config))
+    first = c.get("/", params={"token": config.token})
+    assert first.status_code == 200, first.text
+    return c
 
 
 def post(c: TestClient, page: str, do: str = "check", **changes: str) -> Any:
@@ -197,7 +203,7 @@ def test_a_save_path_that_is_forbidden_is_refused_and_nothing_is_written(club: P
         (str(folder), "它是文件夹，不是普通文件"),
         (str(tmp_path / "rules.txt"), "要以 .yaml 结尾"),
         (str(tmp_path / "nosuch" / "x.yaml"), "没有文件夹"),
-        ("/dev/null.yaml", "它是系统路径"),
+        ("/dev/null.yaml", "不在编辑器启动时所在的文件夹"),  # outside the folder it was started on
         ("", "请填写要保存到的文件名"),
     ]:
         r = post(c, page, "save", path=path)
@@ -243,11 +249,10 @@ def test_a_form_from_another_site_or_without_its_token_is_refused_in_chinese(clu
     assert r.status_code == 403 and "拒绝来自其他网站的表单" in r.text
     r = c.post("/", data={**fields, "csrf": "x" * 43, "do": "save"})
     assert r.status_code == 403 and "页面已过期" in r.text
-    rebound = TestClient(
-        create_editor_app(EditorConfig(path=club, log=lambda _m: None)), base_url="http://evil.example"
-    )
-    r = rebound.get("/")  # a site whose name was pointed at 127.0.0.1 (DNS rebinding) reads nothing
-    assert r.status_code == 403 and "只能在本机" in r.text and "teammate" not in r.text
+    config = EditorConfig(path=club, log=lambda _m: None)
+    rebound = TestClient(create_editor_app(config), base_url="http://evil.example")
+    r = rebound.get("/", params={"token": config.token})  # a site pointed at 127.0.0.1 (DNS rebinding): nothing
+    assert r.status_code == 403 and "gouji edit" in r.text and "teammate" not in r.text
     r = rebound.post("/", data={**fields, "do": "save"})
     assert r.status_code == 403
     assert club.read_text(encoding="utf-8") == CLUB
@@ -271,7 +276,7 @@ def test_saving_a_commented_file_keeps_its_comments_and_key_order(club: Path) ->
 
 def test_a_new_file_says_only_what_differs_from_its_base(tmp_path: Path) -> None:
     target = tmp_path / "house.yaml"
-    c = client(None)
+    c = client(None, root=tmp_path)  # started in tmp_path with no file
     r = post(c, c.get("/").text, "save", path=str(target), burn__teammate="false", gouji__answer="anyone")
     assert "已保存到" in r.text, refusal(r.text)
     assert target.read_text(encoding="utf-8") == "extends: dagang\ngouji:\n  answer: anyone\nburn:\n  teammate: false\n"
@@ -289,7 +294,7 @@ def test_an_option_set_back_to_the_bases_value_leaves_the_file(club: Path) -> No
 
 
 def test_a_new_file_moved_to_another_base_keeps_its_changes(tmp_path: Path) -> None:
-    c = client(None)
+    c = client(None, root=tmp_path)  # started in tmp_path with no file
     r = post(c, c.get("/").text, burn__teammate="false")
     r = post(c, r.text, base="dianshaomenla")
     text = Form(r.text).fields["text"]
@@ -348,6 +353,7 @@ def _serve(path: Path) -> tuple[Any, str]:
     import subprocess
     import sys
     import time
+    import urllib.error
     import urllib.request
 
     from .conftest import free_port
@@ -357,12 +363,20 @@ def _serve(path: Path) -> tuple[Any, str]:
         [sys.executable, "-m", "gouji_rules.cli", "edit", str(path), "--port", str(port)],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
     )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/"
+    from .test_editor_secret import printed_address
+
+    try:
+        url = printed_address(proc)  # the address with its token, as the organiser opens it
+    except BaseException:
+        proc.kill()
+        raise
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(url, timeout=2).read()
-            return proc, url
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
+        except urllib.error.HTTPError as e:
+            if e.code == 403:  # up, and refusing whoever lacks the token
+                return proc, url
         except OSError:
             time.sleep(0.2)
     proc.kill()
