@@ -1,4 +1,5 @@
-"""The JSON Schema of a variant file, generated from ``variant.SECTIONS`` and ``hooks.HOOKS``.
+"""The JSON Schema of a variant file, generated from the model: ``variant.SECTIONS``, the options of
+the registered parts (:mod:`gouji_rules.parts.catalogue`) and ``hooks.HOOKS``.
 
 Draft-07, the draft every editor's YAML support (yaml-language-server from 1.15 on, the
 JetBrains IDEs) and every validator understands: no ``prefixItems``, ``$defs`` or
@@ -290,7 +291,7 @@ def extension_schema(registry: Registry[Any]) -> dict[str, Any]:
     return {
         "type": "object",
         "title": path,
-        "description": _describe(*options.HOME_WORDS[path]),
+        "description": _describe(*options.home_words(path)),
         "properties": entries,
         "additionalProperties": False,
     }
@@ -317,7 +318,7 @@ def generate() -> dict[str, Any]:
     props["name"]["maxLength"] = 64
     for key, cls in SECTIONS:
         props[key] = section_schema(key, cls)
-    for registry, section, key in options.HOMES:
+    for registry, section, key in options.homes():
         ext = extension_schema(registry)
         if key:
             props[section]["properties"][key] = ext

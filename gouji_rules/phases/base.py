@@ -6,19 +6,19 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, cast
 
-from ..actions import Action
 from ..cards import CardSet
-from ..engine import HandSetup
 from ..errors import VariantError
 from ..events import EVENTS, EventKind
-from ..legal import Legal
 from ..options import declared
 from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
-from ..settlement import Debt
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a phase's metadata is read without the engine (``gouji validate`` reads the phases' options)
+    from ..actions import Action
+    from ..engine import HandSetup
+    from ..legal import Legal
     from ..match import Match
     from ..rules import Rules
+    from ..settlement import Debt
 
 Stage = Literal["before_deal", "before_play", "after_play"]
 T = TypeVar("T", bound=Any)
@@ -137,6 +137,8 @@ class SetupDraft:
 
     def freeze(self, huiwu_team: int | None) -> HandSetup:
         """The finished setup the hand is played with."""
+        from ..engine import HandSetup
+
         return HandSetup(
             placed=dict(self.placed),
             geming=frozenset(self.geming),
@@ -269,16 +271,22 @@ def register_phase(cls: type[T]) -> type[T]:
     is answered in ``gouji verify``'s replay by the phase that declared it first).  A name another
     kind or event already has is an error, and then nothing is registered."""
     phase = cls()
+    PHASES.check(phase)
     for kind in phase.decisions:
-        known = DECISION_KINDS.get(kind.name) or _MATCH_KINDS.get(kind.name)
-        if known is not None and known is not kind:
+        try:
+            DECISION_KINDS.check(kind)
+        except VariantError:
+            raise VariantError(f"phase {phase.name!r}: decision kind {kind.name!r} is already another kind") from None
+        if _MATCH_KINDS.get(kind.name, kind) is not kind:
             raise VariantError(f"phase {phase.name!r}: decision kind {kind.name!r} is already another kind")
     for e in phase.events:
-        if EVENTS.get(e.name, e) is not e:
-            raise VariantError(f"phase {phase.name!r}: event {e.name!r} is already another event")
+        try:
+            EVENTS.check(e)
+        except VariantError:
+            raise VariantError(f"phase {phase.name!r}: event {e.name!r} is already another event") from None
     PHASES.register(phase)
     for kind in phase.decisions:
-        if kind.name not in DECISION_KINDS:
+        if kind.name not in ANSWERED_BY:
             DECISION_KINDS.register(kind)
             ANSWERED_BY[kind.name] = phase
     for word in phase.words:
