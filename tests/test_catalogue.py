@@ -135,17 +135,6 @@ def test_the_shipped_schemas_are_the_derived_ones() -> None:
         assert path.read_text(encoding="utf-8") == text, f"{path.name} is out of date: run {write_schema.COMMAND}"
 
 
-def test_the_parts_table_of_docs_rules_md_is_the_derived_one() -> None:
-    from gouji_rules.parts import catalogue
-
-    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
-    start = text.index("<!-- parts: python -m gouji_rules.parts.catalogue -->\n")
-    table = text[start:].split("\n", 1)[1].split("<!-- end of parts -->")[0]
-    assert table == catalogue.markdown_table() + "\n" + catalogue.kinds_table(), (
-        "run python -m gouji_rules.parts.catalogue and paste its output between the markers"
-    )
-
-
 # -- the same phase inside the package ---------------------------------------------------------
 
 
