@@ -187,3 +187,15 @@ def test_the_options_module_run_as_a_program_lists_a_phase_inside_the_package(pa
     r = _python(package_with_amnesty, "-m", "gouji_rules.options")
     assert r.returncode == 0, r.stderr
     assert "`phases.amnesty.limit` | int | `1` | `1` |" in r.stdout
+
+
+def test_a_registry_whose_loader_fails_says_so_at_every_read_and_never_reads_empty() -> None:
+    from gouji_rules.registry import REGISTRIES, Registry
+
+    broken: Registry[object] = Registry("thing", "gouji_rules_no_such_loader_module")
+    try:
+        for _ in range(2):  # the first failure does not leave it "loaded" with nothing in it
+            with pytest.raises(ModuleNotFoundError):
+                len(broken)
+    finally:
+        REGISTRIES[:] = [r for r in REGISTRIES if r is not broken]  # by identity: == compares entries

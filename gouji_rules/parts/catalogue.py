@@ -19,7 +19,7 @@ registered later (a club's phase, or a new phase of the package) reads as the la
 
 >>> from gouji_rules.parts import catalogue
 >>> [p.name for p in catalogue.parts() if p.kind == "tribute kind"][:2]
-['kang', 'xuan']
+['point', 'burn']
 >>> "phases" in catalogue.rules_keys()
 True
 """
