@@ -34,6 +34,7 @@ from typing import Any
 from .. import options
 from ..cards import SYMBOLS
 from ..hooks import HOOKS
+from ..parts import catalogue
 from ..registry import Registry
 from ..variant import SECTIONS
 from .choices import Words, field_choices
@@ -311,7 +312,7 @@ def hook_description(name: str) -> str:
 def generate() -> dict[str, Any]:
     """The JSON Schema (draft-07) of a variant file, built from the model as it is now."""
     props: dict[str, Any] = {}
-    for key in ("extends", "name", "title", "source"):
+    for key in ("extends", *catalogue.text_keys()):  # extends: a file's, never the rules'
         cap = LONG_TEXT_CAP if key in ("title", "source") else TEXT_CAP
         props[key] = {"type": "string", "maxLength": cap, "description": _describe(*TOP_LEVEL[key])}
     props["name"]["pattern"] = NAME_PATTERN

@@ -142,6 +142,12 @@ def rules_keys() -> tuple[str, ...]:
     return tuple(keys)
 
 
+def text_keys() -> tuple[str, ...]:
+    """The keys of a variant's rules that are texts (``name``, ``title``, ``source``): its ``str`` fields."""
+    hints = typing.get_type_hints(Variant)
+    return tuple(k for k in rules_keys() if hints.get(k) is str)
+
+
 TEXT_CAP = 4000
 """Longest ``title``, ``source`` and hook text a record's rules may carry."""
 MAX_KEYS = 64
@@ -149,14 +155,12 @@ MAX_KEYS = 64
 
 def record_rules_schema() -> dict[str, Any]:
     """``$defs.rules`` of ``data/record.schema.json``: the shape a record's copy of its rules takes."""
-    hints = typing.get_type_hints(Variant)
     props: dict[str, Any] = {}
-    texts = [k for k in rules_keys() if hints.get(k) is str]  # the texts first, then hooks, then the sections
+    texts = text_keys()  # the texts first, then hooks, then the sections
     for key in [*texts, "hooks", *(k for k in rules_keys() if k not in texts and k != "hooks")]:
-        tp = hints.get(key)
         if key == "name":
             props[key] = {"$ref": "#/$defs/name"}
-        elif tp is str:
+        elif key in texts:
             props[key] = {"type": "string", "maxLength": TEXT_CAP}
         elif key == "hooks":
             props[key] = {
