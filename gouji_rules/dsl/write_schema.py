@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..atomic import atomic_writer
+from ..errors import GoujiError
 from ..records.read import schema_text
 from .schema import dumps, shipped_path
 
@@ -27,13 +28,29 @@ def record_schema_path() -> Path:
 
 def write_all() -> list[Path]:
     """Regenerate both shipped schemas; their paths."""
-    out = [(shipped_path(), dumps()), (record_schema_path(), schema_text())]
-    for path, text in out:  # an editor reading one mid-write, or a killed run, never sees half of it
+    record = record_schema_path()
+    try:
+        record_text = schema_text()  # the file's own parts, its rules derived now
+    except ValueError as e:
+        raise GoujiError(f"{record}: not the record schema ({e}); restore it from version control first") from None
+    out = [(shipped_path(), dumps()), (record, record_text)]
+    for (
+        path,
+        text,
+    ) in (
+        out
+    ):  # both made before either is written; an editor reading one mid-write, or a killed run, never sees half of it
         with atomic_writer(path) as f:
             f.write(text)
     return [path for path, _ in out]
 
 
 if __name__ == "__main__":  # pragma: no cover
-    for path in write_all():
-        print(path)
+    import sys
+
+    try:
+        for path in write_all():
+            print(path)
+    except (GoujiError, OSError) as e:  # a target that is a folder, a device, read-only …: one line, the file kept
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
