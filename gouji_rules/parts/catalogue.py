@@ -29,12 +29,16 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..options import Option, declared, homes
 from ..registry import DECISION_KINDS, Registry
 from ..variant import SECTIONS, Variant
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes without generated code: `gouji validate` imports this module (issue 13)
+    from ..section import dataclass
 
 OBSERVED_KINDS: tuple[str, ...] = (
     "yudian",

@@ -12,6 +12,11 @@ from ..events import EVENTS, EventKind
 from ..options import declared
 from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
 
+if TYPE_CHECKING:
+    from dataclasses import dataclass as frozen
+else:  # frozen dataclasses without generated code: `gouji validate` reads the phases (issue 13)
+    from ..section import dataclass as frozen
+
 if TYPE_CHECKING:  # a phase's metadata is read without the engine (``gouji validate`` reads the phases' options)
     from ..actions import Action
     from ..engine import HandSetup
@@ -94,7 +99,7 @@ DecisionKind.PLAY = _MATCH_KINDS["play"]
 DecisionKind.OVER = _MATCH_KINDS["over"]
 
 
-@dataclass(frozen=True)
+@frozen(frozen=True)
 class Decision:
     """One decision a match asks for: whose, of what kind (``Match.phase``), and the legal actions."""
 
@@ -206,7 +211,7 @@ def recorded_by(e: dict[str, Any], kind: str, seat: int) -> bool:
     return e.get("type") == kind and e.get("seat") == seat
 
 
-@dataclass(frozen=True)
+@frozen(frozen=True)
 class ClubEntry:
     """How a phase's choice is entered at a real table, where only the hand's outcome is written down
     (:mod:`gouji_rules.outcome`): ``gouji event record --NAME``, the ``NAME`` column of results.csv,
