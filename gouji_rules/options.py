@@ -204,6 +204,12 @@ def switched_on(variant: Variant, registry: Registry[Any], name: str) -> bool:
     return name in given(variant, registry)
 
 
+def named_only(registry: Registry[Any]) -> bool:
+    """Are ``registry``'s entries switched on only by being written under its home (declarations and
+    phases, :func:`switched_on`)?  Then a variant that writes none there needs no read of it."""
+    return registry is not BEAT_STRATEGIES and registry is not TRIBUTE_KINDS
+
+
 def values(variant: Variant, entry: Any) -> dict[str, Any]:
     """``entry``'s options under ``variant``: each at the value written, else its default."""
     registry = registry_of(entry)
@@ -233,6 +239,8 @@ def data(variant: Variant) -> dict[str, dict[str, dict[str, Any]]]:
     for registry, _, _ in homes():
         path = home_path(registry)
         written = variant.extensions.get(path, {})
+        if not written and named_only(registry):
+            continue  # nothing switched on there (and `gouji validate` of such a file never imports the phases)
         entries: dict[str, dict[str, Any]] = {}
         for name, entry in registry.items():
             options = declared(entry)

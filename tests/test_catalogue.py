@@ -199,3 +199,34 @@ def test_a_registry_whose_loader_fails_says_so_at_every_read_and_never_reads_emp
                 len(broken)
     finally:
         REGISTRIES[:] = [r for r in REGISTRIES if r is not broken]  # by identity: == compares entries
+
+
+def test_validate_reads_the_phases_only_for_a_file_that_writes_phases(tmp_path: Path) -> None:
+    """The schema a file is checked with leaves out only what the file cannot reach; a file that writes
+    ``phases`` is checked against every registered phase, one that does not never imports them."""
+    from gouji_rules.dsl.schema import schema
+
+    every = generate()
+    assert schema(set(every["properties"])) == every
+    assert schema({"name"})["properties"]["phases"]["properties"] == {}
+    (tmp_path / "plain.yaml").write_text("extends: dagang\nname: plain\n", encoding="utf-8")
+    (tmp_path / "typo.yaml").write_text("extends: dagang\nname: typo\nphases:\n  kangg: {}\n", encoding="utf-8")
+    code = """import sys
+from gouji_rules import dsl
+print(dsl.check_file("plain.yaml").errors, "gouji_rules.phases" in sys.modules)
+print([e.message for e in dsl.check_file("typo.yaml").errors], "gouji_rules.phases" in sys.modules)
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run(
+        [sys.executable, "-P", "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    plain, typo = r.stdout.splitlines()
+    assert plain == "[] False"
+    assert typo.endswith("True") and "phases.kangg" in typo
