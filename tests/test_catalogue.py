@@ -230,3 +230,20 @@ print([e.message for e in dsl.check_file("typo.yaml").errors], "gouji_rules.phas
     plain, typo = r.stdout.splitlines()
     assert plain == "[] False"
     assert typo.endswith("True") and "phases.kangg" in typo
+
+
+def test_every_home_of_options_is_a_key_of_its_own() -> None:
+    """A registry's home never takes a key the model has: ``phases`` is not a section, and
+    ``tribute.kinds`` is not a field of ``tribute`` (options.split would take the field's value)."""
+    import dataclasses
+
+    from gouji_rules.options import homes
+    from gouji_rules.parts.catalogue import rules_keys
+    from gouji_rules.variant import SECTIONS
+
+    sections = dict(SECTIONS)
+    for _, section, key in homes():
+        if key:
+            assert key not in {f.name for f in dataclasses.fields(sections[section])}
+        else:
+            assert section not in sections and rules_keys().count(section) == 1
