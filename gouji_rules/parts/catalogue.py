@@ -27,7 +27,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import typing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -148,8 +147,8 @@ def rules_keys() -> tuple[str, ...]:
 
 def text_keys() -> tuple[str, ...]:
     """The keys of a variant's rules that are texts (``name``, ``title``, ``source``): its ``str`` fields."""
-    hints = typing.get_type_hints(Variant)
-    return tuple(k for k in rules_keys() if hints.get(k) is str)
+    texts = {f.name for f in dataclasses.fields(Variant) if f.type is str}  # variant.py's types are objects
+    return tuple(k for k in rules_keys() if k in texts)
 
 
 TEXT_CAP = 4000
