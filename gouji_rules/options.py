@@ -4,7 +4,7 @@ A beat strategy, tribute kind, declaration or phase declares its own options as 
 ``options``: a tuple of :class:`Option` (type, default, legacy value, Chinese and English words,
 clause).  A class without the attribute takes none: the built-in classes read their section's
 own fields (``tribute.point_count`` …), whose paths stay as they were.  The options live under the
-thing's own section, one mapping per entry (:data:`HOMES`)::
+thing's own section, one mapping per entry (:func:`homes`)::
 
     sets:    {beat: top_card, strategies: {top_card: {...}}}
     tribute: {order: [..., last_to_first], kinds: {last_to_first: {count: 2}}}
@@ -28,32 +28,32 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import VariantError, near_miss
-from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS, Registry
+from .registry import BEAT_STRATEGIES, REGISTRIES, TRIBUTE_KINDS, Registry
 
 if TYPE_CHECKING:
     from .variant import Variant
 
-HOMES: tuple[tuple[Registry[Any], str, str], ...] = (
-    (BEAT_STRATEGIES, "sets", "strategies"),
-    (TRIBUTE_KINDS, "tribute", "kinds"),
-    (DECLARATIONS, "declare", "kinds"),
-    (PHASES, "phases", ""),
-)
-"""Each registry with the section and key under which its entries' options are written
-(``""``: the section itself is the mapping, the top-level ``phases``)."""
 
-HOME_WORDS: dict[str, tuple[str, str]] = {
-    "sets.strategies": ("管牌方式自带的选项，按管牌方式", "options of registered beat strategies, by strategy"),
-    "tribute.kinds": ("贡的种类自带的选项，按种类", "options of registered tribute kinds, by kind"),
-    "declare.kinds": (
-        "宣点类声明自带的选项，按声明；写出声明名即采用该声明",
-        "options of registered declarations, by declaration; naming one here plays it",
-    ),
-    "phases": (
-        "阶段自带的选项，按阶段；写出阶段名即采用该阶段",
-        "options of registered match phases, by phase; naming one here plays it",
-    ),
-}
+def homes() -> tuple[tuple[Registry[Any], str, str], ...]:
+    """Each registry whose entries may take options, with the section and key under which a variant
+    file writes them (``""``: the section itself is the mapping, the top-level ``phases``), in the
+    order the registries were made.  Read from the registries' own ``home``: a registry is the one
+    place that says where its entries' options live."""
+    out = []
+    for registry in REGISTRIES:
+        if registry.home:
+            section, _, key = registry.home.partition(".")
+            out.append((registry, section, key))
+    return tuple(out)
+
+
+def home_words(path: str) -> tuple[str, str]:
+    """The words of the mapping at ``path`` (``tribute.kinds``), from its registry."""
+    for registry in REGISTRIES:
+        if registry.home == path:
+            return registry.words
+    raise VariantError(f"no registry keeps its options at {path!r}")
+
 
 TYPES: dict[type, str] = {bool: "boolean", int: "integer", str: "string"}
 WORDS: dict[type, str] = {bool: "true or false", int: "a whole number", str: "a text"}
@@ -168,27 +168,20 @@ def declared(entry: Any) -> tuple[Option, ...] | None:
 
 def home_path(registry: Registry[Any]) -> str:
     """Where ``registry``'s entries keep their options in a variant file (``tribute.kinds``)."""
-    for reg, section, key in HOMES:
-        if reg is registry:
-            return f"{section}.{key}" if key else section
-    raise VariantError(f"the {registry.what} registry keeps no options")
-
-
-def _entries(registry: Registry[Any]) -> Mapping[str, Any]:
-    """``registry``'s entries; for the phases, those registered so far (:meth:`Registry.registered`:
-    a phase that takes options comes from an extension, which registers it when it is loaded)."""
-    return PHASES.registered() if registry is PHASES else registry
+    if not registry.home:
+        raise VariantError(f"the {registry.what} registry keeps no options")
+    return registry.home
 
 
 def with_options(registry: Registry[Any]) -> list[str]:
     """The entries of ``registry`` that take options, in registration order."""
-    return [name for name, entry in _entries(registry).items() if declared(entry) is not None]
+    return [name for name, entry in registry.items() if declared(entry) is not None]
 
 
 def registry_of(entry: Any) -> Registry[Any]:
     """The registry that holds ``entry`` (a class, or an instance of one, or a registered phase)."""
     name = getattr(entry, "name", "")
-    for reg, _, _ in HOMES:
+    for reg, _, _ in homes():
         hit = reg.get(name) if name in reg else None
         if hit is not None and (hit is entry or hit is type(entry)):
             return reg
@@ -209,6 +202,12 @@ def switched_on(variant: Variant, registry: Registry[Any], name: str) -> bool:
         order = variant.tribute.order
         return name in order or (name in TRIBUTE_KINDS and (TRIBUTE_KINDS[name].sorts_as or name) in order)
     return name in given(variant, registry)
+
+
+def named_only(registry: Registry[Any]) -> bool:
+    """Are ``registry``'s entries switched on only by being written under its home (declarations and
+    phases, :func:`switched_on`)?  Then a variant that writes none there needs no read of it."""
+    return registry is not BEAT_STRATEGIES and registry is not TRIBUTE_KINDS
 
 
 def values(variant: Variant, entry: Any) -> dict[str, Any]:
@@ -237,11 +236,13 @@ def data(variant: Variant) -> dict[str, dict[str, dict[str, Any]]]:
     switched on that takes options, each option at its value or default; homes with none left out
     (so a variant that names no extension has the data, and the fingerprint, it always had)."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for registry, _, _ in HOMES:
+    for registry, _, _ in homes():
         path = home_path(registry)
         written = variant.extensions.get(path, {})
+        if not written and named_only(registry):
+            continue  # nothing switched on there (and `gouji validate` of such a file never imports the phases)
         entries: dict[str, dict[str, Any]] = {}
-        for name, entry in _entries(registry).items():
+        for name, entry in registry.items():
             options = declared(entry)
             if options is None or not (name in written or (options and switched_on(variant, registry, name))):
                 continue
@@ -258,7 +259,7 @@ def split(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, 
     """Rules written as data, less the extensions' options; and those options, by home path."""
     rest = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in data.items()}
     found: dict[str, dict[str, dict[str, Any]]] = {}
-    for _, section, key in HOMES:
+    for _, section, key in homes():
         path = f"{section}.{key}" if key else section
         if key:
             holder = rest.get(section)
@@ -286,7 +287,7 @@ def fill_legacy(data: dict[str, Any]) -> None:
     """In rules written as data, give each registered entry written there every option it declares
     that the copy lacks, at its legacy value (see :func:`gouji_rules.variant.with_legacy`).  The
     mappings it fills are copies: what ``data`` shares with its caller's data is left as it was."""
-    for registry, section, key in HOMES:
+    for registry, section, key in homes():
         holder = data.get(section)
         mapping = holder.get(key) if key and isinstance(holder, dict) else holder
         if not isinstance(mapping, Mapping):
@@ -308,7 +309,7 @@ def markdown_table() -> str:
     """Every registered extension's options as a Markdown table (path, type, default, legacy value,
     words, clause), for docs/rules.md and a plugin's own docs."""
     rows = ["| option | type | default | legacy | 中文 | English | clause |", "|---|---|---|---|---|---|---|"]
-    for registry, _, _ in HOMES:
+    for registry, _, _ in homes():
         for name in with_options(registry):
             for o in declared(registry[name]) or ():
                 path = f"{home_path(registry)}.{name}.{o.name}"

@@ -17,7 +17,6 @@ A class registered later, from a club's or a test's module, shows up everywhere 
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -38,46 +37,64 @@ T = TypeVar("T", bound=Registered)
 class Registry(Mapping[str, T], Generic[T]):
     """Registered classes by name, in registration order (which is also their default order).
 
-    ``loader`` names the module that registers the built-in entries; it is imported the first
-    time the registry is read, so reading a registry never depends on import order.  The
-    extensions of installed packages (:mod:`gouji_rules.plugins`) are loaded then too.
+    ``loader`` names the module that registers the built-in entries.  Every read goes through one
+    path, :meth:`_load`: the first imports the loader and the installed extensions
+    (:mod:`gouji_rules.plugins`), so what a read answers never depends on what was imported before.
+    ``home`` is where a variant file writes the options of the entries (``"tribute.kinds"``;
+    ``"phases"``: a top-level key of its own), with its words; ``""`` for a registry whose entries
+    take none (:mod:`gouji_rules.options`, :mod:`gouji_rules.parts.catalogue` read it).
     """
 
-    def __init__(self, what: str, loader: str) -> None:
+    def __init__(self, what: str, loader: str, home: str = "", words: tuple[str, str] = ("", "")) -> None:
         self.what = what
         self.loader = loader
+        self.home = home
+        self.words = words
         self._entries: dict[str, T] = {}
         self._loaded = False
+        REGISTRIES.append(self)
 
     def _load(self) -> dict[str, T]:
+        """The entries: the loader's, the installed extensions' and whatever registered since.
+
+        A read made while the loader is still being imported (the loader reading its own
+        registry) gets the entries so far; the extensions are loaded by the first read made
+        outside every loader's import, so an extension that imports the package at its top finds
+        it whole."""
+        global _loading
         if not self._loaded:
             self._loaded = True
-            importlib.import_module(self.loader)
-        if not _plugins_loaded:
+            _loading += 1
+            try:
+                importlib.import_module(self.loader)
+            except BaseException:
+                self._loaded = False
+                raise
+            finally:
+                _loading -= 1
+        if not _plugins_loaded and not _loading:
             _load_plugins()
         return self._entries
 
-    def register(self, entry: T) -> T:
-        """Add ``entry`` (usable as a class decorator).  A name already taken is an error."""
+    def check(self, entry: T) -> None:
+        """Raise VariantError when ``entry`` could not be registered: no name, or a name another
+        entry already has.  The registration's own test (it reads nothing, so a class registering
+        while its module is imported never loads the extensions)."""
         name = getattr(entry, "name", "")
         if not name or not isinstance(name, str):
             raise VariantError(f"a {self.what} needs a non-empty name")
         if name in self._entries and self._entries[name] is not entry:
             raise VariantError(f"{self.what} {name!r} is already registered")
-        self._entries[name] = entry
+
+    def register(self, entry: T) -> T:
+        """Add ``entry`` (usable as a class decorator).  A name already taken is an error."""
+        self.check(entry)
+        self._entries[entry.name] = entry
         return entry
 
     def unregister(self, name: str) -> None:
         """Remove an entry (tests that register one clean up with this)."""
         self._entries.pop(name, None)
-
-    def registered(self) -> dict[str, T]:
-        """The entries registered so far, the installed extensions loaded, without importing the
-        built-in entries' module (the phases' imports the engine, which ``gouji validate`` does
-        without; the built-in phases declare no options, so what reads options needs only these)."""
-        if not _plugins_loaded:
-            _load_plugins()
-        return dict(self._entries)
 
     def find(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises VariantError with the nearest name."""
@@ -107,33 +124,22 @@ class Registry(Mapping[str, T], Generic[T]):
         return f"Registry({self.what!r}, {list(self._load())})"
 
 
+REGISTRIES: list[Registry[Any]] = []
+"""Every registry, in the order made (:mod:`gouji_rules.parts.catalogue` lists the parts from it)."""
+
 _plugins_loaded = False
+_loading = 0
+"""How many loaders' imports are under way (see :meth:`Registry._load`)."""
 
 
 def _load_plugins() -> None:
     """The installed extensions (:mod:`gouji_rules.plugins`), once they load; a failure is raised
-    at every read until then.
-
-    Not while a module of this package is still being imported: the built-in phases register (and
-    so read the registries) while ``gouji_rules.match`` imports them, and an extension that imports
-    ``gouji_rules.match`` at its top would find it half made.  The first read after the imports
-    loads them."""
+    at every read until then."""
     global _plugins_loaded
-    if _importing_package():
-        return
     from .plugins import load_installed
 
     load_installed()
     _plugins_loaded = True
-
-
-def _importing_package() -> bool:
-    """Is a module of this package being imported right now (its spec marked as initialising)?"""
-    return any(
-        getattr(getattr(module, "__spec__", None), "_initializing", False)
-        for name, module in list(sys.modules.items())
-        if name == "gouji_rules" or name.startswith("gouji_rules.")
-    )
 
 
 class Choices(Mapping[str, tuple[str, str]]):
@@ -161,13 +167,39 @@ def choices(**values: tuple[str, str]) -> dict[str, tuple[str, str]]:
     return dict(values)
 
 
-BEAT_STRATEGIES: Registry[Any] = Registry("beat strategy", "gouji_rules.beat")
+BEAT_STRATEGIES: Registry[Any] = Registry(
+    "beat strategy",
+    "gouji_rules.beat",
+    "sets.strategies",
+    ("管牌方式自带的选项，按管牌方式", "options of registered beat strategies, by strategy"),
+)
 """``sets.beat``: what beats what (:mod:`gouji_rules.beat`)."""
-TRIBUTE_KINDS: Registry[Any] = Registry("tribute kind", "gouji_rules.tributes")
+TRIBUTE_KINDS: Registry[Any] = Registry(
+    "tribute kind",
+    "gouji_rules.tributes",
+    "tribute.kinds",
+    ("贡的种类自带的选项，按种类", "options of registered tribute kinds, by kind"),
+)
 """``tribute.order`` / ``returned`` / ``waivable``: the kinds of tribute (:mod:`gouji_rules.tributes`)."""
-DECLARATIONS: Registry[Any] = Registry("declaration", "gouji_rules.declarations")
+DECLARATIONS: Registry[Any] = Registry(
+    "declaration",
+    "gouji_rules.declarations",
+    "declare.kinds",
+    (
+        "宣点类声明自带的选项，按声明；写出声明名即采用该声明",
+        "options of registered declarations, by declaration; naming one here plays it",
+    ),
+)
 """宣点 / 和点 / 明点 / 预点 (:mod:`gouji_rules.declarations`)."""
-PHASES: Registry[Any] = Registry("match phase", "gouji_rules.phases")
+PHASES: Registry[Any] = Registry(
+    "match phase",
+    "gouji_rules.phases",
+    "phases",
+    (
+        "阶段自带的选项，按阶段；写出阶段名即采用该阶段",
+        "options of registered match phases, by phase; naming one here plays it",
+    ),
+)
 """The phases of a match before and after each hand, in order (:mod:`gouji_rules.phases`)."""
 DECISION_KINDS: Registry[Any] = Registry("decision kind", "gouji_rules.phases")
 """What a match asks between hands (``Match.phase``): each kind is declared by the phase that asks it

@@ -756,28 +756,6 @@ class MatchRules:
 
 Hook = Callable[..., Any]
 
-SECTIONS: tuple[tuple[str, type], ...] = (
-    ("deck", DeckRules),
-    ("table", TableRules),
-    ("sets", SetsRules),
-    ("gouji", GoujiRules),
-    ("play", PlayRules),
-    ("free_for_all", FreeForAllRules),
-    ("jiefeng", JiefengRules),
-    ("burn", BurnRules),
-    ("open_point", OpenPointRules),
-    ("men", MenRules),
-    ("places", PlacesRules),
-    ("scoring", ScoringRules),
-    ("kang", KangRules),
-    ("declare", DeclareRules),
-    ("buy", BuyRules),
-    ("tribute", TributeRules),
-    ("geming", GemingRules),
-    ("chongdian", ChongdianRules),
-    ("match", MatchRules),
-)
-
 
 @dataclass(frozen=True)
 class Variant:
@@ -862,6 +840,15 @@ class Variant:
             else:
                 changes[key] = value
         return dataclasses.replace(self, **changes)
+
+
+SECTIONS: tuple[tuple[str, type], ...] = tuple(
+    (f.name, f.type)
+    for f in dataclasses.fields(Variant)
+    if isinstance(f.type, type) and dataclasses.is_dataclass(f.type)
+)
+"""The sections of a variant file, ``(key, class)`` in the file's order: the fields of
+:class:`Variant` that are sections (a new section is its class and its field, nothing else)."""
 
 
 def rules_fingerprint(data: Mapping[str, Any]) -> str:

@@ -389,8 +389,9 @@ def test_the_env_layout_stays_while_shegong_is_registered(shegong: None) -> None
 
 
 def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> None:
-    """The action encoding's words (fixed indices, docs/research.md) and the observation's modes hold
-    exactly what the shipped phases declare: a shipped phase that offers a new word fails here."""
+    """The action encoding's words (fixed indices, docs/research.md) hold exactly what the shipped
+    phases declare (a shipped phase that offers a new word fails here), and the observation's modes
+    only kinds they ask."""
     from gouji_rules.env.encoding import WORDS
     from gouji_rules.env.features import MODES, PLAY_MODES
     from gouji_rules.phases.base import ANSWERED_BY, answering
@@ -403,7 +404,9 @@ def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> Non
     declared = {parse_action(k) for k in ("xuandian", "hedian", "mingdian", "yudian")}
     assert set(WORDS) == words | engine | declared
     kinds = {k for k in DECISION_KINDS if type(ANSWERED_BY[k]).__module__.startswith("gouji_rules.")}
-    assert set(MODES) - set(PLAY_MODES) == kinds
+    # every mode column is a kind a shipped phase asks; a kind added since (inside the package or not)
+    # reads as the last column until the layout is by name, so adding one moves no trained column
+    assert set(MODES) - set(PLAY_MODES) <= kinds
 
 
 def test_a_phase_taking_a_shipped_kind_or_event_name_is_refused_and_registers_nothing() -> None:

@@ -117,7 +117,7 @@ def warnings(variant: Variant, root: Node, hooks: Mapping[str, CompiledHook]) ->
             ["tribute.order"],
             "name every kind that is paid, in the order it is paid",
         )
-    for registry, _, _ in options.HOMES:
+    for registry, _, _ in options.homes():
         path = options.home_path(registry)
         for name in v.extensions.get(path, {}):
             if name in registry and not options.switched_on(v, registry, name):

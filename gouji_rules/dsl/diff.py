@@ -60,7 +60,7 @@ def _extension_differences(a: Variant, b: Variant) -> list[Difference]:
     in only one of the two shows its options against nothing (None)."""
     out: list[Difference] = []
     da, db = options.data(a), options.data(b)
-    for registry, _, _ in options.HOMES:
+    for registry, _, _ in options.homes():
         home = options.home_path(registry)
         ea, eb = da.get(home, {}), db.get(home, {})
         for name in [*ea, *(n for n in eb if n not in ea)]:
@@ -77,7 +77,7 @@ def _extension_differences(a: Variant, b: Variant) -> list[Difference]:
 
 
 def _is_extension(path: str) -> bool:
-    return any(path.startswith(options.home_path(r) + ".") for r, _, _ in options.HOMES)
+    return any(path.startswith(options.home_path(r) + ".") for r, _, _ in options.homes())
 
 
 def pad(text: str, width: int) -> str:

@@ -401,7 +401,7 @@ def extension_sentences(variant: Variant, section: str, lang: str) -> list[tuple
     zh = lang == "zh"
     out: list[tuple[str, str]] = []
     data = options.data(variant)
-    for registry, home, _ in options.HOMES:
+    for registry, home, _ in options.homes():
         if home != section:
             continue
         path = options.home_path(registry)
@@ -441,7 +441,7 @@ def added_phases(variant: Variant, lang: str) -> list[tuple[str, str]]:
 def _differs(variant: Variant, base: Variant | None, path: str) -> bool:
     if base is None:
         return False
-    if any(path.startswith(options.home_path(r) + ".") for r, _, _ in options.HOMES):
+    if any(path.startswith(options.home_path(r) + ".") for r, _, _ in options.homes()):
         home, name, option = path.rsplit(".", 2)
 
         def value(v: Variant) -> Any:

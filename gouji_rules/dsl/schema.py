@@ -1,4 +1,5 @@
-"""The JSON Schema of a variant file, generated from ``variant.SECTIONS`` and ``hooks.HOOKS``.
+"""The JSON Schema of a variant file, generated from the model: ``variant.SECTIONS``, the options of
+the registered parts (:mod:`gouji_rules.parts.catalogue`) and ``hooks.HOOKS``.
 
 Draft-07, the draft every editor's YAML support (yaml-language-server from 1.15 on, the
 JetBrains IDEs) and every validator understands: no ``prefixItems``, ``$defs`` or
@@ -27,12 +28,14 @@ import re
 import types
 import typing
 import unicodedata
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from .. import options
 from ..cards import SYMBOLS
 from ..hooks import HOOKS
+from ..parts import catalogue
 from ..registry import Registry
 from ..variant import SECTIONS
 from .choices import Words, field_choices
@@ -273,12 +276,13 @@ def section_schema(key: str, cls: type) -> dict[str, Any]:
     }
 
 
-def extension_schema(registry: Registry[Any]) -> dict[str, Any]:
+def extension_schema(registry: Registry[Any], read: bool = True) -> dict[str, Any]:
     """The mapping that holds the options of ``registry``'s entries that take options (one object per
-    entry, its properties the options the class declares: :mod:`gouji_rules.options`)."""
+    entry, its properties the options the class declares: :mod:`gouji_rules.options`).  With ``read``
+    False, the mapping without its entries, the registry left unread (see :func:`schema`)."""
     path = options.home_path(registry)
     entries: dict[str, Any] = {}
-    for name in options.with_options(registry):
+    for name in options.with_options(registry) if read else ():
         entry = registry[name]
         entries[name] = {
             "type": "object",
@@ -290,7 +294,7 @@ def extension_schema(registry: Registry[Any]) -> dict[str, Any]:
     return {
         "type": "object",
         "title": path,
-        "description": _describe(*options.HOME_WORDS[path]),
+        "description": _describe(*options.home_words(path)),
         "properties": entries,
         "additionalProperties": False,
     }
@@ -307,18 +311,19 @@ def hook_description(name: str) -> str:
     )
 
 
-def generate() -> dict[str, Any]:
-    """The JSON Schema (draft-07) of a variant file, built from the model as it is now."""
+def generate(written: Collection[str] | None = None) -> dict[str, Any]:
+    """The JSON Schema (draft-07) of a variant file, built from the model as it is now; ``written``:
+    see :func:`schema`."""
     props: dict[str, Any] = {}
-    for key in ("extends", "name", "title", "source"):
+    for key in ("extends", *catalogue.text_keys()):  # extends: a file's, never the rules'
         cap = LONG_TEXT_CAP if key in ("title", "source") else TEXT_CAP
         props[key] = {"type": "string", "maxLength": cap, "description": _describe(*TOP_LEVEL[key])}
     props["name"]["pattern"] = NAME_PATTERN
     props["name"]["maxLength"] = 64
     for key, cls in SECTIONS:
         props[key] = section_schema(key, cls)
-    for registry, section, key in options.HOMES:
-        ext = extension_schema(registry)
+    for registry, section, key in options.homes():
+        ext = extension_schema(registry, written is None or section in written)
         if key:
             props[section]["properties"][key] = ext
         else:
@@ -345,10 +350,15 @@ def generate() -> dict[str, Any]:
     }
 
 
-def schema() -> dict[str, Any]:
+def schema(written: Collection[str] | None = None) -> dict[str, Any]:
     """The schema the loader validates with: generated now, so a field or registry entry added at run
-    time is part of it."""
-    return generate()
+    time is part of it.
+
+    ``written``: the top-level keys of the tree it will check.  A home of options under a key the tree
+    does not write is given without its entries: nothing in the tree can reach it, so its registry is
+    not read (a file that writes no ``phases`` does not import the phases, a fifth of the cold start
+    of ``gouji validate``).  What the tree can reach is the whole schema's, unchanged."""
+    return generate(written)
 
 
 def dumps() -> str:

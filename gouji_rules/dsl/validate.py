@@ -422,7 +422,8 @@ def check_chain(chain: Chain, default_name: str, schema: dict[str, Any] | None =
 
     ``schema`` is the JSON Schema to validate with; by default the one generated from the model now
     (equal to the shipped ``schema.json`` when nothing is registered at run time)."""
-    out = _check_chain(chain, default_name, schema if schema is not None else generated_schema())
+    written = chain.root.entries if chain.root.kind == "map" else {}  # the schema reads only what it can reach
+    out = _check_chain(chain, default_name, schema if schema is not None else generated_schema(written))
     seen: set[tuple[str, int, int, str]] = set()
     unique = []
     for e in out.errors:  # two failures of one slip (a list's length and its item) are one error

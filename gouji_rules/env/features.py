@@ -9,7 +9,8 @@ play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
 
     hand                 16   cards held by rank
     mode                 len(MODES) + 1, one-hot (last: a mode this list does not know); the
-                              modes of play, then the shipped phases' decision kinds
+                              modes of play, then the decision kinds of the catalogue's
+                              OBSERVED_KINDS
     table                16 + 1   cards of the set on the table by rank, and "a set is on the table"
     table owner          6    one-hot, relative
     cards left           6 + 6    count per seat, and 1 where the observation gives it (-1: unknown)
@@ -35,26 +36,11 @@ import numpy.typing as npt
 
 from ..cards import NRANKS, CardSet
 from ..observe import Observation
-from ..registry import DECISION_KINDS
+from ..parts.catalogue import OBSERVED_KINDS, PLAY_MODES
 
-PLAY_MODES: tuple[str, ...] = ("lead", "follow", "burn", "kou", "consent", "over")
-"""the modes of play and its end (``Hand``'s)"""
-
-
-def _shipped_kinds() -> tuple[str, ...]:
-    """The decision kinds the package's own phases declare, in the order of their ``listed``: a
-    kind registered by an extension is a mode this layout does not know (the last column), so
-    registering one never moves a column a trained model reads."""
-    from ..phases.base import ANSWERED_BY, answering
-
-    answering("")  # loads the shipped phases
-    kinds = [
-        k for k in DECISION_KINDS.values() if type(ANSWERED_BY[k.name]).__module__.startswith("gouji_rules.phases.")
-    ]
-    return tuple(str(k) for k in sorted(kinds, key=lambda k: k.listed))
-
-
-MODES: tuple[str, ...] = PLAY_MODES + _shipped_kinds()
+MODES: tuple[str, ...] = PLAY_MODES + OBSERVED_KINDS
+"""the modes of play, then the decision kinds the layout knows (pinned in the catalogue: registering a
+kind, a club's or the package's, never moves a column a trained model reads)"""
 POINT_STATES = ("none", "pending", "open", "closed")
 PLAY_EVENTS = frozenset({"play", "burn", "counter_burn", "huiwu"})
 

@@ -6,19 +6,24 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, cast
 
-from ..actions import Action
 from ..cards import CardSet
-from ..engine import HandSetup
 from ..errors import VariantError
 from ..events import EVENTS, EventKind
-from ..legal import Legal
 from ..options import declared
 from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
-from ..settlement import Debt
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass as frozen
+else:  # frozen dataclasses without generated code: `gouji validate` reads the phases (issue 13)
+    from ..section import dataclass as frozen
+
+if TYPE_CHECKING:  # a phase's metadata is read without the engine (``gouji validate`` reads the phases' options)
+    from ..actions import Action
+    from ..engine import HandSetup
+    from ..legal import Legal
     from ..match import Match
     from ..rules import Rules
+    from ..settlement import Debt
 
 Stage = Literal["before_deal", "before_play", "after_play"]
 T = TypeVar("T", bound=Any)
@@ -94,7 +99,7 @@ DecisionKind.PLAY = _MATCH_KINDS["play"]
 DecisionKind.OVER = _MATCH_KINDS["over"]
 
 
-@dataclass(frozen=True)
+@frozen(frozen=True)
 class Decision:
     """One decision a match asks for: whose, of what kind (``Match.phase``), and the legal actions."""
 
@@ -137,6 +142,8 @@ class SetupDraft:
 
     def freeze(self, huiwu_team: int | None) -> HandSetup:
         """The finished setup the hand is played with."""
+        from ..engine import HandSetup
+
         return HandSetup(
             placed=dict(self.placed),
             geming=frozenset(self.geming),
@@ -204,7 +211,7 @@ def recorded_by(e: dict[str, Any], kind: str, seat: int) -> bool:
     return e.get("type") == kind and e.get("seat") == seat
 
 
-@dataclass(frozen=True)
+@frozen(frozen=True)
 class ClubEntry:
     """How a phase's choice is entered at a real table, where only the hand's outcome is written down
     (:mod:`gouji_rules.outcome`): ``gouji event record --NAME``, the ``NAME`` column of results.csv,
@@ -269,16 +276,22 @@ def register_phase(cls: type[T]) -> type[T]:
     is answered in ``gouji verify``'s replay by the phase that declared it first).  A name another
     kind or event already has is an error, and then nothing is registered."""
     phase = cls()
+    PHASES.check(phase)
     for kind in phase.decisions:
-        known = DECISION_KINDS.get(kind.name) or _MATCH_KINDS.get(kind.name)
-        if known is not None and known is not kind:
+        try:
+            DECISION_KINDS.check(kind)
+        except VariantError:
+            raise VariantError(f"phase {phase.name!r}: decision kind {kind.name!r} is already another kind") from None
+        if _MATCH_KINDS.get(kind.name, kind) is not kind:
             raise VariantError(f"phase {phase.name!r}: decision kind {kind.name!r} is already another kind")
     for e in phase.events:
-        if EVENTS.get(e.name, e) is not e:
-            raise VariantError(f"phase {phase.name!r}: event {e.name!r} is already another event")
+        try:
+            EVENTS.check(e)
+        except VariantError:
+            raise VariantError(f"phase {phase.name!r}: event {e.name!r} is already another event") from None
     PHASES.register(phase)
     for kind in phase.decisions:
-        if kind.name not in DECISION_KINDS:
+        if kind.name not in ANSWERED_BY:
             DECISION_KINDS.register(kind)
             ANSWERED_BY[kind.name] = phase
     for word in phase.words:

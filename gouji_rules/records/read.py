@@ -12,19 +12,17 @@ import functools
 import json
 from collections.abc import Iterator
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from .. import catalog
 from ..inputs import MIB, DuplicateKey, InputFileError, loads_strict, open_regular
+from ..parts.catalogue import rules_keys, with_record_rules
 from ..tournament.errors import EventError
 from ..tournament.variant_copy import rules_data, variant_from_rules
 from ..variant import Variant, rules_fingerprint
-
-if TYPE_CHECKING:
-    pass
 
 MAX_LINE = 8 * MIB
 """The longest line read from a records file; a longer one is a problem, not a record."""
@@ -36,9 +34,16 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 @functools.cache
-def schema_text() -> str:
-    """The published JSON Schema of a records file's lines (``gouji verify --schema`` prints it)."""
+def _shipped_schema() -> str:
     return resources.files("gouji_rules.data").joinpath("record.schema.json").read_text(encoding="utf-8")
+
+
+def schema_text() -> str:
+    """The published JSON Schema of a records file's lines (``gouji verify --schema`` prints it): the
+    shipped ``data/record.schema.json`` with its ``rules`` part derived now from the catalogue
+    (:func:`gouji_rules.parts.catalogue.record_rules_schema`), so a key the model gains is a record's
+    key at once.  A test holds the shipped file to it (``python -m gouji_rules.dsl.write_schema``)."""
+    return json.dumps(with_record_rules(json.loads(_shipped_schema())), ensure_ascii=False, indent=2) + "\n"
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
@@ -58,8 +63,13 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
-@functools.cache
 def _validator() -> Draft202012Validator:
+    return _validator_for(rules_keys())
+
+
+@functools.cache
+def _validator_for(keys: tuple[str, ...]) -> Draft202012Validator:
+    """The validator while the rules have ``keys`` (built again only when the model gains a key)."""
     schema = json.loads(schema_text())
     return Draft202012Validator(_inline(schema, schema["$defs"]))
 

@@ -26,6 +26,7 @@ from typing import Any
 from .. import catalog, dsl
 from ..dsl.yamlpos import parse
 from ..errors import GoujiError
+from ..parts.catalogue import rules_keys
 from ..variant import SECTIONS, Variant, _hook_text, with_legacy
 from .errors import EventError
 
@@ -138,9 +139,6 @@ def _as_stored(stored: Any, current: Variant) -> Variant | None:
 
 # -- the rules a hand record carries ---------------------------------------------------------
 
-RULES_KEYS = frozenset({"name", "title", "source", "hooks", *(key for key, _ in SECTIONS)})
-"""The only keys a record's ``rules`` may hold: no ``extends``, so nothing in a record names a file."""
-
 
 def rules_data(variant: Variant) -> dict[str, Any]:
     """Every rule of ``variant`` as plain data in a variant file's shape, hooks as their expression text.
@@ -162,10 +160,12 @@ def variant_from_rules(data: dict[str, Any], where: str = "<record>") -> Variant
     """The Variant that :func:`rules_data` wrote, through the same checks as a variant file.
 
     The data goes through the variant file's loader (schema, bounds, the expression
-    grammar), never through a path: a key outside :data:`RULES_KEYS` (``extends``
-    above all) is refused before anything is loaded.
+    grammar), never through a path: a key outside the catalogue's
+    :func:`~gouji_rules.parts.catalogue.rules_keys` (``extends`` above all) is refused before anything
+    is loaded.
     """
-    extra = sorted(str(k) for k in data if k not in RULES_KEYS)
+    keys = rules_keys()
+    extra = sorted(str(k) for k in data if k not in keys)
     if extra:
         raise EventError(f"{where}: the rules hold {extra[0]!r}, which a record's rules may not hold")
     try:

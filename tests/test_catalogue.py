@@ -1,0 +1,249 @@
+"""Issue 31 items 1 and 2: one catalogue of parts and options, one registry read path.
+
+A part of each kind (beat strategy, tribute kind with its own option, declaration, phase with its own
+decision and option) is registered from test modules, and every consumer agrees that it exists:
+validate, the variant schema, the record schema and ``gouji verify``, ``gouji explain``,
+``python -m gouji_rules.options`` and the catalogue itself.  The same phase put inside a copy of the
+package is read by ``gouji validate`` whatever was imported first."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import runpy
+import shutil
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gouji_rules import dsl
+from gouji_rules.dsl.explain import explain
+from gouji_rules.dsl.schema import generate
+from gouji_rules.phases.base import register_phase, unregister_phase
+from gouji_rules.records.read import schema_problem, schema_text
+from gouji_rules.registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
+
+from .parts_amnesty import Amnesty
+from .test_extending import Baodian, LastToFirst, TopCard
+from .tournament.conftest import gouji
+
+CLUB = """\
+extends: dagang
+name: every_part
+sets:
+  beat: top_card
+tribute:
+  order: [point, burn, men, place, last_to_first]
+  kinds:
+    last_to_first: {count: 2}
+declare:
+  kinds:
+    baodian: {stake: 4}
+phases:
+  amnesty: {limit: 2}
+"""
+
+PATHS = ("tribute.kinds.last_to_first.count", "declare.kinds.baodian.stake", "phases.amnesty.limit")
+
+
+@pytest.fixture
+def every_part() -> Iterator[None]:
+    BEAT_STRATEGIES.register(TopCard)
+    TRIBUTE_KINDS.register(LastToFirst)
+    DECLARATIONS.register(Baodian)
+    register_phase(Amnesty)
+    yield
+    BEAT_STRATEGIES.unregister("top_card")
+    TRIBUTE_KINDS.unregister("last_to_first")
+    DECLARATIONS.unregister("baodian")
+    unregister_phase("amnesty")
+
+
+def test_every_kind_of_part_is_in_the_catalogue_with_its_options_and_columns(every_part: None) -> None:
+    from gouji_rules.env.features import MODES
+    from gouji_rules.parts import catalogue
+
+    names = {(p.kind, p.name) for p in catalogue.parts()}
+    assert {("beat strategy", "top_card"), ("tribute kind", "last_to_first")} <= names
+    assert {("declaration", "baodian"), ("match phase", "amnesty")} <= names
+    rows = {r.path: r for r in catalogue.option_rows()}
+    assert set(PATHS) <= set(rows)
+    assert rows["phases.amnesty.limit"].record_key == "rules.phases.amnesty.limit"
+    assert (rows["phases.amnesty.limit"].option.maximum, rows["phases.amnesty.limit"].option.default) == (6, 1)
+    kinds = {k.name: k.column for k in catalogue.decision_kinds()}
+    assert kinds["pardon"] == len(MODES)  # a kind the layout does not know: the last column
+    assert kinds["buy4"] == MODES.index("buy4")
+    assert "phases" in catalogue.rules_keys()
+    table = catalogue.markdown_table()
+    assert "`amnesty`" in table and "`phases.amnesty.limit`" in table
+
+
+def test_validate_and_the_schema_know_every_part_and_option(every_part: None) -> None:
+    checked = dsl.check_text(CLUB, "club.yaml")
+    assert not checked.errors
+    v = checked.variant
+    assert v is not None and v.rules.extension_options(PHASES["amnesty"]) == {"limit": 2}
+    props = generate()["properties"]
+    assert "top_card" in props["sets"]["properties"]["beat"]["enum"]
+    assert props["phases"]["properties"]["amnesty"]["properties"]["limit"]["maximum"] == 6
+    (error,) = dsl.check_text(CLUB.replace("limit: 2", "limit: 7"), "club.yaml").errors
+    assert (error.line, "phases.amnesty.limit" in error.message or "maximum" in error.message) == (13, True)
+
+
+def test_records_of_every_part_match_the_record_schema_and_verify(every_part: None, tmp_path: Path) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text(CLUB, encoding="utf-8")
+    records = tmp_path / "club.jsonl"
+    r = gouji(
+        "simulate", "--variant", str(club), "--agents", "random", "--hands", "24", "--match-hands", "4",
+        "--seed", "7", "--records", str(records), "--quiet",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in records.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["rules"]["phases"] == {"amnesty": {"limit": 2}}
+    assert all(schema_problem(x) is None for x in lines)
+    assert any(e["type"] == "pardon" for x in lines for e in x.get("pre_play", []))
+    r = gouji("verify", str(records))
+    assert r.exit_code == 0, r.output
+    assert '"phases"' in schema_text()
+
+
+def test_explain_and_the_options_module_show_every_option(every_part: None) -> None:
+    v = dsl.load_text(CLUB, "club.yaml", None)
+    sheet = explain(v, "zh")
+    assert "每人最多免几笔贡" in sheet and "末游贡张数" in sheet
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the module is imported already: run again as a program
+        runpy.run_module("gouji_rules.options", run_name="__main__")
+    assert all(f"`{path}`" in out.getvalue() for path in PATHS)
+
+
+def test_the_shipped_schemas_are_the_derived_ones() -> None:
+    from gouji_rules.dsl import write_schema
+
+    for path, text in (
+        (write_schema.shipped_path(), write_schema.dumps()),
+        (write_schema.record_schema_path(), schema_text()),
+    ):
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} is out of date: run {write_schema.COMMAND}"
+
+
+# -- the same phase inside the package ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def package_with_amnesty(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package with ``phases/amnesty.py`` added, as a newcomer adds a phase."""
+    import gouji_rules
+
+    root = tmp_path_factory.mktemp("clone")
+    shutil.copytree(
+        Path(gouji_rules.__file__).parent, root / "gouji_rules", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    source = (Path(__file__).parent / "parts_amnesty.py").read_text(encoding="utf-8")
+    source = source.replace(
+        "from gouji_rules.phases.base import ", "from gouji_rules.phases.base import register_phase, "
+    )
+    (root / "gouji_rules" / "phases" / "amnesty.py").write_text(
+        source + "\n\nregister_phase(Amnesty)\n", encoding="utf-8"
+    )
+    (root / "club.yaml").write_text("extends: dagang\nname: club\nphases:\n  amnesty: {limit: 2}\n", encoding="utf-8")
+    return root
+
+
+def _python(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(root)
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, cwd=root, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize("first", ["", "import gouji_rules.match", "import gouji_rules.options"])
+def test_a_phase_inside_the_package_is_validated_whatever_was_imported_first(
+    package_with_amnesty: Path, first: str
+) -> None:
+    code = f"""{first}
+import gouji_rules, sys
+assert gouji_rules.__file__.startswith({str(package_with_amnesty)!r}), gouji_rules.__file__
+from gouji_rules import dsl, options
+from gouji_rules.registry import PHASES
+print(dsl.check_file("club.yaml").errors)
+print(options.markdown_table().count("phases.amnesty.limit"), "amnesty" in PHASES)
+"""
+    r = _python(package_with_amnesty, "-c", code)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["[]", "1 True"]
+
+
+def test_the_options_module_run_as_a_program_lists_a_phase_inside_the_package(package_with_amnesty: Path) -> None:
+    r = _python(package_with_amnesty, "-m", "gouji_rules.options")
+    assert r.returncode == 0, r.stderr
+    assert "`phases.amnesty.limit` | int | `1` | `1` |" in r.stdout
+
+
+def test_a_registry_whose_loader_fails_says_so_at_every_read_and_never_reads_empty() -> None:
+    from gouji_rules.registry import REGISTRIES, Registry
+
+    broken: Registry[object] = Registry("thing", "gouji_rules_no_such_loader_module")
+    try:
+        for _ in range(2):  # the first failure does not leave it "loaded" with nothing in it
+            with pytest.raises(ModuleNotFoundError):
+                len(broken)
+    finally:
+        REGISTRIES[:] = [r for r in REGISTRIES if r is not broken]  # by identity: == compares entries
+
+
+def test_validate_reads_the_phases_only_for_a_file_that_writes_phases(tmp_path: Path) -> None:
+    """The schema a file is checked with leaves out only what the file cannot reach; a file that writes
+    ``phases`` is checked against every registered phase, one that does not never imports them."""
+    from gouji_rules.dsl.schema import schema
+
+    every = generate()
+    assert schema(set(every["properties"])) == every
+    assert schema({"name"})["properties"]["phases"]["properties"] == {}
+    (tmp_path / "plain.yaml").write_text("extends: dagang\nname: plain\n", encoding="utf-8")
+    (tmp_path / "typo.yaml").write_text("extends: dagang\nname: typo\nphases:\n  kangg: {}\n", encoding="utf-8")
+    code = """import sys
+from gouji_rules import dsl
+print(dsl.check_file("plain.yaml").errors, "gouji_rules.phases" in sys.modules)
+print([e.message for e in dsl.check_file("typo.yaml").errors], "gouji_rules.phases" in sys.modules)
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run(
+        [sys.executable, "-P", "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    plain, typo = r.stdout.splitlines()
+    assert plain == "[] False"
+    assert typo.endswith("True") and "phases.kangg" in typo
+
+
+def test_every_home_of_options_is_a_key_of_its_own() -> None:
+    """A registry's home never takes a key the model has: ``phases`` is not a section, and
+    ``tribute.kinds`` is not a field of ``tribute`` (options.split would take the field's value)."""
+    import dataclasses
+
+    from gouji_rules.options import homes
+    from gouji_rules.parts.catalogue import rules_keys
+    from gouji_rules.variant import SECTIONS
+
+    sections = dict(SECTIONS)
+    for _, section, key in homes():
+        if key:
+            assert key not in {f.name for f in dataclasses.fields(sections[section])}
+        else:
+            assert section not in sections and rules_keys().count(section) == 1
