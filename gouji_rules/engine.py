@@ -27,7 +27,6 @@ leads, or, if he has gone out, the lead passes by the variant's 接风 rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
@@ -51,6 +50,7 @@ from .actions import (
 from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
 from .errors import IllegalAction, PositionError
 from .events import Event, play_event
+from .hand_setup import HandSetup as HandSetup  # its home is hand_setup; engine.HandSetup stays public
 from .legal import Box, Legal
 from .observe import Observation, hand_observation
 from .rng import SplitMix64, check_seed
@@ -104,31 +104,6 @@ POINT_PENDING: Final = Point.PENDING
 POINT_OPEN: Final = Point.OPEN
 POINT_CLOSED: Final = Point.CLOSED
 POINT_NAMES: Final = ("none", "pending", "open", "closed")
-
-
-@dataclass(frozen=True)
-class HandSetup:
-    """What the phases before play decide for the hand (革命, 冲点, 和点, 买4, 会五 …)."""
-
-    placed: Mapping[int, int] = field(default_factory=dict)
-    """seat -> place, for players out of play before the first lead (革命, 冲点, no 3 after buying)"""
-    geming: frozenset[int] = frozenset()
-    """seats that declared 革命 (placed higher if their two teammates take places 1 and 2)"""
-    opened: frozenset[int] = frozenset()
-    """seats that count as opened from the start (和点, a successful 冲点, the opposite of a failed one)"""
-    closed: frozenset[int] = frozenset()
-    """seats that cannot open this hand (no 4 after buying in S4, a failed 冲点)"""
-    no_head: frozenset[int] = frozenset()
-    """seats that start 无头 (the choice after an opposite's 冲点 or 革命)"""
-    head_rights: Mapping[int, int] = field(default_factory=dict)
-    """seat -> how many 够级 sets it may still play that only burners and 无头 seats may answer (有头 without an opposite)"""
-    open_by_rights: frozenset[int] = frozenset()
-    """seats that open once their head rights are used up before the deadline (S4 第二十二条: 够死级三把方算开点)"""
-    huiwu_team: int | None = None
-    """S0 会五: the swept team, whose 5s are put out together before the first lead"""
-
-    def __reduce__(self) -> tuple[type[HandSetup], tuple[Any, ...]]:
-        return (HandSetup, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def deal_cards(

@@ -19,7 +19,7 @@ from .seats import opposite, same_side, side, side_seats, sweep_of, teammates
 
 if TYPE_CHECKING:
     from .engine import Hand
-    from .settlement import Debt, HandResult
+    from .hand_setup import Debt, HandResult
     from .variant import TributeRules, Variant
 
 NEVER = 1 << 30
