@@ -33,10 +33,62 @@ from .cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, cardset, rank_of
 from .registry import BEAT_STRATEGIES
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .variant import SetsRules
+    from collections.abc import Mapping
+
+    from .parts.sections import SetsRules
 
 T = TypeVar("T", bound=Any)
+
+
+class Rules(Protocol):
+    """What a beat strategy reads of the compiled rules (:class:`gouji_rules.rules.Rules` has it):
+    the deck's tables and the hooks.  Declared here because the rules build their strategy
+    (``make_strategy``): a strategy never imports them back."""
+
+    @property
+    def bare(self) -> list[bool]:
+        """Ranks whose sets take no attachment."""
+        ...
+
+    @property
+    def attach_jokers(self) -> list[bool]:
+        """Ranks a joker may be attached to."""
+        ...
+
+    @property
+    def attach_twos(self) -> bool:
+        """May a 2 be attached to a lower rank?"""
+        ...
+
+    @property
+    def ranks_present(self) -> list[bool]:
+        """Ranks the deck holds."""
+        ...
+
+    @property
+    def deck(self) -> list[int]:
+        """The deck's cards."""
+        ...
+
+    @property
+    def deck_counts(self) -> list[int]:
+        """How many cards of each rank the deck holds."""
+        ...
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """The cards each seat is dealt."""
+        ...
+
+    @property
+    def hooks(self) -> Mapping[str, Callable[..., Any]]:
+        """Compiled expression hooks by name (``beats``)."""
+        ...
+
+    def could_hold(self, cs: CardSet) -> bool:
+        """Is the set well formed under this variant (ignoring whose hand it is)?"""
+        ...
+
 
 Jokers = tuple[int, int, int]
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from .actions import (
     AGREE,
@@ -479,7 +479,7 @@ class Hand:
     @property
     def variant(self) -> Variant:
         """The Variant these rules were compiled from (for records and display, not for rule questions)."""
-        return self.rules.variant
+        return cast("Variant", self.rules.variant)  # Rules names it by a Protocol: it sits below the Variant
 
     @property
     def is_over(self) -> bool:

@@ -25,14 +25,13 @@ here, so every caller (simulator, bots, tournaments) gets the same one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from .cards import CardSet
 from .errors import PositionError
 from .events import Event
 
 if TYPE_CHECKING:
-    from .engine import Hand
     from .rules import Rules
 
 
@@ -231,10 +230,39 @@ def shown_hands(hands: Sequence[Sequence[int]], shown: Sequence[bool]) -> tuple[
     return tuple(tuple(h) if shown[s] else () for s, h in enumerate(hands))
 
 
+class ObservedHand(Protocol):
+    """What a seat's view reads of a hand in play (:class:`gouji_rules.engine.Hand` has it): declared
+    here because the engine builds its observations with this module and is not imported back."""
+
+    @property
+    def rules(self) -> Rules:
+        """The compiled rules the hand is played under."""
+        ...
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each seat's cards, as rank counts."""
+        ...
+
+    @property
+    def shown(self) -> set[int]:
+        """Seats whose hands every seat sees (亮牌)."""
+        ...
+
+    @property
+    def ffa(self) -> bool:
+        """Is the hand in 四人乱缠?"""
+        ...
+
+    def cards_left(self) -> list[int]:
+        """How many cards each seat holds."""
+        ...
+
+
 NOTHING_SHOWN: Final[tuple[tuple[int, ...], ...]] = ((),) * 6
 
 
-def hand_observation(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+def hand_observation(hand: ObservedHand, seat: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """``cards_left`` and ``shown`` of a hand in play, as ``seat`` may know them."""
     if not hand.shown:  # the common case, asked at every decision: only one's own size, or all announced
         if hand.rules.announced(hand.ffa):

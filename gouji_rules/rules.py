@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from .beat import BeatStrategy, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card, rank_of
@@ -18,9 +18,8 @@ from .registry import DECLARATIONS, TRIBUTE_KINDS
 from .seats import opposite, same_side, side, side_seats, sweep_of, teammates
 
 if TYPE_CHECKING:
-    from .engine import Hand
     from .hand_setup import Debt, HandResult
-    from .variant import TributeRules, Variant
+    from .parts.sections import Sections, TributeRules
 
 NEVER = 1 << 30
 
@@ -64,7 +63,61 @@ asks (or a table), so no rule compares words in play.  Every other option is rea
 (tests/test_rules_fields.py holds ``Rules.__init__`` to that)."""
 
 
-def as_rules(x: Rules | Variant) -> Rules:
+class HandState(Protocol):
+    """What the 让牌 and 接风 questions read of a hand in play (:class:`gouji_rules.engine.Hand` has
+    it).  Declared here because the engine asks these rules: they never import it back."""
+
+    @property
+    def ffa(self) -> bool:
+        """Is the hand in 四人乱缠?"""
+        ...
+
+    @property
+    def yielded(self) -> list[bool]:
+        """Seats that yielded this round."""
+        ...
+
+    @property
+    def passed(self) -> list[bool]:
+        """Seats that passed this round."""
+        ...
+
+    @property
+    def active(self) -> list[bool]:
+        """Seats still in play."""
+        ...
+
+    @property
+    def owner(self) -> int:
+        """The seat whose set is on the table (-1: none)."""
+        ...
+
+    @property
+    def table(self) -> CardSet | None:
+        """The set on the table."""
+        ...
+
+    @property
+    def requester(self) -> int:
+        """The seat that asked 接风 (-1: none, -2: refused on this set)."""
+        ...
+
+    def bound(self, owner: int, cs: CardSet) -> bool:
+        """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
+        ...
+
+
+class Compiles(Protocol):
+    """What compiles to :class:`Rules`: a :class:`~gouji_rules.variant.Variant` (``variant.rules``).
+    Named here so that this module never imports the Variant, which imports it."""
+
+    @property
+    def rules(self) -> Rules:
+        """The compiled rules, built on first use and kept."""
+        ...
+
+
+def as_rules(x: Rules | Compiles) -> Rules:
     """The compiled rules of a Variant (compiled once and cached), or ``x`` itself if it is Rules."""
     return x if isinstance(x, Rules) else x.rules
 
@@ -86,7 +139,7 @@ class Rules:
     False
     """
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Sections) -> None:
         self.variant = v = variant
         self.name = v.name
         self.thresholds = [NEVER] * NRANKS
@@ -256,7 +309,7 @@ class Rules:
     def __hash__(self) -> int:
         return hash(self.name)
 
-    def __reduce__(self) -> tuple[Callable[[Variant], Rules], tuple[Variant]]:
+    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[Sections]]:
         return (as_rules, (self.variant,))
 
     def __copy__(self) -> Rules:
@@ -576,7 +629,7 @@ class Rules:
         ex = self.burn_exempt
         return all(not hand[r] or ex[r] for r in range(NRANKS))
 
-    def yield_problem(self, hand: Hand, seat: int) -> str:
+    def yield_problem(self, hand: HandState, seat: int) -> str:
         """Why ``seat``, facing a set in ``hand``, may not 让牌, as a key of :data:`YIELD_REFUSALS`
         ("" if it may): only on the opposite's set, not a 够级 set only he may answer, once the two
         seats after the opposite have passed (or are out), once a round, never in 四人乱缠."""
@@ -597,7 +650,7 @@ class Rules:
             return "not_passed"
         return ""
 
-    def jiefeng_problem(self, hand: Hand, seat: int) -> str:
+    def jiefeng_problem(self, hand: HandState, seat: int) -> str:
         """Why ``seat``, facing a set in ``hand``, may not ask 接风 (S4 第十三条), as a key of
         :data:`JIEFENG_REFUSALS` ("" if it may): only under ``jiefeng.policy: by_consent``, on the
         last set of a player who went out, by the next seat in play after him, once a set."""
@@ -1051,7 +1104,7 @@ JIEFENG_REFUSALS: Final = {
 """Why a 接风 request is refused, by :meth:`Rules.jiefeng_problem`'s key: the message and the clause."""
 
 
-def build_deck(v: Variant) -> list[int]:
+def build_deck(v: Sections) -> list[int]:
     """Every card of the deck in a fixed order (rank, suit, pack), before shuffling."""
     suited: dict[int, list[int]] = {r: [] for r in range(NRANKS)}
     for _ in range(v.deck.packs):
@@ -1090,7 +1143,7 @@ def _balanced(cards: list[int], keep: int) -> list[int]:
     return out
 
 
-def deal_sizes(v: Variant, total: int) -> list[int]:
+def deal_sizes(v: Sections, total: int) -> list[int]:
     """Cards per seat in deal order (first drawer first)."""
     if v.deck.hand_size is not None:
         if v.deck.hand_size * 6 > total:

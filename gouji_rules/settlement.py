@@ -16,8 +16,7 @@ from .rules import as_rules
 from .seats import sweep_of
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .variant import Variant
+    from .rules import Compiles, Rules
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ class Settlement:
     winner: int | None = None  # team with the higher score this hand, None for a draw
 
 
-def settle(rules: Rules | Variant, result: HandResult) -> Settlement:
+def settle(rules: Rules | Compiles, result: HandResult) -> Settlement:
     """Scores, 串三户, what is owed next hand and who leads it, from a hand's result.
 
     Every answer comes from :class:`~gouji_rules.rules.Rules` (a Variant is compiled first):

@@ -23,8 +23,8 @@ from .seats import opposite, side_seats, sweep_of
 
 if TYPE_CHECKING:
     from .hand_setup import Debt, HandResult
+    from .parts.sections import TributeRules
     from .rules import Rules
-    from .variant import TributeRules
 
 T = TypeVar("T", bound=Any)
 

@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -146,7 +146,9 @@ class LearnedAgent:
             if self.net is not None:
                 self._play = self.net
             else:
-                self._play, meta = shipped_weights(base_variant(rules.variant))
+                self._play, meta = shipped_weights(
+                    base_variant(cast(Variant, rules.variant))
+                )  # Rules names its Variant by a Protocol
                 if self.margin is None:
                     self._margin = float(meta.get("margin", 0.0))
                 if self.candidates is None:
