@@ -1,10 +1,13 @@
 """The layers of the package, lowest first: a module imports only from its own layer or below.
 
-This is the one written statement of the layer order (docs/architecture.md explains it;
+This is the one written statement of the layer order (docs/architecture.md says how to read it;
 ``tests/test_layers.py`` holds every import of the package to it, imports made only for types
 included).  It maps the layers of the design card (``game/``, ``parts/``, ``rules/``, ``dsl/``,
 agents, the tools, ``cli/``) onto today's flat modules, in the order their imports allow today:
 
+- ``variant`` sits above ``rules`` (the card has one ``rules/`` layer for both): a Variant compiles
+  its :class:`~gouji_rules.rules.Rules` (``variant.rules``), and the rules, the options and the beat
+  strategies read the sections by :class:`~gouji_rules.parts.sections.Sections`, a Protocol.
 - ``engine``, ``observe``, ``match`` and the phases sit above ``rules`` (the design card puts the
   hand and the match in ``game/``, under ``rules/``): every rule decision the engine makes asks a
   compiled :class:`~gouji_rules.rules.Rules` it holds, and a phase's ``run`` asks it too.
@@ -15,10 +18,9 @@ agents, the tools, ``cli/``) onto today's flat modules, in the order their impor
 - ``tournament`` sits below ``records`` and ``compare`` (the card puts it above them): a record is
   checked against an event's copy of its variant, and ``compare`` plays the tournament's bots.
 
-:data:`KNOT` names the one circle still tied, in the modules of the compiled rules; the test keeps
-it from growing and fails once it is untied, so this file stays true.  A module is named by its
-dotted path below ``gouji_rules``; a package's name covers every module under it that no longer
-name claims.  The package's own ``__init__`` (the public API, imported lazily) is above all of them.
+A module is named by its dotted path below ``gouji_rules``; a package's name covers every module
+under it that no longer name claims.  The package's own ``__init__`` (the public API, imported
+lazily) is above all of them.  ``python -m gouji_rules.parts.layers`` prints the table.
 """
 
 from __future__ import annotations
@@ -44,11 +46,16 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     ("game", "actions, events and legal sets: the words of play", ("actions", "events", "legal", "governs")),
-    ("parts", "the options and the sections of a Variant, the catalogue", ("options", "variant", "parts.catalogue")),
+    ("parts", "the options and the sections of a variant file", ("options", "parts.sections")),
     (
         "rules",
-        "the compiled Variant and what it compiles: beat strategies, tribute kinds, declarations, settlement",
+        "the compiled rules and what they compile: beat strategies, tribute kinds, declarations, settlement",
         ("beat", "rules", "settlement", "tributes", "declarations"),
+    ),
+    (
+        "variant",
+        "the Variant (its sections; it compiles its rules) and the one catalogue",
+        ("variant", "parts.catalogue"),
     ),
     (
         "play",
@@ -73,13 +80,6 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 """``(name, what it holds, modules)`` for each layer, lowest first."""
 
-KNOT: frozenset[str] = frozenset({"beat", "engine", "observe", "options", "rules", "variant"})
-"""The modules of the one import circle still tied (issue 31 counted 7 with ``settlement``): a
-``Variant`` compiles its ``Rules`` (``variant.rules``) while ``Rules``, the beat strategies and the
-observation name the Variant's section classes and the ``Hand`` in their types.  Untying it needs the
-section classes in a module of their own, below both, and Protocols for the Hand: the step that makes
-``game/`` and ``rules/`` folders."""
-
 
 def layer_of(module: str) -> int:
     """The index in :data:`LAYERS` of ``module`` (dotted, below ``gouji_rules``): the layer naming the
@@ -92,3 +92,15 @@ def layer_of(module: str) -> int:
     if index < 0:
         raise KeyError(module)
     return index
+
+
+def table() -> str:
+    """The layers as text, highest first (as the design card draws them)."""
+    return "\n".join(
+        f"{i:2}  {name:<11} {', '.join(modules)}\n    {'':<11} {what}"
+        for i, (name, what, modules) in reversed(list(enumerate(LAYERS)))
+    )
+
+
+if __name__ == "__main__":
+    print(table())
