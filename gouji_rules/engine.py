@@ -54,7 +54,7 @@ from .hand_setup import HandSetup as HandSetup  # its home is hand_setup; engine
 from .legal import Box, Legal
 from .observe import Observation, hand_observation
 from .rng import SplitMix64, check_seed
-from .rules import Rules, as_rules
+from .rules import HandState, Rules, as_rules
 from .seats import opposite, same_side, side, side_seats, sweep_of
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def counts_of_cards(cards: Sequence[int]) -> list[int]:
     return h
 
 
-class Hand:
+class Hand(HandState):
     """One hand of 够级 from the deal to the last place.
 
     >>> from gouji_rules.catalog import dagang
@@ -250,7 +250,7 @@ class Hand:
         self.actions: list[tuple[int, Action]] = []
         self.decisions = 0
         self.wrong_plays: list[tuple[int, str]] = []  # 错牌不出: (seat, reason) of each lost turn
-        self.table: CardSet | None = None
+        self.table = None
         self.owner = -1
         self.turn = leader
         self.mode: Mode = LEAD
@@ -503,7 +503,7 @@ class Hand:
     def observation_of(self, s: int, events: Sequence[Event]) -> Observation:
         """``observation(s)`` with ``events`` in place of the hand's own: a match gives each seat the
         table's events before play as well (``Match.observation``, gouji_rules/observe.py)."""
-        left, shown = hand_observation(self, s)
+        left, shown = hand_observation(self.rules, s, self.hands, self.shown, self.ffa)
         # positional: this runs at every simulated decision (the order is Observation's fields)
         return Observation(
             s,

@@ -25,7 +25,7 @@ here, so every caller (simulator, bots, tournaments) gets the same one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CardSet
 from .errors import PositionError
@@ -230,46 +230,21 @@ def shown_hands(hands: Sequence[Sequence[int]], shown: Sequence[bool]) -> tuple[
     return tuple(tuple(h) if shown[s] else () for s, h in enumerate(hands))
 
 
-class ObservedHand(Protocol):
-    """What a seat's view reads of a hand in play (:class:`gouji_rules.engine.Hand` has it): declared
-    here because the engine builds its observations with this module and is not imported back."""
-
-    @property
-    def rules(self) -> Rules:
-        """The compiled rules the hand is played under."""
-        ...
-
-    @property
-    def hands(self) -> list[list[int]]:
-        """Each seat's cards, as rank counts."""
-        ...
-
-    @property
-    def shown(self) -> set[int]:
-        """Seats whose hands every seat sees (亮牌)."""
-        ...
-
-    @property
-    def ffa(self) -> bool:
-        """Is the hand in 四人乱缠?"""
-        ...
-
-    def cards_left(self) -> list[int]:
-        """How many cards each seat holds."""
-        ...
-
-
 NOTHING_SHOWN: Final[tuple[tuple[int, ...], ...]] = ((),) * 6
 
 
-def hand_observation(hand: ObservedHand, seat: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """``cards_left`` and ``shown`` of a hand in play, as ``seat`` may know them."""
-    if not hand.shown:  # the common case, asked at every decision: only one's own size, or all announced
-        if hand.rules.announced(hand.ffa):
-            return tuple(hand.cards_left()), NOTHING_SHOWN
+def hand_observation(
+    rules: Rules, seat: int, hands: list[list[int]], shown_seats: set[int], ffa: bool
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """``cards_left`` and ``shown`` of a hand in play (each seat's cards ``hands``, the seats that
+    showed them, whether it is in 四人乱缠), as ``seat`` may know them.  Given as values, not the
+    hand: the engine asks this at every decision, and this module sits below the engine."""
+    if not shown_seats:  # the common case, asked at every decision: only one's own size, or all announced
+        if rules.announced(ffa):
+            return tuple([sum(h) for h in hands]), NOTHING_SHOWN
         left = [UNKNOWN] * 6
-        left[seat] = sum(hand.hands[seat])
+        left[seat] = sum(hands[seat])
         return tuple(left), NOTHING_SHOWN
-    shown = [s in hand.shown for s in range(6)]
-    sizes = hand.cards_left()
-    return cards_left(hand.rules, seat, sizes, shown, hand.ffa), shown_hands(hand.hands, shown)
+    shown = [s in shown_seats for s in range(6)]
+    sizes = [sum(h) for h in hands]
+    return cards_left(rules, seat, sizes, shown, ffa), shown_hands(hands, shown)

@@ -7,11 +7,11 @@ expression hook costs one dict lookup after its first call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from .beat import BeatStrategy, make_strategy
+from .beat import BeatStrategy, RankTables, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 from .registry import DECLARATIONS, TRIBUTE_KINDS
@@ -63,48 +63,29 @@ asks (or a table), so no rule compares words in play.  Every other option is rea
 (tests/test_rules_fields.py holds ``Rules.__init__`` to that)."""
 
 
-class HandState(Protocol):
-    """What the 让牌 and 接风 questions read of a hand in play (:class:`gouji_rules.engine.Hand` has
-    it).  Declared here because the engine asks these rules: they never import it back."""
+class HandState:
+    """The state of the round that the 让牌 and 接风 questions read: :class:`gouji_rules.engine.Hand`
+    extends it.  Declared here because the engine asks these rules and is never imported back; a
+    class, not a Protocol, so the compiled engine's questions read it directly at every decision."""
 
-    @property
-    def ffa(self) -> bool:
-        """Is the hand in 四人乱缠?"""
-        ...
-
-    @property
-    def yielded(self) -> list[bool]:
-        """Seats that yielded this round."""
-        ...
-
-    @property
-    def passed(self) -> list[bool]:
-        """Seats that passed this round."""
-        ...
-
-    @property
-    def active(self) -> list[bool]:
-        """Seats still in play."""
-        ...
-
-    @property
-    def owner(self) -> int:
-        """The seat whose set is on the table (-1: none)."""
-        ...
-
-    @property
-    def table(self) -> CardSet | None:
-        """The set on the table."""
-        ...
-
-    @property
-    def requester(self) -> int:
-        """The seat that asked 接风 (-1: none, -2: refused on this set)."""
-        ...
+    ffa: bool
+    """Is the hand in 四人乱缠?"""
+    yielded: list[bool]
+    """Seats that yielded this round."""
+    passed: list[bool]
+    """Seats that passed this round."""
+    active: list[bool]
+    """Seats still in play."""
+    owner: int
+    """The seat whose set is on the table (-1: none)."""
+    table: CardSet | None
+    """The set on the table."""
+    requester: int
+    """The seat that asked 接风 (-1: none, -2: refused on this set)."""
 
     def bound(self, owner: int, cs: CardSet) -> bool:
-        """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
-        ...
+        """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?  The hand answers."""
+        raise NotImplementedError
 
 
 class Compiles(Protocol):
@@ -122,7 +103,7 @@ def as_rules(x: Rules | Compiles) -> Rules:
     return x if isinstance(x, Rules) else x.rules
 
 
-class Rules:
+class Rules(RankTables):
     """The only door to the rules: every question the engine, the match phases, settlement,
     result entry and statistics ask is an attribute or a method here.
 
@@ -172,7 +153,7 @@ class Rules:
             raise VariantError("places.names must name exactly 6 places")
         if len(v.scoring.points) != 6:
             raise VariantError("scoring.points must give exactly 6 numbers")
-        self.hooks: Mapping[str, Callable[..., Any]] = v.hooks
+        self.hooks = v.hooks
         self._fingerprint: str | None = None
         self._gouji: dict[CardSet, bool] = {}
         self._pure: dict[CardSet, bool] = {}
@@ -424,20 +405,6 @@ class Rules:
             return False
         when = self.no_head_when
         return when == 0 or (went_out and (when == 1 or first))
-
-    def could_hold(self, cs: CardSet) -> bool:
-        """Is the set well formed under this variant (ignoring whose hand it is)?"""
-        r = cs.rank
-        if cs.count < 1 or not self.ranks_present[r]:
-            return False
-        if self.bare[r] and cs.attached:
-            return False
-        if cs.twos and (not self.attach_twos or r >= TWO):
-            return False
-        for jr, n in ((SJ, cs.sj), (BJ, cs.bj), (TOP, cs.top)):
-            if n and (not self.attach_jokers[jr] or jr <= r):
-                return False
-        return True
 
     # -- play: who may do what ------------------------------------------------------------
 
