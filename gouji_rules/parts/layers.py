@@ -6,8 +6,8 @@ included).  It maps the layers of the design card (``game/``, ``parts/``, ``rule
 agents, the tools, ``cli/``) onto today's flat modules, in the order their imports allow today:
 
 - ``variant`` sits above ``rules`` (the card has one ``rules/`` layer for both): a Variant compiles
-  its :class:`~gouji_rules.rules.Rules` (``variant.rules``), and the rules, the options and the beat
-  strategies read the sections by :class:`~gouji_rules.parts.sections.Sections`, a Protocol.
+  its :class:`~gouji_rules.rules.Rules` (``variant.rules``); the rules and the options read a Variant
+  by :class:`~gouji_rules.parts.sections.Sections`, a Protocol, and its sections from ``parts.sections``.
 - ``engine``, ``observe``, ``match`` and the phases sit above ``rules`` (the design card puts the
   hand and the match in ``game/``, under ``rules/``): every rule decision the engine makes asks a
   compiled :class:`~gouji_rules.rules.Rules` it holds, and a phase's ``run`` asks it too.
