@@ -332,14 +332,16 @@ class Trainer:
             self._carry -= 1.0
             rng = np.random.default_rng([self.cfg.seed, self.updates])
             i = rng.integers(0, self.filled, self.cfg.batch)
-            loss, grads = self.net.loss_and_grads(self.buf_obs[i], self.buf_act[i], self.buf_y[i])
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # checked below, said once
+                loss, grads = self.net.loss_and_grads(self.buf_obs[i], self.buf_act[i], self.buf_y[i])
             bad = [k for k, g in grads.items() if not np.isfinite(g).all()]
             if bad or loss != loss or abs(loss) == float("inf"):
                 raise NonFiniteUpdate(
                     f"update {self.updates + 1} would be non-finite (loss {loss:g}, gradient of "
                     f"{', '.join(bad) or 'none'} with NaN or inf): the run stopped before taking it"
                 )
-            self.adam.step(self.net, grads)
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                self.adam.step(self.net, grads)
             bad = [k for k, v in self.net.p.items() if not np.isfinite(v).all()]
             if bad:
                 self.poisoned = True

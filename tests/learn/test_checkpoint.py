@@ -128,8 +128,8 @@ def test_a_checkpoint_with_a_pickle_inside_is_refused_unread(tmp_path, good) -> 
 
 
 def test_another_networks_checkpoint_is_refused_by_its_sizes(tmp_path) -> None:
-    from gouji_rules.learn.net import Adam
     from gouji_rules.learn.checkpoint import save_checkpoint
+    from gouji_rules.learn.net import Adam
 
     net = QNet(OBS_SIZE - 1, ACT_SIZE, TINY)
     meta = {"variant": "dagang", "decisions": 1, "samples": 1, "updates": 1, "units": 1, "seconds": 1.0}
@@ -152,7 +152,9 @@ def test_init_from_non_finite_weights_is_refused(tmp_path) -> None:
     np.savez(
         tmp_path / "nan.npz",
         **net.p,
-        meta=np.array(json.dumps({"net": {"format": 1, "obs_size": OBS_SIZE, "act_size": ACT_SIZE, "hidden": [16, 8, 8]}})),
+        meta=np.array(
+            json.dumps({"net": {"format": 1, "obs_size": OBS_SIZE, "act_size": ACT_SIZE, "hidden": [16, 8, 8]}})
+        ),
     )
     with pytest.raises(WeightsError, match=r"--init .*nan\.npz: w_obs holds numbers that are not finite"):
         Trainer(_config(tmp_path / "run", init=str(tmp_path / "nan.npz")))
