@@ -217,8 +217,9 @@ class Trainer:
         self.loss = float("nan")
         self.resumed = False
         self.saved: int | None = None
-        self.poisoned = False
         """The decisions of the checkpoint on disk that this run wrote or resumed (None: none yet)."""
+        self.poisoned = False
+        """The network in memory holds NaN or inf: it is never written."""
         self.code_versions = [code_version()]
         self.buf_obs = np.zeros((cfg.buffer, OBS_SIZE), np.float32)
         self.buf_act = np.zeros((cfg.buffer, ACT_SIZE), np.float32)
