@@ -90,7 +90,9 @@ def read_npz(path: str | Path, *, run_file: bool) -> dict[str, Any]:
         with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
     except zipfile.BadZipFile:
-        raise WeightsError(f"{path}: {why}; not a zip archive, or one truncated or damaged ({len(raw):,} bytes)") from None
+        raise WeightsError(
+            f"{path}: {why}; not a zip archive, or one truncated or damaged ({len(raw):,} bytes)"
+        ) from None
     except (ValueError, EOFError, KeyError, OSError, zlib.error, NotImplementedError, UnicodeDecodeError) as e:
         raise WeightsError(f"{path}: {why}; {type(e).__name__}: {str(e)[:80]}") from None
     except MemoryError:
