@@ -18,6 +18,7 @@ import os
 import stat
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,28 @@ def check_run_file(path: str | Path) -> None:
         raise RunFileError(f"{path}: is a symbolic link; a run folder's files are never links (remove it)")
     if not stat.S_ISREG(st.st_mode):
         raise RunFileError(f"{path}: is {file_kind(st.st_mode)}, not a file; a run folder holds only its own files")
+
+
+@contextlib.contextmanager
+def folder_lock(folder: str | Path) -> Iterator[None]:
+    """Hold the run folder for one run: a second ``gouji train`` on it is refused at once, where its
+    checkpoints would otherwise overwrite the first's in turn (an advisory lock, gone with the process)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): runs are not kept apart
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunFileError(
+                f"{folder}: another gouji train is running in this folder; wait for it to stop or use another --out"
+            ) from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def _open_read(path: str | Path, run_file: bool) -> int:
@@ -182,4 +205,4 @@ def append_line(path: str | Path, line: str) -> None:
         os.close(fd)
 
 
-__all__ = ["MAX_BYTES", "RunFileError", "append_line", "check_run_file", "read_npz", "write_npz"]
+__all__ = ["MAX_BYTES", "RunFileError", "append_line", "check_run_file", "folder_lock", "read_npz", "write_npz"]

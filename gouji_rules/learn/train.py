@@ -48,7 +48,7 @@ from .checkpoint import check_run_meta, load_checkpoint, load_weights, save_chec
 from .duplicate import Strength, duplicate
 from .features import ACT_SIZE, OBS_SIZE
 from .net import Adam, QNet, WeightsError, one_blas_thread
-from .runfiles import append_line, check_run_file
+from .runfiles import append_line, check_run_file, folder_lock
 from .selfplay import Samples, SelfPlayUnit, run_selfplay
 from .workers import LocalWorkers, WorkerLost
 
@@ -411,7 +411,13 @@ class Trainer:
         progress: Callable[[Progress], None] | None = None,
     ) -> Progress:
         """Train until ``seconds`` have passed in this call or ``max_decisions`` in the run; checkpoint
-        every ``checkpoint_seconds`` and at the end (a KeyboardInterrupt too)."""
+        every ``checkpoint_seconds`` and at the end (a KeyboardInterrupt too).  One run at a time in a folder."""
+        with folder_lock(self.dir):
+            return self._run(seconds, max_decisions, progress)
+
+    def _run(
+        self, seconds: float | None, max_decisions: int | None, progress: Callable[[Progress], None] | None
+    ) -> Progress:
         cfg = self.cfg
         self.poisoned = False
         runner = Runner(cfg.workers, cfg.scheduler)

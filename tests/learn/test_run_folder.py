@@ -242,3 +242,16 @@ def test_export_never_opens_a_path_found_in_the_run(tmp_path) -> None:
     np.savez(tmp_path / "run" / "best.npz", **{**arrays, "meta": np.array(json.dumps(meta))})
     got = export(tmp_path / "run", tmp_path / "w2.npz", margins=(0.0,), pairs=1, variant=str(club))
     assert got["margin"] == 0.0 and "margin_choice" in got
+
+
+def test_a_second_run_in_the_same_folder_is_refused_while_the_first_runs(tmp_path) -> None:
+    from gouji_rules.learn.runfiles import RunFileError, folder_lock
+
+    first = Trainer(_config(tmp_path))
+    first.checkpoint()
+    before = (tmp_path / "checkpoint.npz").read_bytes()
+    second = Trainer(_config(tmp_path))
+    with folder_lock(tmp_path), pytest.raises(RunFileError, match="another gouji train is running in this folder"):
+        second.run(max_decisions=300)  # while the first run holds the folder
+    assert (tmp_path / "checkpoint.npz").read_bytes() == before
+    assert Trainer(_config(tmp_path)).run(max_decisions=300).decisions >= 300  # free again
