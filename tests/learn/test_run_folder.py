@@ -17,6 +17,7 @@ from gouji_rules.learn.net import load
 from gouji_rules.learn.train import NonFiniteUpdate, TrainConfig, Trainer, export
 
 TINY = (16, 8, 8)
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, FIFOs and RLIMIT_FSIZE")
 
 
 def _cmd(out, *extra: str) -> list[str]:
