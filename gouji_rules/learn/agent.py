@@ -28,8 +28,9 @@ from ..rng import SplitMix64, derive
 from ..rules import Rules
 from ..search import SearchAgent
 from ..variant import Variant
+from .checkpoint import load_weights
 from .features import ACT_SIZE, GREEDY_AT, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
-from .net import QNet, WeightsError, load, one_blas_thread
+from .net import QNet, WeightsError, one_blas_thread
 
 SHIPPED = ("dagang", "dianshaomenla")
 """The variants whose weights ship in ``gouji_rules/data/agents/<name>.npz``."""
@@ -47,7 +48,7 @@ def shipped_weights(name: str) -> tuple[QNet, dict[str, Any]]:
     if hit is None:
         if name not in SHIPPED:
             raise WeightsError(f"no shipped weights for {name!r}; shipped: {', '.join(SHIPPED)}")
-        net, meta, _ = load(shipped_path(name))
+        net, meta, _ = load_weights(shipped_path(name))
         hit = _CACHE[name] = (net, meta)
     return hit
 
