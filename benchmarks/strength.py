@@ -25,8 +25,9 @@ from typing import Any
 from gouji_rules import catalog
 from gouji_rules.agents import Agent, GreedyAgent
 from gouji_rules.learn.agent import LearnedAgent
+from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.duplicate import Strength, duplicate
-from gouji_rules.learn.net import QNet, load
+from gouji_rules.learn.net import QNet
 from gouji_rules.search import SearchAgent
 
 

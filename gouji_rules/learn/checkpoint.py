@@ -248,3 +248,14 @@ __all__ = [
     "save_weights",
     "weights_arrays",
 ]
+
+
+def save(path: str | Path, net: QNet, meta: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
+    """A weights file (:func:`save_weights`) with ``extra`` arrays beside it."""
+    write_npz(path, {**weights_arrays(net, meta), **(extra or {})}, run_file=False)
+
+
+def load(path: str | Path) -> tuple[QNet, dict[str, Any], dict[str, Any]]:
+    """A weights file, checked: the network, its meta, and any other arrays it holds.  WeightsError if
+    unreadable or wrong in any field."""
+    return load_weights(path)

@@ -8,14 +8,11 @@ Why numpy: playing must need no deep-learning framework, and a ~100k-parameter n
 enough on a CPU with manual backprop and Adam.
 
 The weights file (an ``.npz`` of the parameters and a ``meta`` entry of JSON text) and the
-checkpoint are defined, written and checked in :mod:`gouji_rules.learn.checkpoint`; ``save`` and
-``load`` here are its entry points for callers that had them from this module.
+checkpoint are defined, written and checked in :mod:`gouji_rules.learn.checkpoint` (``save`` and
+``load`` live there), which imports this module and never the other way round.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -144,19 +141,3 @@ class Adam:
             v *= self.b2
             v += (1.0 - self.b2) * (g * g)
             net.p[k] -= (self.lr / c1) * m / (np.sqrt(v / c2) + self.eps)
-
-
-def save(path: str | Path, net: QNet, meta: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
-    """A weights file (:func:`gouji_rules.learn.checkpoint.save_weights`; ``extra`` arrays beside it)."""
-    from .checkpoint import weights_arrays
-    from .runfiles import write_npz
-
-    write_npz(path, {**weights_arrays(net, meta), **(extra or {})}, run_file=False)
-
-
-def load(path: str | Path) -> tuple[QNet, dict[str, Any], dict[str, Any]]:
-    """A weights file, checked (:func:`gouji_rules.learn.checkpoint.load_weights`): the network, its
-    meta, and any other arrays it holds.  WeightsError if unreadable or wrong in any field."""
-    from .checkpoint import load_weights
-
-    return load_weights(path)

@@ -14,8 +14,8 @@ from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.engine import Hand
 from gouji_rules.env.encoding import ActionEncoding
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, base_variant, shipped_path, shipped_weights
+from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.features import PLAY_MODES, Featurizer
-from gouji_rules.learn.net import load
 from gouji_rules.sim import play_hand
 
 

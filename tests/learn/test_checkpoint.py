@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from gouji_rules.errors import GoujiError
-from gouji_rules.learn.checkpoint import load_checkpoint, load_weights
+from gouji_rules.learn.checkpoint import load_checkpoint, load_weights, save
 from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
-from gouji_rules.learn.net import QNet, WeightsError, save
+from gouji_rules.learn.net import QNet, WeightsError
 from gouji_rules.learn.train import TrainConfig, Trainer
 
 TINY = (16, 8, 8)

@@ -4,7 +4,8 @@ weights file comes back as it was written (or fails with a clear error)."""
 import numpy as np
 import pytest
 
-from gouji_rules.learn.net import Adam, QNet, WeightsError, load, save
+from gouji_rules.learn.checkpoint import load, save
+from gouji_rules.learn.net import Adam, QNet, WeightsError
 
 
 def _batch(n: int = 64, obs: int = 7, act: int = 5, seed: int = 0):

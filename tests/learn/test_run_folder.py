@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from gouji_rules.learn.net import load
+from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.train import NonFiniteUpdate, TrainConfig, Trainer, export
 
 TINY = (16, 8, 8)
