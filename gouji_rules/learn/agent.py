@@ -34,7 +34,7 @@ from ..rng import SplitMix64, derive
 from ..rules import Rules
 from ..search import SearchAgent
 from ..variant import Variant
-from .checkpoint import Fit, fit_columns, load_weights
+from .checkpoint import Fit, columns_of, fit_columns, load_weights
 from .features import ACT_COLUMNS, ACT_SIZE, GREEDY_AT, OBS_COLUMNS, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
 from .net import QNet, WeightsError, one_blas_thread
 
@@ -80,23 +80,22 @@ def default_chooser(kind: str) -> Chooser | None:
 
 def unseen_parts(variant: Variant) -> list[dict[str, Any]]:
     """The parts played under ``variant`` whose decision kinds or words the weights it plays with
-    (:func:`base_variant`'s shipped file) never saw: one ``{part, zh, en, kinds, words}`` per phase.
-    Their kinds are made by their default choosers (the network never learned them)."""
-    from ..registry import PHASES
+    (:func:`base_variant`'s shipped file) never saw: the file names no column for them (they were added
+    since it was trained, or registered after the env was imported).  One ``{part, zh, en, kinds,
+    words}`` per phase; their kinds are made by their default choosers, never by the network."""
+    from ..phases.base import phases_of
 
-    _, meta, fit = shipped_fit(base_variant(variant))
-    learned = set(meta.get("learned_kinds", ()))
-    new = set(fit.new)
+    _, meta, _ = shipped_fit(base_variant(variant))
+    obs, act = columns_of(meta)
+    known = set(obs) | set(act)
+    learned = set(meta["learned_kinds"])
     out = []
-    rules = variant.rules
-    for name in PHASES:
-        phase = PHASES[name]
-        if not phase.enabled(rules):
-            continue
-        kinds = [str(k) for k in phase.decisions if f"mode.{k}" in new and str(k) not in learned]
-        words = [str(w) for w in phase.words if f"word.{w}" in new]
-        if kinds or words:
-            out.append({"part": phase.name, "zh": phase.zh, "en": phase.en, "kinds": kinds, "words": words})
+    for stage in ("before_deal", "before_play", "after_play"):
+        for phase in phases_of(variant.rules, stage):  # type: ignore[arg-type]
+            kinds = [str(k) for k in phase.decisions if f"mode.{k}" not in known and str(k) not in learned]
+            words = [str(w) for w in phase.words if f"word.{w}" not in known]
+            if kinds or words:
+                out.append({"part": phase.name, "zh": phase.zh, "en": phase.en, "kinds": kinds, "words": words})
     return out
 
 
