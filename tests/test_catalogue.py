@@ -253,10 +253,11 @@ def test_a_phase_inside_the_package_adds_columns_and_the_shipped_weights_still_p
     """The phase's kind and word are appended to the env's layout (no column before them moves), the
     shipped weights are read by name (zero rows for the two new columns) and play the same single hands
     as before, and ``gouji compare`` plays the club file and says the agent never saw the phase."""
-    learn = Path(__file__).parent / "learn"
+    learn, env = Path(__file__).parent / "learn", Path(__file__).parent / "env"
     code = f"""import sys
-sys.path.insert(0, {str(learn)!r})
+sys.path[:0] = [{str(learn)!r}, {str(env)!r}]
 from test_columns import BEFORE, hands_digest
+from test_env_lazy import aec_digest, seat_digest
 from gouji_rules.actions import Choose
 from gouji_rules.env.encoding import WORDS
 from gouji_rules.env.features import MODES
@@ -266,6 +267,9 @@ for v in BEFORE:
     fit = shipped_fit(v)[2]
     assert (fit.new, fit.gone) == (("mode.pardon", "word.pardon"), ()), fit
     assert hands_digest(v) == BEFORE[v][0], v
+assert aec_digest("dagang", 400) == "84034009c2cb5ed4"  # the env's pins, by name (tests/env/test_env_lazy.py)
+assert aec_digest("dagang_jifen", 400, True) == "8e0969a6e0957edf"
+assert seat_digest("dagang", 300, "greedy") == "e655060a64e87efb"
 print("ok")
 """
     r = _python(package_with_amnesty, "-c", code)
