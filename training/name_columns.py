@@ -28,14 +28,30 @@ from gouji_rules.errors import GoujiError
 from gouji_rules.learn.checkpoint import check_play_meta
 from gouji_rules.learn.features import PLAY_MODES
 from gouji_rules.learn.runfiles import read_npz, write_npz
+from gouji_rules.parts.catalogue import PLAY_MODES as MODES_OF_PLAY
 
-FORMAT1_KINDS = ["yudian", "xuandian", "geming", "head", "mingdian", "choose_last", "buy4", "waive", "point_call", "give", "accept", "chongdian", "chong_set", "chong_answer"]
+FORMAT1_KINDS = [
+    "yudian",
+    "xuandian",
+    "geming",
+    "head",
+    "mingdian",
+    "choose_last",
+    "buy4",
+    "waive",
+    "point_call",
+    "give",
+    "accept",
+    "chongdian",
+    "chong_set",
+    "chong_answer",
+]
 """The decision kinds format 1 gave a mode column, in column order (the catalogue's pin of then)."""
 
 
 def format1_columns() -> tuple[list[str], list[str]]:
     """The names of format 1's observation and action columns, in their order."""
-    obs = list(ef.columns(ef.PLAY_MODES + tuple(FORMAT1_KINDS)))
+    obs = list(ef.columns(MODES_OF_PLAY + tuple(FORMAT1_KINDS)))
     act = [f"spend.{r}" for r in ef.RANKS] + ["kind.play", "kind.burn", "kind.word"]
     act += [f"word.{w}" for w in FIRST_ORDER]
     act += [f"after.{r}" for r in ef.RANKS]

@@ -91,7 +91,7 @@ def unseen_parts(variant: Variant) -> list[dict[str, Any]]:
     learned = set(meta["learned_kinds"])
     out = []
     for stage in ("before_deal", "before_play", "after_play"):
-        for phase in phases_of(variant.rules, stage):  # type: ignore[arg-type]
+        for phase in phases_of(variant.rules, stage):
             kinds = [str(k) for k in phase.decisions if f"mode.{k}" not in known and str(k) not in learned]
             words = [str(w) for w in phase.words if f"word.{w}" not in known]
             if kinds or words:

@@ -3,6 +3,8 @@ format 2, play as they played; a column added since a file was trained gets zero
 every position it was trained on; a kind the weights never learned goes to the kind's default chooser."""
 
 import hashlib
+import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -157,3 +159,32 @@ def test_a_kind_the_weights_never_learned_is_made_by_its_default_chooser(pick: N
         obs, legal = m.observation(), m.legal_actions()
         m.apply(agents[obs.seat].act(obs, legal))
     assert Pick.asked >= 1 and Pick.chosen == Choose("columns_pick")  # the chooser's, not greedy's first
+
+
+def _script() -> object:
+    sys.path.insert(0, str(ROOT / "training"))
+    try:
+        import name_columns
+    finally:
+        sys.path.pop(0)
+    return name_columns
+
+
+def test_the_conversion_names_a_format_1_file_and_changes_no_number(tmp_path: Path) -> None:
+    """training/name_columns.py on a format-1 file (the shipped file as it was: no names, format 1)."""
+    script = _script()
+    with np.load(shipped_path("dagang")) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["net"] = {k: v for k, v in meta["net"].items() if not k.endswith("_columns")} | {"format": 1}
+    del meta["learned_kinds"]
+    np.savez(tmp_path / "old.npz", **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert script.main([str(tmp_path / "old.npz"), str(tmp_path / "new.npz")]) == 0  # type: ignore[attr-defined]
+    net, meta, _ = load_weights(tmp_path / "new.npz")
+    assert columns_of(meta) == (OBS_COLUMNS, ACT_COLUMNS) and set(meta["learned_kinds"]) == PLAY_MODES
+    assert all(np.array_equal(net.p[k], arrays[k]) for k in net.p)
+    assert script.main([str(tmp_path / "new.npz"), str(tmp_path / "again.npz")]) == 1  # type: ignore[attr-defined]
+    meta["net"] = {**meta["net"], "format": 1, "obs_size": 312}
+    np.savez(tmp_path / "odd.npz", **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert script.main([str(tmp_path / "odd.npz"), str(tmp_path / "x.npz")]) == 1  # type: ignore[attr-defined]
+    assert not (tmp_path / "again.npz").exists() and not (tmp_path / "x.npz").exists()
