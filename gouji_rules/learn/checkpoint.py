@@ -231,6 +231,8 @@ def fit_columns(
         wanted = set(want)
         gone += [c for c in have if c not in wanted]
         out.p[key] = w
+    if len(new) == len(obs_columns) + len(act_columns):
+        raise WeightsError("the weights name none of the columns this installation encodes: another network's file")
     out.obs_size, out.act_size = len(obs_columns), len(act_columns)
     return out, Fit(tuple(new), tuple(gone))
 

@@ -16,6 +16,7 @@ from gouji_rules.catalog import dagang, resolve
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, shipped_fit, shipped_path
 from gouji_rules.learn.checkpoint import columns_of, fit_columns, load_weights
 from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS, PLAY_MODES, Featurizer
+from gouji_rules.learn.net import WeightsError
 from gouji_rules.legal import Legal
 from gouji_rules.match import Match
 from gouji_rules.observe import Observation
@@ -188,3 +189,21 @@ def test_the_conversion_names_a_format_1_file_and_changes_no_number(tmp_path: Pa
     np.savez(tmp_path / "odd.npz", **{**arrays, "meta": np.array(json.dumps(meta))})
     assert script.main([str(tmp_path / "odd.npz"), str(tmp_path / "x.npz")]) == 1  # type: ignore[attr-defined]
     assert not (tmp_path / "again.npz").exists() and not (tmp_path / "x.npz").exists()
+
+
+def test_columns_in_another_order_are_read_by_name_and_a_file_of_no_known_column_is_refused() -> None:
+    net, _meta, _ = load_weights(shipped_path("dianshaomenla"))
+    order = np.random.default_rng(3).permutation(len(OBS_COLUMNS))
+    shuffled = net.copy()
+    shuffled.p["w_obs"] = net.p["w_obs"][order]
+    names = {"net": {"obs_columns": [OBS_COLUMNS[i] for i in order], "act_columns": list(ACT_COLUMNS)}}
+    back, fit = fit_columns(shuffled, names, OBS_COLUMNS, ACT_COLUMNS)
+    assert fit == type(fit)((), ()) and np.array_equal(back.p["w_obs"], net.p["w_obs"])
+    other = {
+        "net": {
+            "obs_columns": [f"x{i}" for i in range(len(OBS_COLUMNS))],
+            "act_columns": [f"y{i}" for i in range(len(ACT_COLUMNS))],
+        }
+    }
+    with pytest.raises(WeightsError, match="name none of the columns"):
+        fit_columns(net, other, OBS_COLUMNS, ACT_COLUMNS)
