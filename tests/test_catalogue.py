@@ -284,6 +284,18 @@ print("ok")
         saw = {row["variant"]: row["never_saw"] for row in side["strength"]}
         assert saw["dagang"] == []
         assert [(p["part"], p["kinds"], p["words"]) for p in saw["club"]] == [("amnesty", ["pardon"], ["pardon"])]
-    r = _python(package_with_amnesty, "-m", "gouji_rules.cli", "compare", "dagang", "club.yaml", "--hands", "4")
+    r = _python(
+        package_with_amnesty,
+        "-m",
+        "gouji_rules.cli",
+        "compare",
+        "dagang",
+        "club.yaml",
+        "--hands",
+        "4",
+        "--html",
+        "r.html",
+    )
     assert r.returncode == 0, r.stderr
     assert "learned never saw amnesty" in r.stdout and "训练时没有见过赦免" in r.stdout
+    assert "never saw amnesty" in (package_with_amnesty / "r.html").read_text(encoding="utf-8")
