@@ -84,7 +84,7 @@ DAMAGED = {
     ),
     "weights of other widths than the meta says": (
         lambda a: _net(a, hidden=[32, 8, 8]),
-        r"w_obs has the shape \(313, 16\), but the network's is \(313, 32\)",
+        rf"w_obs has the shape \({OBS_SIZE}, 16\), but the network's is \({OBS_SIZE}, 32\)",
     ),
     "columns not named": (lambda a: _net(a, obs_columns=None), r"net\.obs_columns must be a list of names"),
     "column names not texts": (
@@ -168,7 +168,9 @@ def test_another_layouts_checkpoint_is_refused_by_its_columns(tmp_path, good) ->
 def test_a_network_of_another_layout_is_never_written(tmp_path) -> None:
     from gouji_rules.learn.checkpoint import save_weights
 
-    with pytest.raises(WeightsError, match=r"reads 312 and 80 columns, this layout has 313 and 80"):
+    with pytest.raises(
+        WeightsError, match=rf"reads {OBS_SIZE - 1} and {ACT_SIZE} columns, this layout has {OBS_SIZE} and {ACT_SIZE}"
+    ):
         save_weights(tmp_path / "w.npz", QNet(OBS_SIZE - 1, ACT_SIZE, TINY), {})
     assert not (tmp_path / "w.npz").exists()
 
