@@ -25,7 +25,9 @@ from typing import Any
 from gouji_rules import catalog
 from gouji_rules.agents import Agent, GreedyAgent
 from gouji_rules.learn.agent import LearnedAgent
+from gouji_rules.learn.checkpoint import fit_columns
 from gouji_rules.learn.duplicate import Strength, duplicate
+from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
 from gouji_rules.learn.net import QNet, load
 from gouji_rules.search import SearchAgent
 
@@ -58,7 +60,7 @@ def main() -> None:
     for w in args.weights:
         v, _, path = w.partition("=")
         net, meta, _ = load(path)
-        weights[v] = (net, meta)
+        weights[v] = (fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0], meta)  # read by column name
     out = []
     for vname in args.variants.split(","):
         variant = catalog.resolve(vname)

@@ -546,6 +546,7 @@ def export(
     for src in sources:
         net, meta, _ = load_weights(src, run_file=True)
         check_run_meta(str(src), meta)
+        net = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]  # exported in this installation's layout
         meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
         meta["exported_from"] = src.name
         config = meta.get("config", {})
