@@ -18,7 +18,7 @@ to ``dagang``), because a Variant does not keep the chain it was loaded from.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -143,7 +143,9 @@ class LearnedAgent:
     ``ismcts`` searches (leads, burns, 扣, consent, answers to an opponent's 够级 set), the rest going to
     greedy, as ismcts leaves them: the scope of weights distilled from ismcts (``meta["scope"]``).  The
     scope does not narrow the choice set: with a network of one's own, give ``candidates`` and
-    ``margin`` too (the shipped weights take all three from their meta).
+    ``margin`` too (the shipped weights take all three from their meta).  ``learned_kinds``: the decision
+    kinds the network makes (a weights file's ``meta["learned_kinds"]``; default: the shipped weights'
+    meta, or the modes of play for a network of one's own); every other kind goes to its default chooser.
     """
 
     name = "learned"
@@ -157,6 +159,7 @@ class LearnedAgent:
         margin: float | None = None,
         candidates: int | None = None,
         scope: str | None = None,
+        learned_kinds: Collection[str] | None = None,
     ) -> None:
         if scope not in (None, "all", "searched"):
             raise ValueError(f"scope must be all or searched, not {scope!r}")
@@ -177,7 +180,8 @@ class LearnedAgent:
         self._rules: Rules | None = None
         self._feat: Featurizer | None = None
         self._play: QNet | None = net
-        self._learned: frozenset[str] = PLAY_MODES
+        self.learned_kinds = learned_kinds
+        self._learned: frozenset[str] = PLAY_MODES if learned_kinds is None else frozenset(learned_kinds) & KNOWN
         self._choosers: dict[str, Chooser | None] = {}
 
     def start_hand(self, seed: int, seat: int) -> None:
@@ -194,10 +198,10 @@ class LearnedAgent:
             self._feat = Featurizer(rules)
             if self.net is not None:
                 self._play = self.net
-                self._learned = PLAY_MODES
             else:
                 self._play, meta = shipped_weights(base_variant(rules.variant))
-                self._learned = frozenset(meta["learned_kinds"]) & KNOWN  # a kind the layout has columns for
+                if self.learned_kinds is None:  # a kind the layout has columns for
+                    self._learned = frozenset(meta["learned_kinds"]) & KNOWN
                 if self.margin is None:
                     self._margin = float(meta.get("margin", 0.0))
                 if self.candidates is None:

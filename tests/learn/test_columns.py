@@ -207,3 +207,16 @@ def test_columns_in_another_order_are_read_by_name_and_a_file_of_no_known_column
     }
     with pytest.raises(WeightsError, match="name none of the columns"):
         fit_columns(net, other, OBS_COLUMNS, ACT_COLUMNS)
+
+
+def test_a_network_that_learned_no_kind_of_this_hand_plays_every_decision_by_default() -> None:
+    """``learned_kinds`` decides what the network makes: with none of play's, the hand is greedy's."""
+    from gouji_rules.agents import GreedyAgent
+
+    net = shipped_fit("dagang")[0]
+    for seed in (0, 1):
+        by_default = play_hand(dagang(), seed, [LearnedAgent(net, learned_kinds=("buy4",)) for _ in range(6)])
+        greedy = play_hand(dagang(), seed, [GreedyAgent() for _ in range(6)])
+        assert [str(e) for e in by_default.events] == [str(e) for e in greedy.events]
+    learned = play_hand(dagang(), 1, [LearnedAgent(net, learned_kinds=sorted(PLAY_MODES)) for _ in range(6)])
+    assert [str(e) for e in learned.events] != [str(e) for e in by_default.events]  # seed 1, both
