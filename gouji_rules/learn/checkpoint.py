@@ -2,8 +2,16 @@
 
 A **weights file** (``best.npz``, an exported or shipped ``<variant>.npz``, ``--init FILE``) is an
 ``.npz`` of the parameters :data:`PARAMS` and ``meta``, JSON text: the network's shape under
-``net`` (:data:`FORMAT`, sizes, hidden widths), and what the run says of itself (variant, command,
-counters, settings, the margin it plays with).  A **checkpoint** (``checkpoint.npz``) is a weights
+``net`` (:data:`FORMAT`, sizes, hidden widths, and the name of every input column: ``obs_columns``,
+``act_columns``), the decision kinds it learned (``learned_kinds``), and what the run says of itself
+(variant, command, counters, settings, the margin it plays with).
+
+Why names: the input layout is derived from the catalogue, so adding a part (a decision kind, a word)
+adds columns.  A file is read by name (:func:`fit_columns`): a column the file does not name gets a row
+of zero weights, which is exact for every position the network was trained on (there the column was
+0, as a new kind's mode or a new word's flag is in every old position), and the kinds it never learned
+are made by their own default chooser, never by the network.  Format 1 named nothing (columns by
+position): ``training/name_columns.py`` converts such a file.  A **checkpoint** (``checkpoint.npz``) is a weights
 file that also holds Adam's moments (``adam_m_<param>``, ``adam_v_<param>``) and step (``adam_t``).
 
 Why every field is checked here, in one place: a run folder may come from someone else, be
@@ -27,11 +35,14 @@ import numpy as np
 from .net import Adam, FloatArray, QNet, WeightsError
 from .runfiles import read_npz, write_npz
 
-FORMAT = 1
+FORMAT = 2
 PARAMS = ("w_obs", "w_act", "b1", "w2", "b2", "w3", "b3", "w4", "b4")
 COUNTERS = ("decisions", "samples", "updates", "units")
 MAX_WIDTH = 1 << 16
 """Largest size of a layer read from a file: more is a damaged or hostile file, not a network."""
+MAX_KINDS = 1000
+CONVERT = "python training/name_columns.py"
+"""The command that names the columns of a format-1 file (gives it format 2)."""
 
 
 def _show(value: object) -> str:
@@ -97,8 +108,25 @@ def _meta(name: str, data: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
+def _names(name: str, where: str, value: object, size: int | None = None) -> tuple[str, ...]:
+    """A list of distinct non-empty texts (of ``size`` items, when given)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and 0 < len(v) <= 200 for v in value):
+        raise WeightsError(f"{name}: {where} must be a list of names (texts), not {_show(value)}")
+    if size is not None and len(value) != size:
+        raise WeightsError(f"{name}: {where} names {len(value)} columns, but the network reads {size}")
+    seen: set[str] = set()
+    for v in value:
+        if v in seen:
+            raise WeightsError(f"{name}: {where} names {_show(v)} twice")
+        seen.add(v)
+    return tuple(value)
+
+
 def check_play_meta(name: str, meta: dict[str, Any]) -> None:
-    """What the agent reads of a weights file's meta to play: ``margin``, ``candidates``, ``scope``."""
+    """What the agent reads of a weights file's meta to play: ``learned_kinds``, ``margin``,
+    ``candidates``, ``scope``."""
+    if len(_names(name, "learned_kinds", meta.get("learned_kinds"))) > MAX_KINDS:
+        raise WeightsError(f"{name}: learned_kinds lists more than {MAX_KINDS} kinds")
     if "margin" in meta:
         _number(name, "margin", meta["margin"])
     if "candidates" in meta:
@@ -145,7 +173,8 @@ def parse_weights(name: str, data: dict[str, Any]) -> tuple[QNet, dict[str, Any]
     shape = meta.get("net")
     if not isinstance(shape, dict) or shape.get("format") != FORMAT:
         fmt = shape.get("format") if isinstance(shape, dict) else None
-        raise WeightsError(f"{name}: weights of another format ({_show(fmt)}; this code reads format {FORMAT})")
+        hint = f": convert them with {CONVERT} {name} NEW.npz" if fmt == 1 else ""
+        raise WeightsError(f"{name}: weights of another format ({_show(fmt)}; this code reads format {FORMAT}){hint}")
     obs = _whole(name, "net.obs_size", shape.get("obs_size"), 1, MAX_WIDTH)
     act = _whole(name, "net.act_size", shape.get("act_size"), 1, MAX_WIDTH)
     hidden = shape.get("hidden")
@@ -155,6 +184,8 @@ def parse_weights(name: str, data: dict[str, Any]) -> tuple[QNet, dict[str, Any]
     h = (widths[0], widths[1], widths[2])
     net = QNet.__new__(QNet)  # not QNet(...): that would draw random weights of a size the file chose
     net.obs_size, net.act_size, net.hidden = obs, act, h
+    _names(name, "net.obs_columns", shape.get("obs_columns"), obs)
+    _names(name, "net.act_columns", shape.get("act_columns"), act)
     net.p = {k: _array(name, data, k, s) for k, s in _shapes(obs, act, h).items()}
     for k in PARAMS:
         data.pop(k)
@@ -162,14 +193,75 @@ def parse_weights(name: str, data: dict[str, Any]) -> tuple[QNet, dict[str, Any]
     return net, meta, data
 
 
+def columns_of(meta: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The observation's and the action's column names of a checked weights file's meta."""
+    return tuple(meta["net"]["obs_columns"]), tuple(meta["net"]["act_columns"])
+
+
+@dataclass(frozen=True)
+class Fit:
+    """What reading a network by name did: the columns it had no weights for (zero rows), and those
+    it had that this layout lacks (dropped: a part that is not registered here, so never non-zero)."""
+
+    new: tuple[str, ...]
+    gone: tuple[str, ...]
+
+
+def fit_columns(
+    net: QNet, meta: dict[str, Any], obs_columns: tuple[str, ...], act_columns: tuple[str, ...]
+) -> tuple[QNet, Fit]:
+    """The network of a weights file laid out for ``obs_columns`` and ``act_columns``: each column's
+    first-layer row is the file's row of the same name, zero where the file names none.  Done once, at
+    load: the network it returns plays at the speed of one trained for this layout."""
+    file_obs, file_act = columns_of(meta)
+    if (file_obs, file_act) == (obs_columns, act_columns):
+        return net, Fit((), ())
+    out = net.copy()
+    new: list[str] = []
+    gone: list[str] = []
+    for key, have, want in (("w_obs", file_obs, obs_columns), ("w_act", file_act, act_columns)):
+        at = {c: i for i, c in enumerate(have)}
+        w = np.zeros((len(want), net.hidden[0]), np.float32)
+        for i, c in enumerate(want):
+            j = at.get(c)
+            if j is None:
+                new.append(c)
+            else:
+                w[i] = net.p[key][j]
+        wanted = set(want)
+        gone += [c for c in have if c not in wanted]
+        out.p[key] = w
+    if len(new) == len(obs_columns) + len(act_columns):
+        raise WeightsError("the weights name none of the columns this installation encodes: another network's file")
+    out.obs_size, out.act_size = len(obs_columns), len(act_columns)
+    return out, Fit(tuple(new), tuple(gone))
+
+
 def weights_arrays(net: QNet, meta: dict[str, Any]) -> dict[str, Any]:
-    """The arrays of a weights file; :class:`WeightsError` for a network with a non-finite number."""
+    """The arrays of a weights file of a network of this code's layout (its columns named as
+    ``learn.features`` names them; ``learned_kinds`` the trainer's unless ``meta`` says);
+    :class:`WeightsError` for a network with a non-finite number or of another layout."""
+    from .features import ACT_COLUMNS, OBS_COLUMNS, PLAY_MODES
+
     for k, v in net.p.items():
         if not np.isfinite(v).all():
             raise WeightsError(f"the network's {k} holds numbers that are not finite (NaN or inf); it is not written")
-    shape = {"format": FORMAT, "obs_size": net.obs_size, "act_size": net.act_size, "hidden": list(net.hidden)}
+    if (net.obs_size, net.act_size) != (len(OBS_COLUMNS), len(ACT_COLUMNS)):
+        raise WeightsError(
+            f"the network reads {net.obs_size} and {net.act_size} columns, this layout has "
+            f"{len(OBS_COLUMNS)} and {len(ACT_COLUMNS)}: fit it first (fit_columns); it is not written"
+        )
+    shape = {
+        "format": FORMAT,
+        "obs_size": net.obs_size,
+        "act_size": net.act_size,
+        "hidden": list(net.hidden),
+        "obs_columns": list(OBS_COLUMNS),
+        "act_columns": list(ACT_COLUMNS),
+    }
+    learned = meta.get("learned_kinds", sorted(PLAY_MODES))
     arrays: dict[str, Any] = dict(net.p)
-    arrays["meta"] = np.array(json.dumps({**meta, "net": shape}, ensure_ascii=False))
+    arrays["meta"] = np.array(json.dumps({**meta, "learned_kinds": learned, "net": shape}, ensure_ascii=False))
     return arrays
 
 
@@ -237,9 +329,12 @@ __all__ = [
     "FORMAT",
     "PARAMS",
     "Checkpoint",
+    "Fit",
     "WeightsError",
     "check_play_meta",
     "check_run_meta",
+    "columns_of",
+    "fit_columns",
     "load_checkpoint",
     "load_weights",
     "parse_checkpoint",

@@ -44,9 +44,17 @@ from ..compare.work import portable_source
 from ..errors import GoujiError
 from ..variant import Variant
 from .agent import LearnedAgent, shipped_path
-from .checkpoint import check_run_meta, load_checkpoint, load_weights, save_checkpoint, save_weights
+from .checkpoint import (
+    check_run_meta,
+    columns_of,
+    fit_columns,
+    load_checkpoint,
+    load_weights,
+    save_checkpoint,
+    save_weights,
+)
 from .duplicate import Strength, duplicate
-from .features import ACT_SIZE, OBS_SIZE
+from .features import ACT_COLUMNS, ACT_SIZE, OBS_COLUMNS, OBS_SIZE
 from .net import Adam, QNet, WeightsError, one_blas_thread
 from .runfiles import append_line, check_run_file, folder_lock
 from .selfplay import Samples, SelfPlayUnit, run_selfplay
@@ -177,19 +185,18 @@ class Runner:
 
 
 def initial_net(cfg: TrainConfig) -> QNet:
-    """A new network, or the shipped weights of a variant / a weights file (``--init``)."""
+    """A new network, or the shipped weights of a variant / a weights file (``--init``), read by column
+    name: a column the file does not name starts at zero weights (a part added since it was trained)."""
     if cfg.init is None:
         return QNet(OBS_SIZE, ACT_SIZE, cfg.hidden, seed=cfg.seed)
     path = shipped_path(cfg.init) if not os.path.lexists(cfg.init) else Path(cfg.init)
     if not path.exists() and not os.path.lexists(cfg.init):
         raise GoujiError(f"--init {cfg.init!r}: neither a shipped variant with weights nor a weights file")
     try:
-        net = load_weights(path)[0]
+        net, meta, _ = load_weights(path)
     except WeightsError as e:
         raise WeightsError(f"--init {e}") from None
-    if net.obs_size != OBS_SIZE or net.act_size != ACT_SIZE:
-        raise GoujiError(f"--init {cfg.init!r}: a network for other features ({net.obs_size}, {net.act_size})")
-    return net
+    return fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]
 
 
 class Trainer:
@@ -277,10 +284,20 @@ class Trainer:
     def _resume(self, path: Path) -> None:
         ck = load_checkpoint(path)
         net, meta = ck.net, ck.meta
-        if (net.obs_size, net.act_size) != (OBS_SIZE, ACT_SIZE):
+        obs, act = columns_of(meta)
+        if (obs, act) != (OBS_COLUMNS, ACT_COLUMNS):  # its Adam moments are per column: no fitting here
+            lacks = [c for c in OBS_COLUMNS + ACT_COLUMNS if c not in set(obs + act)]
+            extra = [c for c in obs + act if c not in set(OBS_COLUMNS + ACT_COLUMNS)]
+            what = (
+                f"it lacks {', '.join(lacks[:3])}"
+                if lacks
+                else f"it has {', '.join(extra[:3])}"
+                if extra
+                else "in another order"
+            )
             raise WeightsError(
-                f"{path}: a network for other features ({net.obs_size}, {net.act_size}; this code's are "
-                f"{OBS_SIZE}, {ACT_SIZE}): use another --out"
+                f"{path}: a network of other input columns ({what}; a part was added or removed since): "
+                "use another --out, and --init with its best.npz to start from it"
             )
         if meta["variant"] != self.variant.name:
             raise GoujiError(
@@ -529,6 +546,7 @@ def export(
     for src in sources:
         net, meta, _ = load_weights(src, run_file=True)
         check_run_meta(str(src), meta)
+        net = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]  # exported in this installation's layout
         meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
         meta["exported_from"] = src.name
         config = meta.get("config", {})

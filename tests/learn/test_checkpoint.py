@@ -11,7 +11,7 @@ import pytest
 
 from gouji_rules.errors import GoujiError
 from gouji_rules.learn.checkpoint import load_checkpoint, load_weights, save
-from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
+from gouji_rules.learn.features import ACT_COLUMNS, ACT_SIZE, OBS_COLUMNS, OBS_SIZE
 from gouji_rules.learn.net import QNet, WeightsError
 from gouji_rules.learn.train import TrainConfig, Trainer
 
@@ -41,6 +41,14 @@ def _meta(arrays: dict, **changes) -> dict:
     return {**arrays, "meta": np.array(json.dumps(meta))}
 
 
+def _net(arrays: dict, **changes) -> dict:
+    """The arrays with the meta's ``net`` changed (``None``: the key removed)."""
+    meta = json.loads(str(arrays["meta"]))
+    net = {**meta["net"], **changes}
+    meta["net"] = {k: v for k, v in net.items() if v is not None}
+    return {**arrays, "meta": np.array(json.dumps(meta))}
+
+
 def _nan(key: str, value: float = np.nan):
     def change(a: dict) -> dict:
         bad = a[key].copy()
@@ -65,18 +73,40 @@ DAMAGED = {
     ),
     "meta not JSON": (lambda a: {**a, "meta": np.array("{not json")}, r"meta is not JSON"),
     "meta a list": (lambda a: {**a, "meta": np.array("[1]")}, r"meta must be a JSON object"),
-    "another format": (
-        lambda a: _meta(a, net={"format": 2, "obs_size": OBS_SIZE, "act_size": ACT_SIZE, "hidden": [16, 8, 8]}),
-        r"another format \(2; this code reads format 1\)",
+    "another format": (lambda a: _net(a, format=3), r"another format \(3; this code reads format 2\)$"),
+    "format 1 (columns by position)": (
+        lambda a: _net(a, format=1),
+        r"another format \(1; this code reads format 2\): convert them with python training/name_columns\.py",
     ),
     "sizes a file cannot mean": (
-        lambda a: _meta(a, net={"format": 1, "obs_size": OBS_SIZE, "act_size": ACT_SIZE, "hidden": [10**9, 1, 1]}),
+        lambda a: _net(a, hidden=[10**9, 1, 1]),
         r"net\.hidden must be a whole number from 1 to 65536",
     ),
     "weights of other widths than the meta says": (
-        lambda a: _meta(a, net={"format": 1, "obs_size": OBS_SIZE, "act_size": ACT_SIZE, "hidden": [32, 8, 8]}),
-        r"w_obs has the shape \(313, 16\), but the network's is \(313, 32\)",
+        lambda a: _net(a, hidden=[32, 8, 8]),
+        rf"w_obs has the shape \({OBS_SIZE}, 16\), but the network's is \({OBS_SIZE}, 32\)",
     ),
+    "columns not named": (lambda a: _net(a, obs_columns=None), r"net\.obs_columns must be a list of names"),
+    "column names not texts": (
+        lambda a: _net(a, act_columns=list(range(ACT_SIZE))),
+        r"net\.act_columns must be a list of names",
+    ),
+    "fewer names than columns": (
+        lambda a: _net(a, obs_columns=list(OBS_COLUMNS[:-1])),
+        rf"net\.obs_columns names {OBS_SIZE - 1} columns, but the network reads {OBS_SIZE}",
+    ),
+    "a column named twice": (
+        lambda a: _net(a, act_columns=[*ACT_COLUMNS[:-1], ACT_COLUMNS[0]]),
+        r"net\.act_columns names \"spend\.3\" twice",
+    ),
+    "learned kinds missing": (
+        lambda a: {
+            **a,
+            "meta": np.array(json.dumps({k: v for k, v in json.loads(str(a["meta"])).items() if k != "learned_kinds"})),
+        },
+        r"learned_kinds must be a list of names",
+    ),
+    "learned kinds not texts": (lambda a: _meta(a, learned_kinds="lead"), r"learned_kinds must be a list of names"),
     "a weight missing": (lambda a: {k: v for k, v in a.items() if k != "b3"}, r"b3 is missing"),
     "NaN in a weight": (_nan("w2"), r"w2 holds numbers that are not finite"),
     "inf in a weight": (_nan("b4", np.inf), r"b4 holds numbers that are not finite"),
@@ -127,15 +157,22 @@ def test_a_checkpoint_with_a_pickle_inside_is_refused_unread(tmp_path, good) -> 
         Trainer(_config(tmp_path))
 
 
-def test_another_networks_checkpoint_is_refused_by_its_sizes(tmp_path) -> None:
-    from gouji_rules.learn.checkpoint import save_checkpoint
-    from gouji_rules.learn.net import Adam
-
-    net = QNet(OBS_SIZE - 1, ACT_SIZE, TINY)
-    meta = {"variant": "dagang", "decisions": 1, "samples": 1, "updates": 1, "units": 1, "seconds": 1.0}
-    save_checkpoint(tmp_path / "checkpoint.npz", net, Adam(net), {**meta, "follow_greedy": True})
-    with pytest.raises(GoujiError, match=r"checkpoint\.npz: a network for other features \(312, 80"):
+def test_another_layouts_checkpoint_is_refused_by_its_columns(tmp_path, good) -> None:
+    """A checkpoint resumes only a run of this very layout: its Adam moments are by column too."""
+    arrays = _net(good, obs_columns=[*OBS_COLUMNS[:-1], "mode.someone_elses"])
+    np.savez(tmp_path / "checkpoint.npz", **arrays)
+    with pytest.raises(GoujiError, match=r"checkpoint\.npz: a network of other input columns \(it lacks shown"):
         Trainer(_config(tmp_path))
+
+
+def test_a_network_of_another_layout_is_never_written(tmp_path) -> None:
+    from gouji_rules.learn.checkpoint import save_weights
+
+    with pytest.raises(
+        WeightsError, match=rf"reads {OBS_SIZE - 1} and {ACT_SIZE} columns, this layout has {OBS_SIZE} and {ACT_SIZE}"
+    ):
+        save_weights(tmp_path / "w.npz", QNet(OBS_SIZE - 1, ACT_SIZE, TINY), {})
+    assert not (tmp_path / "w.npz").exists()
 
 
 def test_a_good_checkpoint_round_trips_every_field(tmp_path, good) -> None:
@@ -153,7 +190,19 @@ def test_init_from_non_finite_weights_is_refused(tmp_path) -> None:
         tmp_path / "nan.npz",
         **net.p,
         meta=np.array(
-            json.dumps({"net": {"format": 1, "obs_size": OBS_SIZE, "act_size": ACT_SIZE, "hidden": [16, 8, 8]}})
+            json.dumps(
+                {
+                    "learned_kinds": ["lead"],
+                    "net": {
+                        "format": 2,
+                        "obs_size": OBS_SIZE,
+                        "act_size": ACT_SIZE,
+                        "hidden": [16, 8, 8],
+                        "obs_columns": list(OBS_COLUMNS),
+                        "act_columns": list(ACT_COLUMNS),
+                    },
+                }
+            )
         ),
     )
     with pytest.raises(WeightsError, match=r"--init .*nan\.npz: w_obs holds numbers that are not finite"):
