@@ -25,8 +25,10 @@ from typing import Any
 from gouji_rules import catalog
 from gouji_rules.agents import Agent, GreedyAgent
 from gouji_rules.learn.agent import LearnedAgent
+from gouji_rules.learn.checkpoint import fit_columns, load
 from gouji_rules.learn.duplicate import Strength, duplicate
-from gouji_rules.learn.net import QNet, load
+from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
+from gouji_rules.learn.net import QNet
 from gouji_rules.search import SearchAgent
 
 
@@ -38,7 +40,8 @@ def factory(name: str, weights: tuple[QNet, dict[str, Any]] | None) -> Callable[
     if name == "learned" and weights is not None:
         net, meta = weights
         margin, k, scope = float(meta.get("margin", 0.0)), int(meta.get("candidates", 0)), meta.get("scope", "all")
-        return lambda: LearnedAgent(net, margin=margin, candidates=k, scope=scope)
+        kinds = meta.get("learned_kinds")
+        return lambda: LearnedAgent(net, margin=margin, candidates=k, scope=scope, learned_kinds=kinds)
     if name == "ismcts":
         return SearchAgent
     if name == "ismcts+learned":
@@ -58,7 +61,7 @@ def main() -> None:
     for w in args.weights:
         v, _, path = w.partition("=")
         net, meta, _ = load(path)
-        weights[v] = (net, meta)
+        weights[v] = (fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0], meta)  # read by column name
     out = []
     for vname in args.variants.split(","):
         variant = catalog.resolve(vname)

@@ -247,3 +247,55 @@ def test_every_home_of_options_is_a_key_of_its_own() -> None:
             assert key not in {f.name for f in dataclasses.fields(sections[section])}
         else:
             assert section not in sections and rules_keys().count(section) == 1
+
+
+def test_a_phase_inside_the_package_adds_columns_and_the_shipped_weights_still_play(package_with_amnesty: Path) -> None:
+    """The phase's kind and word are appended to the env's layout (no column before them moves), the
+    shipped weights are read by name (zero rows for the two new columns) and play the same single hands
+    as before, and ``gouji compare`` plays the club file and says the agent never saw the phase."""
+    learn, env = Path(__file__).parent / "learn", Path(__file__).parent / "env"
+    code = f"""import sys
+sys.path[:0] = [{str(learn)!r}, {str(env)!r}]
+from test_columns import BEFORE, hands_digest
+from test_env_lazy import aec_digest, seat_digest
+from gouji_rules.actions import Choose
+from gouji_rules.env.encoding import WORDS
+from gouji_rules.env.features import MODES
+from gouji_rules.learn.agent import shipped_fit
+assert MODES[-1] == "pardon" and WORDS[-1] == Choose("pardon"), (MODES, WORDS)
+for v in BEFORE:
+    fit = shipped_fit(v)[2]
+    assert (fit.new, fit.gone) == (("mode.pardon", "word.pardon"), ()), fit
+    assert hands_digest(v) == BEFORE[v][0], v
+assert aec_digest("dagang", 400) == "84034009c2cb5ed4"  # the env's pins, by name (tests/env/test_env_lazy.py)
+assert aec_digest("dagang_jifen", 400, True) == "8e0969a6e0957edf"
+assert seat_digest("dagang", 300, "greedy") == "e655060a64e87efb"
+print("ok")
+"""
+    r = _python(package_with_amnesty, "-c", code)
+    assert (r.returncode, r.stdout, r.stderr[-2000:]) == (0, "ok\n", "")
+    r = _python(
+        package_with_amnesty, "-m", "gouji_rules.cli", "compare", "dagang", "club.yaml", "--hands", "4", "--json"
+    )
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["schema_version"] == 3
+    for side in doc["sides"]:
+        saw = {row["variant"]: row["never_saw"] for row in side["strength"]}
+        assert saw["dagang"] == []
+        assert [(p["part"], p["kinds"], p["words"]) for p in saw["club"]] == [("amnesty", ["pardon"], ["pardon"])]
+    r = _python(
+        package_with_amnesty,
+        "-m",
+        "gouji_rules.cli",
+        "compare",
+        "dagang",
+        "club.yaml",
+        "--hands",
+        "4",
+        "--html",
+        "r.html",
+    )
+    assert r.returncode == 0, r.stderr
+    assert "learned never saw amnesty" in r.stdout and "训练时没有见过赦免" in r.stdout
+    assert "never saw amnesty" in (package_with_amnesty / "r.html").read_text(encoding="utf-8")

@@ -371,8 +371,9 @@ def test_shegong_entered_on_the_web_form(shegong: None, tmp_path: Path) -> None:
 
 
 def test_the_env_layout_stays_while_shegong_is_registered(shegong: None) -> None:
-    """The observation's mode columns are the play modes and the shipped phases' kinds: 赦贡's decision
-    is the column of a mode the layout does not know, so a trained model reads the same columns."""
+    """The observation's layout is fixed when the env is imported: 赦贡, registered after, is the column
+    of a mode the layout does not know (``mode.other``), and the learned agent makes it by its default
+    chooser (inside the package it would be a column of its own: tests/test_catalogue.py)."""
     from gouji_rules.env.features import MODE_AT, MODES, ObservationEncoder
 
     assert "forgive" not in MODES
@@ -389,9 +390,8 @@ def test_the_env_layout_stays_while_shegong_is_registered(shegong: None) -> None
 
 
 def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> None:
-    """The action encoding's words (fixed indices, docs/research.md) hold exactly what the shipped
-    phases declare (a shipped phase that offers a new word fails here), and the observation's modes
-    only kinds they ask."""
+    """The action encoding's words (derived from the registries, docs/research.md) hold exactly what the
+    shipped phases declare, and the observation's modes only kinds they ask."""
     from gouji_rules.env.encoding import WORDS
     from gouji_rules.env.features import MODES, PLAY_MODES
     from gouji_rules.phases.base import ANSWERED_BY, answering
@@ -404,8 +404,8 @@ def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> Non
     declared = {parse_action(k) for k in ("xuandian", "hedian", "mingdian", "yudian")}
     assert set(WORDS) == words | engine | declared
     kinds = {k for k in DECISION_KINDS if type(ANSWERED_BY[k]).__module__.startswith("gouji_rules.")}
-    # every mode column is a kind a shipped phase asks; a kind added since (inside the package or not)
-    # reads as the last column until the layout is by name, so adding one moves no trained column
+    # every mode column is a kind a shipped phase asks (a kind registered after the env's import reads
+    # as mode.other; trained weights read the columns by name, so one added inside the package moves none)
     assert set(MODES) - set(PLAY_MODES) <= kinds
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from .common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, handles_errors
+from .common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, fail, handles_errors
 
 
 def _line(p: Any) -> str:
@@ -31,7 +31,13 @@ def _line(p: Any) -> str:
 
 
 @click.command("train")
-@click.option("--variant", "variant_spec", default="dagang", show_default=True, help="a shipped name or a variant file")
+@click.option(
+    "--variant",
+    "variant_spec",
+    default=None,
+    help="a shipped name or a variant file [default: dagang]; with --export --margins: the run's variant, "
+    "when it is not shipped",
+)
 @click.option("--out", "out", required=True, help="run folder: checkpoints, best weights, log (resumed if it has one)")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--seconds", type=FiniteFloat(0, min_open=True), default=None, help="stop after this long")
@@ -129,7 +135,7 @@ def _line(p: Any) -> str:
 )
 @handles_errors
 def train_cmd(
-    variant_spec: str,
+    variant_spec: str | None,
     out: str,
     seed: int,
     seconds: float | None,
@@ -165,7 +171,7 @@ def train_cmd(
     Ctrl-C or kill -9 keeps the last checkpoint in --out; the same command again continues it.
     --export FILE writes the run's best weights (for gouji_rules/data/agents/).
     """
-    from ..learn.train import TrainConfig, Trainer, export
+    from ..learn.train import NonFiniteUpdate, TrainConfig, Trainer, WorkerLost, export
 
     if export_to is not None:
         check_output_paths([export_to], [os.path.join(out, "best.npz"), os.path.join(out, "checkpoint.npz")])
@@ -185,7 +191,7 @@ def train_cmd(
         def said(m: float, k: int, s: Any, weights: str) -> None:
             click.echo(f"{weights}: margin {m:g}, candidates {k}: vs greedy {s}", err=True)
 
-        meta = export(out, export_to, tried, eval_pairs, said, counts, latest)
+        meta = export(out, export_to, tried, eval_pairs, said, counts, latest, variant_spec)
         keys = (
             "variant",
             "command",
@@ -212,7 +218,7 @@ def train_cmd(
         )
     command = "gouji train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     cfg = TrainConfig(
-        variant=variant_spec,
+        variant=variant_spec or "dagang",
         out=out,
         seed=seed,
         workers=workers,
@@ -251,15 +257,23 @@ def train_cmd(
             click.echo(_line(p), err=True)
             last[0] = now
 
+    stopping = [False]
+
     def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # `kill PID` stops as Ctrl-C does: the run writes its checkpoint first
+        if not stopping[0]:  # `kill PID` stops as Ctrl-C does: the run writes its checkpoint first
+            stopping[0] = True
+            raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
     try:
         p = trainer.run(seconds=seconds, max_decisions=max_decisions, progress=progress)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted; checkpoint kept in {out}", err=True)
+        click.echo(f"\ninterrupted; {trainer.kept()}", err=True)
         sys.exit(130)
+    except (WorkerLost, NonFiniteUpdate) as e:
+        if tty:
+            click.echo("", err=True)
+        fail(f"{e}; {trainer.kept()}")
     if tty:
         click.echo("", err=True)
     s = p.strength

@@ -27,6 +27,7 @@ from .report import (
     fmt_value,
     governed_rows,
     is_zero,
+    never_saw_parts,
     power_cell,
     shown_zh,
     summary_zh,
@@ -409,7 +410,17 @@ def _sides_section(doc: dict[str, Any]) -> list[str]:
             cells = f'<td>{escape(under)}</td><td class="num">{escape(edge)}</td><td>{escape(s["source"])}</td>'
         rows.append(f"<tr><td>{side['side']}</td><td>{seats}</td><td>{escape(side['agent'])}</td>{cells}</tr>")
     rows.append("</table>")
-    return ["<h2>对局者 Who played</h2>", _wrap("\n".join(rows))]
+    notes = []
+    told: set[tuple[str, str]] = set()
+    for side in doc.get("sides", []):
+        for p in never_saw_parts(side):
+            if (side["agent"], p["part"]) not in told:
+                told.add((side["agent"], p["part"]))
+                notes.append(
+                    f"<p>{escape(side['agent'])} 训练时没有见过{escape(p['zh'])}（{escape(p['part'])}）：这些决定由它的默认方式"
+                    f"作出。 {escape(side['agent'])} never saw {escape(p['part'])}: made by its default chooser.</p>"
+                )
+    return ["<h2>对局者 Who played</h2>", _wrap("\n".join(rows)), *notes]
 
 
 def _metrics_table(doc: dict[str, Any], names: list[str]) -> str:

@@ -322,7 +322,23 @@ def agents_zh(doc: dict[str, Any]) -> str:
                 f"{side['agent']} 在 {where} 下每局比 greedy {'多' if s['edge'] >= 0 else '少'} "
                 f"{abs(s['edge']):.2f} 分（95% 区间 [{s['low']:+.2f}, {s['high']:+.2f}]，{s['pairs']} 对牌{units}）。"
             )
+        unseen = never_saw_parts(side)
+        if unseen:
+            text += (
+                f"{side['agent']} 训练时没有见过{'、'.join(p['zh'] for p in unseen)}"
+                "：这些决定由各自的默认方式作出，比较结果反映的是默认方式，不是学到的打法。"
+            )
     return text
+
+
+def never_saw_parts(side: dict[str, Any]) -> list[dict[str, Any]]:
+    """The parts a side's agent never saw, under any of the compared variants (each once)."""
+    out: list[dict[str, Any]] = []
+    for row in side["strength"]:
+        for p in row.get("never_saw", ()):
+            if all(q["part"] != p["part"] for q in out):
+                out.append(p)
+    return out
 
 
 def rule_name(zh: str) -> str:
@@ -567,6 +583,18 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
     out += table(rows)
     for source in sources:
         out += wrap(f"source: {source}", indent="  ")
+    told: set[tuple[str, str]] = set()
+    for side in doc.get("sides", []):
+        for p in never_saw_parts(side):
+            if (side["agent"], p["part"]) in told:
+                continue
+            told.add((side["agent"], p["part"]))
+            what = ", ".join([*p["kinds"], *(f"word {w}" for w in p["words"])])
+            out += wrap(
+                f"{side['agent']} never saw {p['part']} ({p['zh']}; {what}): added since its weights were "
+                "trained, so those decisions were made by the part's default chooser, not learned play",
+                indent="  ",
+            )
     out.append("")
     return out
 

@@ -100,7 +100,7 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
     out = []
     for side, agent, seats in (("A", a, side_seats(0)), ("B", b, side_seats(1))):
         rows = []
-        for label, (under, apart, unit) in zip(labels, nearest, strict=True):
+        for label, variant, (under, apart, unit) in zip(labels, variants, nearest, strict=True):
             s = strength(agent, under) if under else None
             rows.append(
                 {
@@ -114,10 +114,22 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
                     "edge_in_units": round(s.edge / unit, 6) if s and unit else None,
                     "pairs": s.pairs if s else None,
                     "source": s.source if s else None,
+                    "never_saw": never_saw(agent, variant),
                 }
             )
         out.append({"side": side, "seats": seats, "agent": agent, "strength": rows})
     return out
+
+
+def never_saw(agent: str, variant: Variant) -> list[dict[str, Any]]:
+    """The parts played under ``variant`` that ``agent`` never learned: for ``learned``, the phases whose
+    decision kinds or words its weights have no column for (they were added since it was trained; their
+    kinds are made by each kind's default chooser).  Other agents read no weights: none."""
+    if agent != "learned":
+        return []
+    from ..learn.agent import unseen_parts  # numpy's agent, only where it plays
+
+    return unseen_parts(variant)
 
 
 def score_unit(variant: Variant) -> int:

@@ -39,42 +39,75 @@ from ..actions import (
     YIELD,
     Action,
     Burn,
-    Choose,
     Declare,
-    Give,
-    Head,
     Play,
 )
 from ..cards import BJ, NRANKS, SJ, TOP, TWO, CardSet
 from ..legal import Box, Legal
+from ..registry import DECLARATIONS, phase_words
 from ..rules import Rules
+from .features import RANKS
 
-WORDS: tuple[Action, ...] = (
-    PASS,
-    YIELD,
-    KOU,
-    JIEFENG,
-    AGREE,
-    REFUSE,
-    Declare("xuandian"),
-    Declare("hedian"),
-    Declare("mingdian"),
-    Declare("yudian"),
-    Choose("buy4"),
-    Choose("geming"),
-    Choose("chongdian"),
-    Choose("waive"),
-    Choose("call"),
-    *(Choose(f"last{s}") for s in range(6)),
-    Head(True),
-    Head(False),
-    *(Give(r) for r in range(NRANKS)),
-)
-"""Every action that is not a set, in the order of their indices after the two set blocks."""
+ENGINE_WORDS: tuple[Action, ...] = (PASS, YIELD, KOU, JIEFENG, AGREE, REFUSE)
+"""The words of play itself (the engine's, not a part's)."""
+FIRST_ORDER = [
+    "pass",
+    "yield",
+    "kou",
+    "jiefeng",
+    "agree",
+    "refuse",
+    "xuandian",
+    "hedian",
+    "mingdian",
+    "yudian",
+    "buy4",
+    "geming",
+    "chongdian",
+    "waive",
+    "call",
+    "last0",
+    "last1",
+    "last2",
+    "last3",
+    "last4",
+    "last5",
+    "with_head",
+    "no_head",
+] + [f"give {r}" for r in RANKS]
+"""The order of the words when the table was still kept by hand (format 1 of the weights, the env's
+indices since): a history, never edited.  A word it does not hold comes after them all."""
+
+
+def words() -> tuple[Action, ...]:
+    """Every word action registered now: the engine's, one ``Declare`` per declaration, then every word a
+    phase declares (``Phase.words``), the words of :data:`FIRST_ORDER` in its order, then the others in
+    the order they were registered, so a new phase's word is appended and no index before it moves."""
+    found: dict[str, Action] = {str(w): w for w in ENGINE_WORDS}
+    for name in DECLARATIONS:
+        found.setdefault(str(Declare(name)), Declare(name))
+    for text, w in phase_words().items():
+        found.setdefault(text, w)
+    first = {t: i for i, t in enumerate(FIRST_ORDER)}
+    ordered = sorted(enumerate(found), key=lambda it: (first.get(it[1], len(first)), it[0]))
+    return tuple(found[t] for _, t in ordered)
+
+
+WORDS: tuple[Action, ...] = words()
+"""Every action that is not a set, in the order of their indices after the two set blocks (derived
+when the env is imported: :func:`words`)."""
 
 # feature columns of one action: the cards it spends by rank, play/burn/word, then the word one-hot
 KIND_PLAY, KIND_BURN, KIND_WORD = NRANKS, NRANKS + 1, NRANKS + 2
 FEATURES = NRANKS + 3 + len(WORDS)
+FEATURE_NAMES: tuple[str, ...] = (
+    *(f"spend.{r}" for r in RANKS),
+    "kind.play",
+    "kind.burn",
+    "kind.word",
+    *(f"word.{w}" for w in WORDS),
+)
+"""The names of an action's feature columns (what weights read them by)."""
 BOX_CACHE = 4096  # distinct lead boxes kept with their indices and features
 DECODE_CACHE = 1 << 16  # decoded indices kept (an action is a value: the same index, the same action)
 

@@ -9,8 +9,8 @@ play, 3 the opposite.  Layout (OBS_SIZE numbers, float32)::
 
     hand                 16   cards held by rank
     mode                 len(MODES) + 1, one-hot (last: a mode this list does not know); the
-                              modes of play, then the decision kinds of the catalogue's
-                              OBSERVED_KINDS
+                              modes of play, then every registered decision kind by its
+                              ``listed`` number (the catalogue's :func:`observed_kinds`)
     table                16 + 1   cards of the set on the table by rank, and "a set is on the table"
     table owner          6    one-hot, relative
     cards left           6 + 6    count per seat, and 1 where the observation gives it (-1: unknown)
@@ -36,11 +36,13 @@ import numpy.typing as npt
 
 from ..cards import NRANKS, CardSet
 from ..observe import Observation
-from ..parts.catalogue import OBSERVED_KINDS, PLAY_MODES
+from ..parts.catalogue import PLAY_MODES, observed_kinds
 
-MODES: tuple[str, ...] = PLAY_MODES + OBSERVED_KINDS
-"""the modes of play, then the decision kinds the layout knows (pinned in the catalogue: registering a
-kind, a club's or the package's, never moves a column a trained model reads)"""
+MODES: tuple[str, ...] = PLAY_MODES + observed_kinds()
+"""the modes of play, then the decision kinds registered when this module is imported (the shipped
+phases', and those of modules imported before): derived, not pinned, because a trained model reads its
+columns by name (:data:`COLUMNS`), so a kind added between two others moves no weight it learned.  A
+kind registered later reads as the last column, ``mode.other``."""
 POINT_STATES = ("none", "pending", "open", "closed")
 PLAY_EVENTS = frozenset({"play", "burn", "counter_burn", "huiwu"})
 
@@ -63,6 +65,31 @@ OBS_SIZE = SHOWN_AT + 6 * NRANKS
 FloatArray = npt.NDArray[np.float32]
 MODE_COLUMN = {m: i for i, m in enumerate(MODES)}
 POINT_COLUMN = {p: i for i, p in enumerate(POINT_STATES)}
+RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ", "Y")
+"""the ranks' names in column names (``cards.SYMBOLS``; written out so a name never depends on a display table)"""
+
+
+def columns(modes: Sequence[str] = MODES) -> tuple[str, ...]:
+    """The name of every column of the observation under the mode list ``modes``, in column order.
+
+    Why names: weights and digests read the vector by name, so a decision kind added to the catalogue
+    adds a column (``mode.<kind>``) without moving what anything learned.  Seats are relative (``1`` is
+    the next seat in order of play); ranks by their symbols (``hand.T``, ``played.3.BJ``)."""
+    seats = range(6)
+    out = [f"hand.{r}" for r in RANKS]
+    out += [f"mode.{m}" for m in modes] + ["mode.other"]
+    out += [f"table.{r}" for r in RANKS] + ["table.any"]
+    out += [f"owner.{k}" for k in seats]
+    out += [f"left.{k}" for k in seats] + [f"left_known.{k}" for k in seats]
+    out += [f"active.{k}" for k in seats] + [f"finish.{k}" for k in seats]
+    out += [f"point.{k}.{p}" for k in seats for p in POINT_STATES]
+    out += [f"no_head.{k}" for k in seats] + [f"burning.{k}" for k in seats] + ["free_for_all"]
+    out += [f"played.{k}.{r}" for k in seats for r in RANKS] + [f"shown.{k}.{r}" for k in seats for r in RANKS]
+    return tuple(out)
+
+
+COLUMNS = columns()
+"""The observation's column names (``len(COLUMNS) == OBS_SIZE``): what docs, digests and weights name."""
 ROTATION = [[(me + k) % 6 for k in range(6)] for me in range(6)]
 
 

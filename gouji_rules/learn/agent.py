@@ -1,8 +1,13 @@
 """The ``learned`` agent: the legal action with the highest Q, one matrix product per decision.
 
-It plays the decisions of play (lead, follow, burn, 扣, consent) with the network and leaves the
-rest (declarations, tribute, 冲点) to the greedy agent, as the network was trained on single
-hands.  A forced decision (one legal action) costs nothing.
+It plays the decision kinds its weights learned (``meta["learned_kinds"]``: the shipped ones, the
+decisions of play) with the network; every other kind is made by that kind's own default chooser
+(``DecisionKind.chooser``, declared by the phase that asks it), the greedy agent's choice where the
+kind declares none.  A forced decision (one legal action) costs nothing.
+
+The weights are read by column name (``learn.checkpoint.fit_columns``), once when loaded: a part
+added since they were trained adds columns they give zero weight, and its kinds they never learned,
+so they play on (:func:`unseen_parts` says what they never saw; ``gouji compare`` reports it).
 
 Which weights: those shipped for the variant's name; for any other variant (a club file), those of
 the shipped variant it extends — judged from the rules themselves, as the shipped variant whose
@@ -13,7 +18,7 @@ to ``dagang``), because a Variant does not keep the chain it was loaded from.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from importlib import resources
 from pathlib import Path
 from typing import Any, cast
@@ -22,34 +27,76 @@ import numpy as np
 
 from ..actions import Action
 from ..agents import GreedyAgent
+from ..env.features import MODES
 from ..legal import Legal
 from ..observe import Observation
 from ..rng import SplitMix64, derive
 from ..rules import Rules
 from ..search import SearchAgent
 from ..variant import Variant
-from .features import ACT_SIZE, GREEDY_AT, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
-from .net import QNet, WeightsError, load, one_blas_thread
+from .checkpoint import Fit, columns_of, fit_columns, load_weights
+from .features import ACT_COLUMNS, ACT_SIZE, GREEDY_AT, OBS_COLUMNS, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
+from .net import QNet, WeightsError, one_blas_thread
 
 SHIPPED = ("dagang", "dianshaomenla")
 """The variants whose weights ship in ``gouji_rules/data/agents/<name>.npz``."""
 
-_CACHE: dict[str, tuple[QNet, dict[str, Any]]] = {}
+_CACHE: dict[str, tuple[QNet, dict[str, Any], Fit]] = {}
+Chooser = Callable[[Observation, Legal], Action]
+KNOWN = frozenset(MODES)
 
 
 def shipped_path(name: str) -> Path:
     return Path(str(resources.files("gouji_rules.data").joinpath("agents", f"{name}.npz")))
 
 
-def shipped_weights(name: str) -> tuple[QNet, dict[str, Any]]:
-    """The shipped network of a shipped variant (loaded once per process).  WeightsError if absent."""
+def shipped_fit(name: str) -> tuple[QNet, dict[str, Any], Fit]:
+    """The shipped network of a shipped variant fitted to this installation's columns by name, its
+    meta, and what fitting it did (loaded once per process).  WeightsError if absent."""
     hit = _CACHE.get(name)
     if hit is None:
         if name not in SHIPPED:
             raise WeightsError(f"no shipped weights for {name!r}; shipped: {', '.join(SHIPPED)}")
-        net, meta, _ = load(shipped_path(name))
-        hit = _CACHE[name] = (net, meta)
+        net, meta, _ = load_weights(shipped_path(name))
+        net, fit = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)
+        hit = _CACHE[name] = (net, meta, fit)
     return hit
+
+
+def shipped_weights(name: str) -> tuple[QNet, dict[str, Any]]:
+    """The shipped network of a shipped variant, of this installation's layout, and its meta."""
+    net, meta, _ = shipped_fit(name)
+    return net, meta
+
+
+def default_chooser(kind: str) -> Chooser | None:
+    """The default chooser the decision kind ``kind`` declares (``DecisionKind.chooser``), or None:
+    then the greedy agent's choice, what every kind the network never learned was made by before."""
+    from ..registry import DECISION_KINDS
+
+    chooser: Chooser | None = getattr(DECISION_KINDS.get(kind), "chooser", None)
+    return chooser
+
+
+def unseen_parts(variant: Variant) -> list[dict[str, Any]]:
+    """The parts played under ``variant`` whose decision kinds or words the weights it plays with
+    (:func:`base_variant`'s shipped file) never saw: the file names no column for them (they were added
+    since it was trained, or registered after the env was imported).  One ``{part, zh, en, kinds,
+    words}`` per phase; their kinds are made by their default choosers, never by the network."""
+    from ..phases.base import phases_of
+
+    _, meta, _ = shipped_fit(base_variant(variant))
+    obs, act = columns_of(meta)
+    known = set(obs) | set(act)
+    learned = set(meta["learned_kinds"])
+    out = []
+    for stage in ("before_deal", "before_play", "after_play"):
+        for phase in phases_of(variant.rules, stage):
+            kinds = [str(k) for k in phase.decisions if f"mode.{k}" not in known and str(k) not in learned]
+            words = [str(w) for w in phase.words if f"word.{w}" not in known]
+            if kinds or words:
+                out.append({"part": phase.name, "zh": phase.zh, "en": phase.en, "kinds": kinds, "words": words})
+    return out
 
 
 def _agreement(a: Any, b: Any) -> int:
@@ -96,7 +143,9 @@ class LearnedAgent:
     ``ismcts`` searches (leads, burns, 扣, consent, answers to an opponent's 够级 set), the rest going to
     greedy, as ismcts leaves them: the scope of weights distilled from ismcts (``meta["scope"]``).  The
     scope does not narrow the choice set: with a network of one's own, give ``candidates`` and
-    ``margin`` too (the shipped weights take all three from their meta).
+    ``margin`` too (the shipped weights take all three from their meta).  ``learned_kinds``: the decision
+    kinds the network makes (a weights file's ``meta["learned_kinds"]``; default: the shipped weights'
+    meta, or the modes of play for a network of one's own); every other kind goes to its default chooser.
     """
 
     name = "learned"
@@ -110,6 +159,7 @@ class LearnedAgent:
         margin: float | None = None,
         candidates: int | None = None,
         scope: str | None = None,
+        learned_kinds: Collection[str] | None = None,
     ) -> None:
         if scope not in (None, "all", "searched"):
             raise ValueError(f"scope must be all or searched, not {scope!r}")
@@ -130,6 +180,9 @@ class LearnedAgent:
         self._rules: Rules | None = None
         self._feat: Featurizer | None = None
         self._play: QNet | None = net
+        self.learned_kinds = learned_kinds
+        self._learned: frozenset[str] = PLAY_MODES if learned_kinds is None else frozenset(learned_kinds) & KNOWN
+        self._choosers: dict[str, Chooser | None] = {}
 
     def start_hand(self, seed: int, seat: int) -> None:
         self.rng = SplitMix64(derive(seed, 4000 + seat))
@@ -146,9 +199,10 @@ class LearnedAgent:
             if self.net is not None:
                 self._play = self.net
             else:
-                self._play, meta = shipped_weights(
-                    base_variant(cast(Variant, rules.variant))
-                )  # Rules names its Variant by a Protocol
+                # Rules names its Variant by a Protocol (it sits below the Variant): cast back
+                self._play, meta = shipped_weights(base_variant(cast(Variant, rules.variant)))
+                if self.learned_kinds is None:  # a kind the layout has columns for
+                    self._learned = frozenset(meta["learned_kinds"]) & KNOWN
                 if self.margin is None:
                     self._margin = float(meta.get("margin", 0.0))
                 if self.candidates is None:
@@ -158,10 +212,9 @@ class LearnedAgent:
                     self._searched_only = meta.get("scope", "all") == "searched"
             if (self._play.obs_size, self._play.act_size) != (OBS_SIZE, ACT_SIZE):
                 raise WeightsError(
-                    f"the weights read {self._play.obs_size} numbers of an observation and {self._play.act_size} "
-                    f"of an action, but this installation encodes {OBS_SIZE} and {ACT_SIZE}: a decision kind or "
-                    "an action word was added to the package since they were trained (gouji_rules/env/features.py "
-                    "MODES, env/encoding.py WORDS); train weights for it (gouji train) or play another agent"
+                    f"the network reads {self._play.obs_size} numbers of an observation and {self._play.act_size} "
+                    f"of an action, but this installation encodes {OBS_SIZE} and {ACT_SIZE}: fit it to the "
+                    "columns by name first (learn.checkpoint.fit_columns), as loading a weights file does"
                 )
         return self._feat, self._play
 
@@ -170,13 +223,21 @@ class LearnedAgent:
         feat, net = self._setup(obs.rules)
         return net.q(feat.obs_row(obs), feat.action_rows(obs, legal, self.greedy.act(obs, legal)))
 
+    def _default(self, obs: Observation, legal: Legal) -> Action:
+        """A kind the network never learned: its default chooser, else greedy's choice."""
+        mode = obs.mode
+        if mode not in self._choosers:
+            self._choosers[mode] = default_chooser(mode)
+        chooser = self._choosers[mode]
+        return self.greedy.act(obs, legal) if chooser is None else chooser(obs, legal)
+
     def act(self, obs: Observation, legal: Legal) -> Action:
         if len(legal) == 1:
             return legal[0]
-        first = self.greedy.act(obs, legal)
-        if obs.mode not in PLAY_MODES:
-            return first
         feat, net = self._setup(obs.rules)
+        if obs.mode not in self._learned:
+            return self._default(obs, legal)
+        first = self.greedy.act(obs, legal)
         if self._searched_only and not self._search.searches(obs, legal):
             return first
         x = feat.obs_row(obs)
@@ -206,4 +267,13 @@ class LearnedAgent:
         return legal[i]
 
 
-__all__ = ["SHIPPED", "LearnedAgent", "WeightsError", "base_variant", "shipped_weights"]
+__all__ = [
+    "SHIPPED",
+    "LearnedAgent",
+    "WeightsError",
+    "base_variant",
+    "default_chooser",
+    "shipped_fit",
+    "shipped_weights",
+    "unseen_parts",
+]

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from ..actions import Action
 from ..cards import BJ, NRANKS, SJ, THREE, TOP, CardSet
 from ..env import features as ef
-from ..env.encoding import FEATURES, KIND_WORD, ActionEncoding
+from ..env.encoding import FEATURE_NAMES, FEATURES, KIND_WORD, ActionEncoding
 from ..legal import Legal
 from ..observe import Observation
 from ..rules import Rules
@@ -31,7 +31,23 @@ GREEDY_AT = SUMMARY_AT + 5
 ACT_SIZE = GREEDY_AT + 1
 
 PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
-"""The decisions the network makes; declarations, tribute and 冲点 stay with the greedy agent."""
+"""The decisions the trainer teaches the network (a weights file's ``learned_kinds``); every other kind
+is made by its own default chooser (:func:`gouji_rules.learn.agent.default_chooser`)."""
+
+OBS_COLUMNS: tuple[str, ...] = ef.COLUMNS
+"""The names of the observation row's columns (``env.features.COLUMNS``)."""
+ACT_COLUMNS: tuple[str, ...] = (
+    *FEATURE_NAMES,
+    *(f"after.{r}" for r in ef.RANKS),
+    "after.cards",
+    "after.groups",
+    "after.jokers",
+    "after.only_3s",
+    "after.out",
+    "greedy",
+)
+"""The names of an action row's columns: the encoding's, the hand after it, greedy's choice."""
+assert len(OBS_COLUMNS) == OBS_SIZE and len(ACT_COLUMNS) == ACT_SIZE
 
 
 def _obs_scale() -> FloatArray:

@@ -7,29 +7,20 @@ scoring every legal action costs one small matrix product per layer (DouZero's t
 Why numpy: playing must need no deep-learning framework, and a ~100k-parameter net trains fast
 enough on a CPU with manual backprop and Adam.
 
-A weights file is an ``.npz`` of the parameters and a ``meta`` entry (JSON text): the variant,
-the training command, its seed, the decisions it saw, the code version.  Files are written
-atomically (temporary file, fsync, rename), so a kill at any moment leaves the old file or the new.
+The weights file (an ``.npz`` of the parameters and a ``meta`` entry of JSON text) and the
+checkpoint are defined, written and checked in :mod:`gouji_rules.learn.checkpoint` (``save`` and
+``load`` live there), which imports this module and never the other way round.
 """
 
 from __future__ import annotations
 
-import io
-import json
-import os
-from pathlib import Path
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
-from ..atomic import temp_beside
 from ..errors import GoujiError
 
 FloatArray = npt.NDArray[np.float32]
 _ONE_THREAD = [False]
-PARAMS = ("w_obs", "w_act", "b1", "w2", "b2", "w3", "b3", "w4", "b4")
-FORMAT = 1
 
 
 def one_blas_thread() -> None:
@@ -150,63 +141,3 @@ class Adam:
             v *= self.b2
             v += (1.0 - self.b2) * (g * g)
             net.p[k] -= (self.lr / c1) * m / (np.sqrt(v / c2) + self.eps)
-
-
-def write_npz(path: str | Path, arrays: dict[str, Any]) -> None:
-    """Write an ``.npz`` completely or not at all: temporary file beside it, fsync, rename, fsync the folder."""
-    target = Path(path)
-    buf = io.BytesIO()
-    np.savez(buf, **arrays)
-    tmp = temp_beside(target)
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(buf.getvalue())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    try:
-        fd = os.open(target.parent if str(target.parent) else ".", os.O_RDONLY)
-    except OSError:  # a folder that cannot be opened (some platforms): the rename stands
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def save(path: str | Path, net: QNet, meta: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
-    """A weights file: the parameters, the network's shape and ``meta`` (JSON), plus ``extra`` arrays."""
-    shape = {"format": FORMAT, "obs_size": net.obs_size, "act_size": net.act_size, "hidden": list(net.hidden)}
-    arrays: dict[str, Any] = {k: v for k, v in net.p.items()}
-    arrays["meta"] = np.array(json.dumps({**meta, "net": shape}, ensure_ascii=False))
-    arrays.update(extra or {})
-    write_npz(path, arrays)
-
-
-def load(path: str | Path) -> tuple[QNet, dict[str, Any], dict[str, FloatArray]]:
-    """A weights file: the network, its meta, and any other arrays it holds.  WeightsError if unreadable."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            data = {k: z[k] for k in z.files}
-    except OSError as e:
-        raise WeightsError(f"{path}: cannot be read ({e.strerror or e})") from None
-    except (ValueError, EOFError, KeyError):
-        raise WeightsError(f"{path}: not a weights file (an .npz that gouji train writes)") from None
-    try:
-        meta = json.loads(str(data.pop("meta")))
-        shape = meta["net"]
-        hidden = tuple(int(h) for h in shape["hidden"])
-        if shape.get("format") != FORMAT or len(hidden) != 3:
-            raise KeyError("format")
-        net = QNet(int(shape["obs_size"]), int(shape["act_size"]), (hidden[0], hidden[1], hidden[2]))
-        for k in PARAMS:
-            a = data.pop(k).astype(np.float32)
-            if a.shape != net.p[k].shape:
-                raise KeyError(k)
-            net.p[k] = a
-    except (KeyError, ValueError, TypeError, json.JSONDecodeError) as e:
-        raise WeightsError(f"{path}: weights of another shape or format ({e})") from None
-    return net, meta, data

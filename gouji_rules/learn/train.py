@@ -20,14 +20,16 @@ the network's own argmax.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
+import signal
 import subprocess
+import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -40,11 +42,26 @@ from ..compare.backends import BackendError
 from ..compare.work import load as load_variant
 from ..compare.work import portable_source
 from ..errors import GoujiError
+from ..variant import Variant
 from .agent import LearnedAgent, shipped_path
+from .checkpoint import (
+    check_run_meta,
+    columns_of,
+    fit_columns,
+    load_checkpoint,
+    load_weights,
+    save_checkpoint,
+    save_weights,
+)
 from .duplicate import Strength, duplicate
-from .features import ACT_SIZE, OBS_SIZE
-from .net import Adam, QNet, load, one_blas_thread, save
+from .features import ACT_COLUMNS, ACT_SIZE, OBS_COLUMNS, OBS_SIZE
+from .net import Adam, QNet, WeightsError, one_blas_thread
+from .runfiles import append_line, check_run_file, folder_lock
 from .selfplay import Samples, SelfPlayUnit, run_selfplay
+from .workers import LocalWorkers, WorkerLost
+
+RUN_FILES = ("checkpoint.npz", "best.npz", "log.jsonl")
+"""The files of a run folder; nothing else in it is read, and nothing in them is opened as a path."""
 
 EVAL_SEED = 0xE7A1
 """Deals of the strength figure: the same fixed duplicate set in every run and every session."""
@@ -127,11 +144,15 @@ class _Done:
         return self.value
 
 
+class NonFiniteUpdate(GoujiError):
+    """A gradient step that gave NaN or inf: the run stops before anything of it is written."""
+
+
 class Runner:
-    """Where self-play units run: here, a local process pool, or a Dask cluster."""
+    """Where self-play units run: here, local worker processes (:mod:`.workers`), or a Dask cluster."""
 
     def __init__(self, workers: int, scheduler: str | None) -> None:
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool: LocalWorkers | None = None
         self.client: Any = None
         self.workers = max(1, workers)
         if scheduler:
@@ -147,34 +168,35 @@ class Runner:
                 raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
             self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         elif workers > 1:
-            self.pool = ProcessPoolExecutor(max_workers=workers)
+            self.pool = LocalWorkers(workers)
 
     def submit(self, unit: SelfPlayUnit) -> Any:
         if self.client is not None:
             return self.client.submit(run_selfplay, unit, pure=False)
         if self.pool is not None:
-            fut: Future[Samples] = self.pool.submit(run_selfplay, unit)
-            return fut
+            return self.pool.submit(unit)
         return _Done(run_selfplay(unit))
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
+            self.pool.close()
         if self.client is not None:
             self.client.close()
 
 
 def initial_net(cfg: TrainConfig) -> QNet:
-    """A new network, or the shipped weights of a variant / a weights file (``--init``)."""
+    """A new network, or the shipped weights of a variant / a weights file (``--init``), read by column
+    name: a column the file does not name starts at zero weights (a part added since it was trained)."""
     if cfg.init is None:
         return QNet(OBS_SIZE, ACT_SIZE, cfg.hidden, seed=cfg.seed)
-    path = shipped_path(cfg.init) if not os.path.exists(cfg.init) else Path(cfg.init)
-    if not path.exists():
+    path = shipped_path(cfg.init) if not os.path.lexists(cfg.init) else Path(cfg.init)
+    if not path.exists() and not os.path.lexists(cfg.init):
         raise GoujiError(f"--init {cfg.init!r}: neither a shipped variant with weights nor a weights file")
-    net = load(path)[0]
-    if net.obs_size != OBS_SIZE or net.act_size != ACT_SIZE:
-        raise GoujiError(f"--init {cfg.init!r}: a network for other features ({net.obs_size}, {net.act_size})")
-    return net
+    try:
+        net, meta, _ = load_weights(path)
+    except WeightsError as e:
+        raise WeightsError(f"--init {e}") from None
+    return fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]
 
 
 class Trainer:
@@ -186,6 +208,8 @@ class Trainer:
         self.dir = Path(cfg.out)
         if self.dir.exists() and not self.dir.is_dir():
             raise GoujiError(f"--out {cfg.out}: is a file; a run needs a folder (its checkpoints go there)")
+        for name in RUN_FILES:  # a link, FIFO or device is refused before any work, never opened
+            check_run_file(self.dir / name)
         self.source = portable_source(cfg.variant)
         self.variant = load_variant(self.source)[0]
         self.net = initial_net(cfg)
@@ -199,6 +223,10 @@ class Trainer:
         self.best: float | None = None
         self.loss = float("nan")
         self.resumed = False
+        self.saved: int | None = None
+        """The decisions of the checkpoint on disk that this run wrote or resumed (None: none yet)."""
+        self.poisoned = False
+        """The network in memory holds NaN or inf: it is never written."""
         self.code_versions = [code_version()]
         self.buf_obs = np.zeros((cfg.buffer, OBS_SIZE), np.float32)
         self.buf_act = np.zeros((cfg.buffer, ACT_SIZE), np.float32)
@@ -207,7 +235,8 @@ class Trainer:
         self._carry = 0.0
         for name in ("checkpoint.npz", "best.npz"):  # what a kill during a write left beside them
             for stale in self.dir.glob(f".{name}.*"):
-                stale.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # a folder of that name is not ours to remove
+                    stale.unlink()
         ckpt = self.dir / "checkpoint.npz"
         if ckpt.exists():
             self._resume(ckpt)
@@ -217,7 +246,8 @@ class Trainer:
     def meta(self) -> dict[str, Any]:
         return {
             "variant": self.variant.name,
-            "variant_source": self.cfg.variant,
+            "variant_hash": self.variant.rules.fingerprint,
+            "variant_source": self.cfg.variant,  # what the command said: shown, never opened again
             "command": self.cfg.command,
             "seed": self.cfg.seed,
             "decisions": self.decisions,
@@ -242,18 +272,38 @@ class Trainer:
         return {"scope": "all"}
 
     def checkpoint(self) -> None:
-        extra: dict[str, Any] = {f"adam_m_{k}": v for k, v in self.adam.m.items()}
-        extra.update({f"adam_v_{k}": v for k, v in self.adam.v.items()})
-        extra["adam_t"] = np.array(self.adam.t)
-        save(self.dir / "checkpoint.npz", self.net, self.meta(), extra)
+        save_checkpoint(self.dir / "checkpoint.npz", self.net, self.adam, self.meta())
+        self.saved = self.decisions
+
+    def kept(self) -> str:
+        """What a stopped run leaves, in words: its checkpoint or that it has none yet."""
+        if self.saved is None:
+            return f"no checkpoint was written in {self.dir} yet"
+        return f"checkpoint kept in {self.dir} ({self.saved:,} decisions); the same command continues it"
 
     def _resume(self, path: Path) -> None:
-        net, meta, extra = load(path)
-        if meta.get("variant") != self.variant.name:
+        ck = load_checkpoint(path)
+        net, meta = ck.net, ck.meta
+        obs, act = columns_of(meta)
+        if (obs, act) != (OBS_COLUMNS, ACT_COLUMNS):  # its Adam moments are per column: no fitting here
+            lacks = [c for c in OBS_COLUMNS + ACT_COLUMNS if c not in set(obs + act)]
+            extra = [c for c in obs + act if c not in set(OBS_COLUMNS + ACT_COLUMNS)]
+            what = (
+                f"it lacks {', '.join(lacks[:3])}"
+                if lacks
+                else f"it has {', '.join(extra[:3])}"
+                if extra
+                else "in another order"
+            )
+            raise WeightsError(
+                f"{path}: a network of other input columns ({what}; a part was added or removed since): "
+                "use another --out, and --init with its best.npz to start from it"
+            )
+        if meta["variant"] != self.variant.name:
             raise GoujiError(
                 f"{path} continues a run of {meta.get('variant')!r}, not {self.variant.name!r}: use another --out"
             )
-        was = int(meta.get("config", {}).get("teacher_worlds", 0))
+        was = meta.get("config", {}).get("teacher_worlds", 0)
         if was != self.cfg.teacher_worlds:
             said = f"--teacher-worlds {was}" if was else "no --teacher-worlds (branches judged in the real deal)"
             raise GoujiError(
@@ -263,14 +313,11 @@ class Trainer:
         self.net = net
         self.cfg.hidden = net.hidden
         self.adam = Adam(net, self.cfg.lr)
-        for k in net.p:
-            self.adam.m[k] = extra[f"adam_m_{k}"]
-            self.adam.v[k] = extra[f"adam_v_{k}"]
-        self.adam.t = int(extra["adam_t"])
-        self.decisions, self.samples = int(meta["decisions"]), int(meta["samples"])
-        self.updates, self.units = int(meta["updates"]), int(meta["units"])
+        self.adam.m, self.adam.v, self.adam.t = ck.adam_m, ck.adam_v, ck.adam_t
+        self.decisions, self.samples = meta["decisions"], meta["samples"]
+        self.updates, self.units = meta["updates"], meta["units"]
         self.seconds = float(meta["seconds"])
-        self.follow_greedy = bool(meta["follow_greedy"])
+        self.follow_greedy = meta["follow_greedy"]
         self.evals = list(meta.get("evals", []))
         self.best = meta.get("best")
         now = self.code_versions[-1]
@@ -279,6 +326,7 @@ class Trainer:
             *([now] if now not in meta.get("code_versions", []) else []),
         ]
         self.resumed = True
+        self.saved = self.decisions
 
     # -- learning ---------------------------------------------------------------------------------
 
@@ -302,8 +350,23 @@ class Trainer:
             self._carry -= 1.0
             rng = np.random.default_rng([self.cfg.seed, self.updates])
             i = rng.integers(0, self.filled, self.cfg.batch)
-            loss, grads = self.net.loss_and_grads(self.buf_obs[i], self.buf_act[i], self.buf_y[i])
-            self.adam.step(self.net, grads)
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # checked below, said once
+                loss, grads = self.net.loss_and_grads(self.buf_obs[i], self.buf_act[i], self.buf_y[i])
+            bad = [k for k, g in grads.items() if not np.isfinite(g).all()]
+            if bad or loss != loss or abs(loss) == float("inf"):
+                raise NonFiniteUpdate(
+                    f"update {self.updates + 1} would be non-finite (loss {loss:g}, gradient of "
+                    f"{', '.join(bad) or 'none'} with NaN or inf): the run stopped before taking it"
+                )
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                self.adam.step(self.net, grads)
+            bad = [k for k, v in self.net.p.items() if not np.isfinite(v).all()]
+            if bad:
+                self.poisoned = True
+                raise NonFiniteUpdate(
+                    f"update {self.updates + 1} made {', '.join(bad)} non-finite (NaN or inf; try a smaller "
+                    "--lr): the run stopped and wrote nothing of it"
+                )
             self.loss = loss if self.loss != self.loss else 0.98 * self.loss + 0.02 * loss
             self.updates += 1
             if self.updates % self.cfg.eval_every == 0:
@@ -332,11 +395,10 @@ class Trainer:
             "follow_greedy": self.follow_greedy,
         }
         self.evals.append(row)
-        with open(self.dir / "log.jsonl", "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(row) + "\n")
+        append_line(self.dir / "log.jsonl", json.dumps(row))
         if self.best is None or s.mean > self.best:
             self.best = s.mean
-            save(self.dir / "best.npz", net, {**self.meta(), "strength_vs_greedy": row})
+            save_weights(self.dir / "best.npz", net, {**self.meta(), "strength_vs_greedy": row}, run_file=True)
         if self.follow_greedy and self.cfg.behaviour == "auto" and s.low > 0:
             self.follow_greedy = False
         return s
@@ -366,8 +428,15 @@ class Trainer:
         progress: Callable[[Progress], None] | None = None,
     ) -> Progress:
         """Train until ``seconds`` have passed in this call or ``max_decisions`` in the run; checkpoint
-        every ``checkpoint_seconds`` and at the end (a KeyboardInterrupt too)."""
+        every ``checkpoint_seconds`` and at the end (a KeyboardInterrupt too).  One run at a time in a folder."""
+        with folder_lock(self.dir):
+            return self._run(seconds, max_decisions, progress)
+
+    def _run(
+        self, seconds: float | None, max_decisions: int | None, progress: Callable[[Progress], None] | None
+    ) -> Progress:
         cfg = self.cfg
+        self.poisoned = False
         runner = Runner(cfg.workers, cfg.scheduler)
         start = last_ckpt = time.perf_counter()
         base_seconds, base_decisions = self.seconds, self.decisions
@@ -415,10 +484,26 @@ class Trainer:
                     self.checkpoint()
                     last_ckpt = time.perf_counter()
         finally:
-            runner.close()
-            self.seconds = base_seconds + time.perf_counter() - start
-            self.checkpoint()
+            with _signals_held():  # a second Ctrl-C or kill waits until the checkpoint is whole
+                runner.close()
+                self.seconds = base_seconds + time.perf_counter() - start
+                if not self.poisoned:
+                    self.checkpoint()
         return report()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back for the block (on the main thread, where Python handles them)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 MARGIN_SEED = EVAL_SEED + 1
@@ -433,6 +518,7 @@ def export(
     progress: Callable[[float, int, Strength, str], None] | None = None,
     candidates: Sequence[int] = (0,),
     latest: bool = False,
+    variant: str | None = None,
 ) -> dict[str, Any]:
     """Write a run's weights to ``dest`` without the optimizer state: those of its best strength
     figure (``best.npz``), or its latest checkpoint where no figure has been measured yet.
@@ -442,8 +528,12 @@ def export(
     (:data:`MARGIN_SEED`) and the best is written in the file's meta (``margin``, ``candidates``,
     with the figures), for the agent to play with (``LearnedAgent``'s).  ``latest`` measures the latest
     checkpoint's weights beside the best figure's and keeps whichever does better on those deals (the
-    best of a few noisy training figures is an optimistic pick; the latest network has seen the most)."""
+    best of a few noisy training figures is an optimistic pick; the latest network has seen the most).
+    The margins are measured under ``variant`` (a shipped name or a file the user names), else under
+    the shipped variant the weights name: a path written in a run's files is never opened."""
     run = Path(run_dir)
+    for name in ("best.npz", "checkpoint.npz"):
+        check_run_file(run / name)
     sources = [p for p in (run / "best.npz", run / "checkpoint.npz") if p.exists()]
     if not sources:
         raise GoujiError(f"{run_dir}: no training run here (no best.npz or checkpoint.npz)")
@@ -454,7 +544,9 @@ def export(
     table: list[dict[str, Any]] = []
     chosen: tuple[QNet, dict[str, Any]] | None = None
     for src in sources:
-        net, meta, _ = load(src)
+        net, meta, _ = load_weights(src, run_file=True)
+        check_run_meta(str(src), meta)
+        net = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]  # exported in this installation's layout
         meta = {k: v for k, v in meta.items() if k not in ("evals", "net")}
         meta["exported_from"] = src.name
         config = meta.get("config", {})
@@ -468,11 +560,11 @@ def export(
             chosen = (net, meta)
         if not margins:
             break
-        variant = load_variant(portable_source(meta["variant_source"]))[0]
+        measured = _measured_variant(src, meta, variant)
         for k in candidates:
             for m in margins:
                 agent = partial(LearnedAgent, net, margin=m, candidates=k, scope=scope)
-                s = duplicate(variant, pairs, MARGIN_SEED, agent, GreedyAgent)
+                s = duplicate(measured, pairs, MARGIN_SEED, agent, GreedyAgent)
                 row = {
                     "margin": m,
                     "candidates": k,
@@ -492,8 +584,32 @@ def export(
         best = max(table, key=lambda r: (r["vs_greedy"], r["margin"]))
         meta["margin"], meta["candidates"] = best["margin"], best["candidates"]
         meta["margin_choice"] = {"pairs": pairs, "seed": MARGIN_SEED, "figures": table}
-    save(dest, net, meta)
+    save_weights(dest, net, meta)
     return meta
 
 
-__all__ = ["EVAL_SEED", "Progress", "TrainConfig", "Trainer", "export"]
+def _measured_variant(src: Path, meta: dict[str, Any], spec: str | None) -> Variant:
+    """The variant to measure a run's weights under: ``spec`` if given (its name must be the run's),
+    else the shipped variant of the run's name, whose fingerprint must be the run's where it kept one."""
+    from ..catalog import names
+
+    name = meta["variant"]
+    if spec is not None:
+        v = load_variant(portable_source(spec))[0]
+        if v.name != name:
+            raise GoujiError(f"{src}: the weights of a run of {name!r}, not of {v.name!r} (--variant {spec})")
+        return v
+    if name not in names():
+        raise GoujiError(
+            f"{src}: a run of {name!r}, which is not a shipped variant: give its file with --variant to measure --margins"
+        )
+    v = load_variant(name)[0]
+    if meta.get("variant_hash", v.rules.fingerprint) != v.rules.fingerprint:
+        raise GoujiError(
+            f"{src}: a run of other rules than the shipped {name!r} (a club file of that name?): "
+            "give its file with --variant to measure --margins"
+        )
+    return v
+
+
+__all__ = ["EVAL_SEED", "NonFiniteUpdate", "Progress", "TrainConfig", "Trainer", "WorkerLost", "export"]

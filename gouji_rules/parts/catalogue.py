@@ -12,10 +12,10 @@ in the catalogue the moment it is registered, and so in every consumer that read
 * the docs tables (:func:`markdown_table`, ``python -m gouji_rules.parts.catalogue``);
 * the env's mode columns (:func:`decision_kinds`, each kind with its column).
 
-The one thing pinned here is :data:`OBSERVED_KINDS`: the decision kinds the observation layout gives
-a column, in column order.  It is a layout trained weights read, not a list of what exists: a kind
-registered later (a club's phase, or a new phase of the package) reads as the layout's last column,
-"a mode this layout does not know", until a layout by column name replaces this one.
+Nothing is pinned either: the env's mode columns are every registered decision kind in the order of
+its ``listed`` number (:func:`observed_kinds`; today's kinds keep the order they always had, 10 … 140),
+and trained weights read those columns by name (``mode.<kind>``), so a kind added anywhere in that
+order moves nothing a model learned.
 
 >>> from gouji_rules.parts import catalogue
 >>> [p.name for p in catalogue.parts() if p.kind == "tribute kind"][:2]
@@ -38,26 +38,6 @@ if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without generated code: `gouji validate` imports this module (issue 13)
     from ..section import dataclass
-
-OBSERVED_KINDS: tuple[str, ...] = (
-    "yudian",
-    "xuandian",
-    "geming",
-    "head",
-    "mingdian",
-    "choose_last",
-    "buy4",
-    "waive",
-    "point_call",
-    "give",
-    "accept",
-    "chongdian",
-    "chong_set",
-    "chong_answer",
-)
-"""The decision kinds the observation layout (``env.features.MODES``, after the modes of play) gives a
-column, in column order: the layout the shipped weights were trained on.  Pinned, not derived, so that
-registering a kind never moves a column a trained model reads."""
 
 PLAY_MODES: tuple[str, ...] = ("lead", "follow", "burn", "kou", "consent", "over")
 """the modes of play and its end (``Hand``'s), the observation's first mode columns"""
@@ -108,7 +88,7 @@ class KindRow:
     en: str
     listed: int
     column: int
-    """its place among ``env.features.MODES``; ``len(MODES)`` (the last column) for a kind the layout does not know"""
+    """its place among ``env.features.MODES`` (an env imported after the kind was registered)"""
 
 
 def registries() -> list[Registry[Any]]:
@@ -190,12 +170,20 @@ def with_record_rules(record_schema: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _kinds() -> list[Any]:
+    return sorted(DECISION_KINDS.values(), key=lambda k: (k.listed, str(k)))
+
+
+def observed_kinds() -> tuple[str, ...]:
+    """Every registered decision kind, by its ``listed`` number (then name): the env's mode columns
+    after the modes of play (``env.features.MODES``), derived whenever the env is imported."""
+    return tuple(str(k) for k in _kinds())
+
+
 def decision_kinds() -> list[KindRow]:
-    """Every registered decision kind, by ``listed``, each with its column among the observation's modes."""
-    known = {k: i for i, k in enumerate(PLAY_MODES + OBSERVED_KINDS)}
-    unknown = len(known)
-    kinds = sorted(DECISION_KINDS.values(), key=lambda k: k.listed)
-    return [KindRow(str(k), k.zh, k.en, k.listed, known.get(str(k), unknown)) for k in kinds]
+    """Every registered decision kind, by ``listed``, each with its column among the observation's modes
+    (as an env imported now lays them out)."""
+    return [KindRow(str(k), k.zh, k.en, k.listed, len(PLAY_MODES) + i) for i, k in enumerate(_kinds())]
 
 
 def _row(cells: list[str]) -> str:

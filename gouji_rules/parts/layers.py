@@ -15,6 +15,9 @@ agents, the tools, ``cli/``) onto today's flat modules, in the order their impor
   agent is above the engine it copies.
 - ``dsl.bench`` and ``dsl.write_schema`` are scripts (they time a simulation, write the schemas from
   the records' module), so they sit with the commands.
+- ``learn`` is split: the learned agent (``learn.agent`` and what it reads) sits below ``compare``,
+  which plays it; the training (``selfplay``, ``train``, ``duplicate``, ``workers``) sits above,
+  since it scores its checkpoints with ``compare``.
 - ``tournament`` sits below ``records`` and ``compare`` (the card puts it above them): a record is
   checked against an event's copy of its variant, and ``compare`` plays the tournament's bots.
 
@@ -69,8 +72,10 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("search", "the search agent (ismcts), which plays copies of the hand", ("search",)),
     ("tournament", "events, schedules, standings, storage, bot events", ("tournament",)),
-    ("tools", "records, variant analysis, simulation, RL envs", ("records", "sim", "compare", "env")),
-    ("learn", "self-play training and the learned agent", ("learn",)),
+    ("tools", "records, simulation, RL envs", ("records", "sim", "env")),
+    ("learned", "the learned agent, its features and weights", ("learn",)),
+    ("compare", "variant analysis (it plays the learned agent)", ("compare",)),
+    ("training", "self-play training", ("learn.selfplay", "learn.train", "learn.duplicate", "learn.workers")),
     ("web", "club night, editor, rooms", ("web",)),
     (
         "cli",

@@ -108,11 +108,21 @@ class DecisionKind(str, metaclass=_Kinds):
     en: str
     listed: int
     """its place in lists of kinds (the env's mode columns): a number, so a new kind goes between two others"""
+    chooser: Callable[[Any, Legal], Action] | None
+    """its default chooser, ``(observation, legal) -> action``: how an agent that never learned the kind
+    makes it (the learned agent, for a kind its weights do not list); None: the greedy agent's choice"""
     START: ClassVar[DecisionKind]
     PLAY: ClassVar[DecisionKind]
     OVER: ClassVar[DecisionKind]
 
-    def __new__(cls, name: str, zh: str = "", en: str = "", listed: int = 0) -> DecisionKind:
+    def __new__(
+        cls,
+        name: str,
+        zh: str = "",
+        en: str = "",
+        listed: int = 0,
+        chooser: Callable[[Any, Legal], Action] | None = None,
+    ) -> DecisionKind:
         if not zh:
             known = _MATCH_KINDS.get(name) or DECISION_KINDS.get(name)
             if known is not None:
@@ -121,6 +131,7 @@ class DecisionKind(str, metaclass=_Kinds):
         self.zh = zh
         self.en = en
         self.listed = listed
+        self.chooser = chooser
         return self
 
     @property

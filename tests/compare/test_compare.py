@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import pickle
 from pathlib import Path
@@ -29,7 +30,8 @@ def test_same_seed_gives_the_same_document(gouji: click.Group) -> None:
 
 def test_document_shape(gouji: click.Group) -> None:
     doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6", "--match-hands", "0")
-    assert doc["schema_version"] == 2
+    assert doc["schema_version"] == 3
+    assert all(row["never_saw"] == [] for side in doc["sides"] for row in side["strength"])
     assert doc["deals"] == 6 and doc["hands_per_variant"] == 12
     assert [v["label"] for v in doc["variants"]] == ["dagang", "dianshaomenla"]
     assert doc["baseline"] == "dagang"
@@ -40,6 +42,18 @@ def test_document_shape(gouji: click.Group) -> None:
     assert set(doc["differences"][0]["metrics"]) == set(ids)
     hands = sum(doc["score_distribution"][0]["counts"].values())
     assert hands == 12
+
+
+def test_the_learned_agent_compares_as_before_its_weights_were_read_by_name(gouji: click.Group) -> None:
+    """``gouji compare dagang dianshaomenla --hands 20 --json`` as it was with the format-1 weights (schema
+    2, taken before the conversion): the same document but for the new key and the schema's number."""
+    doc = without_timing(run_json(gouji, "dagang", "dianshaomenla", "--hands", "20"))
+    for side in doc["sides"]:
+        for row in side["strength"]:
+            assert row.pop("never_saw") == []
+    doc["schema_version"] = 2
+    text = json.dumps(doc, sort_keys=True, ensure_ascii=False)
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == "d37d7d2d5634645b"
 
 
 def test_workers_2_equal_workers_1(gouji: click.Group) -> None:

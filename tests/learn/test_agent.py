@@ -14,8 +14,8 @@ from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.engine import Hand
 from gouji_rules.env.encoding import ActionEncoding
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, base_variant, shipped_path, shipped_weights
+from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.features import PLAY_MODES, Featurizer
-from gouji_rules.learn.net import load
 from gouji_rules.sim import play_hand
 
 
@@ -210,15 +210,15 @@ def test_ismcts_can_play_its_worlds_out_with_the_learned_agent() -> None:
         SearchAgent(rollout="random")
 
 
-def test_weights_of_another_encoding_are_refused_in_words_not_a_matmul_error() -> None:
-    """A decision kind or action word added to the package changes what the network reads; weights
-    trained before it are a WeightsError that says so (never numpy's shape error mid-hand)."""
+def test_a_bare_network_of_another_layout_is_refused_in_words_not_a_matmul_error() -> None:
+    """A network handed in directly (not read from a file, which is fitted by name) must be of this
+    layout: otherwise a WeightsError that says so, never numpy's shape error mid-hand."""
     from gouji_rules.errors import GoujiError
     from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
     from gouji_rules.learn.net import QNet, WeightsError
 
     for net in (QNet(OBS_SIZE + 1, ACT_SIZE), QNet(OBS_SIZE, ACT_SIZE + 1)):
-        with pytest.raises(WeightsError, match="added to the package since they were trained") as e:
+        with pytest.raises(WeightsError, match="fit it to the columns by name first") as e:
             play_hand(dagang(), 3, [LearnedAgent(net=net) for _ in range(6)])
         assert isinstance(e.value, GoujiError)
     play_hand(dagang(), 3, [LearnedAgent(net=QNet(OBS_SIZE, ACT_SIZE)) for _ in range(6)])

@@ -4,7 +4,9 @@ weights file comes back as it was written (or fails with a clear error)."""
 import numpy as np
 import pytest
 
-from gouji_rules.learn.net import Adam, QNet, WeightsError, load, save
+from gouji_rules.learn.checkpoint import load, save
+from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
+from gouji_rules.learn.net import Adam, QNet, WeightsError
 
 
 def _batch(n: int = 64, obs: int = 7, act: int = 5, seed: int = 0):
@@ -53,7 +55,7 @@ def test_q_of_a_decision_is_the_batch_forward_of_its_rows() -> None:
 
 
 def test_weights_file_round_trip(tmp_path) -> None:
-    net = QNet(7, 5, (6, 5, 4), seed=4)
+    net = QNet(OBS_SIZE, ACT_SIZE, (6, 5, 4), seed=4)  # a file names its columns: a network of this layout
     save(tmp_path / "w.npz", net, {"variant": "dagang", "seed": 4})
     back, meta, _ = load(tmp_path / "w.npz")
     assert meta["variant"] == "dagang" and meta["net"]["hidden"] == [6, 5, 4]

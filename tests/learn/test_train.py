@@ -11,8 +11,9 @@ import time
 import numpy as np
 import pytest
 
+from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
-from gouji_rules.learn.net import Adam, QNet, load
+from gouji_rules.learn.net import Adam, QNet
 from gouji_rules.learn.selfplay import SelfPlayUnit, run_selfplay
 from gouji_rules.learn.train import TrainConfig, Trainer, export
 
