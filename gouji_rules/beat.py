@@ -26,17 +26,55 @@ subsets.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from .cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, cardset, rank_of
 from .registry import BEAT_STRATEGIES
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .variant import SetsRules
+    from .parts.sections import SetsRules
 
 T = TypeVar("T", bound=Any)
+
+
+class RankTables:
+    """The deck's tables a beat strategy reads, and whether a set is well formed: the part of the
+    compiled rules that sits below the strategies (:class:`gouji_rules.rules.Rules` extends it and
+    fills the tables), so a strategy names it without importing the rules, which build the strategy.
+    A class, not a Protocol, so that the compiled engine reads these tables directly."""
+
+    bare: list[bool]
+    """Ranks whose sets take no attachment."""
+    attach_jokers: list[bool]
+    """Jokers that may be attached (by joker rank)."""
+    attach_twos: bool
+    """May a 2 be attached to a lower rank?"""
+    ranks_present: list[bool]
+    """Ranks the deck holds."""
+    deck: list[int]
+    """The deck's cards."""
+    deck_counts: list[int]
+    """How many cards of each rank the deck holds."""
+    hand_sizes: list[int]
+    """The cards each seat is dealt."""
+    hooks: Mapping[str, Callable[..., Any]]
+    """Compiled expression hooks by name (``beats``, ``is_gouji`` …)."""
+
+    def could_hold(self, cs: CardSet) -> bool:
+        """Is the set well formed under this variant (ignoring whose hand it is)?"""
+        r = cs.rank
+        if cs.count < 1 or not self.ranks_present[r]:
+            return False
+        if self.bare[r] and cs.attached:
+            return False
+        if cs.twos and (not self.attach_twos or r >= TWO):
+            return False
+        for jr, n in ((SJ, cs.sj), (BJ, cs.bj), (TOP, cs.top)):
+            if n and (not self.attach_jokers[jr] or jr <= r):
+                return False
+        return True
+
 
 Jokers = tuple[int, int, int]
 
@@ -88,7 +126,7 @@ def register_beat(cls: type[T]) -> type[T]:
     return cls
 
 
-def make_strategy(rules: Rules, sets: SetsRules) -> BeatStrategy:
+def make_strategy(rules: RankTables, sets: SetsRules) -> BeatStrategy:
     """The strategy ``sets.beat`` names, compiled for ``rules``; with a ``beats`` hook, the hook
     decides (:class:`HookBeat`) and the strategy's answer is its ``default``."""
     cls = BEAT_STRATEGIES.find(sets.beat)
@@ -111,7 +149,7 @@ def unused_sets_fields(name: str) -> list[tuple[str, list[str]]]:
     return list(users.items())
 
 
-def attach_ranges(rules: Rules, hand: Sequence[int], rb: int) -> tuple[int, int, int, int]:
+def attach_ranges(rules: RankTables, hand: Sequence[int], rb: int) -> tuple[int, int, int, int]:
     """Most 2s, 小王, 大王 and top cards that may be attached to core ``rb`` from ``hand``."""
     if rules.bare[rb]:
         return 0, 0, 0, 0
@@ -124,7 +162,7 @@ def attach_ranges(rules: Rules, hand: Sequence[int], rb: int) -> tuple[int, int,
 
 
 def same_size_followers(
-    rules: Rules, hand: Sequence[int], t: CardSet, beats: Callable[[CardSet, CardSet], bool]
+    rules: RankTables, hand: Sequence[int], t: CardSet, beats: Callable[[CardSet, CardSet], bool]
 ) -> list[CardSet]:
     """Every set of ``t``'s size in ``hand`` with a core above ``t``'s that ``beats`` accepts.
 
@@ -163,7 +201,7 @@ class Cover:
     )
     reads: ClassVar[tuple[str, ...]] = ("dead",)
 
-    def __init__(self, rules: Rules, sets: SetsRules) -> None:
+    def __init__(self, rules: RankTables, sets: SetsRules) -> None:
         self.rules = rules
         self.dead_ranks = frozenset(rank_of(r) for r in sets.dead)
         self._table: tuple[CardSet | None, int, int, int, int, bool] = (None, 0, 0, 0, 0, True)
@@ -267,7 +305,7 @@ class KillTable:
     )
     reads: ClassVar[tuple[str, ...]] = ("kill", "kill_joker_only")
 
-    def __init__(self, rules: Rules, sets: SetsRules) -> None:
+    def __init__(self, rules: RankTables, sets: SetsRules) -> None:
         self.rules = rules
         self.lowest_joker = sets.kill_joker_only == "lowest_joker"
         """two sets of jokers only: the beater's lowest joker must be higher (RLG), besides the kill ways"""
@@ -382,7 +420,7 @@ class CardByCard:
     en: ClassVar[str] = "card by card: same size; sorted, each card strictly higher than the card in the same position"
     reads: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, rules: Rules, sets: SetsRules) -> None:
+    def __init__(self, rules: RankTables, sets: SetsRules) -> None:
         self.rules = rules
         self.top_rank = max((r for r in range(NRANKS) if rules.ranks_present[r]), default=BJ)
 
@@ -481,7 +519,7 @@ class HookBeat:
     make beats it.
     """
 
-    def __init__(self, rules: Rules, inner: BeatStrategy, hook: Callable[[dict[str, Any]], Any]) -> None:
+    def __init__(self, rules: RankTables, inner: BeatStrategy, hook: Callable[[dict[str, Any]], Any]) -> None:
         self.name = "hooks.beats"
         self.rules = rules
         self.inner = inner

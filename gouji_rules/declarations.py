@@ -18,8 +18,8 @@ from .options import declared
 from .registry import DECLARATIONS
 
 if TYPE_CHECKING:
+    from .parts.sections import DeclareRules
     from .rules import Rules
-    from .variant import DeclareRules
 
 T = TypeVar("T", bound=Any)
 

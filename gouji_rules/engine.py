@@ -27,9 +27,8 @@ leads, or, if he has gone out, the lead passes by the variant's 接风 rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from .actions import (
     AGREE,
@@ -51,10 +50,11 @@ from .actions import (
 from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
 from .errors import IllegalAction, PositionError
 from .events import Event, play_event
+from .hand_setup import HandSetup as HandSetup  # its home is hand_setup; engine.HandSetup stays public
 from .legal import Box, Legal
 from .observe import Observation, hand_observation
 from .rng import SplitMix64, check_seed
-from .rules import Rules, as_rules
+from .rules import HandState, Rules, as_rules
 from .seats import opposite, same_side, side, side_seats, sweep_of
 
 if TYPE_CHECKING:
@@ -104,31 +104,6 @@ POINT_PENDING: Final = Point.PENDING
 POINT_OPEN: Final = Point.OPEN
 POINT_CLOSED: Final = Point.CLOSED
 POINT_NAMES: Final = ("none", "pending", "open", "closed")
-
-
-@dataclass(frozen=True)
-class HandSetup:
-    """What the phases before play decide for the hand (革命, 冲点, 和点, 买4, 会五 …)."""
-
-    placed: Mapping[int, int] = field(default_factory=dict)
-    """seat -> place, for players out of play before the first lead (革命, 冲点, no 3 after buying)"""
-    geming: frozenset[int] = frozenset()
-    """seats that declared 革命 (placed higher if their two teammates take places 1 and 2)"""
-    opened: frozenset[int] = frozenset()
-    """seats that count as opened from the start (和点, a successful 冲点, the opposite of a failed one)"""
-    closed: frozenset[int] = frozenset()
-    """seats that cannot open this hand (no 4 after buying in S4, a failed 冲点)"""
-    no_head: frozenset[int] = frozenset()
-    """seats that start 无头 (the choice after an opposite's 冲点 or 革命)"""
-    head_rights: Mapping[int, int] = field(default_factory=dict)
-    """seat -> how many 够级 sets it may still play that only burners and 无头 seats may answer (有头 without an opposite)"""
-    open_by_rights: frozenset[int] = frozenset()
-    """seats that open once their head rights are used up before the deadline (S4 第二十二条: 够死级三把方算开点)"""
-    huiwu_team: int | None = None
-    """S0 会五: the swept team, whose 5s are put out together before the first lead"""
-
-    def __reduce__(self) -> tuple[type[HandSetup], tuple[Any, ...]]:
-        return (HandSetup, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def deal_cards(
@@ -227,7 +202,7 @@ def counts_of_cards(cards: Sequence[int]) -> list[int]:
     return h
 
 
-class Hand:
+class Hand(HandState):
     """One hand of 够级 from the deal to the last place.
 
     >>> from gouji_rules.catalog import dagang
@@ -275,7 +250,7 @@ class Hand:
         self.actions: list[tuple[int, Action]] = []
         self.decisions = 0
         self.wrong_plays: list[tuple[int, str]] = []  # 错牌不出: (seat, reason) of each lost turn
-        self.table: CardSet | None = None
+        self.table = None
         self.owner = -1
         self.turn = leader
         self.mode: Mode = LEAD
@@ -504,7 +479,7 @@ class Hand:
     @property
     def variant(self) -> Variant:
         """The Variant these rules were compiled from (for records and display, not for rule questions)."""
-        return self.rules.variant
+        return cast("Variant", self.rules.variant)  # Rules names it by a Protocol: it sits below the Variant
 
     @property
     def is_over(self) -> bool:
@@ -528,7 +503,7 @@ class Hand:
     def observation_of(self, s: int, events: Sequence[Event]) -> Observation:
         """``observation(s)`` with ``events`` in place of the hand's own: a match gives each seat the
         table's events before play as well (``Match.observation``, gouji_rules/observe.py)."""
-        left, shown = hand_observation(self, s)
+        left, shown = hand_observation(self.rules, s, self.hands, self.shown, self.ffa)
         # positional: this runs at every simulated decision (the order is Observation's fields)
         return Observation(
             s,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .actions import PASS, Action, Forfeit
 from .cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_suit, counts_of, format_hand
@@ -256,7 +256,7 @@ class Match:
     @property
     def variant(self) -> Variant:
         """The Variant the rules were compiled from (for display and records)."""
-        return self.rules.variant
+        return cast("Variant", self.rules.variant)  # Rules names it by a Protocol: it sits below the Variant
 
     # -- the decision interface ---------------------------------------------------------
 

@@ -32,7 +32,6 @@ from .errors import PositionError
 from .events import Event
 
 if TYPE_CHECKING:
-    from .engine import Hand
     from .rules import Rules
 
 
@@ -234,14 +233,18 @@ def shown_hands(hands: Sequence[Sequence[int]], shown: Sequence[bool]) -> tuple[
 NOTHING_SHOWN: Final[tuple[tuple[int, ...], ...]] = ((),) * 6
 
 
-def hand_observation(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """``cards_left`` and ``shown`` of a hand in play, as ``seat`` may know them."""
-    if not hand.shown:  # the common case, asked at every decision: only one's own size, or all announced
-        if hand.rules.announced(hand.ffa):
-            return tuple(hand.cards_left()), NOTHING_SHOWN
+def hand_observation(
+    rules: Rules, seat: int, hands: list[list[int]], shown_seats: set[int], ffa: bool
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """``cards_left`` and ``shown`` of a hand in play (each seat's cards ``hands``, the seats that
+    showed them, whether it is in 四人乱缠), as ``seat`` may know them.  Given as values, not the
+    hand: the engine asks this at every decision, and this module sits below the engine."""
+    if not shown_seats:  # the common case, asked at every decision: only one's own size, or all announced
+        if rules.announced(ffa):
+            return tuple([sum(h) for h in hands]), NOTHING_SHOWN
         left = [UNKNOWN] * 6
-        left[seat] = sum(hand.hands[seat])
+        left[seat] = sum(hands[seat])
         return tuple(left), NOTHING_SHOWN
-    shown = [s in hand.shown for s in range(6)]
-    sizes = hand.cards_left()
-    return cards_left(hand.rules, seat, sizes, shown, hand.ffa), shown_hands(hand.hands, shown)
+    shown = [s in shown_seats for s in range(6)]
+    sizes = [sum(h) for h in hands]
+    return cards_left(rules, seat, sizes, shown, ffa), shown_hands(hands, shown)

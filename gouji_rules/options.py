@@ -31,7 +31,7 @@ from .errors import VariantError, near_miss
 from .registry import BEAT_STRATEGIES, REGISTRIES, TRIBUTE_KINDS, Registry
 
 if TYPE_CHECKING:
-    from .variant import Variant
+    from .parts.sections import Sections  # what options read of a Variant, named below it
 
 
 def homes() -> tuple[tuple[Registry[Any], str, str], ...]:
@@ -188,12 +188,12 @@ def registry_of(entry: Any) -> Registry[Any]:
     raise VariantError(f"{name!r} is not a registered strategy, tribute kind, declaration or phase")
 
 
-def given(variant: Variant, registry: Registry[Any]) -> Mapping[str, Mapping[str, Any]]:
+def given(variant: Sections, registry: Registry[Any]) -> Mapping[str, Mapping[str, Any]]:
     """The options the variant writes for ``registry``'s entries, by entry (as written)."""
     return variant.extensions.get(home_path(registry), {})
 
 
-def switched_on(variant: Variant, registry: Registry[Any], name: str) -> bool:
+def switched_on(variant: Sections, registry: Registry[Any], name: str) -> bool:
     """Does ``variant`` name the entry ``name`` of ``registry``: ``sets.beat`` a strategy,
     ``tribute.order`` a kind (or the kind it sorts as), its own key a declaration or a phase?"""
     if registry is BEAT_STRATEGIES:
@@ -210,7 +210,7 @@ def named_only(registry: Registry[Any]) -> bool:
     return registry is not BEAT_STRATEGIES and registry is not TRIBUTE_KINDS
 
 
-def values(variant: Variant, entry: Any) -> dict[str, Any]:
+def values(variant: Sections, entry: Any) -> dict[str, Any]:
     """``entry``'s options under ``variant``: each at the value written, else its default."""
     registry = registry_of(entry)
     written = given(variant, registry).get(entry.name, {})
@@ -231,7 +231,7 @@ def values(variant: Variant, entry: Any) -> dict[str, Any]:
     return out
 
 
-def data(variant: Variant) -> dict[str, dict[str, dict[str, Any]]]:
+def data(variant: Sections) -> dict[str, dict[str, dict[str, Any]]]:
     """The options as a variant's data holds them, by home path and entry: every entry written or
     switched on that takes options, each option at its value or default; homes with none left out
     (so a variant that names no extension has the data, and the fingerprint, it always had)."""

@@ -67,6 +67,8 @@ class Outcome:
         return set(self.geming) | {s for s, _ in self.chongdian} | set(self.no_three)
 
     def hand_result(self, rules: Rules) -> HandResult:
+        """The result settlement reads, from what a table reported: club-entered and simulated hands settle by one
+        path."""
         return HandResult(
             places=list(self.places),
             opened=self.opened_seats(rules),
@@ -290,6 +292,7 @@ def opened_in_play(rules: Rules, opened: Sequence[int], chongdian: Sequence[tupl
 
 
 def can_outcome(rules: Rules, o: Outcome) -> bool:
+    """Is ``o`` a result these rules allow? :func:`verify_outcome` as a bool, for forms that only need to know."""
     try:
         verify_outcome(rules, o)
     except IllegalAction:

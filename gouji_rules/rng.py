@@ -24,6 +24,9 @@ T = TypeVar("T")
 
 
 class SplitMix64:
+    """The documented PRNG (SplitMix64) behind every shuffle and bot choice: the same seed gives the same deal on every
+    Python version and platform."""
+
     __slots__ = ("state",)
 
     def __init__(self, seed: int) -> None:
@@ -33,6 +36,7 @@ class SplitMix64:
         return (SplitMix64, (self.state,))
 
     def next_u64(self) -> int:
+        """The next 64-bit output; the only step, so any implementation in any language can reproduce a deal."""
         self.state = z = (self.state + GAMMA) & MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK

@@ -7,20 +7,19 @@ expression hook costs one dict lookup after its first call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from .beat import BeatStrategy, make_strategy
+from .beat import BeatStrategy, RankTables, make_strategy
 from .cards import ACE, BJ, FOUR, JOKERS, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card, rank_of
 from .errors import IllegalAction, VariantError
 from .registry import DECLARATIONS, TRIBUTE_KINDS
 from .seats import opposite, same_side, side, side_seats, sweep_of, teammates
 
 if TYPE_CHECKING:
-    from .engine import Hand
-    from .settlement import Debt, HandResult
-    from .variant import TributeRules, Variant
+    from .hand_setup import Debt, HandResult
+    from .parts.sections import Sections, TributeRules
 
 NEVER = 1 << 30
 
@@ -64,12 +63,47 @@ asks (or a table), so no rule compares words in play.  Every other option is rea
 (tests/test_rules_fields.py holds ``Rules.__init__`` to that)."""
 
 
-def as_rules(x: Rules | Variant) -> Rules:
+class HandState:
+    """The state of the round that the 让牌 and 接风 questions read: :class:`gouji_rules.engine.Hand`
+    extends it.  Declared here because the engine asks these rules and is never imported back; a
+    class, not a Protocol, so the compiled engine's questions read it directly at every decision."""
+
+    ffa: bool
+    """Is the hand in 四人乱缠?"""
+    yielded: list[bool]
+    """Seats that yielded this round."""
+    passed: list[bool]
+    """Seats that passed this round."""
+    active: list[bool]
+    """Seats still in play."""
+    owner: int
+    """The seat whose set is on the table (-1: none)."""
+    table: CardSet | None
+    """The set on the table."""
+    requester: int
+    """The seat that asked 接风 (-1: none, -2: refused on this set)."""
+
+    def bound(self, owner: int, cs: CardSet) -> bool:
+        """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?  The hand answers."""
+        raise NotImplementedError
+
+
+class Compiles(Protocol):
+    """What compiles to :class:`Rules`: a :class:`~gouji_rules.variant.Variant` (``variant.rules``).
+    Named here so that this module never imports the Variant, which imports it."""
+
+    @property
+    def rules(self) -> Rules:
+        """The compiled rules, built on first use and kept."""
+        ...
+
+
+def as_rules(x: Rules | Compiles) -> Rules:
     """The compiled rules of a Variant (compiled once and cached), or ``x`` itself if it is Rules."""
     return x if isinstance(x, Rules) else x.rules
 
 
-class Rules:
+class Rules(RankTables):
     """The only door to the rules: every question the engine, the match phases, settlement,
     result entry and statistics ask is an attribute or a method here.
 
@@ -86,7 +120,7 @@ class Rules:
     False
     """
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Sections) -> None:
         self.variant = v = variant
         self.name = v.name
         self.thresholds = [NEVER] * NRANKS
@@ -119,7 +153,7 @@ class Rules:
             raise VariantError("places.names must name exactly 6 places")
         if len(v.scoring.points) != 6:
             raise VariantError("scoring.points must give exactly 6 numbers")
-        self.hooks: Mapping[str, Callable[..., Any]] = v.hooks
+        self.hooks = v.hooks
         self._fingerprint: str | None = None
         self._gouji: dict[CardSet, bool] = {}
         self._pure: dict[CardSet, bool] = {}
@@ -256,7 +290,7 @@ class Rules:
     def __hash__(self) -> int:
         return hash(self.name)
 
-    def __reduce__(self) -> tuple[Callable[[Variant], Rules], tuple[Variant]]:
+    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[Sections]]:
         return (as_rules, (self.variant,))
 
     def __copy__(self) -> Rules:
@@ -371,20 +405,6 @@ class Rules:
             return False
         when = self.no_head_when
         return when == 0 or (went_out and (when == 1 or first))
-
-    def could_hold(self, cs: CardSet) -> bool:
-        """Is the set well formed under this variant (ignoring whose hand it is)?"""
-        r = cs.rank
-        if cs.count < 1 or not self.ranks_present[r]:
-            return False
-        if self.bare[r] and cs.attached:
-            return False
-        if cs.twos and (not self.attach_twos or r >= TWO):
-            return False
-        for jr, n in ((SJ, cs.sj), (BJ, cs.bj), (TOP, cs.top)):
-            if n and (not self.attach_jokers[jr] or jr <= r):
-                return False
-        return True
 
     # -- play: who may do what ------------------------------------------------------------
 
@@ -576,7 +596,7 @@ class Rules:
         ex = self.burn_exempt
         return all(not hand[r] or ex[r] for r in range(NRANKS))
 
-    def yield_problem(self, hand: Hand, seat: int) -> str:
+    def yield_problem(self, hand: HandState, seat: int) -> str:
         """Why ``seat``, facing a set in ``hand``, may not 让牌, as a key of :data:`YIELD_REFUSALS`
         ("" if it may): only on the opposite's set, not a 够级 set only he may answer, once the two
         seats after the opposite have passed (or are out), once a round, never in 四人乱缠."""
@@ -597,7 +617,7 @@ class Rules:
             return "not_passed"
         return ""
 
-    def jiefeng_problem(self, hand: Hand, seat: int) -> str:
+    def jiefeng_problem(self, hand: HandState, seat: int) -> str:
         """Why ``seat``, facing a set in ``hand``, may not ask 接风 (S4 第十三条), as a key of
         :data:`JIEFENG_REFUSALS` ("" if it may): only under ``jiefeng.policy: by_consent``, on the
         last set of a player who went out, by the next seat in play after him, once a set."""
@@ -1051,7 +1071,7 @@ JIEFENG_REFUSALS: Final = {
 """Why a 接风 request is refused, by :meth:`Rules.jiefeng_problem`'s key: the message and the clause."""
 
 
-def build_deck(v: Variant) -> list[int]:
+def build_deck(v: Sections) -> list[int]:
     """Every card of the deck in a fixed order (rank, suit, pack), before shuffling."""
     suited: dict[int, list[int]] = {r: [] for r in range(NRANKS)}
     for _ in range(v.deck.packs):
@@ -1090,7 +1110,7 @@ def _balanced(cards: list[int], keep: int) -> list[int]:
     return out
 
 
-def deal_sizes(v: Variant, total: int) -> list[int]:
+def deal_sizes(v: Sections, total: int) -> list[int]:
     """Cards per seat in deal order (first drawer first)."""
     if v.deck.hand_size is not None:
         if v.deck.hand_size * 6 > total:

@@ -253,6 +253,8 @@ class SearchAgent:
         self.searched = 0  # decisions decided by search (the rest went to greedy)
 
     def start_hand(self, seed: int, seat: int) -> None:
+        """Seed the search from the hand's seed and the seat, so a search bot plays the same hand the same way every
+        run."""
         self.rng = SplitMix64(derive(seed, 3000 + seat))
         self.seat = seat
         self.greedy.start_hand(seed, seat)
@@ -320,6 +322,8 @@ class SearchAgent:
         return totals, done
 
     def act(self, obs: Observation, legal: Legal) -> Action:
+        """The greedy choice where the decision is easy, else the best of a search over the hands the others might hold
+        (never their real cards)."""
         first = self.greedy.act(obs, legal)
         if not self.searches(obs, legal):
             return first

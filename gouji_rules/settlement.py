@@ -7,39 +7,16 @@ simulated one.  Clauses: S0 八、进贡 and S0 opening (scoring); S4 第十四�
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .hand_setup import Debt as Debt  # their home is hand_setup; settlement.Debt and .HandResult stay public
+from .hand_setup import HandResult as HandResult
 from .rules import as_rules
 from .seats import sweep_of
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .variant import Variant
-
-
-@dataclass(frozen=True)
-class Debt:
-    """Cards one seat owes another at the start of the next hand."""
-
-    kind: str  # a registered tribute kind: point, burn, men, place, sweep (gouji_rules.tributes)
-    giver: int
-    receiver: int
-    count: int
-    returned: bool = False  # the receiver hands back as many cards (还贡)
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """What a hand decided, whether it was simulated or played at a real table."""
-
-    places: Sequence[int]  # each seat's place, 1..6
-    opened: Sequence[bool]  # each seat opened (开点) this hand
-    burns: Sequence[tuple[int, int]] = ()  # successful burns: (burner, victim)
-    men: Sequence[tuple[int, int]] = ()  # 闷 / 清: (victim, the seat that beat the set)
-    declarations: Sequence[tuple[str, int]] = ()  # (宣点/明点/预点 kind, declaring seat)
-    geming: Sequence[int] = ()  # seats that declared 革命
+    from .rules import Compiles, Rules
 
 
 @dataclass(frozen=True)
@@ -53,7 +30,7 @@ class Settlement:
     winner: int | None = None  # team with the higher score this hand, None for a draw
 
 
-def settle(rules: Rules | Variant, result: HandResult) -> Settlement:
+def settle(rules: Rules | Compiles, result: HandResult) -> Settlement:
     """Scores, 串三户, what is owed next hand and who leads it, from a hand's result.
 
     Every answer comes from :class:`~gouji_rules.rules.Rules` (a Variant is compiled first):

@@ -22,9 +22,9 @@ from .registry import TRIBUTE_KINDS
 from .seats import opposite, side_seats, sweep_of
 
 if TYPE_CHECKING:
+    from .hand_setup import Debt, HandResult
+    from .parts.sections import TributeRules
     from .rules import Rules
-    from .settlement import Debt, HandResult
-    from .variant import TributeRules
 
 T = TypeVar("T", bound=Any)
 
@@ -59,7 +59,7 @@ class TributeKind:
 
     def debt(self, giver: int, receiver: int, count: int) -> Debt:
         """One debt of this kind."""
-        from .settlement import Debt  # here, not above: checking a variant file reads the kinds' names only
+        from .hand_setup import Debt  # here, not above: checking a variant file reads the kinds' names only
 
         return Debt(self.name, giver, receiver, count, self.returned)
 

@@ -1,10 +1,11 @@
-"""Issue 24 item 3: no runtime import cycle in the package.
+"""Issues 24 and 31: no import cycle in the package, imports made only for types included.
 
-Every ``import`` statement the interpreter can run counts, at the top of a module or inside a
-function (a late import still knots two modules), but none under ``if TYPE_CHECKING:``: a type
-is all such an import brings.  A module found by name at run time (a registry's loader, an agent
-by module path) is a plugin, not an import, and is not followed.  A module's own packages are
-not edges either: Python runs a package before any of its modules.
+Every ``import`` statement counts, at the top of a module or inside a function (a late import
+still knots two modules), and so does one under ``if TYPE_CHECKING:`` (issue 31: a type import
+ties the modules together for every reader and for mypy, and it is how the layers went upward
+unseen).  A module found by name at run time (a registry's loader, an agent by module path) is a
+plugin, not an import, and is not followed.  A module's own packages are not edges either:
+Python runs a package before any of its modules.  ``tests/test_layers.py`` holds the layer order.
 """
 
 from __future__ import annotations
@@ -25,19 +26,17 @@ def _modules() -> dict[str, tuple[Path, bool]]:
     return out
 
 
-def _runtime_imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Import statements in ``body`` and every block under it, ``if TYPE_CHECKING:`` bodies left out."""
+def _imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Import statements in ``body`` and every block under it, ``if TYPE_CHECKING:`` bodies included."""
     for node in body:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            yield from _runtime_imports(node.orelse)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
         else:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
-                    yield from _runtime_imports([child])
+                    yield from _imports([child])
                 elif isinstance(child, ast.excepthandler):
-                    yield from _runtime_imports(child.body)
+                    yield from _imports(child.body)
 
 
 def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom, known: set[str]) -> set[str]:
@@ -61,14 +60,14 @@ def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom, k
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Module -> the package's modules its runtime imports run (its own packages left out)."""
+    """Module -> the package's modules it imports, for types too (its own packages left out)."""
     mods = _modules()
     known = set(mods)
     graph: dict[str, set[str]] = {}
     for module, (path, is_package) in mods.items():
         own = {module.rsplit(".", k)[0] for k in range(module.count(".") + 1)}
         deps: set[str] = set()
-        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8")).body):
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")).body):
             deps |= _targets(module, is_package, node, known)
         graph[module] = deps - own
     return graph
@@ -121,7 +120,10 @@ def _path_back(graph: dict[str, set[str]], group: set[str], start: str) -> list[
     return [start]
 
 
-def test_no_runtime_import_cycle() -> None:
+def test_no_import_cycle() -> None:
+    """Type imports count: the circles issue 31 found through them (the compiled rules with the
+    engine, the beat strategies, the observation, the options and the Variant; match and the phases;
+    the tournament's storage and standings; the DSL's slips and YAML reader) stay untied."""
     assert [" -> ".join(c) for c in cycles(import_graph())] == []
 
 
@@ -130,8 +132,9 @@ def test_the_walk_sees_late_and_relative_imports() -> None:
     graph = import_graph()
     assert "gouji_rules.agents" in graph["gouji_rules.search"]  # top of the module, relative
     assert "gouji_rules.rules" in graph["gouji_rules.variant"]  # inside a method (variant.rules)
-    assert "gouji_rules.settlement" in graph["gouji_rules.tributes"]  # inside a method
-    assert "gouji_rules.variant" not in graph["gouji_rules.rules"]  # only under TYPE_CHECKING
+    assert "gouji_rules.hand_setup" in graph["gouji_rules.tributes"]  # inside a method
+    assert "gouji_rules.rules" in graph["gouji_rules.phases.buy"]  # only under TYPE_CHECKING: counted
+    assert "gouji_rules.engine" not in graph["gouji_rules.phases.base"]  # HandSetup is in hand_setup
     assert "gouji_rules.phases" not in graph["gouji_rules.phases.buy"]  # its own package
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
 

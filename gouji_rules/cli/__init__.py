@@ -44,9 +44,11 @@ class LazyGroup(click.Group):
     """A click group whose commands are imported when one is run (or its own help asked for)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command, loaded or not, so ``gouji --help`` lists them all without importing them (a fast start)."""
         return sorted({*self.commands, *COMMANDS})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import a command's module on first use only: ``gouji validate`` never pays for the engine or the web app."""
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             module = importlib.import_module(f".{COMMANDS[cmd_name][0]}", __package__)
             module.register(self)
@@ -55,6 +57,7 @@ class LazyGroup(click.Group):
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Load every command before click suggests a name for a mistyped one, so "did you mean" sees them all."""
         if args and args[0] not in self.commands and args[0] not in COMMANDS:
             for name in COMMANDS:  # a mistyped name: click's "did you mean" looks among the loaded commands
                 self.get_command(ctx, name)

@@ -36,6 +36,8 @@ def add_commands(group: click.Group, *commands: click.Command) -> None:
 
 
 def fail(message: str) -> NoReturn:
+    """Print ``message`` as one line on stderr and exit 1: the one way a command reports bad input, never a traceback
+    (and quietly when stderr itself is gone)."""
     first = message.splitlines()[0] if message else ""
     with contextlib.suppress(OSError):  # stderr is gone too: the exit status is all that is left
         click.echo(message if ": error: " in first else f"error: {message}", err=True)
@@ -71,6 +73,8 @@ class OutputFile(TextParam):
     name = "file"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """Refuse an empty name at parse time, before anything is played or computed, so a run never ends with nowhere
+        to write."""
         text = os.fsdecode(value) if isinstance(value, bytes) else str(value)
         if not text:
             self.fail("an empty file name; give a file to write to", param, ctx)
@@ -84,6 +88,7 @@ class FiniteFloat(click.FloatRange):
     """A float option: a number, never ``nan`` or ``inf`` (which every range check lets through or means nothing)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """A float, refusing nan and inf at parse time: they would pass range checks and break the run later."""
         number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
@@ -100,6 +105,8 @@ class Text(TextParam):
     name = "text"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """Text that encodes as UTF-8, refusing lone surrogates (an undecodable argument) at parse time rather than
+        when written."""
         text = str(value)
         try:
             text.encode("utf-8")

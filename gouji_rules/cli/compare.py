@@ -171,6 +171,8 @@ class SchedulerAddress(TextParam):
     SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """A Dask scheduler address checked at parse time (scheme, host, port), so a typo fails at once rather than
+        after a connect timeout."""
         from urllib.parse import urlsplit
 
         text = str(value).strip()

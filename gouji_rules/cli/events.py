@@ -193,6 +193,8 @@ class WithPhaseEntries(click.Command):
     was imported is entered like the shipped choices."""
 
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        """The command's options plus one per registered phase's club entry, read now (not at import), so a plugin
+        phase is entered like a shipped one."""
         from ..phases.base import club_entries
 
         params = super().get_params(ctx)

@@ -29,10 +29,15 @@ class BackendError(GoujiError):
 
 
 class Backend(Protocol):
+    """Where a comparison's work units run (one process, a pool, a dask cluster): the results are the same whichever
+    runs them."""
+
     name: str
     workers: int
 
-    def run(self, units: Iterable[WorkUnit]) -> Iterator[Tally]: ...
+    def run(self, units: Iterable[WorkUnit]) -> Iterator[Tally]:
+        """Run the units and yield their tallies, in any order: the totals do not depend on it."""
+        ...
 
     def __enter__(self) -> Backend: ...
 
@@ -80,6 +85,7 @@ class SerialBackend(_Closing):
     workers = 1
 
     def run(self, units: Iterable[WorkUnit]) -> Iterator[Tally]:
+        """Run the units one after another in this process."""
         return (run_unit(u) for u in units)
 
 
@@ -93,12 +99,15 @@ class ProcessBackend(_Closing):
         self.pool = ProcessPoolExecutor(max_workers=workers)
 
     def run(self, units: Iterable[WorkUnit]) -> Iterator[Tally]:
+        """Run the units on the pool, a few per worker in flight, yielding tallies in the units' order (memory stays bounded)."""
+
         def submit(unit: WorkUnit) -> Future[Tally]:
             return self.pool.submit(run_unit, unit)
 
         return ordered(submit, units, window=4 * self.workers)
 
     def close(self) -> None:
+        """Shut the pool down, cancelling what has not started, so an interrupted comparison leaves no workers behind."""
         self.pool.shutdown(cancel_futures=True)
 
 
@@ -126,12 +135,15 @@ class DaskBackend(_Closing):
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
 
     def run(self, units: Iterable[WorkUnit]) -> Iterator[Tally]:
+        """Run the units on the dask cluster, a few per worker in flight, yielding tallies in the units' order."""
+
         def submit(unit: WorkUnit) -> Any:
             return self.client.submit(run_unit, unit, pure=False)
 
         return ordered(submit, units, window=4 * self.workers)
 
     def close(self) -> None:
+        """Close the client (the cluster itself is the caller's)."""
         self.client.close()
 
 

@@ -36,6 +36,7 @@ def measure(variants: list[str], deals: int, workers: int, seed: int) -> tuple[f
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line of this benchmark: compare the variants with each backend and print how long each took."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("variants", nargs="*", default=["dagang", "dianshaomenla"])
     ap.add_argument("--hands", type=int, default=2000, help="deals (each played twice per variant)")

@@ -97,6 +97,8 @@ class Estimate:
         return self.low > 0 or self.high < 0
 
     def to_json(self, digits: int = 6) -> dict[str, Any]:
+        """The estimate as JSON numbers rounded to ``digits``, so reports stay byte-identical across platforms."""
+
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, digits)
 
@@ -112,11 +114,13 @@ class Moments:
     s2: int = 0
 
     def add(self, y: int) -> None:
+        """Count one observation; only sums are kept, so tallies from many workers merge exactly."""
         self.n += 1
         self.s1 += y
         self.s2 += y * y
 
     def merge(self, other: Moments) -> None:
+        """Add another tally's sums (from another worker) to this one."""
         self.n += other.n
         self.s1 += other.s1
         self.s2 += other.s2
@@ -175,14 +179,18 @@ class Histogram:
     counts: Counter[int] = field(default_factory=Counter)
 
     def add(self, value: int) -> None:
+        """Count one value."""
         self.counts[value] += 1
 
     def merge(self, other: Histogram) -> None:
+        """Add another tally's counts (from another worker) to this one."""
         self.counts.update(other.counts)
 
     @property
     def total(self) -> int:
+        """How many values were counted."""
         return sum(self.counts.values())
 
     def items(self) -> list[tuple[int, int]]:
+        """``(value, count)`` pairs in value order, so reports list them the same way every time."""
         return sorted(self.counts.items())

@@ -320,6 +320,8 @@ class Decider:
         self.memo: dict[tuple[int, ...], frozenset[int]] = {}
 
     def outcomes(self, prefix: tuple[int, ...]) -> frozenset[int]:
+        """The results for team 0 (1 win, 0 draw, -1 loss) still possible once the seats in ``prefix`` have gone
+        out in that order; memoised, since every hand asks about the same few orders."""
         hit = self.memo.get(prefix)
         if hit is not None:
             return hit

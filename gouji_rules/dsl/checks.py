@@ -55,6 +55,8 @@ def build_errors(variant: Variant, root: Node) -> list[VariantFileError]:
 
 
 def warnings(variant: Variant, root: Node, hooks: Mapping[str, CompiledHook]) -> list[VariantFileError]:
+    """The things a valid file most likely did not mean (a rule that has no effect, a setting its base already has), as
+    warnings with positions: valid, but worth a look."""
     out: list[VariantFileError] = []
     leaf = root.src
 

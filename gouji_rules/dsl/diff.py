@@ -22,6 +22,9 @@ from .explain import _is_rank_field, deck_ranks, field_label, field_words, plain
 
 @dataclasses.dataclass(frozen=True)
 class Difference:
+    """One rule two variants set differently: its path, its words in both languages and both values, so ``gouji diff``
+    and the editor say what changed in the club's terms."""
+
     path: str
     label_zh: str
     label_en: str

@@ -82,6 +82,7 @@ class VariantFileError(VariantError):
         return f"VariantFileError({self.location}: {self.severity}: {self.message!r})"
 
     def sort_key(self) -> tuple[str, int, int]:
+        """Errors sort by file, line and column, so a club reads them in the order of its file."""
         return (self.file, self.line, self.column)
 
 

@@ -68,6 +68,7 @@ def _shipped_source(name: str) -> tuple[str, str, Path, str]:
 
 
 def display_path(path: str) -> str:
+    """``path`` as a club should see it in a message: relative to the working folder where that is shorter."""
     try:
         rel = os.path.relpath(path)
     except ValueError:  # pragma: no cover - other drive on Windows

@@ -128,6 +128,7 @@ def _describe(zh: str, en: str) -> str:
 
 
 def rank_words(sym: str) -> Words:
+    """The words for a rank symbol in both languages, for the schema's choices and the rule sheet."""
     return f"点数 {RANK_NAMES_ZH.get(sym, sym)}", f"rank {RANK_NAMES_EN.get(sym, sym)}"
 
 
@@ -265,6 +266,8 @@ def field_schema(section: str, f: dataclasses.Field[Any], tp: Any) -> dict[str, 
 
 
 def section_schema(key: str, cls: type) -> dict[str, Any]:
+    """The JSON Schema of one section, read from its class's fields and their words, so the schema never drifts from
+    the model."""
     hints = typing.get_type_hints(cls)
     doc = (cls.__doc__ or key).strip()
     return {
@@ -301,6 +304,7 @@ def extension_schema(registry: Registry[Any], read: bool = True) -> dict[str, An
 
 
 def hook_description(name: str) -> str:
+    """A hook's description for the schema: what it decides, the names it may use and its default, in both languages."""
     spec = HOOKS[name]
     names = ", ".join(f"{k}: {t}" for k, t in spec.names.items())
     zh, en = spec.default
@@ -362,6 +366,8 @@ def schema(written: Collection[str] | None = None) -> dict[str, Any]:
 
 
 def dumps() -> str:
+    """The schema as the text of the shipped file (sorted, indented, UTF-8), so the check that it is up to date
+    compares text."""
     return json.dumps(generate(), ensure_ascii=False, indent=2) + "\n"
 
 

@@ -17,12 +17,48 @@ These checks find the slip itself:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import VariantFileError
 
-if TYPE_CHECKING:
-    from .yamlpos import Node, Source
+
+class Source(Protocol):
+    """What a slip check reads of a file's text (:class:`.yamlpos.Source` is one).  Declared here,
+    not imported: the YAML reader calls these checks, so they sit below it."""
+
+    text: str
+    lines: list[str]
+
+    def position(self, index: int) -> tuple[int, int]:
+        """Line and column (from 1) of a character index."""
+        ...
+
+    def line_start(self, line: int) -> int:
+        """The index of a line's first character."""
+        ...
+
+    def line_text(self, line: int) -> str | None:
+        """A line's text, None past the end."""
+        ...
+
+    def error(self, message: str, line: int, column: int, hint: str = "", severity: str = "error") -> VariantFileError:
+        """An error at a position in this file."""
+        ...
+
+
+class Node(Protocol):
+    """What a slip check reads of a YAML node (:class:`.yamlpos.Node` is one)."""
+
+    kind: str
+    start: int
+    end: int
+    style: str | None
+
+    @property
+    def src(self) -> Source:
+        """The file the node was read from."""
+        ...
+
 
 ASCII_FOR: dict[str, str] = {
     "：": ":",

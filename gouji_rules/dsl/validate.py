@@ -166,6 +166,7 @@ _PRIORITY = {"type": 0, "enum": 1, "additionalItems": 3}
 
 
 def validator_for(sch: dict[str, Any]) -> jsonschema.protocols.Validator:
+    """The JSON Schema validator for ``sch``, built once per schema: building one costs more than checking a file."""
     import jsonschema
     import jsonschema.validators
 
@@ -384,6 +385,8 @@ def expr_position(node: Node, offset: int) -> tuple[int, int]:
 
 
 def compile_hooks(hooks_node: Node | None, errors: list[VariantFileError]) -> dict[str, CompiledHook]:
+    """Compile every expression under ``hooks:``, adding a positioned error for each that does not compile, so all of a
+    file's mistakes are reported at once."""
     out: dict[str, CompiledHook] = {}
     if hooks_node is None or hooks_node.kind != "map":
         return out
@@ -481,6 +484,8 @@ def _locate(root: Node, message: str) -> VariantFileError:
 
 
 def raise_if_errors(result: Checked) -> Variant:
+    """The Variant of a check, or VariantErrors with its errors: for callers that want the variant or an exception, not
+    a report."""
     if result.errors or result.variant is None:
         raise VariantErrors(result.errors or [VariantFileError("invalid variant")])
     return result.variant

@@ -59,9 +59,11 @@ class Source:
         return self._starts[min(max(line, 1), len(self._starts)) - 1]
 
     def line_text(self, line: int) -> str | None:
+        """The text of line ``line`` (from 1), or None past the end: messages quote the line they point at."""
         return self.lines[line - 1] if 1 <= line <= len(self.lines) else None
 
     def error(self, message: str, line: int, column: int, hint: str = "", severity: str = "error") -> VariantFileError:
+        """An error (or a warning) at a position in this file, so every message names the file, line and column."""
         return VariantFileError(
             message,
             file=self.filename,
@@ -88,21 +90,26 @@ class Node:
 
     @property
     def line(self) -> int:
+        """The node's line (from 1), worked out when asked: most nodes are never reported."""
         return self.src.position(self.start)[0]
 
     @property
     def column(self) -> int:
+        """The node's column (from 1), worked out when asked."""
         return self.src.position(self.start)[1]
 
     @property
     def is_null(self) -> bool:
+        """Is the node YAML's null (``~``, ``null`` or nothing)? A club's ``key:`` with no value means unset."""
         return self.kind == "scalar" and self.style is None and self.value in NULLS
 
     def error(self, message: str, hint: str = "", severity: str = "error") -> VariantFileError:
+        """An error (or a warning) at this node's position."""
         line, col = self.src.position(self.start)
         return self.src.error(message, line, col, hint, severity)
 
     def describe(self) -> str:
+        """What kind of value the node is, in words for a message ("a mapping", "a list", "the text 'x'")."""
         if self.kind == "map":
             return "a mapping"
         if self.kind == "seq":
@@ -112,10 +119,12 @@ class Node:
         return f"{self.value!r}"
 
     def get(self, key: str) -> Node | None:
+        """The value under ``key`` of a mapping node, or None."""
         pair = self.entries.get(key)
         return pair[1] if pair else None
 
     def key_node(self, key: str) -> Node | None:
+        """The key node of ``key`` (for errors that point at the key, not the value), or None."""
         pair = self.entries.get(key)
         return pair[0] if pair else None
 

@@ -178,16 +178,20 @@ class Table:
 
     @property
     def turn(self) -> int:
+        """The seat to act, whether the match is between hands or in play: the env asks one object either way."""
         return self.game.turn
 
     @property
     def is_over(self) -> bool:
+        """Is the hand (or the match) over? The env ends the episode then."""
         return self.game.is_over
 
     def legal_actions(self) -> Legal:
+        """What the seat to act may do now, for the action mask."""
         return self.game.legal_actions()
 
     def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now, the only input the encoder gets (no peeking at others' cards)."""
         return self.game.observation(seat)
 
     def new_hand(self) -> tuple[int, bool]:
@@ -303,9 +307,11 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self._decoded = self.encoding.decoded  # the encoding's cache of decoded indices, read at every step
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """PettingZoo's per-agent space; every seat sees the same layout."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """PettingZoo's per-agent space: an index into the legal actions, masked by the observation."""
         return self.action_spaces[agent]
 
     # -- episodes ------------------------------------------------------------------------------
@@ -321,6 +327,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         return out
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new hand (or match) from the next seed, so a run of episodes is reproducible from one seed."""
         self.table = Table(self.variant, self.next_seed(seed), self.match, self.hands)
         self.encoder.reset()
         self.agents = list(self.possible_agents)
@@ -335,6 +342,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self._legal_info()
 
     def observe(self, agent: str) -> Any:
+        """The encoded observation of ``agent``, with its action mask; only what that seat may know."""
         t = self.table
         if t is None:
             raise EnvError("call reset() before observe()")
@@ -400,6 +408,8 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         return ObservationDict(self._legal_keys, self.encoding, legal)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
+        """Apply the acting agent's action (an index into its legal actions) and hand out the rewards at the hand's
+        end; an illegal index raises EnvError rather than playing something else."""
         t = self.table
         if t is None:
             raise EnvError("call reset() before step()")
@@ -436,6 +446,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             self._accumulate_rewards()
 
     def render(self) -> str | None:
+        """The table as text under ``render_mode='ansi'`` (None otherwise), for watching an episode in a terminal."""
         if self.render_mode != "ansi" or self.table is None:
             return None
         t = self.table
@@ -446,6 +457,7 @@ class GoujiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         return f"seat {o.seat} to {o.mode}; table {table}; {len(t.legal_actions())} legal actions"
 
     def close(self) -> None:
+        """Drop the table; the env holds no other resource."""
         self.table = None
 
 

@@ -124,6 +124,7 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[CandidateObs, dict[str, Any]]:
+        """Gymnasium's reset: a new hand, observed as the candidate actions of the learning seat."""
         super().reset(seed=seed)
         seat_obs, info = self.seat_env.reset(seed=seed, options=options)
         return self._choose(seat_obs), info
@@ -136,6 +137,8 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
         return mask.astype(bool)
 
     def step(self, action: Any) -> tuple[CandidateObs, float, bool, bool, dict[str, Any]]:
+        """Play the chosen candidate (an index into the offered rows); an index past them raises EnvError rather than
+        playing something else."""
         if self._obs is None:
             raise EnvError("call reset() before step()")
         row = action_index(action, self.k)
@@ -153,4 +156,5 @@ class CandidateEnv(gymnasium.Env[CandidateObs, np.int64]):
         return self._choose(seat_obs), reward, terminated, truncated, info
 
     def render(self) -> str | None:
+        """The seat env's text rendering."""
         return self.seat_env.render()

@@ -123,6 +123,8 @@ class ObservationDict(dict[str, Any]):
         return dict.__iter__(self)
 
     def get(self, key: str, default: Any = None) -> Any:
+        """As dict.get, but builds a pending entry first (dict.get would skip it): the lazy dict must read like a full
+        one."""
         if key in self:
             return self[key]  # builds a pending entry (dict.get would not)
         return default
@@ -130,18 +132,22 @@ class ObservationDict(dict[str, Any]):
     # -- the whole dict: every entry built first -----------------------------------------------
 
     def keys(self) -> dict_keys[str, Any]:
+        """Every key, pending entries built first, so iteration sees the whole observation."""
         self._fill()
         return dict.keys(self)
 
     def values(self) -> dict_values[str, Any]:
+        """Every value, pending entries built first."""
         self._fill()
         return dict.values(self)
 
     def items(self) -> dict_items[str, Any]:
+        """Every item, pending entries built first."""
         self._fill()
         return dict.items(self)
 
     def copy(self) -> ObservationDict:
+        """A full, independent copy (pending entries built), so a caller may keep it past the next step."""
         self._fill()
         return built(dict(dict.items(self)))
 
@@ -178,22 +184,28 @@ class ObservationDict(dict[str, Any]):
         dict.__delitem__(self, key)
 
     def pop(self, key: str, *default: Any) -> Any:
+        """As dict.pop, after building pending entries, so the popped value is the real one."""
         self._fill()
         return dict.pop(self, key, *default)
 
     def popitem(self) -> tuple[str, Any]:
+        """As dict.popitem, after building pending entries."""
         self._fill()
         return dict.popitem(self)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
+        """As dict.setdefault, after building pending entries, so an existing entry is never shadowed."""
         self._fill()
         return dict.setdefault(self, key, default)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
+        """As dict.update, after building pending entries, so a pending entry never overwrites the caller's value
+        later."""
         self._fill()
         dict.update(self, *args, **kwargs)
 
     def clear(self) -> None:
+        """Empty the dict, pending entries included."""
         self._keys = ()
         dict.clear(self)
 

@@ -102,9 +102,11 @@ class GoujiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type in
         super().__init__(GAME_TYPE, info, params)
 
     def new_initial_state(self) -> GoujiState:
+        """OpenSpiel's entry point: a fresh state at the chance node that seats and deals."""
         return GoujiState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> GoujiObserver:
+        """OpenSpiel's observer for this game; with perfect recall when the observation type asks for it."""
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return GoujiObserver(self, perfect_recall)
 
@@ -131,12 +133,16 @@ class GoujiState(pyspiel.State):  # type: ignore[misc]
         return action_index(action, chance_outcomes(self.rules) if self.hand is None else self.encoding.size)
 
     def apply_action(self, action: Any) -> None:
+        """Apply an action given as OpenSpiel's integer or as our Action, so both algorithms and tests can drive the
+        state."""
         super().apply_action(self._index(action))
 
     def apply_action_with_legality_check(self, action: Any) -> None:
+        """As :meth:`apply_action`, through OpenSpiel's own legality check."""
         super().apply_action_with_legality_check(self._index(action))
 
     def child(self, action: Any) -> Any:
+        """The state after ``action`` (integer or Action), leaving this one unchanged."""
         return super().child(self._index(action))
 
     # -- the deal -------------------------------------------------------------------------
@@ -154,6 +160,7 @@ class GoujiState(pyspiel.State):  # type: ignore[misc]
         return order
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance node's outcomes with their probabilities: the first leader's draw, then each card dealt."""
         if self.leader is None:
             return [(s, 1.0 / 6) for s in range(SEAT_DRAW)]
         total = sum(self.left.values())
@@ -182,6 +189,7 @@ class GoujiState(pyspiel.State):  # type: ignore[misc]
     # -- pyspiel.State --------------------------------------------------------------------
 
     def current_player(self) -> int:
+        """The seat to act, or OpenSpiel's CHANCE while dealing and TERMINAL at the end."""
         h = self.hand
         if h is None:
             return int(pyspiel.PlayerId.CHANCE)
@@ -209,9 +217,11 @@ class GoujiState(pyspiel.State):  # type: ignore[misc]
         return str(self.encoding.decode(int(action)))
 
     def is_terminal(self) -> bool:
+        """Is the hand over?"""
         return self.hand is not None and self.hand.is_over
 
     def returns(self) -> list[float]:
+        """Each seat's return at the end (0 before): its team's score, so a team's three seats share one reward."""
         h = self.hand
         if h is None or not h.is_over:
             return [0.0] * 6
@@ -252,6 +262,7 @@ class GoujiObserver:
         self.encoder = ObservationEncoder()
 
     def set_from(self, state: GoujiState, player: int) -> None:
+        """Fill the observation tensor with what ``player`` may know of ``state``."""
         self.tensor.fill(0.0)
         h = state.hand
         if h is None:
@@ -263,6 +274,7 @@ class GoujiObserver:
             self.tensor[OBS_SIZE:] = h.initial[player][:NRANKS]
 
     def string_from(self, state: GoujiState, player: int) -> str:
+        """What ``player`` may know of ``state`` as text, for logs and OpenSpiel's string observations."""
         h = state.hand
         mine = " ".join(str(c) for c in state.dealt[player])
         if h is None:

@@ -121,6 +121,8 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:
+        """Gymnasium's reset: a new hand, the other seats played by their agents up to the learning seat's first
+        decision; a bad seed is refused."""
         if seed is not None:
             check_seed(seed, "reset(seed=…)")
         super().reset(seed=seed)
@@ -131,6 +133,8 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
         return self._obs(), {}
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+        """Play the learning seat's action, then the other seats until it is asked again or the hand ends, and return
+        its reward."""
         t = self.table
         if t is None:
             raise EnvError("call reset() before step()")
@@ -148,6 +152,7 @@ class SeatEnv(gymnasium.Env[ObsDict, np.int64]):
         return self._obs(), reward, t.is_over, False, {}
 
     def render(self) -> str | None:
+        """The table as text under ``render_mode='ansi'`` (None otherwise)."""
         if self.render_mode != "ansi" or self.table is None:
             return None
         self.aec.table = self.table

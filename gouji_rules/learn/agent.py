@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable, Collection
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -199,7 +199,8 @@ class LearnedAgent:
             if self.net is not None:
                 self._play = self.net
             else:
-                self._play, meta = shipped_weights(base_variant(rules.variant))
+                # Rules names its Variant by a Protocol (it sits below the Variant): cast back
+                self._play, meta = shipped_weights(base_variant(cast(Variant, rules.variant)))
                 if self.learned_kinds is None:  # a kind the layout has columns for
                     self._learned = frozenset(meta["learned_kinds"]) & KNOWN
                 if self.margin is None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, cas
 
 from ..cards import CardSet
 from ..errors import VariantError
-from ..events import EVENTS, EventKind
+from ..events import EVENTS, Event, EventKind
 from ..options import declared
 from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
 
@@ -19,11 +19,61 @@ else:  # frozen dataclasses without generated code: `gouji validate` reads the p
 
 if TYPE_CHECKING:  # a phase's metadata is read without the engine (``gouji validate`` reads the phases' options)
     from ..actions import Action
-    from ..engine import HandSetup
+    from ..hand_setup import Debt, HandSetup
     from ..legal import Legal
-    from ..match import Match
     from ..rules import Rules
-    from ..settlement import Debt
+
+
+class Match(Protocol):
+    """What a phase may use of the match it runs in: its seats' cards, its events and its questions.
+
+    Declared here, below :mod:`gouji_rules.match` (which runs the phases and satisfies this), so that
+    a phase never imports the match: the layers import downward only, type imports included."""
+
+    rules: Rules
+    hands_now: list[list[int]]
+    kept: list[list[int]]
+    discards: list[int]
+
+    def ask(
+        self,
+        seat: int,
+        kind: DecisionKind,
+        options: Sequence[Action],
+        table: CardSet | None = None,
+        subject: Any = None,
+    ) -> Decision:
+        """A decision among ``options``."""
+        ...
+
+    def ask_sets(self, seat: int, kind: DecisionKind, legal: Legal, table: CardSet | None = None) -> Decision:
+        """A decision among sets of cards."""
+        ...
+
+    def event(self, e: Event) -> None:
+        """Record an event of the match."""
+        ...
+
+    def discard(self, s: int) -> None:
+        """Put seat ``s``'s cards out of the match."""
+        ...
+
+    def move(self, giver: int, receiver: int, r: int, kept: bool = True) -> None:
+        """Move one card of rank ``r`` between seats."""
+        ...
+
+    def take(self, s: int, cs: CardSet) -> None:
+        """Take ``cs`` out of seat ``s``'s cards."""
+        ...
+
+    def random_card(self, s: int) -> int:
+        """A rank drawn at random from seat ``s``'s cards."""
+        ...
+
+    def free(self, s: int, r: int) -> bool:
+        """Has seat ``s`` a card of rank ``r`` it was not given this hand?"""
+        ...
+
 
 Stage = Literal["before_deal", "before_play", "after_play"]
 T = TypeVar("T", bound=Any)
@@ -153,7 +203,7 @@ class SetupDraft:
 
     def freeze(self, huiwu_team: int | None) -> HandSetup:
         """The finished setup the hand is played with."""
-        from ..engine import HandSetup
+        from ..hand_setup import HandSetup  # here: the dataclass is built on first use, not by `gouji validate`
 
         return HandSetup(
             placed=dict(self.placed),

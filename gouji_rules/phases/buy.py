@@ -11,8 +11,8 @@ from ..events import Event, EventKind
 from .base import Decision, DecisionKind, HandPrep, Recorded, SetupDraft, recorded_by, register_phase
 
 if TYPE_CHECKING:
-    from ..match import Match
     from ..rules import Rules
+    from .base import Match
 
 SELLERS = {"opposite": (3,), "team": (2, 4), "opposite_team": (1, 5)}
 """seat offsets of each group of sellers"""

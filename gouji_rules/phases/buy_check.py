@@ -11,8 +11,8 @@ from ..events import Event, EventKind
 from .base import Decision, HandPrep, Recorded, register_phase
 
 if TYPE_CHECKING:
-    from ..match import Match
     from ..rules import Rules
+    from .base import Match
 
 
 @register_phase

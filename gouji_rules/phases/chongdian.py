@@ -14,8 +14,8 @@ from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, regis
 from .geming import HEAD
 
 if TYPE_CHECKING:
-    from ..match import Match
     from ..rules import Rules
+    from .base import Match
 
 
 CHONGDIAN = DecisionKind("chongdian", "冲点", "冲点 or pass", listed=120)

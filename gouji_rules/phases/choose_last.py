@@ -14,8 +14,8 @@ from ..events import Event, EventKind
 from .base import Decision, DecisionKind, HandPrep, Recorded, register_phase
 
 if TYPE_CHECKING:
-    from ..match import Match
     from ..rules import Rules
+    from .base import Match
 
 
 CHOOSE_LAST = DecisionKind("choose_last", "商定大落", "name another seat of one's side as last place", listed=60)

@@ -11,8 +11,8 @@ from ..seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
-    from ..match import Match
     from ..rules import Rules
+    from .base import Match
 
 
 MINGDIAN = DecisionKind("mingdian", "明点", "明点 or pass, after tribute", listed=50)

@@ -11,8 +11,8 @@ from ..events import Event, EventKind
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
-    from ..match import Match
     from ..rules import Rules
+    from .base import Match
 
 
 WAIVE = DecisionKind("waive", "免贡", "waive a teammate's tribute, or pass", listed=80)

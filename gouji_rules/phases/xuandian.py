@@ -12,8 +12,8 @@ from ..seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
-    from ..match import Match
     from ..rules import Rules
+    from .base import Match
 
 
 XUANDIAN = DecisionKind("xuandian", "宣点、和点", "宣点, 和点 or pass, after the deal", listed=20)

@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Problem:
+    """One thing wrong with a record, where it is (file and line, or the event's round, table and hand) and what, so
+    ``gouji verify`` points at it."""
+
     file: str
     line: int
     hand: int

@@ -167,9 +167,14 @@ class Player(Protocol):
 
     name: str
 
-    def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None: ...
+    def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None:
+        """A new hand begins at this seat: the player learns its seed and seat before its first decision."""
+        ...
 
-    def decide(self, obs: Observation, legal: Legal) -> Action: ...
+    def decide(self, obs: Observation, legal: Legal) -> Action:
+        """The player's action for this decision; raises BotFault when it fails, so the event's fallback plays the seat
+        instead."""
+        ...
 
     def notes(self) -> list[tuple[str, str]]:
         """Faults noted during the last decision that did not stop it (stray lines): (kind, detail)."""
@@ -193,9 +198,12 @@ class BuiltinPlayer(Player):
         self.agent = make_agent(kind)
 
     def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None:
+        """Pass the hand's start to the built-in agent."""
         self.agent.start_hand(seed, seat)
 
     def decide(self, obs: Observation, legal: Legal) -> Action:
+        """The agent's action; an exception inside the agent becomes a BotFault, since a bug in one bot must not stop
+        the event."""
         try:
             return self.agent.act(obs, legal)
         except Exception as e:  # a bug in an agent must not stop the event
@@ -372,6 +380,7 @@ class ExternalPlayer(Player):
         self.failed_starts = 0
 
     def end_match(self) -> None:
+        """Reset the restart counts at a match's end: a bot retired in one match gets a fresh start in the next."""
         self.restarts = 0
         self.failed_starts = 0
         self.retired = False
@@ -402,6 +411,8 @@ class ExternalPlayer(Player):
 
     @property
     def hello_limit(self) -> float:
+        """How long the bot may take to say hello: at least the handshake limit, longer if its move limit is longer (a
+        slow start is not a fault)."""
         return max(HANDSHAKE_LIMIT, self.time_limit)
 
     def _send(self, msg: dict[str, Any], limit: float | None = None, deadline: float | None = None) -> int:
@@ -556,6 +567,8 @@ class ExternalPlayer(Player):
     # -- the player -------------------------------------------------------------------------
 
     def notes(self) -> list[tuple[str, str]]:
+        """Lines the bot wrote that answered no request, summed up once and cleared, so the director sees a chatty bot
+        without a flood in the report."""
         if not self.stray_count:
             return []
         first = clip(self.stray[0]) if self.stray else "''"
@@ -565,6 +578,8 @@ class ExternalPlayer(Player):
         return [("stray", f"{n:,} line{'s' if n != 1 else ''} that answered no request skipped; the first: {first}")]
 
     def start_hand(self, seed: int, seat: int, info: dict[str, Any]) -> None:
+        """Tell the bot a hand begins (now, if it is running; else when it is next started), so a restarted bot still
+        knows its seat."""
         self.hand_start = (seed, seat, info)
         self.start_sent = False
         if self.proc is not None and self.proc.poll() is None:
@@ -575,6 +590,8 @@ class ExternalPlayer(Player):
                 pass  # reported at the next decision, when the bot is started again
 
     def decide(self, obs: Observation, legal: Legal) -> Action:
+        """Ask the bot for its action, starting or restarting it as needed; a retired bot, a timeout or a bad answer
+        raises BotFault, so the fallback plays the seat."""
         if self.retired:
             if self.failed_starts >= FAILED_STARTS_MAX:
                 why = f"restarted {FAILED_STARTS_MAX} times in a row without a proper hello in this match"

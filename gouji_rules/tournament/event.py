@@ -355,6 +355,7 @@ class Tournament:
         return cls(EventDB(path, write=write, timeout=timeout, weak_secret=weak_secret))
 
     def close(self) -> None:
+        """Close the event's file, so another process may write it."""
         self.db.close()
 
     def __enter__(self) -> Tournament:
@@ -365,32 +366,40 @@ class Tournament:
 
     @property
     def variant(self) -> Variant:
+        """The rules the event is played under, rebuilt from the copy stored with it (not from today's shipped file),
+        so its results never change meaning."""
         if self._variant is None:
             self._variant = rebuild(self.meta["variant"])
         return self._variant
 
     @property
     def name(self) -> str:
+        """The event's name, as the director gave it."""
         return str(self.meta["name"])
 
     @property
     def mode(self) -> str:
+        """How hands are played (bots, a club's tables), stored so every command treats the event alike."""
         return str(self.meta["mode"])
 
     @property
     def fmt(self) -> str:
+        """The schedule's format (swiss, round robin …), stored with the event."""
         return str(self.meta["format"])
 
     @property
     def rounds(self) -> int:
+        """How many rounds the event plays."""
         return int(self.meta["rounds"])
 
     @property
     def hands_per_match(self) -> int:
+        """How many hands make one match at a table."""
         return int(self.meta["hands"])
 
     @property
     def seed(self) -> int:
+        """The event's seed: the deals and the draw follow from it, so a bot event can be replayed."""
         return int(self.meta["seed"])
 
     @property
@@ -400,13 +409,16 @@ class Tournament:
 
     @property
     def rotations(self) -> list[int]:
+        """The rotations each deal is played in: two in a duplicate event (each side plays each hand), else one."""
         return [0, 1] if self.meta["duplicate"] else [0]
 
     @property
     def by_team(self) -> bool:
+        """Does the event rank teams (any entrant names one) rather than single players?"""
         return any(e.team for e in self.entrants.values())
 
     def seat_names(self, seats: Sequence[int]) -> list[str]:
+        """The names of the entrants in ``seats``, for tables and score slips."""
         return [self.entrants[e].name for e in seats]
 
     def scheduled_hands(self) -> int:
@@ -415,6 +427,7 @@ class Tournament:
         return per_round * self.rounds
 
     def describe(self) -> dict[str, Any]:
+        """The event's settings as plain data, for ``gouji event show --json`` and the public pages."""
         copy = self.meta["variant"]
         return {
             "name": self.name,

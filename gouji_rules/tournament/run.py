@@ -52,6 +52,9 @@ DETAIL_MAX = 1000 + STDERR_KEEP + 200  # characters of a fault's detail stored: 
 
 @dataclass
 class RunReport:
+    """What a bot event's run did: matches played and skipped, faults, and whether the time budget ran out, so the
+    command can say where it stopped."""
+
     played: list[tuple[int, int, int]] = field(default_factory=list)
     skipped: int = 0
     faults: int = 0

@@ -91,6 +91,9 @@ class Game:
 
 @dataclass(frozen=True)
 class Night:
+    """One club night as a season reads it: its players' lines and games under one set of rules (``rules`` is what
+    makes two nights comparable)."""
+
     file: str
     name: str
     variant: str
@@ -194,23 +197,29 @@ class SeasonLine:
 
     @property
     def ordinal(self) -> float:
+        """The rating a player is ranked by: mu less Z sigmas, so a player seen in few games is not ranked on luck."""
         return self.mu - Z * self.sigma
 
     @property
     def points_per_hand(self) -> float:
+        """Hand points per hand played, so nights of different lengths compare."""
         return self.hand_points / self.hands if self.hands else 0.0
 
     @property
     def match_points_per_night(self) -> float:
+        """Match points per night attended, so attendance alone does not rank a player."""
         return self.match_points / self.nights if self.nights else 0.0
 
     @property
     def average_rank(self) -> float:
+        """The player's average place on the nights attended."""
         return self.rank_sum / self.nights if self.nights else 0.0
 
 
 @dataclass
 class Season:
+    """A season's standings over a window of nights: who is ranked (attended enough) and who is not yet."""
+
     nights: list[Night]  # the window, oldest first
     given: int  # nights given in all
     window: int | None
@@ -334,6 +343,7 @@ def cells(x: SeasonLine, ranked: bool) -> list[str]:
 
 
 def to_text(season: Season, lang: str = "zh") -> str:
+    """The season as plain text for a terminal or a notice board, Chinese first unless ``lang`` is English."""
     zh = lang == "zh"
     n, m = len(season.nights), season.min_nights
     if zh:
@@ -384,6 +394,7 @@ def _row(x: SeasonLine, ranked: bool) -> dict[str, Any]:
 
 
 def to_json(season: Season) -> str:
+    """The season as one JSON document with its schema version, for other programs."""
     doc = {
         "schema_version": SCHEMA_VERSION,
         "nights": [{"file": n.file, "name": n.name, "variant": n.variant, "hands": n.hands} for n in season.nights],
@@ -402,6 +413,7 @@ CSV_COLUMNS = list(_row(SeasonLine("", ""), True))
 
 
 def to_csv(season: Season) -> str:
+    """The season as CSV for a spreadsheet; every cell made safe, since names come from players' own files."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_COLUMNS)

@@ -41,6 +41,8 @@ WIN, DRAW, LOSS = 2, 1, 0
 
 @dataclass
 class Line:
+    """One entrant's standings line: what it played, won and scored, and the tiebreak numbers that order it."""
+
     name: str
     members: list[str]
     played: int = 0
@@ -60,6 +62,8 @@ class Line:
     results: list[tuple[int, frozenset[str]]] = field(default_factory=list)
 
     def key(self) -> tuple[int, int, int, int, int]:
+        """The default ranking key (match points, hand points, head-to-head, fewest lasts, most firsts), for callers
+        that sort without an event's tiebreaks."""
         return (-self.match_points, -self.hand_points, -self.head_to_head, self.lasts, -self.firsts)
 
 
@@ -152,6 +156,7 @@ TEAM_NAME = {"zh": "队", "en": "team"}
 
 
 def column_ids() -> list[str]:
+    """The standings columns by id, in order: the header of every format (text, CSV, JSON, HTML)."""
     return [c for c, _ in COLUMNS]
 
 
@@ -169,6 +174,7 @@ def tiebreak_names(lang: str = "zh", order: Sequence[str] = tiebreaks.DEFAULT) -
 
 
 def to_json(event: Tournament, lines: list[Line]) -> str:
+    """The standings as one JSON document with how many hands are recorded of those scheduled, for other programs."""
     rows = []
     for line in lines:
         d = asdict(line)
@@ -187,6 +193,7 @@ def to_json(event: Tournament, lines: list[Line]) -> str:
 
 
 def to_csv(lines: list[Line]) -> str:
+    """The standings as CSV for a spreadsheet; every cell made safe, since names come from players' files."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow([c for c, _ in COLUMNS] + ["members"])
@@ -204,6 +211,7 @@ def width(text: str) -> int:
 
 
 def pad(text: str, w: int, right: bool = False) -> str:
+    """``text`` padded to ``w`` display columns (Chinese characters are two wide), so the text table lines up."""
     gap = " " * max(0, w - width(text))
     return gap + text if right else text + gap
 
@@ -219,6 +227,8 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
 
 
 def to_text(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
+    """The standings as a text table, with how many hands are in and what ranks ties, Chinese first unless ``lang`` is
+    English."""
     done, scheduled = len(event.db.hands()), event.scheduled_hands()
     if lang == "zh":
         head = f"{event.name}：已录入 {done} / {scheduled} 局 ({done} of {scheduled} hands recorded)\n"
@@ -235,6 +245,7 @@ def to_text(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
 
 
 def to_html(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
+    """The standings as an HTML page (escaped), for the club's screen and the public pages."""
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for h in headers(lang, by_team=event.by_team))
     body = "\n".join(

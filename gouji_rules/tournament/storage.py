@@ -127,6 +127,9 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 @dataclass(frozen=True)
 class Entrant:
+    """One entrant as stored: a player or a bot, with the team it plays for; the id is what seats and hands refer to,
+    so a renamed entrant keeps its results."""
+
     id: int
     name: str
     team: str | None = None
@@ -149,6 +152,9 @@ class HandRow:
 
 @dataclass(frozen=True)
 class Fault:
+    """A bot's fault at a table (a crash, a timeout, an illegal action), kept with where it happened so the director
+    can see why a bot's hand was played by the fallback."""
+
     round: int
     tbl: int
     hand: int
@@ -606,6 +612,8 @@ class EventDB:
         return cls(target, write=True)
 
     def close(self) -> None:
+        """Close the connection and release this process's claim on the file, so another process (or a copy being
+        checked) may open it."""
         self.con.close()
         self._drop_copy()
         if self._in_use:
@@ -689,14 +697,18 @@ class EventDB:
 
     @property
     def meta(self) -> dict[str, Any]:
+        """The event's settings as stored, checked once on first use: a tampered or foreign file is refused before any
+        standings are shown."""
         if self._meta is None:
             self._meta = _check_meta(self.path, self.con)
         return self._meta
 
     def schema_version(self) -> int:
+        """The file's schema version, read so an older event is upgraded (never misread) when opened."""
         return _version(self.con)
 
     def entrants(self) -> list[Entrant]:
+        """Every entrant in the order they were added: the order seats and byes were drawn in, so it is kept."""
         rows = self.con.execute("SELECT id, name, team, bot FROM entrants ORDER BY id")
         return [Entrant(int(i), str(n), t, b) for i, n, t, b in rows]
 
@@ -713,12 +725,16 @@ class EventDB:
         return out
 
     def byes(self) -> list[tuple[int, str]]:
+        """The ``(round, team)`` byes, so standings and the next round's draw count them."""
         return [(int(r), str(t)) for r, t in self.con.execute("SELECT round, team FROM byes ORDER BY round, team")]
 
     def rounds_seated(self) -> list[int]:
+        """The rounds already seated, so a round is never drawn twice."""
         return [int(r) for (r,) in self.con.execute("SELECT DISTINCT round FROM seats ORDER BY round")]
 
     def hands(self, rnd: int | None = None) -> list[HandRow]:
+        """The results entered so far (of one round, or of all): what standings, verification and the public pages
+        read."""
         sql = "SELECT round, tbl, hand, rotation, places, score0, score1, result, record FROM hands"
         args: tuple[Any, ...] = ()
         if rnd is not None:
@@ -739,6 +755,7 @@ class EventDB:
         ]
 
     def hand(self, rnd: int, tbl: int, hand: int, rotation: int = 0) -> HandRow | None:
+        """One result by its place in the schedule, or None if not yet entered: result entry checks before it writes."""
         rows = [h for h in self.hands(rnd) if (h.tbl, h.hand, h.rotation) == (tbl, hand, rotation)]
         return rows[0] if rows else None
 
@@ -763,6 +780,7 @@ class EventDB:
         return {(int(r), int(t), int(rot)) for r, t, rot in rows}
 
     def faults(self) -> list[Fault]:
+        """Every bot fault in the order they happened, for the director's report."""
         rows = self.con.execute(
             "SELECT round, tbl, hand, rotation, decision, seat, entrant, kind, detail FROM faults ORDER BY id"
         )
@@ -772,6 +790,7 @@ class EventDB:
         ]
 
     def audit(self) -> list[dict[str, Any]]:
+        """Every change to a result (who, when, old and new), so a corrected score can always be traced."""
         cur = self.con.execute(
             "SELECT id, at, action, round, tbl, hand, rotation, old, new, source FROM audit ORDER BY id"
         )
@@ -814,6 +833,8 @@ class EventDB:
         source: str,
         at: str,
     ) -> None:
+        """Write one audit line inside the caller's transaction, so a change and its trace are committed together or
+        not at all."""
         con.execute(
             "INSERT INTO audit (at, action, round, tbl, hand, rotation, old, new, source)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -829,6 +850,7 @@ class EventDB:
 
     @staticmethod
     def put_fault(con: sqlite3.Connection, f: Fault) -> None:
+        """Write one bot fault inside the caller's transaction, with the hand it belongs to."""
         con.execute(
             "INSERT INTO faults (round, tbl, hand, rotation, decision, seat, entrant, kind, detail)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -837,6 +859,8 @@ class EventDB:
 
     @staticmethod
     def put_seats(con: sqlite3.Connection, rnd: int, seats: dict[int, list[int]], byes: Sequence[str]) -> None:
+        """Write a round's seating and byes inside the caller's transaction, so a half-drawn round never reaches the
+        file."""
         for tbl, entrants in sorted(seats.items()):
             for seat, eid in enumerate(entrants):
                 con.execute("INSERT INTO seats (round, tbl, seat, entrant) VALUES (?, ?, ?, ?)", (rnd, tbl, seat, eid))

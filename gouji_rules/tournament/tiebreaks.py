@@ -16,13 +16,31 @@ key before it, so where it stands in the list decides who counts as tied.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from ..errors import near_miss
 from .errors import EventError
 
-if TYPE_CHECKING:
-    from .standings import Line
+
+class Line(Protocol):
+    """What a tiebreak reads and sets of an entrant's standings line.
+
+    Declared here rather than imported from :mod:`.standings` (whose ``Line`` satisfies it), since
+    storage keeps the tiebreak names and standings ranks with them: tiebreaks sit below both."""
+
+    name: str
+    won: int
+    match_points: int
+    hand_points: int
+    head_to_head: int
+    firsts: int
+    lasts: int
+    buchholz: int
+    rank: int
+    results: list[tuple[int, frozenset[str]]]
+
+
+L = TypeVar("L", bound=Line)
 
 TIEBREAKS: dict[str, str] = {
     "hand_points": "hand points: each hand's points of the entrant's side",
@@ -77,13 +95,13 @@ def _value(line: Line, name: str) -> int:
     return -line.head_to_head
 
 
-def rank(lines: Sequence[Line], order: Sequence[str]) -> list[Line]:
+def rank(lines: Sequence[L], order: Sequence[str]) -> list[L]:
     """The lines in ranking order (match points, then ``order``), each with its shared ``rank`` set."""
     buchholz(lines)
     keys: dict[str, list[int]] = {line.name: [-line.match_points] for line in lines}
     for name in order:
         if name == "head_to_head":
-            groups: dict[tuple[int, ...], list[Line]] = {}
+            groups: dict[tuple[int, ...], list[L]] = {}
             for line in lines:
                 groups.setdefault(tuple(keys[line.name]), []).append(line)
             for group in groups.values():

@@ -221,6 +221,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
 
 def say(key: str, lang: str, **kw: object) -> str:
+    """The page's words for ``key`` in ``lang`` (Chinese first: a club reads the editor in Chinese unless it asks
+    otherwise), filled with ``kw``."""
     words = WORDS[key]
     return (words[0] if lang == "zh" else words[1]).format(**kw)
 
@@ -264,6 +266,8 @@ class Reports:
         self._kept: OrderedDict[str, str] = OrderedDict()
 
     def add(self, page: str) -> str:
+        """Keep a report page and return the unguessable token its frame fetches it by; the oldest is dropped past
+        REPORTS_KEPT, so a long session never grows memory."""
         token = secrets.token_urlsafe(16)
         with self._lock:
             self._kept[token] = page
@@ -272,6 +276,8 @@ class Reports:
         return token
 
     def get(self, token: str) -> str | None:
+        """The report kept under ``token``, or None once it has been dropped (the page then says so rather than
+        failing)."""
         with self._lock:
             return self._kept.get(token)
 
@@ -380,6 +386,8 @@ class Editor:
         return self.root
 
     def filename(self, path: str) -> str:
+        """The name errors and the rule sheet show for ``path``: a draft not yet saved still needs a name a club
+        recognises."""
         return path or "<新文件>"
 
     def base_variant(self, draft: Draft) -> Variant:
@@ -397,6 +405,8 @@ class Editor:
         return dsl.load_shipped("dagang")
 
     def extends(self, text: str, path: str) -> str | None:
+        """The variant the draft's ``extends:`` names, or None when it names none or does not parse: the editor offers
+        to remove a setting only where a base would supply it."""
         try:
             node = parse(text, self.filename(path)).get("extends")
         except VariantErrors:
@@ -450,6 +460,8 @@ class Editor:
             return None
 
     def removable(self, text: str, path: str) -> bool:
+        """May a setting of this draft be removed (it extends a base that supplies the value)? A file without
+        ``extends:`` must keep every setting."""
         return self.extends(text, path) is not None
 
     def update(self, form: dict[str, list[str]]) -> Draft:
@@ -579,6 +591,8 @@ class Editor:
     # trying
 
     def try_it(self, draft: Draft, variant: Variant, base: Variant, lang: str) -> None:
+        """Play the draft against its base for a few deals and keep the comparison as a report; stopped after
+        ``try_seconds`` so one click never ties up the club's machine."""
         from ..compare.html import render_html
         from ..compare.run import compare
 
@@ -649,6 +663,8 @@ def _why(why: str, lang: str) -> str:
 
 
 def one(form: dict[str, list[str]], key: str) -> str:
+    """The single value of form field ``key`` ("" if absent); a field given twice is refused with 400, since which one
+    the club meant cannot be known."""
     values = form.get(key, [])
     if len(values) > 1:
         raise PageError(400, f"the form field {key!r} is given twice")
@@ -751,6 +767,8 @@ def sections(
 def hook_controls(
     draft: Draft, base: Variant, errors: list[VariantFileError], filename: str, lang: str
 ) -> list[Control]:
+    """One control per expression hook, holding the draft's text, the base's and the errors that point at it, so a club
+    edits a formula where it sees what it replaces."""
     base_text = edit.base_values(base)
     where = edit.spans(draft.text, filename)
     out = []
@@ -784,6 +802,8 @@ def hook_controls(
 def render(
     request: Request, editor: Editor, draft: Draft, result: dsl.Checked, lang: str, status: int = 200
 ) -> Response:
+    """The editor page for ``draft``: its controls, errors, rule sheet and a fresh CSRF token, so every answer (check,
+    save, refusal) shows the same page."""
     base = editor.base_variant(draft)
     filename = editor.filename(draft.path)
     errors = [*result.errors]
@@ -840,6 +860,8 @@ def _lang(request: Request, form: dict[str, list[str]] | None = None) -> str:
 
 
 async def editor_page(request: Request) -> Response:
+    """GET: open the editor on a shipped base (or the club's file) and check it at once, so the first view already
+    shows any problem."""
     ed = _editor(request)
     base = request.query_params.get("base")
     draft = await run_in_threadpool(ed.open, base if base in dsl.shipped_names() else None)
@@ -848,6 +870,8 @@ async def editor_page(request: Request) -> Response:
 
 
 async def editor_post(request: Request) -> Response:
+    """POST: apply the form to the draft, then check, save or try it as the button asked; every refusal comes back as
+    the page with its reason, never a 500."""
     ed = _editor(request)
     form = await read_form(request, max_body=MAX_FORM, max_value=MAX_FIELD, max_fields=400)
     lang = _lang(request, form)
@@ -868,6 +892,8 @@ async def editor_post(request: Request) -> Response:
 
 
 async def report_page(request: Request) -> Response:
+    """A kept "try it" report, by its token; served with headers that keep it inside the editor's frame and out of
+    caches."""
     page = _editor(request).reports.get(request.path_params["token"])
     if page is None:
         raise PageError(404, "no such report (only the last few are kept)", "找不到这份报告（只保留最近几份）。")
@@ -886,6 +912,7 @@ def message_page(request: Request, status: int, zh: str, en: str) -> Response:
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
+    """Every HTTP refusal as the editor's short message page (Chinese first), not Starlette's plain-text error."""
     assert isinstance(exc, HTTPException)
     zh = exc.zh if isinstance(exc, PageError) else ""
     return message_page(request, exc.status_code, zh, str(exc.detail))

@@ -1,0 +1,111 @@
+"""The layers of the package, lowest first: a module imports only from its own layer or below.
+
+This is the one written statement of the layer order (docs/architecture.md says how to read it;
+``tests/test_layers.py`` holds every import of the package to it, imports made only for types
+included).  It maps the layers of the design card (``game/``, ``parts/``, ``rules/``, ``dsl/``,
+agents, the tools, ``cli/``) onto today's flat modules, in the order their imports allow today:
+
+- ``variant`` sits above ``rules`` (the card has one ``rules/`` layer for both): a Variant compiles
+  its :class:`~gouji_rules.rules.Rules` (``variant.rules``); the rules and the options read a Variant
+  by :class:`~gouji_rules.parts.sections.Sections`, a Protocol, and its sections from ``parts.sections``.
+- ``engine``, ``observe``, ``match`` and the phases sit above ``rules`` (the design card puts the
+  hand and the match in ``game/``, under ``rules/``): every rule decision the engine makes asks a
+  compiled :class:`~gouji_rules.rules.Rules` it holds, and a phase's ``run`` asks it too.
+- the Agent protocol and the simple bots (``agents``) sit with the match that asks them; the search
+  agent is above the engine it copies.
+- ``dsl.bench`` and ``dsl.write_schema`` are scripts (they time a simulation, write the schemas from
+  the records' module), so they sit with the commands.
+- ``learn`` is split: the learned agent (``learn.agent`` and what it reads) sits below ``compare``,
+  which plays it; the training (``selfplay``, ``train``, ``duplicate``, ``workers``) sits above,
+  since it scores its checkpoints with ``compare``.
+- ``tournament`` sits below ``records`` and ``compare`` (the card puts it above them): a record is
+  checked against an event's copy of its variant, and ``compare`` plays the tournament's bots.
+
+A module is named by its dotted path below ``gouji_rules``; a package's name covers every module
+under it that no longer name claims.  The package's own ``__init__`` (the public API, imported
+lazily) is above all of them.  ``python -m gouji_rules.parts.layers`` prints the table.
+"""
+
+from __future__ import annotations
+
+LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (
+        "base",
+        "what every layer uses: errors, registries, cards and seats, the values passed between hands",
+        (
+            "errors",
+            "section",
+            "hooks",
+            "plugins",
+            "registry",
+            "rng",
+            "seats",
+            "cards",
+            "strength",
+            "inputs",
+            "hand_setup",
+            "data",
+            "parts",
+        ),
+    ),
+    ("game", "actions, events and legal sets: the words of play", ("actions", "events", "legal", "governs")),
+    ("parts", "the options and the sections of a variant file", ("options", "parts.sections")),
+    (
+        "rules",
+        "the compiled rules and what they compile: beat strategies, tribute kinds, declarations, settlement",
+        ("beat", "rules", "settlement", "tributes", "declarations"),
+    ),
+    (
+        "variant",
+        "the Variant (its sections; it compiles its rules) and the one catalogue",
+        ("variant", "parts.catalogue"),
+    ),
+    (
+        "play",
+        "the hand and the match as state machines, the phases between hands, a table's result, the Agent protocol",
+        ("observe", "agents", "engine", "phases", "match", "outcome"),
+    ),
+    (
+        "dsl",
+        "YAML with positions, the schema, extends/merge, the grammar; the shipped variants; the output-path rule",
+        ("dsl", "catalog", "outputs", "atomic"),
+    ),
+    ("search", "the search agent (ismcts), which plays copies of the hand", ("search",)),
+    ("tournament", "events, schedules, standings, storage, bot events", ("tournament",)),
+    ("tools", "records, simulation, RL envs", ("records", "sim", "env")),
+    ("learned", "the learned agent, its features and weights", ("learn",)),
+    ("compare", "variant analysis (it plays the learned agent)", ("compare",)),
+    ("training", "self-play training", ("learn.selfplay", "learn.train", "learn.duplicate", "learn.workers")),
+    ("web", "club night, editor, rooms", ("web",)),
+    (
+        "cli",
+        "the gouji commands, and the scripts that time or write files",
+        ("cli", "bench", "dsl.bench", "dsl.write_schema"),
+    ),
+)
+"""``(name, what it holds, modules)`` for each layer, lowest first."""
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of ``module`` (dotted, below ``gouji_rules``): the layer naming the
+    longest prefix of it.  Raises KeyError for a module no layer names."""
+    best, index = -1, -1
+    for i, (_name, _what, modules) in enumerate(LAYERS):
+        for m in modules:
+            if (module == m or module.startswith(m + ".")) and len(m) > best:
+                best, index = len(m), i
+    if index < 0:
+        raise KeyError(module)
+    return index
+
+
+def table() -> str:
+    """The layers as text, highest first (as the design card draws them)."""
+    return "\n".join(
+        f"{i:2}  {name:<11} {', '.join(modules)}\n    {'':<11} {what}"
+        for i, (name, what, modules) in reversed(list(enumerate(LAYERS)))
+    )
+
+
+if __name__ == "__main__":
+    print(table())
