@@ -30,7 +30,8 @@ from .choices import field_choices
 from .errors import VariantErrors
 from .merge import load_chain
 from .schema import schema as generated_schema
-from .validate import Index, typed
+from .slips import loose_list
+from .validate import Index, item_types, typed
 from .yamlpos import Node, parse
 
 HOOKS_KEY = "hooks"
@@ -131,9 +132,19 @@ def changes(
         if (section, key) not in current or value == current[(section, key)].strip():
             continue
         kind = control_kind(section, key) if section != HOOKS_KEY else "hook"
+        if kind == "yaml":
+            value = as_list(section, key, value)
         gone = removable and value == base.get((section, key), "").strip()
         out.append(Change(section, key, scalar(value, kind), remove=gone or (kind == "hook" and not value.strip())))
     return out
+
+
+def as_list(section: str, key: str, value: str) -> str:
+    """A list typed as a Chinese input method writes it (``2、1、0、0、-1、-2``) as the YAML list
+    the file stores (``[2, 1, 0, 0, -1, -2]``); any other text as typed."""
+    sch = generated_schema().get("properties", {}).get(section, {}).get("properties", {}).get(key)
+    items = loose_list(value, item_types(sch if isinstance(sch, dict) else None))
+    return value if items is None else json.dumps(items, ensure_ascii=False)
 
 
 _PLAIN_UNSAFE = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: |\s#|[\n\r\t]|\s$")

@@ -1,0 +1,91 @@
+"""Issue 34 item 2: a score list typed as a Chinese user types it is accepted and stored as a list,
+and every hint the editor or ``gouji validate`` shows is accepted when typed back as shown."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gouji_rules import dsl
+from gouji_rules.cli import main
+
+from .test_editor import client, diags, post, refusal
+
+TYPED = [
+    "2、1、0、0、-1、-2",
+    "2,1,0,0,-1,-2",
+    "2，1，0，0，-1，-2",
+    "2、1、0、0、－1、−2",
+    "[2, 1, 0, 0, -1, -2]",
+    "［2，1，0，0，-1，-2］",
+    "2, 1, 0, 0, -1, -2",
+]
+
+
+@pytest.mark.parametrize("typed", TYPED)
+def test_a_score_list_typed_any_chinese_way_is_saved_as_a_yaml_list(tmp_path: Path, typed: str) -> None:
+    target = tmp_path / "house.yaml"
+    c = client(None, root=tmp_path)
+    r = post(c, c.get("/").text, "save", path=str(target), scoring__points=typed)
+    assert "已保存到" in r.text, (refusal(r.text), diags(r.text))
+    assert "points: [2, 1, 0, 0, -1, -2]" in target.read_text(encoding="utf-8")
+    assert list(dsl.load_file(target).scoring.points) == [2, 1, 0, 0, -1, -2]
+
+
+@pytest.mark.parametrize("typed", TYPED)
+def test_gouji_validate_accepts_a_score_list_typed_any_chinese_way(tmp_path: Path, typed: str) -> None:
+    f = tmp_path / "house.yaml"
+    f.write_text(f"extends: dagang\nscoring:\n  points: {typed}\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", str(f)])
+    assert r.exit_code == 0, r.output
+    assert list(dsl.load_file(f).scoring.points) == [2, 1, 0, 0, -1, -2]
+
+
+def test_a_short_score_list_says_how_many_not_full_width_comma(tmp_path: Path) -> None:
+    f = tmp_path / "house.yaml"
+    f.write_text("extends: dagang\nscoring:\n  points: 2、1、0\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", str(f)])
+    assert r.exit_code == 1 and "正好 6 项，不是 3 项" in r.output and "全角" not in r.output
+
+
+HINT = re.compile(r"提示: (?:应写成|写成列表)：(.+)")
+
+WRONG = {
+    # every list option written as one bare value, and a line with full-width punctuation: the two
+    # hints that say what to write ("写成列表：…", "应写成：…")
+    **{
+        f"{s}.{k}": v
+        for s, k, v in [
+            ("scoring", "points", "2"),
+            ("sets", "attach_jokers", "SJ"),
+            ("sets", "bare", "3"),
+            ("sets", "dead", "BJ"),
+            ("tribute", "order", "point"),
+            ("tribute", "returned", "place"),
+            ("places", "names", "头科"),
+        ]
+    },
+    "deck.packs": "4，",
+    "scoring.points#fw": "［2，1，0，0，-1，-2］]",
+}
+
+
+@pytest.mark.parametrize("where", sorted(WRONG))
+def test_every_hint_typed_back_exactly_as_shown_is_accepted(tmp_path: Path, where: str) -> None:
+    section, _, key = where.partition("#")[0].partition(".")
+    f = tmp_path / "house.yaml"
+    f.write_text(f"extends: dagang\n{section}:\n  {key}: {WRONG[where]}\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", str(f)])
+    assert r.exit_code == 1
+    hints = HINT.findall(r.output)
+    assert hints, r.output
+    line = hints[0].strip()
+    if not line.startswith(f"{key}:"):
+        line = f"{key}: {line}"
+    f.write_text(f"extends: dagang\n{section}:\n  {line}\n", encoding="utf-8")
+    again = CliRunner().invoke(main, ["validate", str(f)])
+    assert HINT.findall(again.output) == [] and "全角" not in again.output, again.output
+    assert "要写成列表" not in again.output, again.output
