@@ -89,3 +89,61 @@ def test_every_hint_typed_back_exactly_as_shown_is_accepted(tmp_path: Path, wher
     again = CliRunner().invoke(main, ["validate", str(f)])
     assert HINT.findall(again.output) == [] and "全角" not in again.output, again.output
     assert "要写成列表" not in again.output, again.output
+
+
+TYPE_BACK = [
+    (re.compile(r"write it in (?:ASCII )?digits: (.+)"), "{}"),
+    (re.compile(r"write (true|false)\Z"), "{}"),
+    (re.compile(r"did you mean '(.+)'\?"), "{}"),
+    (re.compile(r"remove the quotes"), None),
+    (re.compile(r"write a list: \w+: (.+)"), "{}"),
+]
+
+
+def _wrong_inputs(section: str, key: str) -> list[str]:
+    kind = dsl.edit.control_kind(section, key)
+    if kind == "int":
+        return ["２", "二", '"2"']
+    if kind == "bool":
+        return ["是", "否", '"true"']
+    if kind == "choice":
+        from gouji_rules.dsl.schema import schema
+
+        sch = schema()["properties"][section]["properties"][key]
+        codes = [c for c in sch.get("enum", []) if isinstance(c, str) and c.lower() != c.upper()]
+        return [codes[0].upper() if codes[0] != codes[0].upper() else codes[0].lower()] if codes else []
+    if kind == "yaml":
+        from gouji_rules.dsl.schema import schema
+
+        sch = schema()["properties"][section]["properties"][key]
+        items = sch.get("items")
+        if sch.get("type") == "array" and isinstance(items, dict) and items.get("enum"):
+            return [str(items["enum"][0])]
+        if sch.get("type") == "array" and isinstance(items, dict):
+            return ["2" if items.get("type") == "integer" else "头科"]
+    return []
+
+
+def _typed_back(hint: str, wrong: str) -> str | None:
+    for pattern, shape in TYPE_BACK:
+        m = pattern.search(hint)
+        if m:
+            return wrong.strip('"') if shape is None else m.group(1)
+    return None
+
+
+OPTIONS = [(s, k, w) for s, k in dsl.edit.options() for w in _wrong_inputs(s, k)]
+
+
+@pytest.mark.parametrize(("section", "key", "wrong"), OPTIONS)
+def test_each_options_hint_typed_back_exactly_as_shown_is_accepted(section: str, key: str, wrong: str) -> None:
+    first = dsl.check_text(f"extends: dagang\n{section}:\n  {key}: {wrong}\n", "club.yaml").errors
+    assert first, (section, key, wrong)
+    back = _typed_back(first[0].hint, wrong)
+    if back is None:
+        pytest.skip(f"no hint to type back for {wrong!r}: {first[0].hint!r}")
+    again = dsl.check_text(f"extends: dagang\n{section}:\n  {key}: {back}\n", "club.yaml").errors
+    assert not [e for e in again if e.message == first[0].message or _typed_back(e.hint, back)], (
+        first[0].hint,
+        [e.format() for e in again],
+    )
