@@ -147,3 +147,46 @@ def test_each_options_hint_typed_back_exactly_as_shown_is_accepted(section: str,
         first[0].hint,
         [e.format() for e in again],
     )
+
+
+def test_the_title_field_writes_the_files_title_and_the_sheet_shows_it(tmp_path: Path) -> None:
+    club = tmp_path / "qingdao.yaml"
+    club.write_text("extends: dagang  # 基础规则\nburn:\n  teammate: false  # 不烧队友\n", encoding="utf-8")
+    c = client(club)
+    page = c.get("/").text
+    assert 'name="title"' in page and "规则名称" in page
+    r = post(c, page, "save", title="青岛某俱乐部够级家规")
+    assert "已保存到" in r.text, refusal(r.text)
+    saved = club.read_text(encoding="utf-8")
+    assert saved == "extends: dagang  # 基础规则\ntitle: 青岛某俱乐部够级家规\nburn:\n  teammate: false  # 不烧队友\n"
+    assert dsl.load_file(club).title == "青岛某俱乐部够级家规"
+    assert '<p class="sheet-title"><b>青岛某俱乐部够级家规' in r.text
+    out = CliRunner().invoke(main, ["explain", str(club)]).output
+    assert out.splitlines()[0].startswith("青岛某俱乐部够级家规")
+    r = post(c, r.text, "save", title="")  # emptied: the file says no title, the sheet its name
+    assert "title" not in club.read_text(encoding="utf-8")
+
+
+def test_try_its_suggested_command_runs_as_printed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import html
+    import shlex
+
+    club = tmp_path / "qingdao.yaml"
+    club.write_text("extends: dagang\ntribute:\n  enabled: false\n", encoding="utf-8")  # acts between hands
+    c = client(club, try_deals=2)
+    r = post(c, c.get("/").text, "try")
+    token = re.search(r'<iframe src="(/report/[^"]+)"', r.text)
+    assert token, refusal(r.text)
+    report = html.unescape(c.get(token[1]).text)
+    command = re.search(r"要看，请运行：(gouji compare [^<\n]+)", report)
+    assert command, report[:2000]
+    words = shlex.split(command[1].strip())
+    assert "<python:" not in command[1] and words[2] == "dagang" and words[3] == str(club.absolute())
+    monkeypatch.chdir(tmp_path.parent)  # printed for any folder: the file by its absolute path
+    done = CliRunner().invoke(main, words[1:])
+    assert done.exit_code == 0, done.output
+
+    unsaved = post(c, r.text, "try", burn__teammate="true")  # changed, not saved: no command that cannot run
+    token = re.search(r'<iframe src="(/report/[^"]+)"', unsaved.text)
+    assert token, refusal(unsaved.text)
+    assert "<python:" not in html.unescape(c.get(token[1]).text)
