@@ -441,7 +441,9 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--window", type=click.IntRange(1), help="only the last N nights (files are given oldest first)")
 @click.option(
-    "--min-nights", type=click.IntRange(1), default=1, show_default=True, help="nights in the window to be ranked"
+    "--min-nights",
+    type=click.IntRange(1),
+    help="nights in the window to be ranked  [default: 2, at most the nights in the window]",
 )
 @click.option("--mixed", is_flag=True, help="allow events played under different rules")
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
@@ -451,7 +453,7 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
 def season_cmd(
     files: tuple[str, ...],
     window: int | None,
-    min_nights: int,
+    min_nights: int | None,
     mixed: bool,
     as_json: bool,
     csv_file: str | None,
@@ -464,7 +466,7 @@ def season_cmd(
     from ..tournament import season as se
     from ..tournament.errors import EventError
 
-    if window is not None and min_nights > window:
+    if window is not None and min_nights is not None and min_nights > window:
         raise click.BadParameter(
             f"{min_nights} nights cannot be attended in a window of {window}", param_hint="--min-nights"
         )

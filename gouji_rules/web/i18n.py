@@ -10,6 +10,7 @@ LANGS = ("zh", "en")
 
 WORDS: dict[str, dict[str, str]] = {
     "standings": {"zh": "排名", "en": "Standings"},
+    "season": {"zh": "赛季", "en": "Season"},
     "rounds": {"zh": "座次与成绩", "en": "Seating and results"},
     "round": {"zh": "第{n}轮", "en": "Round {n}"},
     "table": {"zh": "第{n}桌", "en": "Table {n}"},
