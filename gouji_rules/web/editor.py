@@ -53,6 +53,7 @@ from starlette.staticfiles import StaticFiles
 from .. import dsl
 from ..dsl import edit
 from ..dsl.choices import choice_words, field_choices
+from ..dsl.cite import cite
 from ..dsl.diff import diff_rows
 from ..dsl.errors import VariantErrors, VariantFileError
 from ..dsl.explain import Sheet, field_label, field_words, heading, plain_label, sheet, zh_numeral
@@ -755,7 +756,7 @@ def sections(
                     base_value=base_value,
                     base_words=base_words,
                     same=value.strip() == base_value.strip(),
-                    clause=clause.get((key, f.name), ""),
+                    clause=cite(clause.get((key, f.name), "")) if zh else clause.get((key, f.name), ""),
                     choices=choices,
                     errors=mine,
                 )
