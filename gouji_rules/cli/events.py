@@ -155,16 +155,16 @@ def new_cmd(
 @event_group.command("seat")
 @click.argument("file")
 @click.option("--round", "rnd", required=True, type=click.IntRange(1, MAX_ROUNDS))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="JSON (seats 0-5, as records and the bot protocol)")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @_wait_option
 @handles_errors
-def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
-    """Print the seating sheet of a round: seats 0-5 in order of play, 对头, sides.
+def seat_cmd(file: str, rnd: int, as_json: bool, lang: str, wait: float) -> None:
+    """Print the seating sheet of a round: seats 1-6 in order of play (as the phones show them), 对头, sides.
 
     Read-only, except that the first look at a Swiss round pairs it and stores the pairing.
     """
     from ..tournament.club import needs_pairing, seating_sheet
-    from ..tournament.standings import table
 
     with _open(file) as e:
         pair_now = needs_pairing(e, rnd)
@@ -173,18 +173,40 @@ def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
         if as_json:
             click.echo(json.dumps({"schema_version": 1, "tables": sheet}, ensure_ascii=False, indent=2))
             return
-        for t in sheet:
-            if "bye" in t:
-                click.echo(f"bye: {', '.join(t['bye'])}\n")
-                continue
-            click.echo(f"{e.name}: round {rnd}, table {t['table']}")
-            rows = []
-            for r in t["seats"]:
-                o = t["seats"][r["opposite"]]
-                sits = " ".join(map(str, side_seats(side(r["seat"]))))
-                rows.append([str(r["seat"]), r["player"], r["team"], sits, f"{o['seat']} {o['player']}"])
-            click.echo(table(["seat", "player", "team", "side", "对头 (opposite)"], rows), nl=False)
-            click.echo("")
+        click.echo(seating_text(e.name, rnd, sheet, lang), nl=False)
+
+
+SEAT_HEADERS = {
+    "zh": ["座位", "选手", "队", "同一方（座位）", "对头"],
+    "en": ["seat", "player", "team", "side (seats)", "对头 (opposite)"],
+}
+
+
+def seating_text(name: str, rnd: int, sheet: list[dict[str, Any]], lang: str = "zh") -> str:
+    """The seating sheet as a club reads it: seats numbered 1-6 as on the phones and the printed sheets
+    (JSON, CSV, records and the bot protocol keep 0-5), Chinese first."""
+    from ..tournament.standings import table
+
+    zh = lang == "zh"
+    out = ""
+    for t in sheet:
+        if "bye" in t:
+            out += f"轮空：{'、'.join(t['bye'])}\n\n" if zh else f"bye: {', '.join(t['bye'])}\n\n"
+            continue
+        out += f"{name}：第 {rnd} 轮 第 {t['table']} 桌\n" if zh else f"{name}: round {rnd}, table {t['table']}\n"
+        rows = []
+        for r in t["seats"]:
+            o = t["seats"][r["opposite"]]
+            sits = " ".join(str(s + 1) for s in side_seats(side(r["seat"])))
+            rows.append([str(r["seat"] + 1), r["player"], r["team"], sits, f"{o['seat'] + 1} {o['player']}"])
+        out += table(SEAT_HEADERS[lang], rows) + "\n"
+    if sheet:
+        out += (
+            '座位 1–6 按出牌顺序；录入名次时写选手的名字（--finish "张三 李四 …"），不会和座位号弄混。\n'
+            if zh
+            else 'Seats 1-6 in order of play; enter a finish by player names (--finish "Li Wang ...").\n'
+        )
+    return out
 
 
 class WithPhaseEntries(click.Command):
@@ -374,11 +396,13 @@ def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any)
 @event_group.command("status")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @handles_errors
-def status_cmd(file: str, as_json: bool) -> None:
+def status_cmd(file: str, as_json: bool, lang: str) -> None:
     """The hands still to be entered (or played), by round, table and hand.  Read-only."""
     from ..tournament.club import missing_hands
 
+    zh = lang == "zh"
     with _open(file) as e:
         missing = missing_hands(e)
         stored = len(e.db.hands())
@@ -392,20 +416,27 @@ def status_cmd(file: str, as_json: bool) -> None:
             }
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
             return
-        click.echo(f"{e.name}: {stored} of {e.scheduled_hands()} hands recorded")
+        if zh:
+            click.echo(f"{e.name}：已录入 {stored} / {e.scheduled_hands()} 局")
+        else:
+            click.echo(f"{e.name}: {stored} of {e.scheduled_hands()} hands recorded")
         if not missing:
-            click.echo("every hand is recorded")
+            click.echo("每一局都已录入" if zh else "every hand is recorded")
             return
         by_table: dict[tuple[int, int], list[str]] = {}
         for r, t, h, rot in missing:
             by_table.setdefault((r, t), []).append(f"{h}{'*' if rot else ''}")
         for (r, t), hands in by_table.items():
-            if t == 0:
+            if t == 0 and zh:
+                click.echo(f"第 {r} 轮：还没排座（第 {r - 1} 轮打完后排）")
+            elif t == 0:
                 click.echo(f"round {r}: not seated yet (paired once round {r - 1} is complete)")
+            elif zh:
+                click.echo(f"第 {r} 轮 第 {t} 桌：第 {' '.join(hands)} 局待录入")
             else:
                 click.echo(f"round {r} table {t}: hand{'s' if len(hands) > 1 else ''} {' '.join(hands)}")
         if any(rot for *_x, rot in missing):
-            click.echo("(* the duplicate deal, cards swapped)")
+            click.echo("（* 是复式那一局：同样的牌，两方互换）" if zh else "(* the duplicate deal, cards swapped)")
 
 
 @event_group.command("standings")
@@ -414,8 +445,9 @@ def status_cmd(file: str, as_json: bool) -> None:
 @click.option("--csv", "as_csv", is_flag=True)
 @click.option("--html", "as_html", is_flag=True)
 @click.option("-o", "--output", type=OUTPUT, help="write to this file (atomically)")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @handles_errors
-def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None) -> None:
+def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None, lang: str) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
     from ..tournament import standings as st
 
@@ -431,9 +463,9 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
         elif fmt == "csv":
             text = st.to_csv(lines)
         elif fmt == "html":
-            text = st.to_html(e, lines)
+            text = st.to_html(e, lines, lang)
         else:
-            text = st.to_text(e, lines)
+            text = st.to_text(e, lines, lang)
         _write(text, output)
 
 

@@ -311,7 +311,7 @@ def test_status_lists_the_hands_still_to_enter(tmp_path: Path, players_csv: Path
     ev = new_event(tmp_path, players_csv, "dagang")  # 3 rounds, 2 tables, 2 hands
     rows = [(1, 1, 1, "0 1 2 3 4 5"), (1, 1, 2, "0 1 2 3 4 5"), (1, 2, 2, "0 1 2 3 4 5")]
     assert gouji("event", "record", str(ev), "--from", str(write_results(tmp_path / "r.csv", rows))).exit_code == 0
-    r = gouji("event", "status", str(ev))
+    r = gouji("event", "status", str(ev), "--lang", "en")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[0].endswith("3 of 12 hands recorded")
@@ -390,3 +390,25 @@ def test_s4_art15_record_refuses_a_qing_seat_above_the_bottom_and_takes_no_three
     out = tmp_path / "results.csv"
     assert gouji("event", "export", str(ev), "--results", str(out)).exit_code == 0
     assert out.read_text(encoding="utf-8").splitlines()[1].endswith(",5")
+
+
+def test_club_text_output_numbers_seats_1_to_6_with_chinese_headers(tmp_path: Path, players_csv: Path) -> None:
+    """Issue 34 item 6: the phones and printed sheets say seats 1-6; so does every text a club reads.
+    JSON keeps 0-5 (records and the bot protocol)."""
+    ev = new_event(tmp_path, players_csv, "dagang")
+    sheet = json.loads(gouji("event", "seat", str(ev), "--round", "1", "--json").stdout)["tables"][0]["seats"]
+    assert sorted(s["seat"] for s in sheet) == [0, 1, 2, 3, 4, 5]
+    zh = gouji("event", "seat", str(ev), "--round", "1").stdout
+    lines = zh.splitlines()
+    assert lines[0].endswith("第 1 轮 第 1 桌") and lines[1].split() == ["座位", "选手", "队", "同一方（座位）", "对头"]
+    first = next(s for s in sheet if s["seat"] == 0)
+    row = lines[2].split()
+    assert row[0] == "1" and row[1] == first["player"] and row[3:6] == ["1", "3", "5"] and row[6] == "4"
+    assert not any(line.split()[:1] == ["0"] for line in lines)
+    en = gouji("event", "seat", str(ev), "--round", "1", "--lang", "en").stdout
+    assert en.splitlines()[1].split()[:2] == ["seat", "player"] and en.splitlines()[2].split()[0] == "1"
+    status = gouji("event", "status", str(ev)).stdout
+    assert "已录入 0 / 12 局" in status and "第 1 轮 第 1 桌：第 1 2 局待录入" in status
+    st_zh = gouji("event", "standings", str(ev)).stdout
+    st_en = gouji("event", "standings", str(ev), "--lang", "en").stdout
+    assert "名次" in st_zh and "Ranked by" in st_en and "排名依次比较" not in st_en
