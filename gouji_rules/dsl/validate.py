@@ -112,7 +112,7 @@ def typed(node: Node, sch: dict[str, Any] | None, path: JsonPath, index: Index, 
         return out
     kinds = item_types(sch)
     if node.kind == "seq":
-        items = []
+        items: list[Any] = []
         for item in node.items:  # only a list of one item may be a whole list typed with 、 or ，
             loose = _loose(item, kinds) if len(node.items) == 1 else None
             for value in loose if loose is not None else [None]:
