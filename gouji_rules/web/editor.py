@@ -490,7 +490,7 @@ class Editor:
         try:
             draft.text = edit.apply(start, todo, self.filename(draft.path))
             title = one(form, "title")
-            if "title" in form and title.strip() != edit.title_of(shown).strip():  # typed into the title field
+            if "title" in form and title.strip() != one(form, "title_shown").strip():  # typed into the title field
                 draft.text = edit.set_title(draft.text, title, self.filename(draft.path))
         except VariantErrors:
             draft.text = start
