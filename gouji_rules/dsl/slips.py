@@ -172,14 +172,14 @@ def fullwidth_slip(node: Node) -> VariantFileError | None:
     return None
 
 
-LIST_SEPARATORS = re.compile(r"\s*[,，、;；]\s*")
+LIST_SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
 MINUS_SIGNS = str.maketrans({"－": "-", "−": "-", "﹣": "-", "＋": "+"})
 
 
 def loose_list(text: str, item_types: list[str]) -> list[Any] | None:
     """The items of a list written the way a Chinese input method types it, or None.
 
-    ``2、1、0、0、-1、-2``, ``2,1,0,0,-1,-2``, ``［2，1，0］`` and a full-width minus all mean the
+    ``2、1、0、0、-1、-2``, ``2,1,0,0,-1,-2``, ``2 1 0 0 -1 -2``, ``［2，1，0］`` and a full-width minus all mean the
     list ``[2, 1, 0, 0, -1, -2]``: a club should not need three tries to write its scores.  Only
     text with a separator or brackets counts (one bare word stays a scalar, refused as before), and
     each item is typed as the schema's item type (``integer`` items must be whole numbers)."""
