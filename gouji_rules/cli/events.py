@@ -250,6 +250,7 @@ def _record_options(fn: F) -> F:
         ),
         click.option("--from", "from_csv", help="results.csv instead of options"),
         click.option("--json", "as_json", is_flag=True, help="print the scored hands as JSON"),
+        click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True),
         click.option("--encoding", help="the results CSV's encoding when it is not UTF-8 (e.g. gbk for Chinese Excel)"),
     ]
     for opt in reversed(opts):
@@ -314,15 +315,44 @@ def _hands_json(scored: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
+def read_out(event: Any, sc: Any, lang: str = "zh") -> str:
+    """What the scorer reads out at the table, as the phones say it: names first, seats 1-6, Chinese
+    first (``--lang en``: the library's English, seats 0-5 as ``--finish`` takes them)."""
+    from ..tournament.club import DEBT_NAMES, describe
+
+    if lang != "zh":
+        return describe(event, sc)
+    names, st, e = sc.names, sc.settlement, sc.entry
+    place_names = event.variant.rules.places_names
+
+    def who(s: int) -> str:
+        return f"{names[s]}（{s + 1}号）"
+
+    order = sorted(range(6), key=lambda s: sc.places[s])
+    sides = ["、".join(names[s] for s in side_seats(team)) for team in (0, 1)]
+    out = [f"第 {e.round} 轮 第 {e.table} 桌 第 {e.hand} 局（{event.variant.name}）"]
+    out.append("名次：" + "，".join(f"{place_names[sc.places[s] - 1]} {who(s)}" for s in order))
+    sweep = f"；{'A' if st.sweep == 0 else 'B'}方串三户" if st.sweep is not None else ""
+    out.append(f"得分：A方（{sides[0]}）{st.scores[0]}，B方（{sides[1]}）{st.scores[1]}{sweep}")
+    out.append(f"下一局由 {who(st.next_leader)} 先出牌")
+    if not sc.debts:
+        out.append("进贡：无")
+    for d in sc.debts:
+        back = "，要还贡" if d.returned else ""
+        kind = DEBT_NAMES.get(d.kind, d.kind)
+        out.append(f"进贡：{who(d.giver)} 给 {who(d.receiver)} {d.count} 张（{kind}）{back}")
+    return "\n".join(out) + "\n"
+
+
 @event_group.command("record", cls=WithPhaseEntries)
 @click.argument("file")
 @_record_options
 @click.option("--replace", is_flag=True, help="overwrite a hand already recorded (kept in the audit trail)")
 @_wait_option
 @handles_errors
-def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) -> None:
+def record_cmd(file: str, replace: bool, as_json: bool, lang: str, wait: float, **kw: Any) -> None:
     """Enter a hand's result from a real table; prints its points, next leader and tribute."""
-    from ..tournament.club import describe, record
+    from ..tournament.club import record
 
     lists, choices = _lists(kw), _choices(kw)
     entries, src = _entries(
@@ -336,9 +366,10 @@ def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) 
         for i, s in enumerate(scored):
             if i:
                 click.echo("")
-            click.echo(describe(e, s), nl=False)
+            click.echo(read_out(e, s, lang), nl=False)
         if src:
-            click.echo(f"{len(scored)} hand(s) recorded from {src}", err=True)
+            said = f"从 {src} 录入了 {len(scored)} 局" if lang == "zh" else f"{len(scored)} hand(s) recorded from {src}"
+            click.echo(said, err=True)
 
 
 @event_group.command("correct", cls=WithPhaseEntries)
@@ -349,13 +380,13 @@ def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) 
 )
 @_wait_option
 @handles_errors
-def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) -> None:
+def correct_cmd(file: str, replace: bool, as_json: bool, lang: str, wait: float, **kw: Any) -> None:
     """Change a hand already recorded: only what is given changes; prints the result before and after.
 
     The old result stays in the audit trail.  A change that would drop a recorded fact (a burn,
     an opened seat, …) needs --replace with the whole hand.
     """
-    from ..tournament.club import correct, describe, facts_line
+    from ..tournament.club import correct, facts_line
 
     lists, choices = _lists(kw), _choices(kw)
     entries, src = _entries(
@@ -382,15 +413,24 @@ def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any)
             if i:
                 click.echo("")
             r, t, h = c.key
-            click.echo(f"round {r}, table {t}, hand {h}")
-            click.echo(f"before: {facts_line(c.before, e.variant.rules)}")
-            click.echo(f"after:  {facts_line(c.after.result, e.variant.rules)}")
+            zh = lang == "zh"
+            click.echo(f"第 {r} 轮 第 {t} 桌 第 {h} 局" if zh else f"round {r}, table {t}, hand {h}")
+            if zh:  # the finishing order by name, then the facts as --finish and the other options write them
+                for label, res in (("原来", c.before), ("改为", c.after.result)):
+                    order = "、".join(c.after.names[int(x)] for x in res.get("finish", []))
+                    click.echo(f"{label}：{order}（{facts_line(res, e.variant.rules)}）")
+            else:
+                click.echo(f"before: {facts_line(c.before, e.variant.rules)}")
+                click.echo(f"after:  {facts_line(c.after.result, e.variant.rules)}")
             if not c.changed:
-                click.echo("nothing changes: the hand is left as it was")
+                click.echo("没有改动：这一局保持原样" if zh else "nothing changes: the hand is left as it was")
                 continue
-            click.echo(describe(e, c.after), nl=False)
+            click.echo(read_out(e, c.after, lang), nl=False)
         changed = sum(c.changed for c in done)
-        click.echo(f"{changed} hand(s) corrected, {len(done) - changed} unchanged", err=True)
+        if lang == "zh":
+            click.echo(f"更正了 {changed} 局，{len(done) - changed} 局没有改动", err=True)
+        else:
+            click.echo(f"{changed} hand(s) corrected, {len(done) - changed} unchanged", err=True)
 
 
 @event_group.command("status")
