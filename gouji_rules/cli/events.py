@@ -89,7 +89,12 @@ def event_group() -> None:
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
 @click.option("--players", help="players.csv (a 'name' column): individuals")
 @click.option("--teams", help="teams.csv ('team,name', three players a team)")
-@click.option("--bots", multiple=True, type=TEXT, help="NAME=random|greedy|cmd:COMMAND, comma-separated (may repeat)")
+@click.option(
+    "--bots",
+    multiple=True,
+    type=TEXT,
+    help="NAME=random|greedy|ismcts|learned|cmd:COMMAND, comma-separated (may repeat)",
+)
 @click.option("--format", "fmt", type=click.Choice(["round_robin", "swiss", "rotating"]), help="the schedule")
 @click.option(
     "--rounds",
