@@ -89,7 +89,12 @@ def event_group() -> None:
 @click.option("--variant", "variant_spec", default="dagang", show_default=True, help="shipped name or variant file")
 @click.option("--players", help="players.csv (a 'name' column): individuals")
 @click.option("--teams", help="teams.csv ('team,name', three players a team)")
-@click.option("--bots", multiple=True, type=TEXT, help="NAME=random|greedy|cmd:COMMAND, comma-separated (may repeat)")
+@click.option(
+    "--bots",
+    multiple=True,
+    type=TEXT,
+    help="NAME=random|greedy|ismcts|learned|cmd:COMMAND, comma-separated (may repeat)",
+)
 @click.option("--format", "fmt", type=click.Choice(["round_robin", "swiss", "rotating"]), help="the schedule")
 @click.option(
     "--rounds",
@@ -155,16 +160,16 @@ def new_cmd(
 @event_group.command("seat")
 @click.argument("file")
 @click.option("--round", "rnd", required=True, type=click.IntRange(1, MAX_ROUNDS))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="JSON (seats 0-5, as records and the bot protocol)")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @_wait_option
 @handles_errors
-def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
-    """Print the seating sheet of a round: seats 0-5 in order of play, 对头, sides.
+def seat_cmd(file: str, rnd: int, as_json: bool, lang: str, wait: float) -> None:
+    """Print the seating sheet of a round: seats 1-6 in order of play (as the phones show them), 对头, sides.
 
     Read-only, except that the first look at a Swiss round pairs it and stores the pairing.
     """
     from ..tournament.club import needs_pairing, seating_sheet
-    from ..tournament.standings import table
 
     with _open(file) as e:
         pair_now = needs_pairing(e, rnd)
@@ -173,18 +178,40 @@ def seat_cmd(file: str, rnd: int, as_json: bool, wait: float) -> None:
         if as_json:
             click.echo(json.dumps({"schema_version": 1, "tables": sheet}, ensure_ascii=False, indent=2))
             return
-        for t in sheet:
-            if "bye" in t:
-                click.echo(f"bye: {', '.join(t['bye'])}\n")
-                continue
-            click.echo(f"{e.name}: round {rnd}, table {t['table']}")
-            rows = []
-            for r in t["seats"]:
-                o = t["seats"][r["opposite"]]
-                sits = " ".join(map(str, side_seats(side(r["seat"]))))
-                rows.append([str(r["seat"]), r["player"], r["team"], sits, f"{o['seat']} {o['player']}"])
-            click.echo(table(["seat", "player", "team", "side", "对头 (opposite)"], rows), nl=False)
-            click.echo("")
+        click.echo(seating_text(e.name, rnd, sheet, lang), nl=False)
+
+
+SEAT_HEADERS = {
+    "zh": ["座位", "选手", "队", "同一方（座位）", "对头"],
+    "en": ["seat", "player", "team", "side (seats)", "对头 (opposite)"],
+}
+
+
+def seating_text(name: str, rnd: int, sheet: list[dict[str, Any]], lang: str = "zh") -> str:
+    """The seating sheet as a club reads it: seats numbered 1-6 as on the phones and the printed sheets
+    (JSON, CSV, records and the bot protocol keep 0-5), Chinese first."""
+    from ..tournament.standings import table
+
+    zh = lang == "zh"
+    out = ""
+    for t in sheet:
+        if "bye" in t:
+            out += f"轮空：{'、'.join(t['bye'])}\n\n" if zh else f"bye: {', '.join(t['bye'])}\n\n"
+            continue
+        out += f"{name}：第 {rnd} 轮 第 {t['table']} 桌\n" if zh else f"{name}: round {rnd}, table {t['table']}\n"
+        rows = []
+        for r in t["seats"]:
+            o = t["seats"][r["opposite"]]
+            sits = " ".join(str(s + 1) for s in side_seats(side(r["seat"])))
+            rows.append([str(r["seat"] + 1), r["player"], r["team"], sits, f"{o['seat'] + 1} {o['player']}"])
+        out += table(SEAT_HEADERS[lang], rows) + "\n"
+    if sheet:
+        out += (
+            '座位 1–6 按出牌顺序；录入名次时写选手的名字（--finish "张三 李四 …"），不会和座位号弄混。\n'
+            if zh
+            else 'Seats 1-6 in order of play; enter a finish by player names (--finish "Li Wang ...").\n'
+        )
+    return out
 
 
 class WithPhaseEntries(click.Command):
@@ -230,6 +257,7 @@ def _record_options(fn: F) -> F:
         ),
         click.option("--from", "from_csv", help="results.csv instead of options"),
         click.option("--json", "as_json", is_flag=True, help="print the scored hands as JSON"),
+        click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True),
         click.option("--encoding", help="the results CSV's encoding when it is not UTF-8 (e.g. gbk for Chinese Excel)"),
     ]
     for opt in reversed(opts):
@@ -294,15 +322,44 @@ def _hands_json(scored: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
+def read_out(event: Any, sc: Any, lang: str = "zh") -> str:
+    """What the scorer reads out at the table, as the phones say it: names first, seats 1-6, Chinese
+    first (``--lang en``: the library's English, seats 0-5 as ``--finish`` takes them)."""
+    from ..tournament.club import DEBT_NAMES, describe
+
+    if lang != "zh":
+        return describe(event, sc)
+    names, st, e = sc.names, sc.settlement, sc.entry
+    place_names = event.variant.rules.places_names
+
+    def who(s: int) -> str:
+        return f"{names[s]}（{s + 1}号）"
+
+    order = sorted(range(6), key=lambda s: sc.places[s])
+    sides = ["、".join(names[s] for s in side_seats(team)) for team in (0, 1)]
+    out = [f"第 {e.round} 轮 第 {e.table} 桌 第 {e.hand} 局（{event.variant.name}）"]
+    out.append("名次：" + "，".join(f"{place_names[sc.places[s] - 1]} {who(s)}" for s in order))
+    sweep = f"；{'A' if st.sweep == 0 else 'B'}方串三户" if st.sweep is not None else ""
+    out.append(f"得分：A方（{sides[0]}）{st.scores[0]}，B方（{sides[1]}）{st.scores[1]}{sweep}")
+    out.append(f"下一局由 {who(st.next_leader)} 先出牌")
+    if not sc.debts:
+        out.append("进贡：无")
+    for d in sc.debts:
+        back = "，要还贡" if d.returned else ""
+        kind = DEBT_NAMES.get(d.kind, d.kind)
+        out.append(f"进贡：{who(d.giver)} 给 {who(d.receiver)} {d.count} 张（{kind}）{back}")
+    return "\n".join(out) + "\n"
+
+
 @event_group.command("record", cls=WithPhaseEntries)
 @click.argument("file")
 @_record_options
 @click.option("--replace", is_flag=True, help="overwrite a hand already recorded (kept in the audit trail)")
 @_wait_option
 @handles_errors
-def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) -> None:
+def record_cmd(file: str, replace: bool, as_json: bool, lang: str, wait: float, **kw: Any) -> None:
     """Enter a hand's result from a real table; prints its points, next leader and tribute."""
-    from ..tournament.club import describe, record
+    from ..tournament.club import record
 
     lists, choices = _lists(kw), _choices(kw)
     entries, src = _entries(
@@ -316,9 +373,10 @@ def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) 
         for i, s in enumerate(scored):
             if i:
                 click.echo("")
-            click.echo(describe(e, s), nl=False)
+            click.echo(read_out(e, s, lang), nl=False)
         if src:
-            click.echo(f"{len(scored)} hand(s) recorded from {src}", err=True)
+            said = f"从 {src} 录入了 {len(scored)} 局" if lang == "zh" else f"{len(scored)} hand(s) recorded from {src}"
+            click.echo(said, err=True)
 
 
 @event_group.command("correct", cls=WithPhaseEntries)
@@ -329,13 +387,13 @@ def record_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) 
 )
 @_wait_option
 @handles_errors
-def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any) -> None:
+def correct_cmd(file: str, replace: bool, as_json: bool, lang: str, wait: float, **kw: Any) -> None:
     """Change a hand already recorded: only what is given changes; prints the result before and after.
 
     The old result stays in the audit trail.  A change that would drop a recorded fact (a burn,
     an opened seat, …) needs --replace with the whole hand.
     """
-    from ..tournament.club import correct, describe, facts_line
+    from ..tournament.club import correct, facts_line
 
     lists, choices = _lists(kw), _choices(kw)
     entries, src = _entries(
@@ -362,25 +420,36 @@ def correct_cmd(file: str, replace: bool, as_json: bool, wait: float, **kw: Any)
             if i:
                 click.echo("")
             r, t, h = c.key
-            click.echo(f"round {r}, table {t}, hand {h}")
-            click.echo(f"before: {facts_line(c.before, e.variant.rules)}")
-            click.echo(f"after:  {facts_line(c.after.result, e.variant.rules)}")
+            zh = lang == "zh"
+            click.echo(f"第 {r} 轮 第 {t} 桌 第 {h} 局" if zh else f"round {r}, table {t}, hand {h}")
+            if zh:  # the finishing order by name, then the facts as --finish and the other options write them
+                for label, res in (("原来", c.before), ("改为", c.after.result)):
+                    order = "、".join(c.after.names[int(x)] for x in res.get("finish", []))
+                    click.echo(f"{label}：{order}（{facts_line(res, e.variant.rules)}）")
+            else:
+                click.echo(f"before: {facts_line(c.before, e.variant.rules)}")
+                click.echo(f"after:  {facts_line(c.after.result, e.variant.rules)}")
             if not c.changed:
-                click.echo("nothing changes: the hand is left as it was")
+                click.echo("没有改动：这一局保持原样" if zh else "nothing changes: the hand is left as it was")
                 continue
-            click.echo(describe(e, c.after), nl=False)
+            click.echo(read_out(e, c.after, lang), nl=False)
         changed = sum(c.changed for c in done)
-        click.echo(f"{changed} hand(s) corrected, {len(done) - changed} unchanged", err=True)
+        if lang == "zh":
+            click.echo(f"更正了 {changed} 局，{len(done) - changed} 局没有改动", err=True)
+        else:
+            click.echo(f"{changed} hand(s) corrected, {len(done) - changed} unchanged", err=True)
 
 
 @event_group.command("status")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @handles_errors
-def status_cmd(file: str, as_json: bool) -> None:
+def status_cmd(file: str, as_json: bool, lang: str) -> None:
     """The hands still to be entered (or played), by round, table and hand.  Read-only."""
     from ..tournament.club import missing_hands
 
+    zh = lang == "zh"
     with _open(file) as e:
         missing = missing_hands(e)
         stored = len(e.db.hands())
@@ -394,20 +463,27 @@ def status_cmd(file: str, as_json: bool) -> None:
             }
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
             return
-        click.echo(f"{e.name}: {stored} of {e.scheduled_hands()} hands recorded")
+        if zh:
+            click.echo(f"{e.name}：已录入 {stored} / {e.scheduled_hands()} 局")
+        else:
+            click.echo(f"{e.name}: {stored} of {e.scheduled_hands()} hands recorded")
         if not missing:
-            click.echo("every hand is recorded")
+            click.echo("每一局都已录入" if zh else "every hand is recorded")
             return
         by_table: dict[tuple[int, int], list[str]] = {}
         for r, t, h, rot in missing:
             by_table.setdefault((r, t), []).append(f"{h}{'*' if rot else ''}")
         for (r, t), hands in by_table.items():
-            if t == 0:
+            if t == 0 and zh:
+                click.echo(f"第 {r} 轮：还没排座（第 {r - 1} 轮打完后排）")
+            elif t == 0:
                 click.echo(f"round {r}: not seated yet (paired once round {r - 1} is complete)")
+            elif zh:
+                click.echo(f"第 {r} 轮 第 {t} 桌：第 {' '.join(hands)} 局待录入")
             else:
                 click.echo(f"round {r} table {t}: hand{'s' if len(hands) > 1 else ''} {' '.join(hands)}")
         if any(rot for *_x, rot in missing):
-            click.echo("(* the duplicate deal, cards swapped)")
+            click.echo("（* 是复式那一局：同样的牌，两方互换）" if zh else "(* the duplicate deal, cards swapped)")
 
 
 @event_group.command("standings")
@@ -416,8 +492,9 @@ def status_cmd(file: str, as_json: bool) -> None:
 @click.option("--csv", "as_csv", is_flag=True)
 @click.option("--html", "as_html", is_flag=True)
 @click.option("-o", "--output", type=OUTPUT, help="write to this file (atomically)")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @handles_errors
-def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None) -> None:
+def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None, lang: str) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
     from ..tournament import standings as st
 
@@ -433,9 +510,9 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
         elif fmt == "csv":
             text = st.to_csv(lines)
         elif fmt == "html":
-            text = st.to_html(e, lines)
+            text = st.to_html(e, lines, lang)
         else:
-            text = st.to_text(e, lines)
+            text = st.to_text(e, lines, lang)
         _write(text, output)
 
 
@@ -443,7 +520,9 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--window", type=click.IntRange(1), help="only the last N nights (files are given oldest first)")
 @click.option(
-    "--min-nights", type=click.IntRange(1), default=1, show_default=True, help="nights in the window to be ranked"
+    "--min-nights",
+    type=click.IntRange(1),
+    help="nights in the window to be ranked  [default: 2, at most the nights in the window]",
 )
 @click.option("--mixed", is_flag=True, help="allow events played under different rules")
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
@@ -453,7 +532,7 @@ def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output:
 def season_cmd(
     files: tuple[str, ...],
     window: int | None,
-    min_nights: int,
+    min_nights: int | None,
     mixed: bool,
     as_json: bool,
     csv_file: str | None,
@@ -466,7 +545,7 @@ def season_cmd(
     from ..tournament import season as se
     from ..tournament.errors import EventError
 
-    if window is not None and min_nights > window:
+    if window is not None and min_nights is not None and min_nights > window:
         raise click.BadParameter(
             f"{min_nights} nights cannot be attended in a window of {window}", param_hint="--min-nights"
         )

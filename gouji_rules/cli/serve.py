@@ -96,6 +96,8 @@ def serve_cmd(
     say = config.log
     say(f"serving {state.name} ({file}) at {shown}/  (Ctrl+C stops)")
     say(f"organiser: {shown}/admin/{state.links.admin_token}")
+    if config.season_folder is not None:
+        say(f"season ({config.season_folder}): {shown}/season")
     for rnd in state.reader.db.rounds_seated():
         for r, tbl in sorted(state.reader.db.seating(rnd)):
             for side in (0, 1):

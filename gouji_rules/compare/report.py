@@ -294,6 +294,8 @@ def matches_zh(doc: dict[str, Any]) -> str:
     if m["played"]:
         how = "（自动选择）" if m["auto"] else ""
         return f"{named} 在两局之间起作用，所以按整场打{how}：{doc['deals']} 场，每场 {m['hands']} 局。"
+    if not m["command"]:  # a variant given as an object (an unsaved draft): no command runs it
+        return f"{named} 在两局之间起作用，单局比较看不出它们的影响。要看，请先把规则保存成文件，再试打一次：这里会给出命令。"
     return f"{named} 在两局之间起作用，单局比较看不出它们的影响。要看，请运行：{m['command']}"
 
 

@@ -244,7 +244,7 @@ def _matches(
     """Whether the run played matches, why, and (when rules act between hands but it did not)
     the exact command that would."""
     command = None
-    if chosen.rules and not chosen.hands:
+    if chosen.rules and not chosen.hands and all(isinstance(s, str) for s in sources):
         k = variants[0].match.hands
         words = ["gouji", "compare", *(_spec(s) for s in sources), "--hands", str(chosen.asked)]
         words += ["--match-hands", str(k), "--seed", str(seed), "--agents", agents]

@@ -30,7 +30,8 @@ from .choices import field_choices
 from .errors import VariantErrors
 from .merge import load_chain
 from .schema import schema as generated_schema
-from .validate import Index, typed
+from .slips import loose_list
+from .validate import Index, item_types, typed
 from .yamlpos import Node, parse
 
 HOOKS_KEY = "hooks"
@@ -131,9 +132,19 @@ def changes(
         if (section, key) not in current or value == current[(section, key)].strip():
             continue
         kind = control_kind(section, key) if section != HOOKS_KEY else "hook"
+        if kind == "yaml":
+            value = as_list(section, key, value)
         gone = removable and value == base.get((section, key), "").strip()
         out.append(Change(section, key, scalar(value, kind), remove=gone or (kind == "hook" and not value.strip())))
     return out
+
+
+def as_list(section: str, key: str, value: str) -> str:
+    """A list typed as a Chinese input method writes it (``2、1、0、0、-1、-2``) as the YAML list
+    the file stores (``[2, 1, 0, 0, -1, -2]``); any other text as typed."""
+    sch = generated_schema().get("properties", {}).get(section, {}).get("properties", {}).get(key)
+    items = loose_list(value, item_types(sch if isinstance(sch, dict) else None))
+    return value if items is None else json.dumps(items, ensure_ascii=False)
 
 
 _PLAIN_UNSAFE = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: |\s#|[\n\r\t]|\s$")
@@ -335,3 +346,47 @@ def spans(text: str, filename: str = "<string>") -> dict[tuple[str, str], tuple[
 
 
 __all__ = ["Change", "apply", "changes", "clauses", "control_kind", "flow", "options", "scalar", "spans", "values"]
+
+
+def title_of(text: str, filename: str = "<string>") -> str:
+    """The file's own ``title:`` (the rule sheet's heading), or ``""``; ``""`` too when ``text`` is not YAML."""
+    try:
+        root = parse(text, filename)
+    except VariantErrors:
+        return ""
+    node = root.get("title") if root.kind == "map" else None
+    return "" if node is None or node.kind != "scalar" or node.is_null else str(node.value)
+
+
+def set_title(text: str, title: str, filename: str = "<string>") -> str:
+    """``text`` with its ``title:`` set to ``title`` in place (comments kept), added after ``extends:``
+    when the file has none, taken out when ``title`` is empty.  Raises :class:`VariantErrors` when
+    ``text`` is not a YAML mapping of lines (a file written as one ``{…}`` gets the title inside it)."""
+    title = " ".join(title.split())
+    root = parse(text, filename)
+    if root.kind != "map":
+        raise VariantErrors([root.error("a variant file is a mapping (extends:, name:, …)")])
+    value = title if _plain_ok(title) and not re.fullmatch(r"[-+0-9.]+|true|false|null|~", title) else None
+    written = value if value is not None else json.dumps(title, ensure_ascii=False)
+    pair = root.entries.get("title")
+    crlf = "\r\n" in text
+    if pair is not None:
+        knode, node = pair
+        if not title:
+            start = text.rfind("\n", 0, knode.start) + 1
+            if _is_flow(root) or text[start : knode.start].strip():
+                return text[: node.start] + '""' + text[node.end :] if node.end > node.start else text
+            return text[:start] + text[_line_end(text, max(node.end, knode.end) - 1) :]
+        if node.end > node.start:
+            return text[: node.start] + written + text[node.end :]
+        return text[: knode.end] + ": " + written + text[_line_end(text, knode.end) - (2 if crlf else 1) :]
+    if not title:
+        return text
+    if _is_flow(root):
+        return text[: root.start + 1] + f"title: {written}, " + text[root.start + 1 :]
+    line = f"title: {written}" + ("\r\n" if crlf else "\n")
+    ext = root.entries.get("extends")
+    at = _line_end(text, max(ext[0].end, ext[1].end) - 1) if ext is not None else 0
+    if at == len(text) and text and not text.endswith("\n"):
+        line = ("\r\n" if crlf else "\n") + line
+    return text[:at] + line + text[at:]

@@ -21,6 +21,7 @@ from ..cards import JOKERS, SYMBOLS, rank_of
 from ..hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import Words, choice_words, field_choices
+from .cite import cite
 from .overrides import decided, partly, via_fields
 from .words import HOOK_WORDS, in_words
 
@@ -553,7 +554,8 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
     title = variant.title or variant.name
     if variant.title:
         title += f"（{variant.name}）" if zh else f" ({variant.name})"
-    return Sheet(lang, title, variant.source, base.name if base is not None else None, tuple(parts))
+    source = cite(variant.source) if zh and variant.source else variant.source
+    return Sheet(lang, title, source, base.name if base is not None else None, tuple(parts))
 
 
 def heading(part: Part, lang: str) -> str:

@@ -17,7 +17,8 @@ These checks find the slip itself:
 from __future__ import annotations
 
 import re
-from typing import Protocol
+import unicodedata
+from typing import Any, Protocol
 
 from .errors import VariantFileError
 
@@ -205,3 +206,32 @@ def fullwidth_slip(node: Node) -> VariantFileError | None:
         if text[i] in ASCII_FOR:
             return _slip(node.src, i)
     return None
+
+
+LIST_SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
+MINUS_SIGNS = str.maketrans({"－": "-", "−": "-", "﹣": "-", "＋": "+"})
+
+
+def loose_list(text: str, item_types: list[str]) -> list[Any] | None:
+    """The items of a list written the way a Chinese input method types it, or None.
+
+    ``2、1、0、0、-1、-2``, ``2,1,0,0,-1,-2``, ``2 1 0 0 -1 -2``, ``［2，1，0］`` and a full-width minus all mean the
+    list ``[2, 1, 0, 0, -1, -2]``: a club should not need three tries to write its scores.  Only
+    text with a separator or brackets counts (one bare word stays a scalar, refused as before), and
+    each item is typed as the schema's item type (``integer`` items must be whole numbers)."""
+    t = unicodedata.normalize("NFKC", text).translate(MINUS_SIGNS).strip()
+    bracketed = t.startswith("[") and t.endswith("]")
+    if bracketed:
+        t = t[1:-1].strip()
+    parts = LIST_SEPARATORS.split(t) if t else []
+    if not bracketed and len(parts) < 2:
+        return None
+    out: list[Any] = []
+    for part in parts:
+        if not part or any(c in part for c in "[]{}:#"):
+            return None
+        if "integer" in item_types and re.fullmatch(r"[+-]?(0|[1-9][0-9]{0,29})", part):
+            out.append(int(part))
+        else:  # kept as written: the schema names the item that is wrong
+            out.append(part.strip("'\""))
+    return out

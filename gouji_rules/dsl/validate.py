@@ -15,6 +15,7 @@ Variant.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from .expr import CompiledHook, ExprError, compile_hook
 from .merge import Chain
 from .schema import NAME_RULE
 from .schema import schema as generated_schema
-from .slips import fullwidth_slip
+from .slips import fullwidth_slip, loose_list
 from .yamlpos import Node, Source
 
 if TYPE_CHECKING:
@@ -109,13 +110,38 @@ def typed(node: Node, sch: dict[str, Any] | None, path: JsonPath, index: Index, 
             index[(*path, name)] = (knode, vnode)
             out[name] = typed(vnode, sub, (*path, name), index, errors)
         return out
+    kinds = item_types(sch)
     if node.kind == "seq":
-        items = []
-        for i, item in enumerate(node.items):
-            index[(*path, i)] = (None, item)
-            items.append(typed(item, _sub_item(sch, i), (*path, i), index, errors))
+        items: list[Any] = []
+        for item in node.items:  # only a list of one item may be a whole list typed with 、 or ，
+            loose = _loose(item, kinds) if len(node.items) == 1 else None
+            for value in loose if loose is not None else [None]:
+                i = len(items)
+                index[(*path, i)] = (None, item)
+                items.append(value if loose is not None else typed(item, _sub_item(sch, i), (*path, i), index, errors))
         return items
+    loose = _loose(node, kinds)
+    if loose is not None:
+        for i in range(len(loose)):
+            index[(*path, i)] = (None, node)
+        return loose
     return _scalar(node, sch)
+
+
+def item_types(sch: dict[str, Any] | None) -> list[str]:
+    """The types a list's items may have where ``sch`` allows a list; none where it does not."""
+    if not sch or "array" not in (_types(sch) or []):
+        return []
+    items = sch.get("items")
+    subs = items if isinstance(items, list) else [items]
+    return sorted({t for sub in subs if isinstance(sub, dict) for t in _types(sub) or []})
+
+
+def _loose(node: Node, item_types: list[str]) -> list[Any] | None:
+    """A scalar written as a list (``2、1、0、0、-1、-2``) read as its items, where a list is meant."""
+    if not item_types or node.kind != "scalar" or node.is_null or node.style in ("|", ">"):
+        return None
+    return loose_list(node.value, item_types)
 
 
 def _scalar(node: Node, sch: dict[str, Any] | None) -> Any:
@@ -210,12 +236,15 @@ def schema_errors(data: Any, root: Node, index: Index, sch: dict[str, Any], erro
 
 
 def _message(err: jsonschema.ValidationError, node: Node, path: str) -> VariantFileError:
-    slip = fullwidth_slip(node)
+    sch = err.schema if isinstance(err.schema, dict) else {}
+    loose = _loose(node, item_types(sch) or (["string"] if path.endswith("]") else []))
+    slip = None if loose is not None else fullwidth_slip(node)
     if slip is not None:
         return slip
-    sch = err.schema if isinstance(err.schema, dict) else {}
     kw = str(err.validator)
     value: Any = err.instance
+    if kw == "type" and loose is not None and path.endswith("]"):
+        return node.error(f"{path} must be {_expect((_types(sch) or ['null'])[0], sch)}, not {value!r}")
     if kw == "type":
         return _type_message(node, sch, path)
     if kw == "enum":
@@ -264,7 +293,11 @@ def _type_message(node: Node, sch: dict[str, Any], path: str) -> VariantFileErro
             hint = f"YAML needs a space after the colon: {glued.group(1)}: {glued.group(2)}"
         return node.error(f"{where} must be a mapping (key: value), not {node.describe()}", hint)
     if main == "array":
-        hint = "write a list: [a, b] or one '- item' per line" if node.kind == "scalar" else ""
+        hint = ""
+        if node.kind == "scalar" and not node.is_null:
+            key = path.rpartition(".")[2] or "value"
+            shown = json.dumps(node.value, ensure_ascii=False) if node.style else node.value
+            hint = f"write a list: {key}: [{shown}]"
         if node.kind == "scalar" and re.match(r"-\S", node.value):
             hint = f"YAML needs a space after '-': - {node.value[1:]}"
         return node.error(f"{where} must be a list, not {node.describe()}", hint)

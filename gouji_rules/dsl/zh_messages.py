@@ -309,7 +309,7 @@ HINTS: tuple[Row, ...] = (
     ),
     (r"YAML needs a space after the colon: (?P<v>.+)", r"YAML 的冒号后面要有空格：\g<v>"),
     (r"YAML needs a space after '-': (?P<v>.+)", r"YAML 的 '-' 后面要有空格：\g<v>"),
-    (r"write a list: \[a, b\] or one '- item' per line", "写成列表：[a, b]，或者每行一个 '- 项'"),
+    (r"write a list: (?P<v>.+)", r"写成列表：\g<v>"),
     (r"keys are written in English: (?P<k>.+) is (?P<n>\S+)", r"键要用英文写：\g<k> 就是 \g<n>"),
     (r"(?P<k>\S+) belongs in (?P<s>\S+): \((?P<p>\S+)\)", r"\g<k> 属于 \g<s>:（\g<p>）"),
     (r"hooks go under hooks: \((?P<p>\S+)\)", r"表达式规则写在 hooks: 下面（\g<p>）"),

@@ -58,6 +58,19 @@ class SeasonError(EventError):
         self.zh = zh
 
 
+class MissingExtra(SeasonError):
+    """The season's rating needs a package the install left out: the refusal names the install command."""
+
+    INSTALL = "pip install 'gouji_rules[season]'"
+
+    def __init__(self, package: str) -> None:
+        super().__init__(
+            f"the season's rating needs the {package} package, which is not installed: {self.INSTALL}",
+            f"需要安装 {package}（赛季评分用的软件包）：{self.INSTALL}",
+        )
+        self.package = package
+
+
 def zh_refusal(e: EventError) -> str:
     """A refusal of the season in Chinese: its own words, or, for a night that cannot be read, what went
     wrong in a sentence with the file's own message after it."""
@@ -194,6 +207,7 @@ class SeasonLine:
     mu: float = MU
     sigma: float = SIGMA
     rank: int = 0
+    places: tuple[int, int] = (0, 0)  # the places the rating cannot tell apart (best, worst); see SURE
 
     @property
     def ordinal(self) -> float:
@@ -259,10 +273,7 @@ def _rate(nights: Sequence[Night], lines: dict[str, SeasonLine]) -> None:
     try:
         from openskill.models import PlackettLuce, PlackettLuceRating
     except ImportError:
-        raise SeasonError(
-            "the season's rating needs the openskill package: pip install 'gouji_rules[season]'",
-            "赛季评分要用 openskill 软件包，请先安装：pip install 'gouji_rules[season]'",
-        ) from None
+        raise MissingExtra("openskill") from None
     model = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, kappa=KAPPA, tau=TAU)
     ratings: dict[str, PlackettLuceRating] = {}
     for night in nights:
@@ -277,13 +288,30 @@ def _rate(nights: Sequence[Night], lines: dict[str, SeasonLine]) -> None:
         lines[k].mu, lines[k].sigma = float(r.mu), float(r.sigma)
 
 
-def build(paths: Sequence[str], *, window: int | None = None, min_nights: int = 1, mixed: bool = False) -> Season:
-    """The season of the event files ``paths`` (oldest first): the last ``window`` nights, ranked."""
+MIN_NIGHTS = 2
+"""The default attendance to be ranked: two nights.  One night is one evening's luck (the issue's
+one-night player placed 11th ranked 8th, above a regular); from two nights on the rating's
+uncertainty, shown as a range of places, tells how sure a rank is.  In a season of one night the
+one night is everyone's, so the minimum is never more than the nights in the window."""
+
+SURE = 2.0
+"""How many σ wide a player's skill is taken to be when the page says which places he may hold
+(about 95%): two players whose μ ± 2σ overlap may be in either order."""
+
+
+def build(
+    paths: Sequence[str], *, window: int | None = None, min_nights: int | None = None, mixed: bool = False
+) -> Season:
+    """The season of the event files ``paths`` (oldest first): the last ``window`` nights, ranked.
+
+    ``min_nights`` None is :data:`MIN_NIGHTS`, at most the nights in the window."""
     if not paths:
         raise SeasonError("give at least one event file", "请至少给一个比赛文件")
     nights = [read_night(p) for p in paths]
     _check_nights(nights, mixed)
     chosen = nights[-window:] if window else nights
+    if min_nights is None:
+        min_nights = min(MIN_NIGHTS, len(chosen))
     lines: dict[str, SeasonLine] = {}
     for night in chosen:
         for k, nl in night.players.items():
@@ -307,7 +335,24 @@ def build(paths: Sequence[str], *, window: int | None = None, min_nights: int = 
     for i, x in enumerate(season.ranked, start=1):
         x.rank = prev.rank if prev is not None and (prev.ordinal, prev.mu) == (x.ordinal, x.mu) else i
         prev = x
+    for x in season.ranked:
+        low, high = x.mu - SURE * x.sigma, x.mu + SURE * x.sigma
+        above = sum(1 for y in season.ranked if y is not x and y.mu - SURE * y.sigma > high)
+        below = sum(1 for y in season.ranked if y is not x and y.mu + SURE * y.sigma < low)
+        x.places = (above + 1, len(season.ranked) - below)
     return season
+
+
+def sureness(x: SeasonLine, season: Season, lang: str = "zh") -> str:
+    """How sure a player's rank is, in words: the places he may hold, or how many nights he still needs."""
+    zh = lang == "zh"
+    if x.nights < season.min_nights:
+        n = season.min_nights - x.nights
+        return f"还需要 {n} 晚才能排定" if zh else f"{n} more night(s) to be ranked"
+    best, worst = x.places
+    if best == worst:
+        return "名次已定" if zh else "settled"
+    return f"可能第 {best}–{worst} 名" if zh else f"places {best}–{worst}"
 
 
 # -- output --------------------------------------------------------------------------------
@@ -425,7 +470,9 @@ def to_csv(season: Season) -> str:
 
 
 __all__ = [
+    "MIN_NIGHTS",
     "MODEL",
+    "MissingExtra",
     "Season",
     "SeasonError",
     "SeasonLine",
@@ -433,6 +480,7 @@ __all__ = [
     "cells",
     "player_key",
     "read_night",
+    "sureness",
     "to_csv",
     "to_json",
     "to_text",

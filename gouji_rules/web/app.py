@@ -24,7 +24,7 @@ from ..tournament.errors import (
 from .night import Config, State
 from .organiser import admin_hand_form, admin_hand_save, admin_page, admin_seat, print_page
 from .pages import OneLineErrors, event_error, http_error
-from .public import round_page, season_page, standings_page
+from .public import round_page, season_about_page, season_page, standings_page
 from .table_side import hand_confirm, hand_enter, hand_form, hand_reject, table_page
 
 __all__ = ["Config", "State", "create_app"]
@@ -56,6 +56,7 @@ def create_app(config: Config, state: State | None = None) -> Starlette:
         Route("/", standings_page),
         Route("/rounds/{rnd:int}", round_page),
         Route("/season", season_page),
+        Route("/season/about", season_about_page),
         Route("/t/{token}", table_page),
         Route(hand, hand_form, methods=["GET"]),
         Route(hand, hand_enter, methods=["POST"]),

@@ -53,6 +53,7 @@ from starlette.staticfiles import StaticFiles
 from .. import dsl
 from ..dsl import edit
 from ..dsl.choices import choice_words, field_choices
+from ..dsl.cite import cite
 from ..dsl.diff import diff_rows
 from ..dsl.errors import VariantErrors, VariantFileError
 from ..dsl.explain import Sheet, field_label, field_words, heading, plain_label, sheet, zh_numeral
@@ -106,6 +107,8 @@ WORDS: dict[str, tuple[str, str]] = {
         "The variant you start from; the file says only what differs from it (extends:).",
     ),
     "save_as": ("保存到文件", "Save to file"),
+    "rules_title": ("规则名称（印在规则表上）", "Title (printed on the rule sheet)"),
+    "rules_title_hint": ("例如：青岛某俱乐部够级家规", "e.g. Qingdao club house rules"),
     "check": ("检查", "Check"),
     "save": ("保存", "Save"),
     "try": ("试打比较", "Try it"),
@@ -498,6 +501,9 @@ class Editor:
             todo = edit.changes(wanted, before, edit.base_values(self.base_variant(probe)), removable)
         try:
             draft.text = edit.apply(start, todo, self.filename(draft.path))
+            title = one(form, "title")
+            if "title" in form and title.strip() != one(form, "title_shown").strip():  # typed into the title field
+                draft.text = edit.set_title(draft.text, title, self.filename(draft.path))
         except VariantErrors:
             draft.text = start
             draft.hand = by_hand
@@ -590,6 +596,21 @@ class Editor:
 
     # trying
 
+    def sources(self, draft: Draft, base: Variant, variant: Variant) -> tuple[str | Variant, str | Variant]:
+        """What compare is given, so that the command its report prints runs as printed: the base by its
+        shipped name, the draft by its file's absolute path when what is on disk is the draft (saved);
+        an unsaved draft as its Variant (the report then says to save it first)."""
+        first: str | Variant = base.name if base.name in dsl.shipped_names() else base
+        second: str | Variant = variant
+        if draft.path and path_problem(draft.path) is None:
+            target = Path(draft.path).absolute()
+            try:
+                if read_disk(target) == draft.text.encode("utf-8"):
+                    second = str(target)
+            except InputFileError:
+                pass
+        return first, second
+
     def try_it(self, draft: Draft, variant: Variant, base: Variant, lang: str) -> None:
         """Play the draft against its base for a few deals and keep the comparison as a report; stopped after
         ``try_seconds`` so one click never ties up the club's machine."""
@@ -605,7 +626,13 @@ class Editor:
 
         try:
             doc = compare(
-                [base, variant], self.config.try_deals, TRY_SEED, "greedy", progress=watch, per_unit=5, match_hands=0
+                [*self.sources(draft, base, variant)],
+                self.config.try_deals,
+                TRY_SEED,
+                "greedy",
+                progress=watch,
+                per_unit=5,
+                match_hands=0,
             )
         except GoujiError as e:
             draft.refuse("try_failed", lang, why=str(e))
@@ -745,7 +772,7 @@ def sections(
                     base_value=base_value,
                     base_words=base_words,
                     same=value.strip() == base_value.strip(),
-                    clause=clause.get((key, f.name), ""),
+                    clause=cite(clause.get((key, f.name), "")) if zh else clause.get((key, f.name), ""),
                     choices=choices,
                     errors=mine,
                 )
@@ -821,6 +848,7 @@ def render(
         csrf=csrf,
         draft=draft,
         shown_b64=_b64(draft.shown),
+        rules_title=edit.title_of(draft.text, filename),
         text_digest=_text_digest(draft.text),
         filename=filename,
         new_file=editor.config.path is None or draft.opened == "absent",

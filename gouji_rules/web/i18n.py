@@ -10,6 +10,7 @@ LANGS = ("zh", "en")
 
 WORDS: dict[str, dict[str, str]] = {
     "standings": {"zh": "排名", "en": "Standings"},
+    "season": {"zh": "赛季", "en": "Season"},
     "rounds": {"zh": "座次与成绩", "en": "Seating and results"},
     "round": {"zh": "第{n}轮", "en": "Round {n}"},
     "table": {"zh": "第{n}桌", "en": "Table {n}"},
@@ -29,6 +30,10 @@ WORDS: dict[str, dict[str, str]] = {
     "to_enter": {"zh": "待录入", "en": "to enter"},
     "waiting": {"zh": "{s}方已录入，待对方确认", "en": "entered by side {s}, waiting for the other side"},
     "recorded": {"zh": "已确认", "en": "confirmed"},
+    "correction": {"zh": "更正", "en": "Correction"},
+    "correction_by": {"zh": "{s}方提出更正，待对方确认", "en": "side {s} corrects it, waiting for the other side"},
+    "was": {"zh": "原来", "en": "Was"},
+    "now": {"zh": "改为", "en": "Becomes"},
     "you_are": {"zh": "你是{s}方（座位 {seats}）", "en": "You are side {s} (seats {seats})"},
     "enter": {"zh": "录入", "en": "Enter"},
     "correct": {"zh": "更正", "en": "Correct"},

@@ -90,6 +90,7 @@ def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTML
         path=request.url.path,
         csrf=csrf,
         event_name=st.name,
+        has_season=st.config.season_folder is not None,
         refresh=ctx.pop("refresh", 0),
         **ctx,
     )

@@ -58,7 +58,23 @@ SEASON_MAX = 1000
 """The largest --window or minimum attendance /season takes from its address (twenty years of weekly nights)."""
 
 
-async def season_page(request: Request) -> Response:
+SEASON_COLUMNS = [
+    ("rank", "名次", "#"),
+    ("name", "选手", "player"),
+    ("nights", "出勤", "nights"),
+    ("sure", "名次把握", "how sure"),
+]
+"""What a phone shows of a season line; the rest is a tap away, as on the standings."""
+SEASON_MORE = [
+    ("ordinal", "实力分", "skill score"),
+    ("hands", "局数", "hands"),
+    ("points_per_hand", "局均分", "points a hand"),
+    ("match_points_per_night", "晚均赛分", "match points a night"),
+    ("average_rank", "平均名次", "average place"),
+]
+
+
+async def _season(request: Request) -> season.Season:
     """The season of the event files (``*.sqlite``) in the folder named at ``serve --season``, by file name.
 
     Files named by date sort oldest first, as ``gouji event season`` wants them; ``?window=N&min=M``
@@ -75,28 +91,62 @@ async def season_page(request: Request) -> Response:
         if raw and (not raw.isdigit() or not 1 <= int(raw) <= SEASON_MAX):
             raise fail(400, f"{key} is a whole number from 1 to {SEASON_MAX}", f"{key} 应为 1 到 {SEASON_MAX} 的整数。")
         given[key] = int(raw) if raw else None
-    window, min_nights = given["window"], given["min"] or 1
+    window, min_nights = given["window"], given["min"]
 
     def gather() -> season.Season:
         files = sorted(str(p) for p in folder.glob("*.sqlite") if p.is_file())
         return season.build(files, window=window, min_nights=min_nights)
 
     try:
-        s = await run_in_threadpool(gather)
+        return await run_in_threadpool(gather)
+    except season.MissingExtra as e:  # the install, not the files: say which package, not "a bad file"
+        state_of(request).config.log(f"season: {e}")
+        raise fail(503, str(e), season.zh_refusal(e)) from None
     except GoujiError as e:  # an event error, or rules in a file that no longer build
         state_of(request).config.log(f"season: {e}")
         shown = str(e).replace(f"{folder}{os.sep}", "")  # the file's name, not where the server keeps it
-        raise fail(422, shown, "赛季无法计算（文件夹里有不能用的文件、重复的赛事或规则不同的赛事）。") from None
+        zh = season.zh_refusal(e) if isinstance(e, season.SeasonError) else ""
+        why = "赛季无法计算（文件夹里有不能用的文件、重复的赛事或规则不同的赛事）。"
+        raise fail(422, shown, (zh.replace(f"{folder}{os.sep}", "") if zh else why)) from None
+
+
+async def season_page(request: Request) -> Response:
+    """The season in plain words: rank, name, nights and how sure each rank is; the rating's terms on /season/about."""
+    s = await _season(request)
     lang = reader_lang(request)
+    zh = lang == "zh"
+
+    def row(x: season.SeasonLine, ranked: bool) -> dict[str, Any]:
+        shown = dict(zip([c for c, _, _ in season.COLUMNS], season.cells(x, ranked), strict=True))
+        return {
+            "cells": [shown["rank"], x.name, f"{x.nights} 晚" if zh else str(x.nights), season.sureness(x, s, lang)],
+            "more": [(z if zh else e, shown[c]) for c, z, e in SEASON_MORE],
+        }
+
     return page(
         request,
         "season.html",
-        cols=[zh if lang == "zh" else en for _, zh, en in season.COLUMNS],
+        cols=[z if zh else e for _, z, e in SEASON_COLUMNS],
         nights=[(n.name, Path(n.file).name, n.hands) for n in s.nights],
         given=s.given,
         min_nights=s.min_nights,
-        ranked=[season.cells(x, True) for x in s.ranked],
-        unranked=[season.cells(x, False) for x in s.unranked],
+        ranked=[row(x, True) for x in s.ranked],
+        unranked=[row(x, False) for x in s.unranked],
+        query=request.url.query,
+    )
+
+
+async def season_about_page(request: Request) -> Response:
+    """How the season's rating is worked out, in its technical terms, with each player's μ and σ."""
+    s = await _season(request)
+    return page(
+        request,
+        "season_about.html",
+        model=season.MODEL,
+        z=season.Z,
+        sure=season.SURE,
+        rows=[(x.name, f"{x.mu:.2f}", f"{x.sigma:.2f}", f"{x.ordinal:.2f}") for x in [*s.ranked, *s.unranked]],
+        query=request.url.query,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..dsl.cite import cite
 from ..errors import IllegalAction
 
 Names = list[str]
@@ -95,7 +96,8 @@ def _wanted_places(message: str, place_names: list[str]) -> str:
 
 def refusal(e: IllegalAction, names: Names, lang: str, place_names: list[str] | None = None) -> str:
     """One sentence: what was refused (players named) and why, the clause in brackets."""
-    clause = f"（{e.clause}）" if lang == "zh" and e.clause else f" ({e.clause})" if e.clause else ""
+    named = cite(e.clause) if e.clause else ""
+    clause = f"（{named}）" if lang == "zh" and named else f" ({named})" if named else ""
     if lang != "zh":
         text = _EN.get(e.rule, e.message)
         text = re.sub(r"\b([0-5]):([0-5])\b", lambda m: f"{names[int(m[1])]} → {names[int(m[2])]}", text)

@@ -23,7 +23,6 @@ COVER_WORDS = re.split(r"[，、；：（]", generate()["properties"]["sets"]["p
         ("extends: dagang\nsets:\n  beat: ＂cover＂\n", (3, 9), "＂"),
         ('extends: dagang\nsets:\n  bare: ["3"，"4"]\n', (3, 13), "，"),
         ('extends: dagang\ngouji:\n  thresholds: {"T"： 6}\n', (3, 19), "："),
-        ("extends: dagang\nplaces:\n  names: [头科、二科、三科、四科、二落、大落]\n", (3, 13), "、"),
         ("extends: dagang\n- burn： x\n", (2, 7), "："),
     ],
 )
@@ -35,6 +34,20 @@ def test_full_width_punctuation_is_named_at_its_own_line_and_column(
     assert "full-width" in errors[0].message and repr(char) in errors[0].message
     assert errors[0].hint.startswith("write: ")
     assert not any(ch in errors[0].hint[len("write: ") :] for ch in "：，、［］｛｝“”‘’＂＇")
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "[头科、二科、三科、四科、二落、大落]",
+        "头科，二科，三科，四科，二落，大落",
+        "［头科、二科、三科、四科、二落、大落］",
+    ],
+)
+def test_a_list_written_with_chinese_commas_or_brackets_is_the_list_it_means(written: str) -> None:
+    result = dsl.check_text(f"extends: dagang\nplaces:\n  names: {written}\n", "club.yaml")
+    assert result.errors == [] and result.variant is not None
+    assert list(result.variant.places.names) == ["头科", "二科", "三科", "四科", "二落", "大落"]
 
 
 def test_full_width_punctuation_inside_text_is_the_club_s_own_business() -> None:

@@ -185,7 +185,7 @@ def test_record_prints_points_tribute_and_leader(tmp_path: Path, players_csv: Pa
     # the same hand again is refused; corrected, it is replaced and audited
     r = gouji(*args, "--finish", "0 1 2 3 4 5")
     assert r.exit_code == 1 and "already recorded" in r.stderr
-    r = gouji("event", "correct", *args[2:], "--finish", "0 1 2 3 4 5")
+    r = gouji("event", "correct", *args[2:], "--finish", "0 1 2 3 4 5", "--lang", "en")
     assert r.exit_code == 0, r.output
     assert "points: seats 0 2 4" in r.stdout and " 2, seats 1 3 5" in r.stdout
     out = tmp_path / "audit.jsonl"
@@ -287,21 +287,21 @@ def test_correct_changes_only_what_it_is_given(tmp_path: Path, players_csv: Path
     assert h["result"]["opened"] == [0, 2]
     assert ("burn", 1, 2) in {(d["kind"], d["giver"], d["receiver"]) for d in h["tribute"]}
     # the text output shows before and after
-    r = gouji("event", "correct", str(ev), *key, "--men", "5:4")
+    r = gouji("event", "correct", str(ev), *key, "--men", "5:4", "--lang", "en")
     assert r.exit_code == 0, r.output
     assert "before: finish 2 0 4 1 3 5; burn 2:1; opened 0 2" in r.stdout
     assert "after:  finish 2 0 4 1 3 5; burn 2:1; men 5:4; opened 0 2" in r.stdout
     # dropping a recorded fact needs --replace (the whole hand)
     r = gouji("event", "correct", str(ev), *key, "--burn", "4:1")
     assert r.exit_code == 1 and "would drop" in r.stderr and "burns 2:1" in r.stderr and "--replace" in r.stderr
-    r = gouji("event", "correct", str(ev), *key, "--replace", "--finish", "0 1 2 3 4 5")
+    r = gouji("event", "correct", str(ev), *key, "--replace", "--finish", "0 1 2 3 4 5", "--lang", "en")
     assert r.exit_code == 0, r.output
     assert "after:  finish 0 1 2 3 4 5" in r.stdout and "burn" not in r.stdout.split("after:")[1].splitlines()[0]
     audit = _audit(ev)
     assert [a for a, _o, _n in audit] == ["record", "correct", "correct", "correct"]
     # nothing changes: nothing written, no audit entry
     r = gouji("event", "correct", str(ev), *key, "--finish", "0 1 2 3 4 5")
-    assert r.exit_code == 0 and "nothing changes" in r.stdout
+    assert r.exit_code == 0 and "没有改动" in r.stdout
     assert len(_audit(ev)) == 4
     r = gouji("event", "correct", str(ev), "--round", "1", "--table", "1", "--hand", "2", "--finish", "0 1 2 3 4 5")
     assert r.exit_code == 1 and "no result to correct" in r.stderr
@@ -311,7 +311,7 @@ def test_status_lists_the_hands_still_to_enter(tmp_path: Path, players_csv: Path
     ev = new_event(tmp_path, players_csv, "dagang")  # 3 rounds, 2 tables, 2 hands
     rows = [(1, 1, 1, "0 1 2 3 4 5"), (1, 1, 2, "0 1 2 3 4 5"), (1, 2, 2, "0 1 2 3 4 5")]
     assert gouji("event", "record", str(ev), "--from", str(write_results(tmp_path / "r.csv", rows))).exit_code == 0
-    r = gouji("event", "status", str(ev))
+    r = gouji("event", "status", str(ev), "--lang", "en")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[0].endswith("3 of 12 hands recorded")
@@ -390,3 +390,44 @@ def test_s4_art15_record_refuses_a_qing_seat_above_the_bottom_and_takes_no_three
     out = tmp_path / "results.csv"
     assert gouji("event", "export", str(ev), "--results", str(out)).exit_code == 0
     assert out.read_text(encoding="utf-8").splitlines()[1].endswith(",5")
+
+
+def test_club_text_output_numbers_seats_1_to_6_with_chinese_headers(tmp_path: Path, players_csv: Path) -> None:
+    """Issue 34 item 6: the phones and printed sheets say seats 1-6; so does every text a club reads.
+    JSON keeps 0-5 (records and the bot protocol)."""
+    ev = new_event(tmp_path, players_csv, "dagang")
+    sheet = json.loads(gouji("event", "seat", str(ev), "--round", "1", "--json").stdout)["tables"][0]["seats"]
+    assert sorted(s["seat"] for s in sheet) == [0, 1, 2, 3, 4, 5]
+    zh = gouji("event", "seat", str(ev), "--round", "1").stdout
+    lines = zh.splitlines()
+    assert lines[0].endswith("第 1 轮 第 1 桌") and lines[1].split() == ["座位", "选手", "队", "同一方（座位）", "对头"]
+    first = next(s for s in sheet if s["seat"] == 0)
+    row = lines[2].split()
+    assert row[0] == "1" and row[1] == first["player"] and row[3:6] == ["1", "3", "5"] and row[6] == "4"
+    assert not any(line.split()[:1] == ["0"] for line in lines)
+    en = gouji("event", "seat", str(ev), "--round", "1", "--lang", "en").stdout
+    assert en.splitlines()[1].split()[:2] == ["seat", "player"] and en.splitlines()[2].split()[0] == "1"
+    status = gouji("event", "status", str(ev)).stdout
+    assert "已录入 0 / 12 局" in status and "第 1 轮 第 1 桌：第 1 2 局待录入" in status
+    st_zh = gouji("event", "standings", str(ev)).stdout
+    st_en = gouji("event", "standings", str(ev), "--lang", "en").stdout
+    assert "名次" in st_zh and "Ranked by" in st_en and "排名依次比较" not in st_en
+
+
+def test_record_and_correct_read_out_in_chinese_with_seats_1_to_6(tmp_path: Path, players_csv: Path) -> None:
+    ev = new_event(tmp_path, players_csv, "dagang")
+    sheet = json.loads(gouji("event", "seat", str(ev), "--round", "1", "--json").stdout)["tables"][0]["seats"]
+    name = {s["seat"]: s["player"] for s in sheet}
+    key = ("--round", "1", "--table", "1", "--hand", "1")
+    r = gouji("event", "record", str(ev), *key, "--finish", "0 2 4 1 3 5")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("第 1 轮 第 1 桌 第 1 局")
+    assert lines[1].startswith(f"名次：头科 {name[0]}（1号），二科 {name[2]}（3号）") and "（0号）" not in r.stdout
+    assert lines[2].startswith("得分：A方") and "串三户" in lines[2]
+    assert any(x.startswith("下一局由 ") and x.endswith(" 先出牌") for x in lines)
+    assert "seat" not in r.stdout and "points:" not in r.stdout
+    r = gouji("event", "correct", str(ev), *key, "--replace", "--finish", "1 3 5 0 2 4")
+    assert r.exit_code == 0, r.output
+    assert f"原来：{name[0]}、{name[2]}" in r.stdout and f"改为：{name[1]}、{name[3]}" in r.stdout
+    assert "更正了 1 局" in r.stderr

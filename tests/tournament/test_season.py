@@ -282,3 +282,16 @@ def test_season_refuses_in_chinese_by_default(tmp_path: Path) -> None:
     assert "读不了" in _refused(str(a), str(tmp_path / "missing.sqlite"), lang="zh")
     ev = night(tmp_path, "三", ["Li", "Ｌｉ", *POOL[2:6]], "Li")[0]
     assert "改名" in _refused(str(ev), lang="zh")
+
+
+def test_season_by_default_ranks_from_two_nights_so_one_lucky_night_is_listed_apart(
+    three_nights: list[tuple[Path, list[dict[str, Any]]]],
+) -> None:
+    files = [str(ev) for ev, _ in three_nights]
+    doc = season(*files)
+    assert doc["min_nights"] == 2
+    assert {x["name"] for x in doc["unranked"]} == {"孙八", "吴十"}  # one night each
+    text = gouji("event", "season", *files).stdout
+    assert "出勤至少 2 晚才排名" in text
+    first = season(files[0])  # a season of one night: that night is everyone's, all ranked
+    assert first["min_nights"] == 1 and first["unranked"] == []

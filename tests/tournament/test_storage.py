@@ -268,7 +268,7 @@ def _as_nobody(shut: Path) -> None:
     nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *module_argv()]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     r = subprocess.run([*nobody, "event", "status", str(shut / "e.sqlite")], capture_output=True, text=True, env=env)
-    assert r.returncode == 0 and "0 of " in r.stdout, r.stderr
+    assert r.returncode == 0 and "已录入 0 / " in r.stdout, r.stderr
     args = ["event", "record", str(shut / "e.sqlite"), "--round", "1", "--table", "1", "--hand", "1"]
     r = subprocess.run([*nobody, *args, "--finish", "0 1 2 3 4 5"], capture_output=True, text=True, env=env)
     assert r.returncode == 1 and "cannot be" in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -91,7 +91,7 @@ def test_a_reader_who_cannot_write_reads_the_results_still_in_the_wal(
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": "/tmp"}
     target = str(shut_folder / "e.sqlite")
     status = subprocess.run([*nobody, "event", "status", target], capture_output=True, text=True, env=env)
-    assert status.returncode == 0 and "2 of " in status.stdout, (status.stdout, status.stderr)
+    assert status.returncode == 0 and "已录入 2 / " in status.stdout, (status.stdout, status.stderr)
     table = subprocess.run([*nobody, "event", "standings", target, "--json"], capture_output=True, text=True, env=env)
     assert table.returncode == 0, table.stderr
     assert max(row["hand_points"] for row in json.loads(table.stdout)["standings"]) > 0
@@ -138,7 +138,7 @@ def test_a_read_only_medium_with_a_hot_wal_is_read_whole(tmp_path: Path, players
     )
     r = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert "2 of " in r.stdout and "SERVE=1" in r.stdout, r.stdout
+    assert "已录入 2 / " in r.stdout and "SERVE=1" in r.stdout, r.stdout
     assert "cannot be written" in r.stderr and "Traceback" not in r.stderr
 
 

@@ -369,3 +369,20 @@ def test_the_organiser_sees_what_waits_for_confirmation(club: Club) -> None:
     assert club.enter(2, 1, hand=2).status_code == 303
     page = club.c.get(club.admin).text
     assert "第1轮 · 第2桌 · 第2局" in page and "B方已录入，待对方确认" in page
+
+
+def test_a_pending_correction_is_badged_as_one_with_was_and_becomes_side_by_side(club: Club) -> None:
+    assert club.enter(1, 0).status_code == 303
+    club.post(f"{club.link(1, 1, 1)}/hand/1/confirm", {"csrf": club.csrf(), "audit": club.pending_audit(1, 1)})
+    assert club.enter(1, 1, p1="1", p4="0").status_code == 303  # side B corrects: seat 1 first, not seat 0
+    for page in (club.c.get(club.link(1, 1, 0)).text, club.c.get(club.link(1, 1, 1)).text):
+        assert '<span class="badge correction">更正</span>' in page
+        assert "B方提出更正，待对方确认" in page and "已录入，待对方确认" not in page
+        was, now = page.index(">原来<"), page.index(">改为<")
+        assert was < now and 'class="was-now"' in page[:was]
+    public = club.c.get("/rounds/1").text
+    admin = club.c.get(club.admin).text
+    for page in (public, admin):
+        assert "更正" in page and "B方提出更正" in page
+    hand = club.c.get(f"{club.link(1, 1, 0)}/hand/1").text
+    assert '<span class="badge correction">更正</span>' in hand

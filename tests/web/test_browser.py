@@ -219,3 +219,34 @@ def test_the_organiser_and_the_standings_at_a_laptops_width(served: Server, desk
     open_page(d, served.url + "/?lang=en", "table.standings")
     wait_text(d, "not played")
     shot(d, "23-standings-wide-en", width=1280, height=900)
+
+
+def test_a_correction_at_390_px_is_badged_with_was_and_becomes_side_by_side(served: Server, browser: Any) -> None:
+    """Issue 34 item 4: side B corrects a confirmed hand; side A sees 更正 with 原来 / 改为 side by side."""
+    from click.testing import CliRunner
+
+    from gouji_rules.cli import main
+
+    d = browser
+    r = CliRunner().invoke(
+        main, ["event", "record", str(served.event), "--round", "1", "--table", "1", "--hand", "1",
+               "--finish", "0 2 4 1 3 5"],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    open_page(d, served.link(1, 1, "B") + "/hand/1", "form.entry")
+    for place, seat in enumerate(
+        [1, 3, 5, 0, 2, 4], start=1
+    ):  # side B swept instead (the form starts from 0 2 4 1 3 5)
+        d.find_element(By.CSS_SELECTOR, f"label[for=p{place}s{seat}]").click()
+    _click_and_wait(d, "form.entry button[type=submit]", then="main")
+    errors = d.find_elements(By.CSS_SELECTOR, "p.error")
+    assert not errors, errors[0].text
+    open_page(d, served.link(1, 1, "A"), "#hand1 .was-now")
+    hand1 = d.find_element(By.ID, "hand1")
+    assert hand1.find_element(By.CSS_SELECTOR, ".badge.correction").text == "更正"
+    was = hand1.find_element(By.CSS_SELECTOR, ".was-now .was")
+    now = hand1.find_element(By.CSS_SELECTOR, ".was-now .now")
+    assert was.text.startswith("原来") and now.text.startswith("改为")
+    assert abs(was.rect["y"] - now.rect["y"]) < 2 and was.rect["x"] < now.rect["x"]  # side by side
+    _no_sideways_scroll(d)
+    shot(d, "10-correction-side-by-side", height=1400)

@@ -123,7 +123,7 @@ def test_every_option_in_the_rule_sheets_sections_with_its_chinese_name_meanings
     for name in HOOKS:
         assert f"hooks.{name}" in fields
     packs = option_block(page, "deck.packs")
-    assert "几副牌" in packs and "出处：S4 第一条" in packs and "同基础规则" in packs
+    assert "几副牌" in packs and "出处：《够级大纲》第一条" in packs and "同基础规则" in packs
     beat = option_block(page, "sets.beat")
     assert "大花盖小花" in beat and "<code>cover</code>" in beat  # each value's meaning
     teammate = option_block(page, "burn.teammate")

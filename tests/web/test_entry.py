@@ -67,6 +67,7 @@ def test_s4_art6_burning_the_opposite_is_refused_in_chinese_naming_both(club: Cl
     alert = r.text.split('role="alert">')[1].split("</p>")[0]
     assert alert.startswith("规则不接受这个结果：")
     assert f"{names[0]} 烧 {names[3]}" in alert and "对头" in alert and "第六条" in alert
+    assert "S4" not in alert and "《够级大纲》" in alert
     assert not re.search(r"[A-Za-z]{4,}", alert.split("（")[0])  # words, not the engine's English or a rule id
     assert club.stored() == 0
 
@@ -83,6 +84,8 @@ def test_s4_art15_a_seat_men_itself_is_refused_in_chinese(club: Club) -> None:
     assert r.status_code == 422
     alert = r.text.split('role="alert">')[1].split("</p>")[0]
     assert f"{names[1]} 被 {names[1]} 闷" in alert and "不能闷自己" in alert
+    assert "《够级大纲》第十五条" in alert and "《点烧闷拉够级规则明细》六、闷与被闷" in alert  # texts by name
+    assert "S4" not in alert and "S0" not in alert
 
 
 def test_refusals_in_english_name_players_too(club: Club) -> None:
