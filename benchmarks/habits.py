@@ -13,6 +13,7 @@ Each reports, per agent and variant: the chances (decisions where the blunder wa
 the blunders, and blunders per 100 hands.  A table on stdout, or ``--json``; progress on stderr.
 
     python benchmarks/habits.py --variants dagang,dianshaomenla --agents greedy,simple,learned --hands 96
+    python benchmarks/habits.py --agents ismcts --worlds 2 --hands 48     # search: about half a second a hand
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from gouji_rules import catalog
 from gouji_rules.actions import Action, Burn, Play
 from gouji_rules.agents import Agent, make_agent
 from gouji_rules.cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, CardSet
+from gouji_rules.errors import GoujiError
 from gouji_rules.legal import Legal
 from gouji_rules.match import play_match
 from gouji_rules.observe import Observation
@@ -109,14 +111,23 @@ class Watched:
         return action
 
 
-def habits(variant: str, agent: str, hands: int, seed: int, match_hands: int = 8) -> dict[str, object]:
+def player(agent: str, worlds: int) -> Agent:
+    """A new agent by name; ``ismcts`` searches ``worlds`` worlds (a small budget keeps a run to minutes)."""
+    if agent == "ismcts":
+        from gouji_rules.search import SearchAgent
+
+        return SearchAgent(worlds=worlds)
+    return make_agent(agent)
+
+
+def habits(variant: str, agent: str, hands: int, seed: int, match_hands: int = 8, worlds: int = 2) -> dict[str, object]:
     """Play ``hands`` hands (matches of ``match_hands``) with ``agent`` in every seat; the tally as JSON."""
     rules = catalog.resolve(variant)
     tally = Tally()
     played = 0
     while played < hands:
         n = min(match_hands, hands - played)
-        agents = [Watched(make_agent(agent), tally) for _ in range(6)]
+        agents = [Watched(player(agent, worlds), tally) for _ in range(6)]
         play_match(rules, seed=derive(seed, played), hands=n, agents=agents)
         played += n
     return {
@@ -124,6 +135,7 @@ def habits(variant: str, agent: str, hands: int, seed: int, match_hands: int = 8
         "agent": agent,
         "hands": played,
         "seed": seed,
+        "worlds": worlds if agent == "ismcts" else None,
         "habits": {
             k: {
                 "chances": tally.chances[k],
@@ -155,19 +167,28 @@ def main() -> None:
     ap.add_argument("--agents", default="greedy,simple,learned", help="comma-separated; ismcts is slow")
     ap.add_argument("--hands", type=int, default=96)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--worlds", type=int, default=2, help="ismcts's worlds per decision (its default is 6)")
     ap.add_argument("--json", action="store_true", help="one JSON document instead of the table")
     args = ap.parse_args()
-    if args.hands < 1:
-        ap.error("--hands must be at least 1")
+    if args.hands < 1 or args.worlds < 1:
+        ap.error("--hands and --worlds must be at least 1")
+    variants = [v for v in args.variants.split(",") if v.strip()]
+    agents = [a for a in args.agents.split(",") if a.strip()]
+    if not variants or not agents:
+        ap.error("--variants and --agents each name at least one")
+    try:  # every name checked before the first hand is played
+        for v in variants:
+            catalog.resolve(v)
+        for a in agents:
+            make_agent(a)
+    except (GoujiError, ValueError, OSError) as e:
+        print(f"habits: {str(e).splitlines()[0]}", file=sys.stderr)
+        raise SystemExit(1) from None
     rows = []
-    for v in args.variants.split(","):
-        for a in args.agents.split(","):
+    for v in variants:
+        for a in agents:
             print(f"{v} {a}: {args.hands} hands", file=sys.stderr, flush=True)
-            try:
-                rows.append(habits(v, a, args.hands, args.seed))
-            except (ValueError, OSError) as e:
-                print(f"habits: {e}", file=sys.stderr)
-                raise SystemExit(1) from None
+            rows.append(habits(v, a, args.hands, args.seed, worlds=args.worlds))
     print(json.dumps(rows, ensure_ascii=False, indent=1) if args.json else table(rows))
 
 

@@ -258,7 +258,11 @@ class SimpleAgent:
         me, owner = obs.seat, obs.table_owner
         if obs.mode == "lead" and obs.burning != me:
             # lowest rank first, 3s only when nothing else is left, whole rank, nothing attached
-            return Play(min(legal.iter_sets(), key=lambda cs: (cs.rank == THREE, cs.attached, cs.rank, -cs.count)))
+            low = min(
+                legal.iter_sets(), key=lambda cs: (cs.rank == THREE, cs.attached, cs.rank, -cs.count), default=None
+            )
+            if low is not None:
+                return Play(low)
         if obs.mode == "follow" and owner != me and same_side(owner, me) and PASS in legal:
             return PASS
         if obs.mode == "follow" and legal.sets:
