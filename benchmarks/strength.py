@@ -7,7 +7,7 @@ Prints one JSON document; progress goes to stderr.
 
     python benchmarks/strength.py --pairs 100 --matchups learned-greedy,learned-ismcts=30,ismcts+learned-greedy=10
 
-Agents: ``greedy``, ``learned`` (the shipped weights, or ``--weights VARIANT=FILE``: that file's network
+Agents: ``greedy``, ``simple`` (lowest set first, never over a partner), ``learned`` (the shipped weights, or ``--weights VARIANT=FILE``: that file's network
 played as its meta says, margin, candidates and scope), ``shipped`` (the shipped weights even with
 ``--weights``, to measure a new file against them), ``ismcts`` (its default budget: 6 worlds, 4
 candidates), ``ismcts+learned`` (the same search with learned rollouts, the shipped weights).
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gouji_rules import catalog
-from gouji_rules.agents import Agent, GreedyAgent
+from gouji_rules.agents import Agent, GreedyAgent, SimpleAgent
 from gouji_rules.learn.agent import LearnedAgent
 from gouji_rules.learn.checkpoint import fit_columns, load
 from gouji_rules.learn.duplicate import Strength, duplicate
@@ -35,6 +35,8 @@ from gouji_rules.search import SearchAgent
 def factory(name: str, weights: tuple[QNet, dict[str, Any]] | None) -> Callable[[], Agent]:
     if name == "greedy":
         return GreedyAgent
+    if name == "simple":
+        return SimpleAgent
     if name == "shipped" or (name == "learned" and weights is None):
         return LearnedAgent
     if name == "learned" and weights is not None:
@@ -46,14 +48,16 @@ def factory(name: str, weights: tuple[QNet, dict[str, Any]] | None) -> Callable[
         return SearchAgent
     if name == "ismcts+learned":
         return lambda: SearchAgent(rollout="learned")
-    raise SystemExit(f"unknown agent {name!r}: greedy, learned, shipped, ismcts, ismcts+learned")
+    raise SystemExit(f"unknown agent {name!r}: greedy, simple, learned, shipped, ismcts, ismcts+learned")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", default="dagang,dianshaomenla")
     ap.add_argument("--pairs", type=int, default=50, help="deal pairs per matchup (NAME=N in --matchups overrides)")
-    ap.add_argument("--matchups", default="learned-greedy,learned-ismcts=20,ismcts+learned-greedy=10")
+    ap.add_argument(
+        "--matchups", default="learned-greedy,learned-simple,simple-greedy,learned-ismcts=20,ismcts+learned-greedy=10"
+    )
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--weights", action="append", default=[], help="VARIANT=FILE: learned plays these weights")
     args = ap.parse_args()

@@ -1,4 +1,4 @@
-"""Agents: who decides for a seat.  The protocol, a uniform random agent and a heuristic one.
+"""Agents: who decides for a seat.  The protocol, a uniform random agent and two heuristic ones.
 
 An agent gets the observation a seated player may see and the legal actions,
 and returns one of them.  ``start_hand`` gives it the hand's seed so that runs
@@ -234,6 +234,42 @@ class GreedyAgent:
         return min(cands, key=lambda cs: set_cost(cs, h))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SimpleAgent:
+    """A twenty-line baseline that beats greedy: lead the lowest set, never play over a partner.
+
+    It leads all its cards of its lowest rank (3s last), passes when the set to beat is a
+    partner's, and otherwise follows with the cheapest set that beats.  Everything that is not
+    leading or following (burns, 接风 consent, tribute, declarations, 买3买4, 冲点, 革命 …) it
+    leaves to :class:`GreedyAgent`, so the two differ only in how they shed cards.
+    """
+
+    name = "simple"
+
+    def __init__(self) -> None:
+        self.greedy = GreedyAgent()
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        """A new hand begins: ``seed`` makes the delegated choices repeatable."""
+        self.greedy.start_hand(seed, seat)
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        """One of ``legal``, chosen from what the seat may see."""
+        me, owner = obs.seat, obs.table_owner
+        if obs.mode == "lead" and obs.burning != me:
+            # lowest rank first, 3s only when nothing else is left, whole rank, nothing attached
+            low = min(
+                legal.iter_sets(), key=lambda cs: (cs.rank == THREE, cs.attached, cs.rank, -cs.count), default=None
+            )
+            if low is not None:
+                return Play(low)
+        if obs.mode == "follow" and owner != me and same_side(owner, me) and PASS in legal:
+            return PASS
+        if obs.mode == "follow" and legal.sets:
+            return Play(min(legal.sets, key=lambda cs: (cs.attached, cs.size, cs.rank)))
+        return self.greedy.act(obs, legal)
+
+
 def _by_name(module: str, attr: str) -> Callable[[], Agent]:
     """An agent made from a class found by name when the first one is made, never imported here:
     search builds on this module (an import would knot the two), and the learned agent needs numpy
@@ -249,13 +285,14 @@ def _by_name(module: str, attr: str) -> Callable[[], Agent]:
 AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "simple": SimpleAgent,
     "ismcts": _by_name("gouji_rules.search", "SearchAgent"),
     "learned": _by_name("gouji_rules.learn.agent", "LearnedAgent"),
 }
 
 
 def make_agent(name: str) -> Agent:
-    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``ismcts``, ``learned``);
+    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``simple``, ``ismcts``, ``learned``);
     unknown names raise ValueError."""
     try:
         return AGENTS[name]()
@@ -263,4 +300,4 @@ def make_agent(name: str) -> Agent:
         raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}") from None
 
 
-__all__ = ["AGENTS", "Agent", "Consent", "GreedyAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "Consent", "GreedyAgent", "RandomAgent", "SimpleAgent", "make_agent"]

@@ -32,6 +32,10 @@ _LEARNED = (
     "learned (the shipped weights, ismcts distilled) against greedy on 200 duplicate deal pairs, seed 2026: "
     "python benchmarks/strength.py --variants {v} --matchups learned-greedy=200 (docs/research.md)"
 )
+_SIMPLE = (
+    "simple against greedy on 400 duplicate single-hand deal pairs, seed 2026: "
+    "python benchmarks/strength.py --variants {v} --pairs 400 --matchups simple-greedy (docs/research.md)"
+)
 STRENGTHS: tuple[Strength, ...] = (
     Strength("greedy", "dagang", 0.0, 0.0, 0.0, 0, "the reference: every edge is measured against greedy"),
     Strength("greedy", "dianshaomenla", 0.0, 0.0, 0.0, 0, "the reference: every edge is measured against greedy"),
@@ -49,6 +53,8 @@ STRENGTHS: tuple[Strength, ...] = (
     Strength("random", "dianshaomenla", -5.31, -5.44, -5.17, 200, _RANDOM),
     Strength("learned", "dagang", 2.10, 1.67, 2.54, 200, _LEARNED.format(v="dagang")),
     Strength("learned", "dianshaomenla", 1.15, 0.85, 1.44, 200, _LEARNED.format(v="dianshaomenla")),
+    Strength("simple", "dagang", 1.81, 1.45, 2.17, 400, _SIMPLE.format(v="dagang")),
+    Strength("simple", "dianshaomenla", 1.78, 1.59, 1.97, 400, _SIMPLE.format(v="dianshaomenla")),
 )
 """Every measurement, one per agent and variant (docs/research.md, docs/compare.md)."""
 

@@ -13,11 +13,35 @@ import shlex
 import signal
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import click
 
 from .common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, fail, handles_errors
+
+HELD_OUT = Path(__file__).resolve().parents[2] / "examples" / "clubs"
+"""Club files kept out of training, so that strength under rules never trained on can be measured
+(issue 32).  Found next to the package in a checkout; an installed wheel has none to compare with."""
+
+
+def held_out(spec: str) -> str | None:
+    """The held-out club file ``spec`` is (a file in an ``examples/clubs`` folder) or has the same rules as
+    (fingerprint, so a renamed copy counts); None for any other variant, or one that does not load."""
+    from .. import catalog
+    from ..errors import GoujiError
+
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml") and path.resolve().parent.parts[-2:] == ("examples", "clubs"):
+        return spec
+    try:
+        mine = catalog.resolve(spec).fingerprint()
+        for f in sorted(HELD_OUT.glob("*.yaml")):
+            if catalog.resolve(str(f)).fingerprint() == mine:
+                return str(f)
+    except (GoujiError, OSError):
+        return None  # training reports a variant that does not load, with its own message
+    return None
 
 
 def _line(p: Any) -> str:
@@ -133,6 +157,11 @@ def _line(p: Any) -> str:
     help="margin over greedy's choice of the strength figure (in units of the largest place score); "
     "with --teacher-worlds also the margin the learned behaviour plays with",
 )
+@click.option(
+    "--allow-held-out",
+    is_flag=True,
+    help="train on a club file kept out of training (examples/clubs/, or the same rules under another name)",
+)
 @handles_errors
 def train_cmd(
     variant_spec: str | None,
@@ -165,6 +194,7 @@ def train_cmd(
     candidate_counts: str,
     latest: bool,
     eval_margin: float,
+    allow_held_out: bool,
 ) -> None:
     """Train the learned agent by self-play under a variant, with checkpoints and resume.
 
@@ -206,6 +236,12 @@ def train_cmd(
         )
         click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))
         return
+    kept = None if allow_held_out else held_out(variant_spec or "dagang")
+    if kept is not None:
+        fail(
+            f"{variant_spec}: the rules of {kept}, a club file kept out of training to measure agents on rules "
+            "they never saw; give --allow-held-out to train on it anyway"
+        )
     try:
         widths = tuple(int(x) for x in hidden.split(","))
     except ValueError:

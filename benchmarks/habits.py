@@ -1,0 +1,196 @@
+"""Known blunders, counted: how often each agent makes the mistakes a club player would point out.
+
+Every seat plays the same agent, matches of 8 hands; at each decision the observation, the legal
+actions and the choice go to three detectors that read the engine's state (never strings):
+
+- ``fours_before_open``: 4s led before opening (开点) while a pure 够级 set in hand could open
+  (the variant opens the point, the seat's point is ``none``, the deadline has not passed);
+- ``jokerless_burn``: a burn (烧牌) started with no joker in hand, unless all that follows the
+  burning set is the last 3s;
+- ``lone_big_joker``: a 大王 played as a single while a legal set could carry it (挂王).
+
+Each reports, per agent and variant: the chances (decisions where the blunder was possible),
+the blunders, and blunders per 100 hands.  A table on stdout, or ``--json``; progress on stderr.
+
+    python benchmarks/habits.py --variants dagang,dianshaomenla --agents greedy,simple,learned --hands 96
+    python benchmarks/habits.py --agents ismcts --worlds 2 --hands 48     # search: about half a second a hand
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gouji_rules import catalog
+from gouji_rules.actions import Action, Burn, Play
+from gouji_rules.agents import Agent, make_agent
+from gouji_rules.cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, CardSet
+from gouji_rules.errors import GoujiError
+from gouji_rules.legal import Legal
+from gouji_rules.match import play_match
+from gouji_rules.observe import Observation
+from gouji_rules.rng import derive
+
+Verdict = bool | None
+"""None: the blunder was not possible here; False: possible, not made; True: made."""
+
+
+def fours_before_open(obs: Observation, legal: Legal, action: Action) -> Verdict:
+    """4s led while the point is still to open and a pure 够级 set in hand could open it."""
+    rules, h, me = obs.rules, obs.hand, obs.seat
+    if obs.mode != "lead" or not rules.open_point or obs.point[me] != "none" or not h[FOUR]:
+        return None
+    deadline = rules.open_point_deadline_out  # seats out after which nobody opens; None: no deadline
+    if deadline is not None and len(obs.finish) >= deadline:
+        return None
+    if not any(r != FOUR and h[r] and rules.is_pure_gouji(CardSet(r, h[r])) for r in range(NRANKS)):
+        return None
+    return isinstance(action, Play) and action.cards.rank == FOUR
+
+
+def jokerless_burn(obs: Observation, legal: Legal, action: Action) -> Verdict:
+    """A burn started from a hand without a joker, unless only the last 3s follow the burning set."""
+    if not isinstance(action, Burn):
+        return None
+    h = obs.hand
+    if h[SJ] + h[BJ] + h[TOP]:
+        return False
+    after = list(h)
+    for r, n in action.cards.card_counts().items():
+        after[r] -= n
+    return any(n for r, n in enumerate(after) if r != THREE)
+
+
+def lone_big_joker(obs: Observation, legal: Legal, action: Action) -> Verdict:
+    """A single 大王 played while one of the legal sets carries a 大王 on cards of a plain rank."""
+    if not isinstance(action, Play | Burn):
+        return None
+    cs = action.cards
+    if (cs.rank, cs.count, cs.attached) != (BJ, 1, 0):
+        return None
+    return any(s.bj and s.rank < SJ for s in legal.iter_sets())
+
+
+DETECTORS: dict[str, Callable[[Observation, Legal, Action], Verdict]] = {
+    "fours_before_open": fours_before_open,
+    "jokerless_burn": jokerless_burn,
+    "lone_big_joker": lone_big_joker,
+}
+
+
+@dataclass
+class Tally:
+    """Chances and blunders per detector."""
+
+    chances: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DETECTORS, 0))
+    blunders: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DETECTORS, 0))
+
+    def see(self, obs: Observation, legal: Legal, action: Action) -> None:
+        for name, detect in DETECTORS.items():
+            v = detect(obs, legal, action)
+            if v is not None:
+                self.chances[name] += 1
+                self.blunders[name] += v
+
+
+class Watched:
+    """An agent that reports each of its decisions to a tally and otherwise plays as ``inner``."""
+
+    def __init__(self, inner: Agent, tally: Tally) -> None:
+        self.inner, self.tally, self.name = inner, tally, inner.name
+
+    def start_hand(self, seed: int, seat: int) -> None:
+        self.inner.start_hand(seed, seat)
+
+    def act(self, obs: Observation, legal: Legal) -> Action:
+        action = self.inner.act(obs, legal)
+        self.tally.see(obs, legal, action)
+        return action
+
+
+def player(agent: str, worlds: int) -> Agent:
+    """A new agent by name; ``ismcts`` searches ``worlds`` worlds (a small budget keeps a run to minutes)."""
+    if agent == "ismcts":
+        from gouji_rules.search import SearchAgent
+
+        return SearchAgent(worlds=worlds)
+    return make_agent(agent)
+
+
+def habits(variant: str, agent: str, hands: int, seed: int, match_hands: int = 8, worlds: int = 2) -> dict[str, object]:
+    """Play ``hands`` hands (matches of ``match_hands``) with ``agent`` in every seat; the tally as JSON."""
+    rules = catalog.resolve(variant)
+    tally = Tally()
+    played = 0
+    while played < hands:
+        n = min(match_hands, hands - played)
+        agents = [Watched(player(agent, worlds), tally) for _ in range(6)]
+        play_match(rules, seed=derive(seed, played), hands=n, agents=agents)
+        played += n
+    return {
+        "variant": variant,
+        "agent": agent,
+        "hands": played,
+        "seed": seed,
+        "worlds": worlds if agent == "ismcts" else None,
+        "habits": {
+            k: {
+                "chances": tally.chances[k],
+                "blunders": tally.blunders[k],
+                "per_100_hands": round(100 * tally.blunders[k] / played, 2),
+            }
+            for k in DETECTORS
+        },
+    }
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    """One line per variant and agent: blunders / chances and per 100 hands for each detector."""
+    head = f"{'variant':<15}{'agent':<9}{'hands':>6}  " + "  ".join(f"{k:>26}" for k in DETECTORS)
+    lines = [head]
+    for row in rows:
+        hb = row["habits"]
+        assert isinstance(hb, dict)
+        cells = [f"{hb[k]['blunders']:>5}/{hb[k]['chances']:<6} {hb[k]['per_100_hands']:>7.2f}/100h" for k in DETECTORS]
+        lines.append(
+            f"{row['variant']!s:<15}{row['agent']!s:<9}{row['hands']!s:>6}  " + "  ".join(f"{c:>26}" for c in cells)
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variants", default="dagang,dianshaomenla")
+    ap.add_argument("--agents", default="greedy,simple,learned", help="comma-separated; ismcts is slow")
+    ap.add_argument("--hands", type=int, default=96)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--worlds", type=int, default=2, help="ismcts's worlds per decision (its default is 6)")
+    ap.add_argument("--json", action="store_true", help="one JSON document instead of the table")
+    args = ap.parse_args()
+    if args.hands < 1 or args.worlds < 1:
+        ap.error("--hands and --worlds must be at least 1")
+    variants = [v for v in args.variants.split(",") if v.strip()]
+    agents = [a for a in args.agents.split(",") if a.strip()]
+    if not variants or not agents:
+        ap.error("--variants and --agents each name at least one")
+    try:  # every name checked before the first hand is played
+        for v in variants:
+            catalog.resolve(v)
+        for a in agents:
+            make_agent(a)
+    except (GoujiError, ValueError, OSError) as e:
+        print(f"habits: {str(e).splitlines()[0]}", file=sys.stderr)
+        raise SystemExit(1) from None
+    rows = []
+    for v in variants:
+        for a in agents:
+            print(f"{v} {a}: {args.hands} hands", file=sys.stderr, flush=True)
+            rows.append(habits(v, a, args.hands, args.seed, worlds=args.worlds))
+    print(json.dumps(rows, ensure_ascii=False, indent=1) if args.json else table(rows))
+
+
+if __name__ == "__main__":
+    main()
