@@ -3,9 +3,9 @@
 ``gouji_rules.section.dataclass`` builds the classes of ``variant.py`` without generating code (issue
 13: it was most of ``gouji validate``'s import).  Nobody may see the difference: a club's tooling
 constructs sections, compares, hashes, pickles and ``replace()``s them, and ``gouji explain`` and the
-schema read ``fields()`` and their metadata.  So ``variant.py`` is executed a second time with the
-real ``dataclasses.dataclass`` in place of the fast one, and every class of the two modules is held
-to the other, point by point.
+schema read ``fields()`` and their metadata.  So ``variant.py`` and the sections' module
+(``parts/sections.py``) are executed a second time with the real ``dataclasses.dataclass`` in place of
+the fast one, and every class of the two executions is held to the other, point by point.
 """
 
 from __future__ import annotations
@@ -25,29 +25,45 @@ from typing import Any, ClassVar
 import pytest
 
 from gouji_rules import catalog, section, variant
+from gouji_rules.parts import sections
 
 REFERENCE = "gouji_rules._variant_as_dataclasses"
+REFERENCE_SECTIONS = "gouji_rules.parts._sections__variant_as_dataclasses"
 
 
-def _load_variant(name: str, decorator: Callable[..., Any] | None = None) -> ModuleType:
-    """``variant.py`` executed afresh as module ``name`` (with ``decorator`` as its ``dataclass``)."""
-    spec = importlib.util.spec_from_file_location(name, variant.__file__)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
+def _as_shipped(text: str) -> str:
+    """A text of the reference classes with their modules named as the shipped classes' are."""
+    return text.replace(REFERENCE_SECTIONS, "gouji_rules.parts.sections").replace(REFERENCE, "gouji_rules.variant")
+
+
+def _load_variant(
+    name: str, decorator: Callable[..., Any] | None = None, keep: pytest.MonkeyPatch | None = None
+) -> ModuleType:
+    """``variant.py`` executed afresh as module ``name`` (with ``decorator`` as its ``dataclass``), over the
+    sections' own module (``parts/sections.py``) executed afresh beside it, so that every class is built
+    again.  ``keep`` keeps both modules in ``sys.modules`` for as long as it lasts (their instances pickle)."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(sys.modules, name, module)  # dataclasses reads the class's module as it builds it
         if decorator is not None:
             mp.setattr(section, "dataclass", decorator)
-        spec.loader.exec_module(module)
+        both = keep or mp
+        again = _exec(both, f"gouji_rules.parts._sections_{name.rsplit('.', 1)[-1]}", sections.__file__)
+        mp.setitem(sys.modules, "gouji_rules.parts.sections", again)  # variant.py's import finds it
+        return _exec(both, name, variant.__file__)
+
+
+def _exec(mp: pytest.MonkeyPatch, name: str, path: str | None) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    mp.setitem(sys.modules, name, module)  # dataclasses reads the class's module as it builds it
+    spec.loader.exec_module(module)
     return module
 
 
 @pytest.fixture(scope="module")
 def reference() -> Iterator[ModuleType]:
-    module = _load_variant(REFERENCE, dataclasses.dataclass)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(sys.modules, REFERENCE, module)  # so that its instances pickle
-        yield module
+        yield _load_variant(REFERENCE, dataclasses.dataclass, keep=mp)
 
 
 CLASSES = [cls.__name__ for _, cls in variant.SECTIONS] + ["Variant"]
@@ -131,10 +147,8 @@ def assert_same_class(fast: type, real: type) -> None:
     assert _fields(fast) == _fields(real)
     assert list(fast.__dataclass_fields__) == list(real.__dataclass_fields__)  # type: ignore[attr-defined]
     assert fast.__match_args__ == real.__match_args__  # type: ignore[attr-defined]
-    assert (
-        fast.__doc__ == (real.__doc__ or "").replace(REFERENCE, "gouji_rules.variant") or fast.__doc__ == real.__doc__
-    )
-    assert str(inspect.signature(fast)) == str(inspect.signature(real)).replace(REFERENCE, "gouji_rules.variant")
+    assert fast.__doc__ == _as_shipped(real.__doc__ or "") or fast.__doc__ == real.__doc__
+    assert str(inspect.signature(fast)) == _as_shipped(str(inspect.signature(real)))
     for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
         mine, theirs = fast.__dict__.get(name), real.__dict__.get(name)
         assert (mine is None) == (theirs is None), name
