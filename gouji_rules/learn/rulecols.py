@@ -6,7 +6,7 @@ field's type and its declared bounds) and from the catalogue's part options
 (:func:`gouji_rules.parts.catalogue.option_rows`); nothing here lists an option by hand, so an
 option added to a section or a part is a column the next time the package is imported.
 
-How a value becomes numbers (every number in [0, 1]):
+How a value becomes numbers (each in [0, 1], but a list of numbers in [−1, 1]):
 
 * a bool: one column ``rule.<section>.<field>``, 0 or 1;
 * a whole number: one column, ``(v − minimum) / (maximum − minimum)`` where both bounds are declared,
@@ -92,7 +92,7 @@ def _columns_of(path: str, tp: Any, default: Any, meta: Mapping[str, Any]) -> tu
         return [path], lambda v: [float(bool(v))]
     if tp is int:
         f = _int(lo, hi)
-        return [path], lambda v: [f(v)]
+        return [path], lambda v: [min(max(f(v), 0.0), 1.0)]
     if origin in (typing.Union, types.UnionType) and set(args) == {int, type(None)}:
         f = _int(lo, hi)
         return [path, f"{path}=null"], lambda v: [0.0, 1.0] if v is None else [f(v), 0.0]
@@ -198,13 +198,11 @@ RULE_SIZE = len(RULE_COLUMNS)
 
 
 def encode_rules(variant: Variant) -> FloatArray:
-    """The rule block of ``variant``: RULE_SIZE numbers in [0, 1]."""
+    """The rule block of ``variant``: RULE_SIZE numbers (the module's docstring says how each is read)."""
     out: list[float] = []
     for i in INPUTS:
         out += i.read(i.value(variant))
-    block = np.asarray(out, np.float32)
-    np.clip(block, 0.0, 1.0, out=block)
-    return block
+    return np.asarray(out, np.float32)
 
 
 _ATTR = "_learn_rule_block"
