@@ -225,6 +225,11 @@ def unseen_rules(variant: Variant) -> list[str]:
     option whenever the part is played)."""
     out = [f"hooks.{name}" for name in sorted(variant.hooks)]
     out += [path for path, value, default in UNREADABLE if value(variant) != default]
+    known = {i.path for i in INPUTS} | {u[0] for u in UNREADABLE}
+    for row in catalogue.option_rows():  # a part registered after the layout was made: no column
+        home = row.path[: -len(f".{row.part}.{row.option.name}")]
+        if row.path not in known and row.part in variant.extensions.get(home, {}):
+            out.append(row.path)
     return out
 
 
