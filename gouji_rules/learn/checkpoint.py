@@ -142,7 +142,9 @@ def check_trained_over(name: str, meta: dict[str, Any]) -> None:
     if clubs is None:
         return
     if not isinstance(clubs, dict):
-        raise WeightsError(f"{name}: trained_over.clubs must be an object (count, seed, bases, ranges), not {_show(clubs)}")
+        raise WeightsError(
+            f"{name}: trained_over.clubs must be an object (count, seed, bases, ranges), not {_show(clubs)}"
+        )
     _whole(name, "trained_over.clubs.count", clubs.get("count"), 1, 10**9)
     _whole(name, "trained_over.clubs.seed", clubs.get("seed"), 0, 2**64 - 1)
     _names(name, "trained_over.clubs.bases", clubs.get("bases"))
@@ -151,7 +153,9 @@ def check_trained_over(name: str, meta: dict[str, Any]) -> None:
         raise WeightsError(f"{name}: trained_over.clubs.ranges must map option paths to values, not {_show(ranges)}")
     for path, values in ranges.items():
         if not isinstance(values, list) or not values:
-            raise WeightsError(f"{name}: trained_over.clubs.ranges.{path} must be a list of values, not {_show(values)}")
+            raise WeightsError(
+                f"{name}: trained_over.clubs.ranges.{path} must be a list of values, not {_show(values)}"
+            )
 
 
 def check_play_meta(name: str, meta: dict[str, Any]) -> None:
@@ -365,8 +369,8 @@ __all__ = [
     "Fit",
     "WeightsError",
     "check_play_meta",
-    "check_trained_over",
     "check_run_meta",
+    "check_trained_over",
     "columns_of",
     "fit_columns",
     "load_checkpoint",

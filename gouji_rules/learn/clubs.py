@@ -51,11 +51,15 @@ RANGES: tuple[Range, ...] = (
     Range("declare.xuandian", (True, False), "宣点 (S0) on or off"),
     Range("declare.fanche_multiplier", (1, 2), "翻车 doubled by agreement (S4) or not"),
     Range("tribute.point_when_neither", ("none", "both"), "neither opened: nobody pays (S0) or both (S4, TCO, DART)"),
-    Range("tribute.returned", (("place",), ("point", "burn", "men", "place")), "还贡 for 落贡 only (S4, GO) or all (TCO)"),
+    Range(
+        "tribute.returned", (("place",), ("point", "burn", "men", "place")), "还贡 for 落贡 only (S4, GO) or all (TCO)"
+    ),
     Range("tribute.sweep", ("opposite", "place"), "after 串三户: each pays his 对头 (S4, TCO) or place tribute"),
     Range("geming.enabled", (True, False), "革命 (S4, GO) on or off"),
     Range("chongdian.enabled", (False, True), "冲点 (S0) on or off"),
-    Range("jiefeng.policy", ("next_seat", "next_teammate", "by_consent"), "接风: 下家 (S0), teammate (DART), consent (S4)"),
+    Range(
+        "jiefeng.policy", ("next_seat", "next_teammate", "by_consent"), "接风: 下家 (S0), teammate (DART), consent (S4)"
+    ),
     Range("free_for_all.passers_return", (True, False), "四人乱缠: passers come back (S0) or not (TCY)"),
 )
 """The options drawn clubs change and the values they take (one row per option)."""

@@ -154,6 +154,11 @@ def _part_value(home: str, part: str, option: str, default: Any) -> Callable[[Va
     return value
 
 
+def _or_zeros(read: Reader, n: int) -> Reader:
+    """``read``, and zeros for the options of a part the variant does not play (None)."""
+    return lambda v: [0.0] * n if v is None else read(v)
+
+
 Unread = tuple[str, Callable[[Variant], Any], Any]
 """An option with no column: its path, how to read it of a Variant, and its default."""
 
@@ -184,7 +189,7 @@ def _inputs() -> tuple[tuple[RuleInput, ...], tuple[Unread, ...]]:
                 RuleInput(
                     row.path,
                     tuple(cols),
-                    lambda v, r=read, n=len(cols): [0.0] * n if v is None else r(v),  # type: ignore[misc]
+                    _or_zeros(read, len(cols)),
                     _part_value(home, row.part, o.name, o.default),
                 )
             )

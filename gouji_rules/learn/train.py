@@ -39,8 +39,8 @@ import numpy as np
 
 from ..agents import GreedyAgent
 from ..compare.backends import BackendError
-from ..compare.work import load as load_variant
 from ..compare.work import VariantSource, portable_source
+from ..compare.work import load as load_variant
 from ..errors import GoujiError
 from ..variant import Variant
 from .agent import LearnedAgent, shipped_path

@@ -4,8 +4,8 @@ on load with the file's name and what is wrong, never numpy's traceback, never t
 One case per form the attack batteries found; when the format changes, these change with it."""
 
 import json
-import re
 import os
+import re
 
 import numpy as np
 import pytest

@@ -81,9 +81,15 @@ def test_gouji_train_takes_variant_twice_and_draw_clubs(tmp_path) -> None:
     assert r.returncode == 0, r.stderr
     assert load(tmp_path / "a" / "checkpoint.npz")[1]["trained_over"]["variants"] == ["dagang", "dianshaomenla"]
     held = str(ROOT / "examples" / "clubs" / "qingdao.yaml")
-    r = subprocess.run([*base, "--out", str(tmp_path / "b"), "--variant", "dagang", "--variant", held], capture_output=True, text=True)
+    r = subprocess.run(
+        [*base, "--out", str(tmp_path / "b"), "--variant", "dagang", "--variant", held], capture_output=True, text=True
+    )
     assert r.returncode == 1 and "kept out of training" in r.stderr and not (tmp_path / "b").exists()
     r = subprocess.run([*base, "--out", str(tmp_path / "c"), "--draw-clubs", "-1"], capture_output=True, text=True)
     assert r.returncode == 2
-    r = subprocess.run([*base, "--out", str(tmp_path / "d"), "--variant", "dagang", "--variant", "dagang"], capture_output=True, text=True)
+    r = subprocess.run(
+        [*base, "--out", str(tmp_path / "d"), "--variant", "dagang", "--variant", "dagang"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2 and "given twice" in r.stderr

@@ -16,8 +16,8 @@ from gouji_rules.catalog import dagang, resolve
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, shipped_fit, shipped_path
 from gouji_rules.learn.checkpoint import columns_of, fit_columns, load_weights
 from gouji_rules.learn.features import ACT_COLUMNS, BASE_SIZE, OBS_COLUMNS, PLAY_MODES, Featurizer
-from gouji_rules.learn.rulecols import RULE_COLUMNS
 from gouji_rules.learn.net import WeightsError
+from gouji_rules.learn.rulecols import RULE_COLUMNS
 from gouji_rules.legal import Legal
 from gouji_rules.match import Match
 from gouji_rules.observe import Observation
@@ -106,9 +106,7 @@ def test_a_column_added_since_training_gets_zero_weights_and_changes_no_q() -> N
         np.testing.assert_allclose(fitted.q(wide_x, wide_rows), net.q(x, rows), rtol=1e-5, atol=1e-5)
         seen += 1
     assert seen >= 20
-    back, fit = fit_columns(
-        fitted, {"net": {"obs_columns": obs_cols, "act_columns": act_cols}}, base, ACT_COLUMNS
-    )
+    back, fit = fit_columns(fitted, {"net": {"obs_columns": obs_cols, "act_columns": act_cols}}, base, ACT_COLUMNS)
     assert fit.gone == ("mode.added", "word.added") and np.array_equal(back.p["w_obs"], net.p["w_obs"])
 
 

@@ -22,7 +22,7 @@ def _at(variant, column: str) -> float:
 
 def test_todays_columns_come_first_in_todays_order_then_the_rule_block() -> None:
     assert OBS_COLUMNS[:BASE_SIZE] == ef.COLUMNS and OBS_COLUMNS[BASE_SIZE:] == RULE_COLUMNS
-    assert OBS_SIZE == BASE_SIZE + len(RULE_COLUMNS) and all(c.startswith("rule.") for c in RULE_COLUMNS)
+    assert BASE_SIZE + len(RULE_COLUMNS) == OBS_SIZE and all(c.startswith("rule.") for c in RULE_COLUMNS)
 
 
 def test_every_field_of_every_section_is_a_column_or_listed_as_unreadable() -> None:
@@ -41,7 +41,10 @@ def test_every_number_is_in_0_1_but_scores_and_one_value_of_each_enum_is_set(nam
     assert ((block >= -1) & (block <= 1)).all()
     lists = [i for i, c in enumerate(RULE_COLUMNS) if c.startswith("rule.scoring.points.")]
     assert (np.delete(block, lists) >= 0).all()
-    assert sum(block[RULE_COLUMNS.index(f"rule.jiefeng.policy={p}")] for p in ("next_seat", "next_teammate", "by_consent")) == 1
+    assert (
+        sum(block[RULE_COLUMNS.index(f"rule.jiefeng.policy={p}")] for p in ("next_seat", "next_teammate", "by_consent"))
+        == 1
+    )
 
 
 def test_the_values_are_the_variants_own() -> None:
