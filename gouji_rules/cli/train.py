@@ -65,10 +65,11 @@ def _line(p: Any) -> str:
 )
 @click.option(
     "--draw-clubs",
-    type=click.IntRange(0, 100_000),
+    type=click.IntRange(0, 5000),
     default=0,
     show_default=True,
-    help="also play this many club files drawn from the ranges clubs use (learn.clubs, seeded by --seed)",
+    help="also play this many club files drawn from the ranges clubs use (learn.clubs, seeded by --seed; "
+    "drawn at the start, about 130 a second)",
 )
 @click.option("--out", "out", required=True, help="run folder: checkpoints, best weights, log (resumed if it has one)")
 @click.option("--seed", type=SEED, default=0, show_default=True)

@@ -219,6 +219,8 @@ class Trainer:
         self.sources: list[VariantSource] = [self.source, *(portable_source(v) for v in cfg.also)]
         # a variant that does not load is refused now, not in a worker
         self.names = list(dict.fromkeys([self.variant.name, *(load_variant(v)[0].name for v in self.sources[1:])]))
+        self.clubs_before: dict[str, Any] | None = None
+        """the drawn clubs a resumed run said it played, kept when this command draws none"""
         if cfg.draw_clubs:
             from .clubs import draw_clubs
 
@@ -280,7 +282,7 @@ class Trainer:
         """The variants and the drawn clubs' ranges this run plays (``checkpoint.check_trained_over``)."""
         from .clubs import space
 
-        clubs = space(self.cfg.draw_clubs, self.cfg.seed) if self.cfg.draw_clubs else None
+        clubs = space(self.cfg.draw_clubs, self.cfg.seed) if self.cfg.draw_clubs else self.clubs_before
         return {"variants": self.names, "clubs": clubs}
 
     def play_meta(self) -> dict[str, Any]:
@@ -344,6 +346,9 @@ class Trainer:
             *meta.get("code_versions", []),
             *([now] if now not in meta.get("code_versions", []) else []),
         ]
+        before = meta.get("trained_over") or {}
+        self.names = list(dict.fromkeys([*before.get("variants", ()), *self.names]))  # a resumed run played both
+        self.clubs_before = before.get("clubs")
         self.resumed = True
         self.saved = self.decisions
 

@@ -67,6 +67,11 @@ def test_a_run_over_several_variants_and_drawn_clubs_plays_them_in_turn_and_says
     over = load(tmp_path / "checkpoint.npz")[1]["trained_over"]
     assert over["variants"] == ["dagang", "dianshaomenla"]
     assert over["clubs"]["count"] == 2 and over["clubs"]["ranges"]["burn.needs_open_point"] == [True, False]
+    again = Trainer(TrainConfig(**{**cfg.__dict__, "also": ("liufu_ying",), "draw_clubs": 0}))
+    assert again.resumed and again.trained_over() == {
+        "variants": ["dagang", "dianshaomenla", "liufu_ying"],
+        "clubs": over["clubs"],
+    }
 
 
 def test_gouji_train_takes_variant_twice_and_draw_clubs(tmp_path) -> None:
@@ -85,8 +90,9 @@ def test_gouji_train_takes_variant_twice_and_draw_clubs(tmp_path) -> None:
         [*base, "--out", str(tmp_path / "b"), "--variant", "dagang", "--variant", held], capture_output=True, text=True
     )
     assert r.returncode == 1 and "kept out of training" in r.stderr and not (tmp_path / "b").exists()
-    r = subprocess.run([*base, "--out", str(tmp_path / "c"), "--draw-clubs", "-1"], capture_output=True, text=True)
-    assert r.returncode == 2
+    for bad in ("-1", "5001"):
+        r = subprocess.run([*base, "--out", str(tmp_path / "c"), "--draw-clubs", bad], capture_output=True, text=True)
+        assert r.returncode == 2 and "--draw-clubs" in r.stderr
     r = subprocess.run(
         [*base, "--out", str(tmp_path / "d"), "--variant", "dagang", "--variant", "dagang"],
         capture_output=True,
