@@ -57,10 +57,19 @@ def _line(p: Any) -> str:
 @click.command("train")
 @click.option(
     "--variant",
-    "variant_spec",
-    default=None,
-    help="a shipped name or a variant file [default: dagang]; with --export --margins: the run's variant, "
-    "when it is not shipped",
+    "variant_specs",
+    multiple=True,
+    help="a shipped name or a variant file [default: dagang]; again for more variants, played in turn (the "
+    "first is the run's: its strength figure and name); with --export --margins: the run's variant, when it is "
+    "not shipped",
+)
+@click.option(
+    "--draw-clubs",
+    type=click.IntRange(0, 5000),
+    default=0,
+    show_default=True,
+    help="also play this many club files drawn from the ranges clubs use (learn.clubs, seeded by --seed; "
+    "drawn at the start, about 130 a second)",
 )
 @click.option("--out", "out", required=True, help="run folder: checkpoints, best weights, log (resumed if it has one)")
 @click.option("--seed", type=SEED, default=0, show_default=True)
@@ -164,7 +173,8 @@ def _line(p: Any) -> str:
 )
 @handles_errors
 def train_cmd(
-    variant_spec: str | None,
+    variant_specs: tuple[str, ...],
+    draw_clubs: int,
     out: str,
     seed: int,
     seconds: float | None,
@@ -203,7 +213,11 @@ def train_cmd(
     """
     from ..learn.train import NonFiniteUpdate, TrainConfig, Trainer, WorkerLost, export
 
+    variant_spec = variant_specs[0] if variant_specs else None
+
     if export_to is not None:
+        if len(variant_specs) > 1 or draw_clubs:
+            raise click.UsageError("--export measures the run under one variant: give --variant once, no --draw-clubs")
         check_output_paths([export_to], [os.path.join(out, "best.npz"), os.path.join(out, "checkpoint.npz")])
         try:
             tried = [float(m) for m in margins.split(",") if m.strip()]
@@ -236,12 +250,15 @@ def train_cmd(
         )
         click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))
         return
-    kept = None if allow_held_out else held_out(variant_spec or "dagang")
-    if kept is not None:
-        fail(
-            f"{variant_spec}: the rules of {kept}, a club file kept out of training to measure agents on rules "
-            "they never saw; give --allow-held-out to train on it anyway"
-        )
+    if len(set(variant_specs)) < len(variant_specs):
+        raise click.BadParameter("a variant given twice", param_hint="--variant")
+    for spec in variant_specs or ("dagang",):
+        kept = None if allow_held_out else held_out(spec)
+        if kept is not None:
+            fail(
+                f"{spec}: the rules of {kept}, a club file kept out of training to measure agents on rules "
+                "they never saw; give --allow-held-out to train on it anyway"
+            )
     try:
         widths = tuple(int(x) for x in hidden.split(","))
     except ValueError:
@@ -255,6 +272,8 @@ def train_cmd(
     command = "gouji train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     cfg = TrainConfig(
         variant=variant_spec or "dagang",
+        also=tuple(variant_specs[1:]),
+        draw_clubs=draw_clubs,
         out=out,
         seed=seed,
         workers=workers,

@@ -330,7 +330,21 @@ def agents_zh(doc: dict[str, Any]) -> str:
                 f"{side['agent']} 训练时没有见过{'、'.join(p['zh'] for p in unseen)}"
                 "：这些决定由各自的默认方式作出，比较结果反映的是默认方式，不是学到的打法。"
             )
+        hidden = cannot_read_rules(side)
+        if hidden:
+            text += (
+                f"{side['agent']} 读不到这些规则（表达式钩子和没有输入列的选项）：{'、'.join(hidden)}"
+                "；它只按读得到的选项打。"
+            )
     return text
+
+
+def cannot_read_rules(side: dict[str, Any]) -> list[str]:
+    """The rules a side's agent cannot read, under any of the compared variants (each once)."""
+    out: list[str] = []
+    for row in side["strength"]:
+        out += [r for r in row.get("cannot_read", ()) if r not in out]
+    return out
 
 
 def never_saw_parts(side: dict[str, Any]) -> list[dict[str, Any]]:
@@ -586,6 +600,7 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
     for source in sources:
         out += wrap(f"source: {source}", indent="  ")
     told: set[tuple[str, str]] = set()
+    told_rules: set[str] = set()
     for side in doc.get("sides", []):
         for p in never_saw_parts(side):
             if (side["agent"], p["part"]) in told:
@@ -595,6 +610,14 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
             out += wrap(
                 f"{side['agent']} never saw {p['part']} ({p['zh']}; {what}): added since its weights were "
                 "trained, so those decisions were made by the part's default chooser, not learned play",
+                indent="  ",
+            )
+        hidden = cannot_read_rules(side)
+        if hidden and side["agent"] not in told_rules:
+            told_rules.add(side["agent"])
+            out += wrap(
+                f"{side['agent']} cannot read {', '.join(hidden)} (expression hooks and options with no input "
+                "column): it plays by the options it reads",
                 indent="  ",
             )
     out.append("")

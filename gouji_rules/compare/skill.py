@@ -115,6 +115,7 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
                     "pairs": s.pairs if s else None,
                     "source": s.source if s else None,
                     "never_saw": never_saw(agent, variant),
+                    "cannot_read": cannot_read(agent, variant),
                 }
             )
         out.append({"side": side, "seats": seats, "agent": agent, "strength": rows})
@@ -130,6 +131,17 @@ def never_saw(agent: str, variant: Variant) -> list[dict[str, Any]]:
     from ..learn.agent import unseen_parts  # numpy's agent, only where it plays
 
     return unseen_parts(variant)
+
+
+def cannot_read(agent: str, variant: Variant) -> list[str]:
+    """What ``variant`` sets that ``agent`` cannot read: for ``learned``, the expression hooks and the
+    options with no input column (``learn.rulecols.unseen_rules``: ``hooks.team_score``, ``sets.kill``);
+    it plays by the options it reads.  Other agents read no rule columns: none."""
+    if agent != "learned":
+        return []
+    from ..learn.rulecols import unseen_rules
+
+    return unseen_rules(variant)
 
 
 def score_unit(variant: Variant) -> int:

@@ -35,7 +35,17 @@ from ..rules import Rules
 from ..search import SearchAgent
 from ..variant import Variant
 from .checkpoint import Fit, columns_of, fit_columns, load_weights
-from .features import ACT_COLUMNS, ACT_SIZE, GREEDY_AT, OBS_COLUMNS, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
+from .features import (
+    ACT_COLUMNS,
+    ACT_SIZE,
+    BASE_SIZE,
+    GREEDY_AT,
+    OBS_COLUMNS,
+    OBS_SIZE,
+    PLAY_MODES,
+    Featurizer,
+    FloatArray,
+)
 from .net import QNet, WeightsError, one_blas_thread
 
 SHIPPED = ("dagang", "dianshaomenla")
@@ -124,6 +134,17 @@ def base_variant(variant: Variant) -> str:
     return best
 
 
+def folded(net: QNet, block: FloatArray) -> QNet:
+    """``net`` reading only the first BASE_SIZE columns of an observation, the rule block's part of
+    the first layer added to its bias: the same Q for every position played under those rules, at the
+    cost of a network without the block (the block is the same at every decision of the hand)."""
+    out = QNet.__new__(QNet)
+    out.obs_size, out.act_size, out.hidden = BASE_SIZE, net.act_size, net.hidden
+    w = net.p["w_obs"]
+    out.p = {**net.p, "w_obs": w[:BASE_SIZE], "b1": (net.p["b1"] + block @ w[BASE_SIZE:]).astype(np.float32)}
+    return out
+
+
 class LearnedAgent:
     """Argmax of the Q-network over the legal actions (ties: the first in ``legal``'s order).
 
@@ -180,6 +201,7 @@ class LearnedAgent:
         self._rules: Rules | None = None
         self._feat: Featurizer | None = None
         self._play: QNet | None = net
+        self._fast: QNet | None = None
         self.learned_kinds = learned_kinds
         self._learned: frozenset[str] = PLAY_MODES if learned_kinds is None else frozenset(learned_kinds) & KNOWN
         self._choosers: dict[str, Chooser | None] = {}
@@ -216,6 +238,8 @@ class LearnedAgent:
                     f"of an action, but this installation encodes {OBS_SIZE} and {ACT_SIZE}: fit it to the "
                     "columns by name first (learn.checkpoint.fit_columns), as loading a weights file does"
                 )
+            # the shipped network is fixed: fold the rules' block into the first bias once per Rules
+            self._fast = folded(self._play, self._feat.rule_block) if self.net is None else None
         return self._feat, self._play
 
     def scores(self, obs: Observation, legal: Legal) -> FloatArray:
@@ -240,7 +264,11 @@ class LearnedAgent:
         first = self.greedy.act(obs, legal)
         if self._searched_only and not self._search.searches(obs, legal):
             return first
-        x = feat.obs_row(obs)
+        fast = self._fast
+        if fast is not None:
+            x, net = feat.base_row(obs), fast
+        else:
+            x = feat.obs_row(obs)
         idx, rows = feat.indexed_rows(obs, legal, first)
         if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:
             i = self.rng.below(len(legal))
@@ -263,7 +291,7 @@ class LearnedAgent:
                 if len(hit) and q[i] - q[hit[0]] < margin:
                     i = int(hit[0])
         if self.trace is not None:
-            self.trace(self.seat, x, rows[i])
+            self.trace(self.seat, x if fast is None else np.concatenate((x, feat.rule_block)), rows[i])
         return legal[i]
 
 

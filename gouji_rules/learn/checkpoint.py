@@ -122,9 +122,45 @@ def _names(name: str, where: str, value: object, size: int | None = None) -> tup
     return tuple(value)
 
 
+MAX_VARIANTS = 1000
+
+
+def check_trained_over(name: str, meta: dict[str, Any]) -> None:
+    """``trained_over`` (absent in files written before it): what a file was trained over, so a report
+    can flag a variant outside it.  ``{"variants": [name, ...], "clubs": null or {"count": N, "seed": S,
+    "bases": [name, ...], "ranges": {option path: [value, ...]}}}``: the variants named to ``gouji
+    train``, and the drawn club files (``learn.clubs``) with the ranges they were drawn from."""
+    if "trained_over" not in meta:
+        return
+    over = meta["trained_over"]
+    if not isinstance(over, dict) or set(over) - {"variants", "clubs"}:
+        raise WeightsError(f"{name}: trained_over must be an object of variants and clubs, not {_show(over)}")
+    variants = _names(name, "trained_over.variants", over.get("variants"))
+    if not variants or len(variants) > MAX_VARIANTS:
+        raise WeightsError(f"{name}: trained_over.variants must name 1 to {MAX_VARIANTS} variants")
+    clubs = over.get("clubs")
+    if clubs is None:
+        return
+    if not isinstance(clubs, dict):
+        raise WeightsError(
+            f"{name}: trained_over.clubs must be an object (count, seed, bases, ranges), not {_show(clubs)}"
+        )
+    _whole(name, "trained_over.clubs.count", clubs.get("count"), 1, 10**9)
+    _whole(name, "trained_over.clubs.seed", clubs.get("seed"), 0, 2**64 - 1)
+    _names(name, "trained_over.clubs.bases", clubs.get("bases"))
+    ranges = clubs.get("ranges")
+    if not isinstance(ranges, dict) or not ranges or len(ranges) > MAX_KINDS:
+        raise WeightsError(f"{name}: trained_over.clubs.ranges must map option paths to values, not {_show(ranges)}")
+    for path, values in ranges.items():
+        if not isinstance(values, list) or not values:
+            raise WeightsError(
+                f"{name}: trained_over.clubs.ranges.{path} must be a list of values, not {_show(values)}"
+            )
+
+
 def check_play_meta(name: str, meta: dict[str, Any]) -> None:
     """What the agent reads of a weights file's meta to play: ``learned_kinds``, ``margin``,
-    ``candidates``, ``scope``."""
+    ``candidates``, ``scope``, and what a report reads: ``trained_over``."""
     if len(_names(name, "learned_kinds", meta.get("learned_kinds"))) > MAX_KINDS:
         raise WeightsError(f"{name}: learned_kinds lists more than {MAX_KINDS} kinds")
     if "margin" in meta:
@@ -133,6 +169,7 @@ def check_play_meta(name: str, meta: dict[str, Any]) -> None:
         _whole(name, "candidates", meta["candidates"], 0, 1000)
     if meta.get("scope", "all") not in ("all", "searched"):
         raise WeightsError(f"{name}: scope must be all or searched, not {_show(meta['scope'])}")
+    check_trained_over(name, meta)
 
 
 def check_run_meta(name: str, meta: dict[str, Any]) -> None:
@@ -333,6 +370,7 @@ __all__ = [
     "WeightsError",
     "check_play_meta",
     "check_run_meta",
+    "check_trained_over",
     "columns_of",
     "fit_columns",
     "load_checkpoint",

@@ -1,7 +1,8 @@
 """The network's input for one decision: the observation row and one row per legal action.
 
 The observation row is ``env.features`` (what the seat may see, nothing else) scaled to about
-[0, 1].  An action row is ``env.encoding``'s feature row (the cards it spends, its kind, the word
+[0, 1], then the rules the hand is played under (the ``rule.*`` block of :mod:`.rulecols`, built
+once per compiled Rules and copied into each row).  An action row is ``env.encoding``'s feature row (the cards it spends, its kind, the word
 one-hot) and what the hand would be after it: the cards left by rank, how many, how many groups,
 jokers, "only 3s left" (闷 risk), "out" — the facts a player weighs — and whether it is the greedy
 agent's choice, so the first Q learned (of greedy's own play) can keep greedy's good sense where
@@ -20,11 +21,14 @@ from ..env.encoding import FEATURE_NAMES, FEATURES, KIND_WORD, ActionEncoding
 from ..legal import Legal
 from ..observe import Observation
 from ..rules import Rules
+from .rulecols import RULE_COLUMNS, rule_block
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 
-OBS_SIZE = ef.OBS_SIZE
+BASE_SIZE = ef.OBS_SIZE
+"""The columns of the observation row before the rule block (the env's, in the env's order)."""
+OBS_SIZE = BASE_SIZE + len(RULE_COLUMNS)
 AFTER_AT = FEATURES
 SUMMARY_AT = AFTER_AT + NRANKS
 GREEDY_AT = SUMMARY_AT + 5
@@ -34,8 +38,8 @@ PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
 """The decisions the trainer teaches the network (a weights file's ``learned_kinds``); every other kind
 is made by its own default chooser (:func:`gouji_rules.learn.agent.default_chooser`)."""
 
-OBS_COLUMNS: tuple[str, ...] = ef.COLUMNS
-"""The names of the observation row's columns (``env.features.COLUMNS``)."""
+OBS_COLUMNS: tuple[str, ...] = (*ef.COLUMNS, *RULE_COLUMNS)
+"""The names of the observation row's columns: ``env.features.COLUMNS``, then ``rulecols.RULE_COLUMNS``."""
 ACT_COLUMNS: tuple[str, ...] = (
     *FEATURE_NAMES,
     *(f"after.{r}" for r in ef.RANKS),
@@ -51,7 +55,7 @@ assert len(OBS_COLUMNS) == OBS_SIZE and len(ACT_COLUMNS) == ACT_SIZE
 
 
 def _obs_scale() -> FloatArray:
-    s = np.ones(OBS_SIZE, np.float32)
+    s = np.ones(BASE_SIZE, np.float32)
     for at, n in ((ef.HAND_AT, NRANKS), (ef.TABLE_AT, NRANKS), (ef.PLAYED_AT, 6 * NRANKS), (ef.SHOWN_AT, 6 * NRANKS)):
         s[at : at + n] = 0.25
     s[ef.LEFT_AT : ef.LEFT_AT + 6] = 1.0 / 36
@@ -85,14 +89,20 @@ class Featurizer:
             hit = _SHARED[id(rules)] = (rules, ActionEncoding(rules), {})
         self.encoding = hit[1]
         self._rows = hit[2]
+        self.rule_block = rule_block(rules)
         self.observations = ef.ObservationEncoder()
 
     def reset(self) -> None:
         self.observations.reset()
 
-    def obs_row(self, obs: Observation) -> FloatArray:
+    def base_row(self, obs: Observation) -> FloatArray:
+        """The observation row without the rule block (its first BASE_SIZE columns)."""
         out: FloatArray = self.observations.encode(obs) * OBS_SCALE
         return out
+
+    def obs_row(self, obs: Observation) -> FloatArray:
+        """The whole observation row: :meth:`base_row` and the rules' block."""
+        return np.concatenate((self.base_row(obs), self.rule_block))
 
     def _one(self, key: object, cs: CardSet | None, burn: bool, word: Action | None) -> tuple[int, FloatArray]:
         hit = self._rows.get(key)

@@ -39,8 +39,8 @@ import numpy as np
 
 from ..agents import GreedyAgent
 from ..compare.backends import BackendError
+from ..compare.work import VariantSource, portable_source
 from ..compare.work import load as load_variant
-from ..compare.work import portable_source
 from ..errors import GoujiError
 from ..variant import Variant
 from .agent import LearnedAgent, shipped_path
@@ -93,6 +93,10 @@ class TrainConfig:
     behaviour: str = "auto"
     init: str | None = None
     command: str = ""
+    also: tuple[str, ...] = ()
+    """more variants to play (``--variant`` given again): self-play units take the variants in turn"""
+    draw_clubs: int = 0
+    """club files drawn from ``learn.clubs.RANGES`` (seeded by ``seed``) played in turn with the variants"""
 
 
 @dataclass
@@ -212,6 +216,15 @@ class Trainer:
             check_run_file(self.dir / name)
         self.source = portable_source(cfg.variant)
         self.variant = load_variant(self.source)[0]
+        self.sources: list[VariantSource] = [self.source, *(portable_source(v) for v in cfg.also)]
+        # a variant that does not load is refused now, not in a worker
+        self.names = list(dict.fromkeys([self.variant.name, *(load_variant(v)[0].name for v in self.sources[1:])]))
+        self.clubs_before: dict[str, Any] | None = None
+        """the drawn clubs a resumed run said it played, kept when this command draws none"""
+        if cfg.draw_clubs:
+            from .clubs import draw_clubs
+
+            self.sources += [portable_source(v) for v in draw_clubs(cfg.draw_clubs, cfg.seed)]
         self.net = initial_net(cfg)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.cfg.hidden = self.net.hidden
@@ -259,10 +272,18 @@ class Trainer:
             "code_version": self.code_versions[-1],
             "code_versions": self.code_versions,
             "config": {k: v for k, v in asdict(self.cfg).items() if k != "out"},
+            "trained_over": self.trained_over(),
             "evals": self.evals[-200:],
             "best": self.best,
             **self.play_meta(),
         }
+
+    def trained_over(self) -> dict[str, Any]:
+        """The variants and the drawn clubs' ranges this run plays (``checkpoint.check_trained_over``)."""
+        from .clubs import space
+
+        clubs = space(self.cfg.draw_clubs, self.cfg.seed) if self.cfg.draw_clubs else self.clubs_before
+        return {"variants": self.names, "clubs": clubs}
 
     def play_meta(self) -> dict[str, Any]:
         """How a weights file of this run plays where no export chose otherwise: a distilled network
@@ -325,6 +346,9 @@ class Trainer:
             *meta.get("code_versions", []),
             *([now] if now not in meta.get("code_versions", []) else []),
         ]
+        before = meta.get("trained_over") or {}
+        self.names = list(dict.fromkeys([*before.get("variants", ()), *self.names]))  # a resumed run played both
+        self.clubs_before = before.get("clubs")
         self.resumed = True
         self.saved = self.decisions
 
@@ -407,7 +431,7 @@ class Trainer:
         return SelfPlayUnit(
             index,
             self.cfg.seed,
-            self.source,
+            self.sources[index % len(self.sources)],
             self.cfg.hands_per_unit,
             {k: v.copy() for k, v in self.net.p.items()},
             self.net.hidden,

@@ -75,7 +75,11 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("tools", "records, simulation, RL envs", ("records", "sim", "env")),
     ("learned", "the learned agent, its features and weights", ("learn",)),
     ("compare", "variant analysis (it plays the learned agent)", ("compare",)),
-    ("training", "self-play training", ("learn.selfplay", "learn.train", "learn.duplicate", "learn.workers")),
+    (
+        "training",
+        "self-play training, and the club files it draws",
+        ("learn.selfplay", "learn.train", "learn.duplicate", "learn.workers", "learn.clubs"),
+    ),
     ("web", "club night, editor, rooms", ("web",)),
     (
         "cli",

@@ -30,8 +30,10 @@ def test_same_seed_gives_the_same_document(gouji: click.Group) -> None:
 
 def test_document_shape(gouji: click.Group) -> None:
     doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6", "--match-hands", "0")
-    assert doc["schema_version"] == 3
+    assert doc["schema_version"] == 4
     assert all(row["never_saw"] == [] for side in doc["sides"] for row in side["strength"])
+    for side in doc["sides"]:  # the names of places are text: the learned agent has no column for them
+        assert [row["cannot_read"] for row in side["strength"]] == [[], ["places.names"]]
     assert doc["deals"] == 6 and doc["hands_per_variant"] == 12
     assert [v["label"] for v in doc["variants"]] == ["dagang", "dianshaomenla"]
     assert doc["baseline"] == "dagang"
@@ -51,6 +53,7 @@ def test_the_learned_agent_compares_as_before_its_weights_were_read_by_name(gouj
     for side in doc["sides"]:
         for row in side["strength"]:
             assert row.pop("never_saw") == []
+            assert row.pop("cannot_read") == (["places.names"] if row["variant"] == "dianshaomenla" else [])
     doc["schema_version"] = 2
     text = json.dumps(doc, sort_keys=True, ensure_ascii=False)
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "d37d7d2d5634645b"
@@ -228,3 +231,21 @@ def test_an_edited_file_is_reloaded(tmp_path: Path) -> None:
     second = compare(["dagang", str(club)], 1)
     assert first["rule_differences"][0]["values"] == [2, 3]
     assert second["rule_differences"][0]["values"] == [2, 4]
+
+
+def test_the_report_says_what_the_learned_agent_cannot_read(gouji: click.Group, tmp_path: Path) -> None:
+    """A club file with an expression hook: the learned agent plays by the options it reads, and the
+    report names the hook it cannot see, in the text and in --json beside never_saw."""
+    club = tmp_path / "hooked.yaml"
+    club.write_text(
+        "extends: dagang\nname: hooked\nhooks:\n  team_score: 'points[0] + points[1] + points[2]'\n", encoding="utf-8"
+    )
+    doc = run_json(gouji, "dagang", str(club), "--hands", "4", "--match-hands", "0")
+    for side in doc["sides"]:
+        reads = {row["variant"]: row["cannot_read"] for row in side["strength"]}
+        assert reads["dagang"] == [] and reads["hooked"] == ["hooks.team_score"]
+    r = CliRunner().invoke(gouji, ["compare", "dagang", str(club), "--hands", "4", "--match-hands", "0"])
+    assert r.exit_code == 0, r.output
+    flat = " ".join(line.strip() for line in r.output.splitlines())
+    assert "learned cannot read hooks.team_score (expression hooks" in flat
+    assert "读不到这些规则（表达式钩子和没有输入列的选项）：hooks.team_score" in flat.replace(" ", "")
