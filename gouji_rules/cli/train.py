@@ -20,9 +20,13 @@ import click
 
 from .common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, fail, handles_errors
 
-HELD_OUT = Path(__file__).resolve().parents[2] / "examples" / "clubs"
-"""Club files kept out of training, so that strength under rules never trained on can be measured
-(issue 32).  Found next to the package in a checkout; an installed wheel has none to compare with."""
+
+def held_out_folder() -> Path:
+    """The club files kept out of training, so that strength under rules never trained on can be measured
+    (issue 32): ``examples/clubs``, installed with the package as ``gouji_rules.data.clubs``."""
+    from importlib import resources
+
+    return Path(str(resources.files("gouji_rules.data.clubs"))).resolve()
 
 
 def held_out(spec: str) -> str | None:
@@ -32,11 +36,12 @@ def held_out(spec: str) -> str | None:
     from ..errors import GoujiError
 
     path = Path(spec)
-    if path.suffix in (".yaml", ".yml") and path.resolve().parent.parts[-2:] == ("examples", "clubs"):
+    folder, clubs = path.resolve().parent, held_out_folder()
+    if path.suffix in (".yaml", ".yml") and (folder.parts[-2:] == ("examples", "clubs") or folder == clubs):
         return spec
     try:
         mine = catalog.resolve(spec).fingerprint()
-        for f in sorted(HELD_OUT.glob("*.yaml")):
+        for f in sorted(clubs.glob("*.yaml")):
             if catalog.resolve(str(f)).fingerprint() == mine:
                 return str(f)
     except (GoujiError, OSError):
