@@ -315,7 +315,11 @@ def home_page(club: Club, error: str = "", status: int = 200) -> HTMLResponse:
     ]
     parts.append(f"<ul>{''.join(items)}</ul>" if items else "<p class='muted'>还没有规则文件（*.yaml）。</p>")
     parts.append("<h2>比赛</h2>")
-    items = [f"<li>{e(n)}<br>{_button('/nights/open', '打开比赛', n)}</li>" for n in nights]
+    items = [
+        f"<li>{e(n)}<br>{_button('/nights/open', '打开比赛', n)}"
+        f"<br><span class='muted'>让手机录入（同一个 Wi-Fi）：<code>{e(serve_command(n))}</code></span></li>"
+        for n in nights
+    ]
     parts.append(f"<ul>{''.join(items)}</ul>" if items else "<p class='muted'>还没有比赛（*.sqlite）。</p>")
     if nights:
         parts.append('<p><a class="btn" href="/season">赛季排名</a></p>')
@@ -330,6 +334,12 @@ def home_page(club: Club, error: str = "", status: int = 200) -> HTMLResponse:
         "<button>创建比赛</button></form>"
     )
     return _page("够级俱乐部主页", "".join(parts), status)
+
+
+def serve_command(name: str) -> str:
+    """The command that serves a night to the phones of the room: the home's own server answers this machine only."""
+    quoted = f'"{name}"' if any(c.isspace() for c in name) else name
+    return f"gouji event serve {quoted} --host 0.0.0.0 --season ."
 
 
 def _club(request: Request) -> Club:
