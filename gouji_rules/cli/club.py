@@ -39,6 +39,7 @@ def club_cmd(folder: str, port: int, no_browser: bool) -> None:
     except ImportError as e:
         fail(f"gouji club needs the club extra: pip install 'gouji_rules[club]' ({e.name} is missing)")
     sock = _listen("127.0.0.1", port)
+    sock.listen(128)  # the printed address answers at once: a browser opened before the server runs waits, not refused
     config = ClubConfig(folder=path, port=port)
     url = club_url(config)
     config.log(f"俱乐部文件夹 club folder: {config.folder}")

@@ -154,3 +154,12 @@ def test_open_night_and_the_season_serve_the_folders_nights(tmp_path: Path) -> N
     night = launch.client(season)
     with night:
         assert night.get("/season").status_code == 200
+
+
+def test_a_post_from_the_page_itself_is_taken_and_one_from_another_site_refused(tmp_path: Path) -> None:
+    client, _config, _launch = home(tmp_path)
+    form = {"name": "第一晚", "file": "a", "players": PLAYERS}
+    # the page's Referrer-Policy no-referrer makes Chromium send "Origin: null" for its own forms
+    assert client.post("/nights/new", data=form, headers={"Origin": "null"}).status_code == 303
+    evil = client.post("/nights/new", data={**form, "file": "b"}, headers={"Origin": "https://evil.example"})
+    assert evil.status_code == 403 and "本机" in evil.text and not (tmp_path / "b.sqlite").exists()
