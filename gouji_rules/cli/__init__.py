@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "play",
         "Engine speed on one core (random agents), variant loading, and expression hooks vs parameters.",
     ),
+    "club": ("club", "Open the club's home page for FOLDER (its rules *.yaml and nights *.sqlite; default: here)."),
     "compare": (
         "compare",
         "Compare VARIANTS (shipped names or files; the first is the baseline) on the same deals.",
