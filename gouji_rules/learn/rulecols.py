@@ -31,6 +31,7 @@ keeps it on the Rules object) and copied into each observation row, never recomp
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import types
 import typing
@@ -210,17 +211,25 @@ def encode_rules(variant: Variant) -> FloatArray:
     return np.asarray(out, np.float32)
 
 
-_ATTR = "_learn_rule_block"
+_BLOCKS: collections.OrderedDict[int, tuple[Rules, FloatArray]] = collections.OrderedDict()
+"""The rule blocks of the compiled rules last used, by the Rules object's id (the object is kept beside its
+block, so an id is never reused while its entry lives).  Not an attribute of the Rules: the compiled build's
+Rules has no ``__dict__``."""
+_KEEP = 64
 
 
 def rule_block(rules: Rules) -> FloatArray:
-    """The rule block of the compiled ``rules``, built on first use and kept on the Rules object
-    (read-only: every observation row copies it)."""
-    block: FloatArray | None = rules.__dict__.get(_ATTR)
-    if block is None:
-        block = encode_rules(typing.cast(Variant, rules.variant))
-        block.setflags(write=False)
-        rules.__dict__[_ATTR] = block
+    """The rule block of the compiled ``rules``, built on first use and kept for the last :data:`_KEEP`
+    Rules objects (read-only: every observation row copies it)."""
+    hit = _BLOCKS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        _BLOCKS.move_to_end(id(rules))
+        return hit[1]
+    block = encode_rules(typing.cast(Variant, rules.variant))
+    block.setflags(write=False)
+    _BLOCKS[id(rules)] = (rules, block)
+    if len(_BLOCKS) > _KEEP:
+        _BLOCKS.popitem(last=False)
     return block
 
 
