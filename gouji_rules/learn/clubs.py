@@ -96,11 +96,13 @@ def club_text(seed: int, index: int, attempt: int = 0) -> str:
 
 
 def held_out_fingerprints(folder: Path | None = None) -> frozenset[str]:
-    """The fingerprints of the held-out club files (``examples/clubs/`` beside the package in a checkout;
-    none in an installed wheel)."""
+    """The fingerprints of the held-out club files (``examples/clubs/``, installed with the package as
+    ``gouji_rules.data.clubs``)."""
+    from importlib import resources
+
     from ..catalog import resolve
 
-    where = folder or Path(__file__).resolve().parents[2] / "examples" / "clubs"
+    where = folder or Path(str(resources.files("gouji_rules.data.clubs")))
     return frozenset(resolve(str(f)).fingerprint() for f in sorted(where.glob("*.yaml")))
 
 
