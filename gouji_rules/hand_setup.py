@@ -19,10 +19,10 @@ def free_place(placed: Mapping[int, int], place: int) -> int:
     place below it, else the nearest above.  Only a club file that plays both 革命 (S4 第二十一条, four
     科) and 冲点 (S0 十、冲点, 四客) can place two seats at one place before play, and neither text
     speaks of the two in one hand (docs/rules.md, "革命 and 冲点 in one hand")."""
-    taken = set(placed.values())
-    if place not in taken:
-        return place
-    for p in [*range(place + 1, 7), *range(place - 1, 0, -1)]:
+    taken: set[int] = set(placed.values())
+    below: list[int] = list(range(place + 1, 7))
+    above: list[int] = list(range(place - 1, 0, -1))
+    for p in [place, *below, *above]:
         if p not in taken:
             return p
     return place
