@@ -49,6 +49,7 @@ from ..agents import Agent, GreedyAgent
 from ..compare.work import VariantSource, load
 from ..engine import Hand
 from ..env.features import MODES
+from ..errors import GoujiError
 from ..legal import Legal
 from ..match import Match
 from ..observe import Observation
@@ -366,58 +367,62 @@ def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> S
     decisions = 0
     for k in range(unit.hands):
         seed = unit_seed(unit.seed, unit.index, k, unit.hands)
-        m = Match(variant, seed, hands=1, last_places=match_start(seed))
-        rng = SplitMix64(derive(seed, 0xB7A))
-        for group in (players, rollers, [judge]):
-            for s, a in enumerate(group):
-                a.start_hand(seed, s)
-        feat.reset()
-        started = [0]
-        played: list[tuple[int, FloatArray, FloatArray]] = []
-        while not m.is_over:
-            s, obs, legal = _drive(m, players, started)
-            action = players[s].act(obs, legal)
-            n = len(legal)
-            if n > 1 and rng.below(1_000_000) < rates[obs.mode in PLAY_MODES]:
-                x = feat.obs_row(obs)
-                idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
-                hit = np.flatnonzero(idx == feat.encoding.encode(action))
-                chosen = int(hit[0]) if len(hit) else 0
-                q = net.q(x, rows)
-                q[chosen] = -np.inf
-                others = [int(np.argmax(q))]
-                if unit.search_candidates and obs.mode in PLAY_MODES:
-                    for alt in search.candidate_actions(obs, legal, action)[1:]:
-                        j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
-                        if len(others) < unit.branches - 1 and j != chosen and j not in others:
+        first = len(targets)
+        try:
+            m = Match(variant, seed, hands=1, last_places=match_start(seed))
+            rng = SplitMix64(derive(seed, 0xB7A))
+            for group in (players, rollers, [judge]):
+                for s, a in enumerate(group):
+                    a.start_hand(seed, s)
+            feat.reset()
+            started = [0]
+            played: list[tuple[int, FloatArray, FloatArray]] = []
+            while not m.is_over:
+                s, obs, legal = _drive(m, players, started)
+                action = players[s].act(obs, legal)
+                n = len(legal)
+                if n > 1 and rng.below(1_000_000) < rates[obs.mode in PLAY_MODES]:
+                    x = feat.obs_row(obs)
+                    idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
+                    hit = np.flatnonzero(idx == feat.encoding.encode(action))
+                    chosen = int(hit[0]) if len(hit) else 0
+                    q = net.q(x, rows)
+                    q[chosen] = -np.inf
+                    others = [int(np.argmax(q))]
+                    if unit.search_candidates and obs.mode in PLAY_MODES:
+                        for alt in search.candidate_actions(obs, legal, action)[1:]:
+                            j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
+                            if len(others) < unit.branches - 1 and j != chosen and j not in others:
+                                others.append(j)
+                    while len(others) < min(unit.branches - 1, n - 1):
+                        j = rng.below(n)
+                        if j != chosen and j not in others:
                             others.append(j)
-                while len(others) < min(unit.branches - 1, n - 1):
-                    j = rng.below(n)
-                    if j != chosen and j not in others:
-                        others.append(j)
-                team = side(s)
-                returns = []
-                for j in [chosen, *others] if unit.advantage else others:
-                    sim = m.copy()
-                    sim.apply(legal[j])
-                    _finish(sim, rollers, started[0])
-                    returns.append(_match_return(sim, team, carry, scale))
-                if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
-                    base = returns.pop(0)
-                    obs_rows.append(x)
-                    act_rows.append(rows[chosen])
-                    targets.append(0.0)
-                    returns = [r - base for r in returns]
-                else:
-                    played.append((s, x, rows[chosen]))
-                for j, r in zip(others, returns, strict=True):
-                    obs_rows.append(x)
-                    act_rows.append(rows[j])
-                    targets.append(r)
-            m.apply(action)
-        decisions += m.decisions
-        for s, x, row in played:
-            obs_rows.append(x)
-            act_rows.append(row)
-            targets.append(_match_return(m, side(s), carry, scale))
+                    team = side(s)
+                    returns = []
+                    for j in [chosen, *others] if unit.advantage else others:
+                        sim = m.copy()
+                        sim.apply(legal[j])
+                        _finish(sim, rollers, started[0])
+                        returns.append(_match_return(sim, team, carry, scale))
+                    if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
+                        base = returns.pop(0)
+                        obs_rows.append(x)
+                        act_rows.append(rows[chosen])
+                        targets.append(0.0)
+                        returns = [r - base for r in returns]
+                    else:
+                        played.append((s, x, rows[chosen]))
+                    for j, r in zip(others, returns, strict=True):
+                        obs_rows.append(x)
+                        act_rows.append(rows[j])
+                        targets.append(r)
+                m.apply(action)
+            decisions += m.decisions
+            for s, x, row in played:
+                obs_rows.append(x)
+                act_rows.append(row)
+                targets.append(_match_return(m, side(s), carry, scale))
+        except GoujiError:  # the engine stopped the hand (a club's rules that void every deal): no samples
+            del obs_rows[first:], act_rows[first:], targets[first:]
     return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
