@@ -151,4 +151,6 @@ def fit_carry(
 
 
 def _agent_name(agent: Callable[[], Agent]) -> str:
-    return str(getattr(agent, "name", getattr(agent, "__name__", "agent")))
+    # an instance's name: on the compiled build a class's ``name`` is a descriptor, not the string
+    name = getattr(agent(), "name", None)
+    return name if isinstance(name, str) else str(getattr(agent, "__name__", "agent"))
