@@ -17,7 +17,21 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-CORE = ["cards", "seats", "rng", "actions", "events", "observe", "legal", "beat", "rules", "engine", "agents", "sim"]
+CORE = [
+    "cards",
+    "seats",
+    "rng",
+    "actions",
+    "events",
+    "observe",
+    "legal",
+    "beat",
+    *(f"rules/{m}" for m in ("__init__", "base", "sets", "play", "burn", "points", "declare", "tribute", "scoring")),
+    "engine",
+    "agents",
+    "sim",
+]
+"""The compiled modules, as paths below ``gouji_rules/`` without ``.py``."""
 
 
 def _say(msg: str) -> None:

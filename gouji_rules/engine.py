@@ -524,17 +524,9 @@ class Hand(HandState):
         )
 
     def bound(self, owner: int, cs: CardSet) -> bool:
-        """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?"""
-        if self.ffa or self.no_head[owner]:
-            return False
-        rules = self.rules
-        has_head = (
-            self.active[opposite(owner)]
-            or self.head_rights.get(owner, 0) > 0
-            or not rules.no_head
-            or (rules.no_head_when != 0 and owner not in self.head_rights)  # gone without making him 无头
-        )
-        return has_head and rules.is_gouji(cs)
+        """Is ``cs`` played by ``owner`` a 够级 set that only some may answer?  The rules answer
+        (:meth:`gouji_rules.rules.Rules.bound`), from this hand's round."""
+        return self.rules.bound(self, owner, cs)
 
     # -- legal actions -------------------------------------------------------------------
 
