@@ -45,7 +45,7 @@ def test_hand_state_declares_values_only() -> None:
     """No stub to override: the engine's Hand extends HandState for its fields, the rules answer."""
     own = {n for n, v in vars(HandState).items() if callable(v) and not n.startswith("__")}
     assert own == set()
-    from gouji_rules.engine import Hand
+    from gouji_rules.play.engine import Hand
 
     hand = Hand.deal(dagang(), seed=3)
     checked = 0

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, cast
 
+from ..errors import NotationError
+from ..parts.registry import DECLARATIONS, phase_words
 from .cards import SHARED_MAX, CardSet, format_set, parse_set
-from .errors import NotationError
-from .registry import DECLARATIONS, phase_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ class Consent:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """宣点 / 和点 / 明点 / 预点: ``kind`` names a registered declaration (:mod:`gouji_rules.declarations`)."""
+    """宣点 / 和点 / 明点 / 预点: ``kind`` names a registered declaration (:mod:`gouji_rules.rules.declarations`)."""
 
     kind: str
 

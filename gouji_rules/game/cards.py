@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final, NamedTuple
 
-from .errors import NotationError
+from ..errors import NotationError
 
 
 class Rank(IntEnum):

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..parts.registry import Registry
 from .cards import CardSet, format_set
-from .registry import Registry
 
 
 class EventKind(NamedTuple):

@@ -88,7 +88,7 @@ def governs(path: str) -> Governs | None:
 
 
 def governed_events() -> tuple[str, ...]:
-    """Every event id some rule governs, in the order of :func:`~gouji_rules.events.event_ids`."""
+    """Every event id some rule governs, in the order of :func:`~gouji_rules.game.events.event_ids`."""
     named = {e for g in GOVERNS.values() for e in g.events}
     return tuple(e for e in event_ids() if e in named)
 

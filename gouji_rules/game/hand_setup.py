@@ -4,7 +4,7 @@ and what is owed next hand.
 They live here, below the engine, the rules and the phases, so that a phase's metadata, the
 compiled rules and a club's result entry can name them without importing the engine or
 settlement (issue 31: ``gouji validate`` reads the phases' options and nothing more).
-``gouji_rules.engine`` and ``gouji_rules.settlement`` still export them under their old names.
+``gouji_rules.play.engine`` and ``gouji_rules.rules.settlement`` still export them under their old names.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class HandSetup:
 class Debt:
     """Cards one seat owes another at the start of the next hand."""
 
-    kind: str  # a registered tribute kind: point, burn, men, place, sweep (gouji_rules.tributes)
+    kind: str  # a registered tribute kind: point, burn, men, place, sweep (gouji_rules.rules.tributes)
     giver: int
     receiver: int
     count: int

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
-from .errors import SeedError
+from ..errors import SeedError
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15

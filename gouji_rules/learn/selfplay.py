@@ -44,15 +44,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action
-from ..agents import Agent, GreedyAgent
 from ..compare.work import VariantSource, load
-from ..engine import Hand
-from ..legal import Legal
-from ..observe import Observation
-from ..rng import SplitMix64, derive
+from ..game.actions import Action
+from ..game.legal import Legal
+from ..game.rng import SplitMix64, derive
+from ..game.seats import side
+from ..play.agents import Agent, GreedyAgent
+from ..play.engine import Hand
+from ..play.observe import Observation
 from ..search import SearchAgent, rollout
-from ..seats import side
 from ..variant import Variant
 from .agent import LearnedAgent
 from .features import ACT_SIZE, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray

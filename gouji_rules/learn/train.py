@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import GreedyAgent
 from ..compare.backends import BackendError
 from ..compare.work import VariantSource, portable_source
 from ..compare.work import load as load_variant
 from ..errors import GoujiError
+from ..play.agents import GreedyAgent
 from ..variant import Variant
 from .agent import LearnedAgent, shipped_path
 from .checkpoint import (

@@ -27,11 +27,11 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import VariantError, near_miss
+from ..errors import VariantError, near_miss
 from .registry import BEAT_STRATEGIES, REGISTRIES, TRIBUTE_KINDS, Registry
 
 if TYPE_CHECKING:
-    from .parts.sections import Sections  # what options read of a Variant, named below it
+    from .sections import Sections  # what options read of a Variant, named below it
 
 
 def homes() -> tuple[tuple[Registry[Any], str, str], ...]:
@@ -320,7 +320,7 @@ def markdown_table() -> str:
 
 if __name__ == "__main__":  # pragma: no cover
     # the package's own module, not this copy run as __main__: an extension's Option is that one's
-    from gouji_rules import options as _options
+    from gouji_rules.parts import options as _options
 
     try:
         print(_options.markdown_table(), end="")

@@ -6,7 +6,7 @@ module that registers them in its metadata::
     [project.entry-points."gouji_rules.extensions"]
     qingdao = "gouji_qingdao.rules"
 
-The first time any registry is read (:mod:`gouji_rules.registry`), every entry point of the group
+The first time any registry is read (:mod:`gouji_rules.parts.registry`), every entry point of the group
 is loaded: its module is imported (and, for ``module:function``, the function is called), so the
 classes it registers are known to ``gouji validate``, ``explain``, ``simulate``, ``compare``,
 ``event``, ``serve``, the web page and the library alike.  Only installed packages are loaded:
@@ -19,7 +19,7 @@ import inspect
 import os
 import sys
 
-from .errors import VariantError
+from ..errors import VariantError
 
 GROUP = "gouji_rules.extensions"
 

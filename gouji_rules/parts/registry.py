@@ -7,7 +7,7 @@ it reads, and its behaviour; everything else (the choices the JSON Schema offers
 sheet's words, warnings about unused fields, the compare metrics) is derived from the registry.
 A class registered later, from a club's or a test's module, shows up everywhere at once.
 
->>> from gouji_rules.registry import BEAT_STRATEGIES
+>>> from gouji_rules.parts.registry import BEAT_STRATEGIES
 >>> sorted(BEAT_STRATEGIES)[:2]
 ['card_by_card', 'cover']
 >>> BEAT_STRATEGIES.find("cover").zh[:4]
@@ -20,7 +20,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import VariantError, near_miss
+from ..errors import VariantError, near_miss
 
 
 class Registered(Protocol):
@@ -39,10 +39,10 @@ class Registry(Mapping[str, T], Generic[T]):
 
     ``loader`` names the module that registers the built-in entries.  Every read goes through one
     path, :meth:`_load`: the first imports the loader and the installed extensions
-    (:mod:`gouji_rules.plugins`), so what a read answers never depends on what was imported before.
+    (:mod:`gouji_rules.parts.plugins`), so what a read answers never depends on what was imported before.
     ``home`` is where a variant file writes the options of the entries (``"tribute.kinds"``;
     ``"phases"``: a top-level key of its own), with its words; ``""`` for a registry whose entries
-    take none (:mod:`gouji_rules.options`, :mod:`gouji_rules.parts.catalogue` read it).
+    take none (:mod:`gouji_rules.parts.options`, :mod:`gouji_rules.parts.catalogue` read it).
     """
 
     def __init__(self, what: str, loader: str, home: str = "", words: tuple[str, str] = ("", "")) -> None:
@@ -133,7 +133,7 @@ _loading = 0
 
 
 def _load_plugins() -> None:
-    """The installed extensions (:mod:`gouji_rules.plugins`), once they load; a failure is raised
+    """The installed extensions (:mod:`gouji_rules.parts.plugins`), once they load; a failure is raised
     at every read until then."""
     global _plugins_loaded
     from .plugins import load_installed
@@ -169,28 +169,28 @@ def choices(**values: tuple[str, str]) -> dict[str, tuple[str, str]]:
 
 BEAT_STRATEGIES: Registry[Any] = Registry(
     "beat strategy",
-    "gouji_rules.beat",
+    "gouji_rules.rules.beat",
     "sets.strategies",
     ("管牌方式自带的选项，按管牌方式", "options of registered beat strategies, by strategy"),
 )
-"""``sets.beat``: what beats what (:mod:`gouji_rules.beat`)."""
+"""``sets.beat``: what beats what (:mod:`gouji_rules.rules.beat`)."""
 TRIBUTE_KINDS: Registry[Any] = Registry(
     "tribute kind",
-    "gouji_rules.tributes",
+    "gouji_rules.rules.tributes",
     "tribute.kinds",
     ("贡的种类自带的选项，按种类", "options of registered tribute kinds, by kind"),
 )
-"""``tribute.order`` / ``returned`` / ``waivable``: the kinds of tribute (:mod:`gouji_rules.tributes`)."""
+"""``tribute.order`` / ``returned`` / ``waivable``: the kinds of tribute (:mod:`gouji_rules.rules.tributes`)."""
 DECLARATIONS: Registry[Any] = Registry(
     "declaration",
-    "gouji_rules.declarations",
+    "gouji_rules.rules.declarations",
     "declare.kinds",
     (
         "宣点类声明自带的选项，按声明；写出声明名即采用该声明",
         "options of registered declarations, by declaration; naming one here plays it",
     ),
 )
-"""宣点 / 和点 / 明点 / 预点 (:mod:`gouji_rules.declarations`)."""
+"""宣点 / 和点 / 明点 / 预点 (:mod:`gouji_rules.rules.declarations`)."""
 PHASES: Registry[Any] = Registry(
     "match phase",
     "gouji_rules.phases",

@@ -11,15 +11,15 @@ import importlib
 from collections.abc import Callable
 from typing import Protocol
 
-from .actions import AGREE, JIEFENG, PASS, REFUSE, YIELD, Action, Burn, Consent, Give, Play
-from .cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet
-from .legal import Legal
+from ..game.actions import AGREE, JIEFENG, PASS, REFUSE, YIELD, Action, Burn, Consent, Give, Play
+from ..game.cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet
+from ..game.legal import Legal
+from ..game.rng import SplitMix64, derive
+from ..game.seats import opposite, same_side
+from ..game.strength import Strength as Strength  # how strong each agent measured: gouji_rules.game.strength
+from ..game.strength import strength as strength
+from ..rules import NEVER
 from .observe import Observation
-from .rng import SplitMix64, derive
-from .rules import NEVER
-from .seats import opposite, same_side
-from .strength import Strength as Strength  # how strong each agent measured: gouji_rules.strength
-from .strength import strength as strength
 
 try:
     from mypy_extensions import mypyc_attr

@@ -30,7 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from .actions import (
+from ..errors import IllegalAction, PositionError
+from ..game.actions import (
     AGREE,
     JIEFENG,
     KOU,
@@ -47,18 +48,17 @@ from .actions import (
     Play,
     Yield,
 )
-from .cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
-from .errors import IllegalAction, PositionError
-from .events import Event, play_event
-from .hand_setup import HandSetup as HandSetup  # its home is hand_setup; engine.HandSetup stays public
-from .legal import Box, Legal
+from ..game.cards import BJ, FIVE, FOUR, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet, card_rank, format_hand
+from ..game.events import Event, play_event
+from ..game.hand_setup import HandSetup as HandSetup  # its home is hand_setup; engine.HandSetup stays public
+from ..game.legal import Box, Legal
+from ..game.rng import SplitMix64, check_seed
+from ..game.seats import opposite, same_side, side, side_seats, sweep_of
+from ..rules import HandState, Rules, as_rules
 from .observe import Observation, hand_observation
-from .rng import SplitMix64, check_seed
-from .rules import HandState, Rules, as_rules
-from .seats import opposite, same_side, side, side_seats, sweep_of
 
 if TYPE_CHECKING:
-    from .variant import Variant
+    from ..variant import Variant
 
 
 class Mode(IntEnum):
@@ -374,7 +374,7 @@ class Hand(HandState):
         >>> h.turn, h.mode.label
         (1, 'follow')
         """
-        from .cards import parse_hand, parse_set
+        from ..game.cards import parse_hand, parse_set
 
         rules = as_rules(variant)
         parsed = [list(parse_hand(h)) for h in hands]
@@ -492,17 +492,17 @@ class Hand(HandState):
 
     @staticmethod
     def opposite(seat: int) -> int:
-        """The seat across (对头): :func:`gouji_rules.seats.opposite`."""
+        """The seat across (对头): :func:`gouji_rules.game.seats.opposite`."""
         return opposite(seat)
 
     def observation(self, seat: int | None = None) -> Observation:
-        """What ``seat`` (default: the seat to act) may know (gouji_rules/observe.py): other hand sizes
+        """What ``seat`` (default: the seat to act) may know (gouji_rules/play/observe.py): other hand sizes
         only where announced."""
         return self.observation_of(self.turn if seat is None else seat, self.events)
 
     def observation_of(self, s: int, events: Sequence[Event]) -> Observation:
         """``observation(s)`` with ``events`` in place of the hand's own: a match gives each seat the
-        table's events before play as well (``Match.observation``, gouji_rules/observe.py)."""
+        table's events before play as well (``Match.observation``, gouji_rules/play/observe.py)."""
         left, shown = hand_observation(self.rules, s, self.hands, self.shown, self.ffa)
         # positional: this runs at every simulated decision (the order is Observation's fields)
         return Observation(
@@ -1261,7 +1261,7 @@ class Hand(HandState):
     @classmethod
     def from_record(cls, variant: Rules | Variant, record: Mapping[str, Any]) -> Hand:
         """The hand as it stood before its first action, rebuilt from a hand record."""
-        from .cards import parse_hand
+        from ..game.cards import parse_hand
 
         st = record.get("setup") or {}
         setup = HandSetup(
@@ -1280,7 +1280,7 @@ class Hand(HandState):
     def replay(self, actions: Sequence[str]) -> None:
         """Apply ``seat:action`` strings in order; the first illegal one raises IllegalAction
         with ``index`` set to its position."""
-        from .actions import parse_action
+        from ..game.actions import parse_action
 
         for i, text in enumerate(actions):
             seat_text, _, act = text.partition(":")

@@ -23,8 +23,16 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from .actions import PASS, Action, Forfeit
-from .cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_suit, counts_of, format_hand
+from ..errors import GoujiError, IllegalAction, PositionError
+from ..game.actions import PASS, Action, Forfeit
+from ..game.cards import ACE, FOUR, NRANKS, SJ, TWO, CardSet, card, card_rank, card_suit, counts_of, format_hand
+from ..game.events import Event
+from ..game.legal import Legal
+from ..game.rng import SplitMix64, check_seed, derive
+from ..parts.registry import TRIBUTE_KINDS
+from ..phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
+from ..rules import HEAD_FOREVER, Rules, as_rules
+from ..rules.settlement import Debt, HandResult, Settlement, settle
 from .engine import (
     Hand,
     HandSetup,
@@ -35,19 +43,11 @@ from .engine import (
     deal_cards,
     verify_wrong_play,
 )
-from .errors import GoujiError, IllegalAction, PositionError
-from .events import Event
-from .legal import Legal
 from .observe import Observation, TableView, cards_left
-from .phases import Decision, DecisionKind, HandPrep, SetupDraft, phases_of
-from .registry import TRIBUTE_KINDS
-from .rng import SplitMix64, check_seed, derive
-from .rules import HEAD_FOREVER, Rules, as_rules
-from .settlement import Debt, HandResult, Settlement, settle
 
 if TYPE_CHECKING:
+    from ..variant import Variant
     from .agents import Agent
-    from .variant import Variant
 
 MAX_REDEALS = 50
 
@@ -369,7 +369,7 @@ class Match:
 
     def observation(self, seat: int | None = None) -> Observation:
         """What a seat may see now (during play, the hand's observation); its events are the table's
-        since the hand began, as the seat saw them (:class:`~gouji_rules.observe.TableView`)."""
+        since the hand began, as the seat saw them (:class:`~gouji_rules.play.observe.TableView`)."""
         d = self._decision
         if d is not None and d.kind == DecisionKind.PLAY and self.hand is not None:
             s = d.seat if seat is None else seat

@@ -27,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from .cards import CardSet
-from .errors import PositionError
-from .events import Event
+from ..errors import PositionError
+from ..game.cards import CardSet
+from ..game.events import Event
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from ..rules import Rules
 
 
 class Observation:
@@ -96,7 +96,7 @@ class Observation:
         self.events: Final = events
         self.rules: Final = rules
         self.shown: Final = shown
-        """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/observe.py"""
+        """each seat's hand if shown to the table (亮牌, S4 第十五条), else (); see gouji_rules/play/observe.py"""
 
     def _fields(self) -> tuple[Any, ...]:
         return (

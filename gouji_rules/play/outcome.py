@@ -17,10 +17,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .errors import IllegalAction
-from .rules import Rules
-from .seats import opposite
-from .settlement import Debt, HandResult, Settlement, settle
+from ..errors import IllegalAction
+from ..game.seats import opposite
+from ..rules import Rules
+from ..rules.settlement import Debt, HandResult, Settlement, settle
 
 BURN = "S4 第六条; S0 五、烧牌"
 MEN = "S4 第十五条; S0 六、闷与被闷"
@@ -331,7 +331,7 @@ def settle_outcome(rules: Rules, o: Outcome) -> tuple[Settlement, list[Debt]]:
 def _settle_choices(rules: Rules, o: Outcome, debts: list[Debt]) -> list[Debt]:
     """The debts still owed once each registered phase settled the choices entered for it
     (``ClubEntry.settle``); a phase the variant does not play takes none."""
-    from .phases.base import club_entries
+    from ..phases.base import club_entries
 
     entries = club_entries()
     for name, pairs in o.choices.items():

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..beat import make_strategy
 from .base import HEAD_FOREVER, NEVER, RENAMED, Compiles, RulesBase, build_deck, deal_sizes
+from .beat import make_strategy
 from .burn import BurnChapter
 from .declare import DeclareChapter
 from .play import JIEFENG_REFUSALS, YIELD_REFUSALS, HandState, PlayChapter

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from ..beat import RankTables
-from ..cards import BJ, JOKERS, NRANKS, SJ, TWO, card, rank_of
 from ..errors import VariantError
+from ..game.cards import BJ, JOKERS, NRANKS, SJ, TWO, card, rank_of
+from .beat import RankTables
 
 if TYPE_CHECKING:
     from ..parts.sections import Sections
@@ -110,15 +110,15 @@ class RulesBase(RankTables):
     def extension_options(self, entry: Any) -> dict[str, Any]:
         """The options ``entry`` (a registered strategy, tribute kind, declaration or phase, or an
         instance of one) declares, each at the value this variant writes or its default
-        (:mod:`gouji_rules.options`)."""
-        from ..options import values
+        (:mod:`gouji_rules.parts.options`)."""
+        from ..parts.options import values
 
         return values(self.variant, entry)
 
     def names_extension(self, entry: Any) -> bool:
         """Does this variant switch ``entry`` on by naming it (``sets.beat``, ``tribute.order``, its key
-        under ``declare.kinds`` or ``phases``: :func:`gouji_rules.options.switched_on`)?"""
-        from ..options import registry_of, switched_on
+        under ``declare.kinds`` or ``phases``: :func:`gouji_rules.parts.options.switched_on`)?"""
+        from ..parts.options import registry_of, switched_on
 
         return switched_on(self.variant, registry_of(entry), entry.name)
 

@@ -1,6 +1,6 @@
 """Beat relations: when does set B beat set T (管住), and which sets in a hand do.
 
-Three strategies are registered (:data:`~gouji_rules.registry.BEAT_STRATEGIES`); ``sets.beat``
+Three strategies are registered (:data:`~gouji_rules.parts.registry.BEAT_STRATEGIES`); ``sets.beat``
 in the variant names one, and a club or a test may register more (docs/extending.md):
 
 ``cover`` (S0 挂 examples, S4 第四条(三))
@@ -29,11 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from .cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, cardset, rank_of
-from .registry import BEAT_STRATEGIES
+from ..game.cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, cardset, rank_of
+from ..parts.registry import BEAT_STRATEGIES
 
 if TYPE_CHECKING:
-    from .parts.sections import SetsRules
+    from ..parts.sections import SetsRules
 
 T = TypeVar("T", bound=Any)
 
@@ -99,7 +99,7 @@ def plain_count(cs: CardSet) -> int:
 class BeatStrategy(Protocol):
     """What a beat strategy does once compiled for a variant.
 
-    A strategy class is registered in :data:`~gouji_rules.registry.BEAT_STRATEGIES` with
+    A strategy class is registered in :data:`~gouji_rules.parts.registry.BEAT_STRATEGIES` with
     :func:`register_beat`; it has ``name`` (the value of ``sets.beat``), ``zh`` / ``en`` (what the
     rule sheet and the schema say), ``reads`` (the fields of ``sets`` it uses, so a variant that
     sets one its strategy ignores gets a warning), and is built as ``cls(rules, sets)``.
@@ -490,7 +490,7 @@ ones beyond are worked out again when asked)."""
 
 class _Table:
     """What :class:`HookBeat` knows of one table set: its context, the answers asked so far (keyed as
-    :func:`~gouji_rules.cards.cardset` packs a set), and which sizes and core ranks can beat it."""
+    :func:`~gouji_rules.game.cards.cardset` packs a set), and which sizes and core ranks can beat it."""
 
     def __init__(self, t: CardSet, ctx: dict[str, Any]) -> None:
         self.t = t
@@ -674,5 +674,5 @@ class HookBeat:
 
 
 def _key(cs: CardSet) -> int:
-    """A set packed in one int, as :func:`~gouji_rules.cards.cardset` packs it."""
+    """A set packed in one int, as :func:`~gouji_rules.game.cards.cardset` packs it."""
     return cs.rank | cs.count << 4 | cs.twos << 12 | cs.sj << 20 | cs.bj << 28 | cs.top << 36

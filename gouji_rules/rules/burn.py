@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import BJ, NRANKS, SJ, TOP, CardSet
 from ..errors import IllegalAction
-from ..seats import opposite, same_side
+from ..game.cards import BJ, NRANKS, SJ, TOP, CardSet
+from ..game.seats import opposite, same_side
 from .play import PlayChapter
 
 if TYPE_CHECKING:

@@ -1,11 +1,11 @@
 """Declarations on the point (宣点 / 和点, 明点 / 预点): registered, each with its own fields.
 
-A declaration class in :data:`~gouji_rules.registry.DECLARATIONS` carries its id (the action's
+A declaration class in :data:`~gouji_rules.parts.registry.DECLARATIONS` carries its id (the action's
 text and the event id), its Chinese and English names, the phase that asks for it, the
 ``declare`` fields it reads, and is compiled as ``cls(rules, declare_section)`` into ``enabled``
 and ``stake`` (the 点贡 cards at stake; None for 和点, which is an agreement, not a bet).
 
-A declaration that declares ``options`` (:mod:`gouji_rules.options`) is played where the variant
+A declaration that declares ``options`` (:mod:`gouji_rules.parts.options`) is played where the variant
 names it under ``declare.kinds`` (``declare: {kinds: {baodian: {stake: 3}}}``), and its option
 ``stake``, if it has one, is its stake.
 """
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .options import declared
-from .registry import DECLARATIONS
+from ..parts.options import declared
+from ..parts.registry import DECLARATIONS
 
 if TYPE_CHECKING:
-    from .parts.sections import DeclareRules
-    from .rules import Rules
+    from ..parts.sections import DeclareRules
+    from . import Rules
 
 T = TypeVar("T", bound=Any)
 

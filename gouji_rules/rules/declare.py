@@ -1,7 +1,7 @@
 """Chapter 宣点 and the declarations before play: 革命, 冲点, 宣点 / 和点 / 明点 / 预点.
 
 S4 第二十一条 (革命), 第二十二条 (打点, 明点, 预点), S0 四、开点 (宣点, 和点) and 十、冲点.  The
-declarations themselves are registered parts (:mod:`gouji_rules.declarations`), found by name.
+declarations themselves are registered parts (:mod:`gouji_rules.rules.declarations`), found by name.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import ACE, BJ, FOUR, NRANKS, SJ, TOP, TWO, rank_of
 from ..errors import IllegalAction, VariantError
-from ..registry import DECLARATIONS
-from ..seats import opposite, teammates
+from ..game.cards import ACE, BJ, FOUR, NRANKS, SJ, TOP, TWO, rank_of
+from ..game.seats import opposite, teammates
+from ..parts.registry import DECLARATIONS
 from .base import HEAD_FOREVER
 from .points import PointsChapter
 

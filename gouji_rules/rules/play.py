@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..beat import BeatStrategy
-from ..cards import BJ, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet
 from ..errors import IllegalAction
-from ..seats import opposite
+from ..game.cards import BJ, NRANKS, SJ, SYMBOLS, THREE, TOP, TWO, CardSet
+from ..game.seats import opposite
+from .beat import BeatStrategy
 from .sets import SetsChapter
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class HandState:
-    """The state of the round that the 让牌 and 接风 questions read: :class:`gouji_rules.engine.Hand`
+    """The state of the round that the 让牌 and 接风 questions read: :class:`gouji_rules.play.engine.Hand`
     extends it.  Declared here because the engine asks these rules and is never imported back; a
     class, not a Protocol, so the compiled engine's questions read it directly at every decision.
     Only values: whether a 够级 set binds is the rules' answer (:meth:`PlayChapter.bound`)."""

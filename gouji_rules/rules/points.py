@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import rank_of
 from ..errors import IllegalAction, VariantError
+from ..game.cards import rank_of
 from .burn import BurnChapter
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..seats import same_side, side, side_seats, sweep_of, teammates
+from ..game.seats import same_side, side, side_seats, sweep_of, teammates
 from .tribute import TributeChapter
 
 if TYPE_CHECKING:

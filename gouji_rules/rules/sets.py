@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import NRANKS, SJ, TWO, CardSet
+from ..game.cards import NRANKS, SJ, TWO, CardSet
 from .base import NEVER, RulesBase
 
 if TYPE_CHECKING:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .hand_setup import Debt as Debt  # their home is hand_setup; settlement.Debt and .HandResult stay public
-from .hand_setup import HandResult as HandResult
-from .rules import as_rules
-from .seats import sweep_of
+from ..game.hand_setup import Debt as Debt  # their home is hand_setup; settlement.Debt and .HandResult stay public
+from ..game.hand_setup import HandResult as HandResult
+from ..game.seats import sweep_of
+from . import as_rules
 
 if TYPE_CHECKING:
-    from .rules import Compiles, Rules
+    from . import Compiles, Rules
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Chapter 进贡: 扛贡, what a seat pays and returns, and what a hand leaves owed.
 
 S4 第十四条 (进贡, 还贡, 扛贡, 进贡不起), S0 八、进贡 (点贡, 明置).  The kinds of tribute are
-registered parts (:mod:`gouji_rules.tributes`), found by name and compiled in ``tribute.order``.
+registered parts (:mod:`gouji_rules.rules.tributes`), found by name and compiled in ``tribute.order``.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from ..cards import BJ, NRANKS, SJ, rank_of
-from ..registry import TRIBUTE_KINDS
-from ..seats import same_side, side, side_seats
+from ..game.cards import BJ, NRANKS, SJ, rank_of
+from ..game.seats import same_side, side, side_seats
+from ..parts.registry import TRIBUTE_KINDS
 from .declare import DeclareChapter
 
 if TYPE_CHECKING:
-    from ..hand_setup import Debt, HandResult
+    from ..game.hand_setup import Debt, HandResult
     from ..parts.sections import Sections, TributeRules
 
 

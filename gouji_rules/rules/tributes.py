@@ -1,13 +1,13 @@
 """The kinds of tribute (进贡): 点贡, 烧贡, 闷贡/清贡, 落贡/拉贡 and the 串三户 tribute.
 
-Each kind is a class registered in :data:`~gouji_rules.registry.TRIBUTE_KINDS`.  It carries its
+Each kind is a class registered in :data:`~gouji_rules.parts.registry.TRIBUTE_KINDS`.  It carries its
 id (the value in ``tribute.order`` / ``returned`` / ``waivable`` and in ``Debt.kind``), its
 Chinese and English names, the ``tribute`` fields it reads, the number its ``tribute`` events
 carry as ``value``, and its behaviour: the debts a hand's result leaves.  It is compiled once
 per variant as ``cls(rules, tribute_section)``; :meth:`Rules.debts` asks every compiled kind,
 in the variant's order (S0 八、进贡 点→烧→闷→拉; S4 第十四条 点→烧→清→落).  A kind is paid only
 where ``tribute.order`` names it (or the kind it ``sorts_as``).  A kind may declare options of its
-own (``options``, :mod:`gouji_rules.options`), written as ``tribute.kinds.<name>.<option>`` and read
+own (``options``, :mod:`gouji_rules.parts.options`), written as ``tribute.kinds.<name>.<option>`` and read
 with :meth:`Rules.extension_options`.
 
 A new kind (docs/extending.md) is one class here or in the club's own module; the schema's
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .registry import TRIBUTE_KINDS
-from .seats import opposite, side_seats, sweep_of
+from ..game.seats import opposite, side_seats, sweep_of
+from ..parts.registry import TRIBUTE_KINDS
 
 if TYPE_CHECKING:
-    from .hand_setup import Debt, HandResult
-    from .parts.sections import TributeRules
-    from .rules import Rules
+    from ..game.hand_setup import Debt, HandResult
+    from ..parts.sections import TributeRules
+    from . import Rules
 
 T = TypeVar("T", bound=Any)
 
@@ -59,7 +59,7 @@ class TributeKind:
 
     def debt(self, giver: int, receiver: int, count: int) -> Debt:
         """One debt of this kind."""
-        from .hand_setup import Debt  # here, not above: checking a variant file reads the kinds' names only
+        from ..game.hand_setup import Debt  # here, not above: checking a variant file reads the kinds' names only
 
         return Debt(self.name, giver, receiver, count, self.returned)
 
