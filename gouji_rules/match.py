@@ -1,0 +1,21 @@
+"""Moved to :mod:`gouji_rules.play.match` (issue 31 item 4): this old path warns and will be removed.
+
+A shim, not compiled: importing it warns ``DeprecationWarning`` once and hands over the moved
+module itself, so ``gouji_rules.match is gouji_rules.play.match`` and pickles naming it still load.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from typing import TYPE_CHECKING
+
+from gouji_rules.play import match as _moved
+
+if TYPE_CHECKING:
+    from gouji_rules.play.match import *  # noqa: F403
+
+warnings.warn(
+    "gouji_rules.match moved to gouji_rules.play.match; import it from there", DeprecationWarning, stacklevel=2
+)
+sys.modules[__name__] = _moved

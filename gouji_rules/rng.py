@@ -1,0 +1,19 @@
+"""Moved to :mod:`gouji_rules.game.rng` (issue 31 item 4): this old path warns and will be removed.
+
+A shim, not compiled: importing it warns ``DeprecationWarning`` once and hands over the moved
+module itself, so ``gouji_rules.rng is gouji_rules.game.rng`` and pickles naming it still load.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from typing import TYPE_CHECKING
+
+from gouji_rules.game import rng as _moved
+
+if TYPE_CHECKING:
+    from gouji_rules.game.rng import *  # noqa: F403
+
+warnings.warn("gouji_rules.rng moved to gouji_rules.game.rng; import it from there", DeprecationWarning, stacklevel=2)
+sys.modules[__name__] = _moved
