@@ -1,7 +1,8 @@
 """The compiled rules' foundation: the deck, the places and the hooks, copied once from a Variant.
 
-Rules 总则 (S4 第一条 to 第三条, S0 一、牌): what the deck holds, how many cards each seat is dealt,
-the names of the six places.  Every chapter of :class:`gouji_rules.rules.Rules` builds on this
+What the deck holds and how many cards each seat is dealt (docs/rules.md's deck table: S4 第二条
+「从洗好的4付牌中」, 第二十一条 「在摸取的36张牌中」) and the names of the six places (S4 第三条,
+S0 opening).  Every chapter of :class:`gouji_rules.rules.Rules` builds on this
 class; the chain (base → sets → play → burn → points → declare → tribute → scoring → ``Rules``)
 is single inheritance, so that mypyc compiles every chapter as one native class.
 """
