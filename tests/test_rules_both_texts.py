@@ -1,9 +1,9 @@
 """Rules of S0 and S4 played together in one club file, where neither text speaks of their meeting
 (docs/rules.md records the engine's reading)."""
 
-from gouji_rules.agents import GreedyAgent
 from gouji_rules.catalog import resolve
-from gouji_rules.match import Match
+from gouji_rules.play.agents import GreedyAgent
+from gouji_rules.play.match import Match
 from gouji_rules.records.verify import verify_record
 
 

@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import Agent, GreedyAgent
 from ..errors import GoujiError
-from ..hand_setup import Debt
-from ..match import Before, HandSummary, after, play_match
-from ..rng import derive
+from ..game.hand_setup import Debt
+from ..game.rng import derive
+from ..game.seats import side
+from ..play.agents import Agent, GreedyAgent
+from ..play.match import Before, HandSummary, after, play_match
 from ..rules import Rules
-from ..seats import side
 from ..variant import Variant
 
 LEADER = "leader"

@@ -44,18 +44,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action
-from ..agents import Agent, GreedyAgent
 from ..compare.work import VariantSource, load
-from ..engine import Hand
 from ..env.features import MODES
 from ..errors import GoujiError
-from ..legal import Legal
-from ..match import Match
-from ..observe import Observation
-from ..rng import SplitMix64, derive
+from ..game.actions import Action
+from ..game.legal import Legal
+from ..game.rng import SplitMix64, derive
+from ..game.seats import side
+from ..play.agents import Agent, GreedyAgent
+from ..play.engine import Hand
+from ..play.match import Match
+from ..play.observe import Observation
 from ..search import SearchAgent, rollout
-from ..seats import side
 from ..variant import Variant
 from .agent import LearnedAgent
 from .carry import CarryValue

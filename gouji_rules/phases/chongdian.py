@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import PASS, Action, Choose, Head, Pass, Play
-from ..cards import format_set
-from ..events import Event, EventKind
-from ..hand_setup import free_place
-from ..legal import Legal
-from ..seats import opposite
+from ..game.actions import PASS, Action, Choose, Head, Pass, Play
+from ..game.cards import format_set
+from ..game.events import Event, EventKind
+from ..game.hand_setup import free_place
+from ..game.legal import Legal
+from ..game.seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 from .geming import HEAD
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import PASS, Action, Choose, Head
-from ..events import Event, EventKind
-from ..hand_setup import free_place
-from ..seats import opposite
+from ..game.actions import PASS, Action, Choose, Head
+from ..game.events import Event, EventKind
+from ..game.hand_setup import free_place
+from ..game.seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:

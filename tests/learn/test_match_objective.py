@@ -4,16 +4,16 @@ the hand carries into the next (``learn.carry``), and the decisions between hand
 import numpy as np
 import pytest
 
-from gouji_rules.agents import GreedyAgent
 from gouji_rules.catalog import dagang
 from gouji_rules.env import features as ef
-from gouji_rules.hand_setup import Debt
+from gouji_rules.game.hand_setup import Debt
 from gouji_rules.learn.carry import LEADER, CarryValue, features, fit_carry
 from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE, PLAY_MODES
 from gouji_rules.learn.net import QNet
 from gouji_rules.learn.selfplay import SelfPlayUnit, _match_return, match_start, run_selfplay
 from gouji_rules.learn.train import TrainConfig, Trainer
-from gouji_rules.match import HandSummary, Match, play_match
+from gouji_rules.play.agents import GreedyAgent
+from gouji_rules.play.match import HandSummary, Match, play_match
 
 TINY = (16, 8, 8)
 
