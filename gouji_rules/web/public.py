@@ -23,6 +23,8 @@ PHONE_FIRST = ("rank", "name", "match_points", "hand_points")
 
 
 async def standings_page(request: Request) -> Response:
+    """The standings anyone at the night may see: the columns a phone shows first, the rest a tap away, reloaded every
+    few seconds while hands come in."""
     lang = reader_lang(request)
 
     def gather(ev: Tournament) -> dict[str, Any]:
@@ -207,6 +209,8 @@ def _pending_summary(ev: Tournament, wait: tables.Pending, lang: str) -> summary
 
 
 def round_tables(ev: Tournament, rnd: int, lang: str) -> list[dict[str, Any]]:
+    """Each table of round ``rnd`` with its players by seat and the hands played there, or a bye: the round page
+    and the organiser's page show the same tables."""
     out = []
     for t in club.seating_sheet(ev, rnd):
         if "bye" in t:
@@ -218,6 +222,8 @@ def round_tables(ev: Tournament, rnd: int, lang: str) -> list[dict[str, Any]]:
 
 
 def round_number(request: Request, ev: Tournament) -> int:
+    """The round an address names, or a 404 that lists the rounds seated, so that a stale link says why it leads
+    nowhere."""
     rnd: int = request.path_params["rnd"]
     seated = ev.db.rounds_seated()
     if rnd not in seated:
@@ -226,6 +232,8 @@ def round_number(request: Request, ev: Tournament) -> int:
 
 
 async def round_page(request: Request) -> Response:
+    """One round's seating, public, for the players to find their tables without asking the organiser."""
+
     def gather(ev: Tournament) -> dict[str, Any]:
         rnd = round_number(request, ev)
         return {
