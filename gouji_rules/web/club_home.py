@@ -371,13 +371,16 @@ def _sheet(club: Club, name: str) -> str:
     from .. import catalog
     from ..dsl.explain import extended, sheet
     from ..dsl.printable import to_html
+    from .share import sheet_page
 
-    path = str(club.pick(name, RULES_SUFFIXES))
-    return to_html(sheet(catalog.resolve(path), "zh", extended(path)))
+    path = club.pick(name, RULES_SUFFIXES)
+    s = sheet(catalog.resolve(str(path)), "zh", extended(str(path)))
+    return sheet_page(to_html(s), s, path.stem)
 
 
 async def rules_sheet(request: Request) -> Response:
-    """GET: the rules file's sheet as ``gouji explain --html`` writes it, to print from the browser."""
+    """GET: the rules file's sheet as ``gouji explain --html`` writes it, to print from the browser or save
+    as a picture (保存图片)."""
     page = await run_in_threadpool(_sheet, _club(request), request.query_params.get("file", ""))
     return HTMLResponse(page, headers=HEADERS)
 

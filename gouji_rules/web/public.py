@@ -15,7 +15,8 @@ from ..errors import GoujiError, IllegalAction
 from ..tournament import club, season, standings
 from ..tournament.event import Tournament
 from ..tournament.storage import HandRow
-from . import summary, tables
+from . import share, summary, tables
+from .i18n import word
 from .pages import REFRESH_SECONDS, fail, page, reader_lang, state_of
 
 # on a phone what decides the ranking comes first; the other columns follow and scroll sideways
@@ -50,10 +51,28 @@ async def standings_page(request: Request) -> Response:
             "tiebreaks": standings.tiebreak_names(lang, ev.tiebreaks),
             "rounds": list(range(1, ev.rounds + 1)),
             "seated": ev.db.rounds_seated(),
+            "share": _standings_picture(ev, lines, [label[c] for c in PHONE_FIRST], lang),
         }
 
     ctx = await state_of(request).read(gather)
     return page(request, "standings.html", refresh=REFRESH_SECONDS, **ctx)
+
+
+def _standings_picture(ev: Tournament, lines: list[standings.Line], cols: list[str], lang: str) -> str:
+    """The standings as 保存图片 draws them: the phone's columns, a player not yet seated marked as on the page."""
+    rows = []
+    for line in lines:
+        cells = [str(getattr(line, c)) for c in PHONE_FIRST]
+        if line.hands == 0 and line.played == 0 and line.byes == 0:
+            cells[2:] = ["—", word("not_played", lang)]
+        rows.append(cells)
+    progress = word("progress", lang, done=len(ev.db.hands()), all=ev.scheduled_hands())
+    sep = "，" if lang == "zh" else ", "
+    foot = word("tiebreaks", lang, list=sep.join(standings.tiebreak_names(lang, ev.tiebreaks)))
+    title = f"{ev.name} · {word('standings', lang)}"
+    data = share.picture(title, progress, [share.table(cols, rows)], share.file_name(ev.name, word("standings", lang)))
+    data["foot"] = f"{foot} · {share.FOOT}"
+    return share.as_json(data)
 
 
 SEASON_MAX = 1000
@@ -135,6 +154,26 @@ async def season_page(request: Request) -> Response:
         ranked=[row(x, True) for x in s.ranked],
         unranked=[row(x, False) for x in s.unranked],
         query=request.url.query,
+        share=_season_picture(s, [row(x, True) for x in s.ranked], [row(x, False) for x in s.unranked], lang),
+    )
+
+
+def _season_picture(s: season.Season, ranked: list[dict[str, Any]], unranked: list[dict[str, Any]], lang: str) -> str:
+    """The season as 保存图片 draws it: the ranked players, then those with too few nights, as the page lists them."""
+    zh = lang == "zh"
+    cols = [z if zh else e for _, z, e in SEASON_COLUMNS]
+    blocks = [share.table(cols, [r["cells"] for r in ranked], align="rlrl")] if ranked else []
+    if unranked:
+        head = f"出勤不足 {s.min_nights} 晚，暂不排名" if zh else f"Fewer than {s.min_nights} night(s), not ranked yet"
+        blocks.append(share.table(cols, [r["cells"] for r in unranked], heading=head, align="rlrl"))
+    word_season = word("season", lang)
+    if zh:
+        sub = f"最近 {len(s.nights)} 晚（共 {s.given} 晚）；出勤满 {s.min_nights} 晚才排名"
+    else:
+        sub = f"The last {len(s.nights)} night(s) of {s.given}; ranked from {s.min_nights} night(s) attended"
+    last = s.nights[-1].name if s.nights else ""
+    return share.as_json(
+        share.picture(word_season + (f" · {last}" if last else ""), sub, blocks, share.file_name(word_season, last))
     )
 
 
