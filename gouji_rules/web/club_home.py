@@ -170,12 +170,19 @@ class Club:
             kept[key] = box[0]
             return box[0]
 
+    @property
+    def home(self) -> str:
+        """The home's own address (no token: the browser holds its cookie), for the editor and the nights to link."""
+        return f"http://127.0.0.1:{self.config.port}/"
+
     def editor(self, name: str | None) -> str:
         """The editor's address with its token: on the folder's file ``name``, or on a new file (None)."""
         path = self.pick(name, RULES_SUFFIXES) if name is not None else None
 
         def make(port: int) -> tuple[ASGIApp, str]:
-            cfg = EditorConfig(path=path, root=self.config.folder, port=port, log=self.config.log)
+            cfg = EditorConfig(
+                path=path, root=self.config.folder, port=port, log=self.config.log, home=self.home, paths_from_root=True
+            )
             return create_editor_app(cfg), editor_url(cfg)
 
         if path is None:  # each "new rules" is a new draft, never one kept from before
@@ -192,7 +199,7 @@ class Club:
         path = self.pick(name, (".sqlite",))
 
         def make(port: int) -> tuple[ASGIApp, str]:
-            cfg = Config(event_path=path, season_folder=self.config.folder, log=self.config.log)
+            cfg = Config(event_path=path, season_folder=self.config.folder, log=self.config.log, home=self.home)
             state = State(cfg)
             try:
                 state.start()

@@ -43,6 +43,7 @@ class Config:
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
     busy_seconds: float = BUSY_SECONDS
     season_folder: Path | None = None  # serve --season: the folder whose event files /season ranks
+    home: str | None = None  # the club home that opened this night (gouji club): each page links back there
 
 
 T = TypeVar("T")

@@ -93,6 +93,7 @@ def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTML
         csrf=csrf,
         event_name=st.name,
         has_season=st.config.season_folder is not None,
+        home=st.config.home,
         refresh=ctx.pop("refresh", 0),
         **ctx,
     )
