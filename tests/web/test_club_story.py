@@ -174,6 +174,7 @@ def walk(s: Story, url: str, folder: Path) -> None:
     d.switch_to.window(next(h for h in d.window_handles if h != home_tab))
     loaded(d, "h1")
     wait_text(d, "青岛家规", "h1")
+    assert d.find_element(By.TAG_NAME, "h1").text == "青岛家规"  # the title once, not 青岛家规（青岛家规）
     assert d.find_element(By.CSS_SELECTOR, "button[data-share]").text == "保存图片"
     s.taps[s.step] += 1  # 打印 (the browser's print, Ctrl+P)
     s.fits()
