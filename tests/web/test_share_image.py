@@ -7,6 +7,7 @@ what a chat needs: always 1080 px wide, portrait but not a sliver, and text on i
 
 from __future__ import annotations
 
+import json
 import struct
 import subprocess
 import sys
@@ -168,3 +169,31 @@ def test_the_rule_sheet_saves_as_a_picture_and_still_prints_without_the_button(
     screen.find_element(By.CSS_SELECTOR, "#share-preview button").click()
     screen.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     assert not screen.find_element(By.CSS_SELECTOR, "button[data-share]").is_displayed()  # not on paper
+
+
+def test_a_table_too_tall_for_any_canvas_is_cut_and_says_so(served: Server, browser: Any) -> None:
+    """Six hundred players would make a canvas taller than a phone can hold (a blank picture): the picture
+    keeps the rows that fit and says how many more the page has."""
+    open_page(browser, served.url + "/", "table.standings")
+    wait_for(browser, lambda d: d.execute_script("return !!window.goujiShare"), "share.js")
+    got = browser.execute_script(
+        """const rows = Array.from({length: 600}, (_, i) => [String(i + 1), "选手" + i, "0", "0"]);
+        const c = window.goujiShare.draw({title: "大赛", subtitle: "", foot: "", file: "x.png",
+            blocks: [{heading: "", cols: ["名次", "选手", "赛分", "局分"], rows: rows}]});
+        const url = c.toDataURL("image/png");
+        return [c.width, c.height, window.goujiShare.MAX_HEIGHT, url.length];"""
+    )
+    width, height, most, size = got
+    assert width == WIDTH and most // 2 < height <= most and size > 10000  # drawn, not "data:,"
+
+
+def test_the_pictures_data_cannot_end_its_script_block_whatever_the_names() -> None:
+    """A player named ``</script><script>…`` stays text: the JSON block holds no ``<``, ``>`` or ``&``."""
+    from gouji_rules.web import share
+
+    name = '</script><script>alert("&")</script>'
+    text = share.as_json(share.picture(name, "", [share.table(["选手"], [[name]])], share.file_name(name, "排名")))
+    assert not set("<>&") & set(text)
+    data = json.loads(text)
+    assert data["title"] == name and data["blocks"][0]["rows"] == [[name]]
+    assert data["file"] == "_script_script_alert(_&_)_script_-排名.png"  # no / or " in a download's name

@@ -140,12 +140,32 @@
     return y + PAD;
   }
 
-  /* The picture of `data` as a canvas: WIDTH wide, as tall as its content. */
+  // what a canvas can hold everywhere (iOS Safari: 16.7 million pixels); a taller one is silently blank
+  var MAX_HEIGHT = 15000;
+
+  // drop the last rows (or rules) until the picture fits, saying how many are left to the page
+  function trim(ctx, data) {
+    data = JSON.parse(JSON.stringify(data));
+    var dropped = 0, over;
+    while ((over = layout(ctx, data, false) - MAX_HEIGHT) > 0) {
+      var b = null;
+      (data.blocks || []).forEach(function (x) { if ((x.rows || x.items || []).length) b = x; });
+      if (!b) break;
+      var list = b.rows || b.items, n = Math.min(list.length, Math.max(1, Math.floor(over / ROW)));
+      list.splice(list.length - n, n);  // a table row is ROW tall: never more than needed (a long rule: a few)
+      dropped += n;
+    }
+    if (dropped) data.foot = "……另有 " + dropped + " 行，请看网页。 " + (data.foot || "");
+    return data;
+  }
+
+  /* The picture of `data` as a canvas: WIDTH wide, as tall as its content (at most MAX_HEIGHT). */
   function draw(data) {
     var canvas = document.createElement("canvas");
     canvas.width = WIDTH;
     canvas.height = 1;
     var ctx = canvas.getContext("2d");
+    data = trim(ctx, data);
     var height = Math.ceil(layout(ctx, data, false));
     canvas.width = WIDTH;
     canvas.height = Math.max(height, Math.round(WIDTH / 2));
@@ -196,7 +216,7 @@
     show(url, button.getAttribute("data-note") || "图片已保存到“下载”；手机上可长按图片保存或转发。");
   }
 
-  window.goujiShare = { draw: draw, WIDTH: WIDTH };
+  window.goujiShare = { draw: draw, WIDTH: WIDTH, MAX_HEIGHT: MAX_HEIGHT };
   document.querySelectorAll("button[data-share]").forEach(function (b) {
     b.hidden = false;  // without this script the button would do nothing, so it starts hidden
     b.addEventListener("click", function () { save(b); });
