@@ -20,7 +20,7 @@ from .i18n import word
 from .pages import REFRESH_SECONDS, fail, page, reader_lang, state_of
 
 # on a phone what decides the ranking comes first; the other columns follow and scroll sideways
-PHONE_FIRST = ("rank", "name", "match_points", "hand_points")
+PHONE_FIRST = share.PHONE_FIRST
 
 
 async def standings_page(request: Request) -> Response:
@@ -59,20 +59,8 @@ async def standings_page(request: Request) -> Response:
 
 
 def _standings_picture(ev: Tournament, lines: list[standings.Line], cols: list[str], lang: str) -> str:
-    """The standings as 保存图片 draws them: the phone's columns, a player not yet seated marked as on the page."""
-    rows = []
-    for line in lines:
-        cells = [str(getattr(line, c)) for c in PHONE_FIRST]
-        if line.hands == 0 and line.played == 0 and line.byes == 0:
-            cells[2:] = ["—", word("not_played", lang)]
-        rows.append(cells)
-    progress = word("progress", lang, done=len(ev.db.hands()), all=ev.scheduled_hands())
-    sep = "，" if lang == "zh" else ", "
-    foot = word("tiebreaks", lang, list=sep.join(standings.tiebreak_names(lang, ev.tiebreaks)))
-    title = f"{ev.name} · {word('standings', lang)}"
-    data = share.picture(title, progress, [share.table(cols, rows)], share.file_name(ev.name, word("standings", lang)))
-    data["foot"] = f"{foot} · {share.FOOT}"
-    return share.as_json(data)
+    """The standings as 保存图片 draws them (``gouji event standings --png`` draws the same)."""
+    return share.as_json(share.standings_picture(ev, lines, cols, lang))
 
 
 SEASON_MAX = 1000

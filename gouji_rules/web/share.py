@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..dsl.explain import Sheet, heading
+from ..tournament import standings
+from ..tournament.event import Tournament
+from .i18n import word
 
 SCRIPT = "/static/share.js"
 BUTTON = "保存图片"
@@ -46,6 +49,34 @@ def as_json(data: dict[str, Any]) -> str:
     """``data`` for a ``<script type="application/json">`` block: no ``<``, ``>`` or ``&`` can end it early."""
     text = json.dumps(data, ensure_ascii=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+PHONE_FIRST = ("rank", "name", "match_points", "hand_points")
+"""The standings' columns a phone shows first, and the picture shows: what decides the ranking."""
+
+
+def standings_picture(ev: Tournament, lines: list[standings.Line], cols: list[str], lang: str) -> dict[str, Any]:
+    """The standings as a picture: the phone's columns under their ``cols`` headers, a player not yet seated
+    marked as on the page, the tiebreaks under the table."""
+    rows = []
+    for line in lines:
+        cells = [str(getattr(line, c)) for c in PHONE_FIRST]
+        if line.hands == 0 and line.played == 0 and line.byes == 0:
+            cells[2:] = ["—", word("not_played", lang)]
+        rows.append(cells)
+    progress = word("progress", lang, done=len(ev.db.hands()), all=ev.scheduled_hands())
+    sep = "，" if lang == "zh" else ", "
+    foot = word("tiebreaks", lang, list=sep.join(standings.tiebreak_names(lang, ev.tiebreaks)))
+    title = f"{ev.name} · {word('standings', lang)}"
+    data = picture(title, progress, [table(cols, rows)], file_name(ev.name, word("standings", lang)))
+    data["foot"] = f"{foot} · {FOOT}"
+    return data
+
+
+def standings_headers(ev: Tournament, lang: str) -> list[str]:
+    """The headers of :data:`PHONE_FIRST` in ``lang``, as the standings page words them."""
+    label = dict(zip(standings.column_ids(), standings.headers(lang, by_team=ev.by_team), strict=True))
+    return [label[c] for c in PHONE_FIRST]
 
 
 def sheet_picture(s: Sheet, file_stem: str) -> dict[str, Any]:
@@ -81,4 +112,14 @@ def sheet_page(page: str, s: Sheet, file_stem: str) -> str:
     return page.replace("</body>", tail + "</body>", 1)
 
 
-__all__ = ["BUTTON", "as_json", "file_name", "picture", "sheet_page", "sheet_picture", "table"]
+__all__ = [
+    "BUTTON",
+    "as_json",
+    "file_name",
+    "picture",
+    "sheet_page",
+    "sheet_picture",
+    "standings_headers",
+    "standings_picture",
+    "table",
+]
