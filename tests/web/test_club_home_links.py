@@ -64,3 +64,16 @@ def test_a_rules_file_named_by_its_title_prints_the_title_once() -> None:
     assert sheet(variant, "zh").title == "青岛家规"
     other = dsl.load_text("title: 青岛家规\nextends: dagang\n", "qingdao.yaml")
     assert sheet(other, "zh").title == "青岛家规（qingdao）"
+
+
+@pytest.mark.parametrize("typed", ["../逃出去.yaml", "子目录/../../逃出去.yaml", "/tmp/逃出去.yaml"])
+def test_a_path_typed_in_the_homes_editor_stays_in_the_clubs_folder(tmp_path: Path, typed: str) -> None:
+    folder = tmp_path / "俱乐部"
+    folder.mkdir()
+    client, _config, launch = home(folder)
+    url = client.post("/rules/new").headers["location"]
+    editor = launch.client(url)
+    editor.get(url.replace(url.split("/?")[0], ""))
+    r = post(editor, editor.get("/").text, "save", path=typed)
+    assert "不在编辑器启动时所在的文件夹" in refusal(r.text)
+    assert not (tmp_path / "逃出去.yaml").exists() and not Path("/tmp/逃出去.yaml").exists()
