@@ -244,6 +244,51 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
     return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
 
 
+def _indices(feat: Featurizer, idx: np.ndarray, actions: Sequence[Action]) -> list[int]:
+    """Where each of ``actions`` stands among a decision's rows (``idx``, the rows' encoded actions)."""
+    return [int(np.flatnonzero(idx == feat.encoding.encode(a))[0]) for a in actions]
+
+
+def _others(q: FloatArray, chosen: int, alts: list[int], branches: int, n: int, rng: SplitMix64) -> list[int]:
+    """The rows a branch point tries besides the one played: the net's best other, then the search's
+    candidates ``alts``, then rows drawn at random (of ``n``), up to ``branches - 1`` of them (both kinds of branch
+    point choose so, and draw the same numbers from ``rng``)."""
+    q[chosen] = -np.inf
+    others = [int(np.argmax(q))]
+    for j in alts:
+        if len(others) < branches - 1 and j != chosen and j not in others:
+            others.append(j)
+    while len(others) < min(branches - 1, n - 1):
+        j = rng.below(n)
+        if j != chosen and j not in others:
+            others.append(j)
+    return others
+
+
+def _branch_rows(
+    x: FloatArray,
+    rows: FloatArray,
+    chosen: int,
+    others: list[int],
+    returns: list[float],
+    advantage: bool,
+    out: tuple[list[FloatArray], list[FloatArray], list[float]],
+) -> None:
+    """A branch point's samples: each other row with its return; with ``advantage``, ``returns`` starts with the
+    played row's and every action is valued against it, in the same deal and continuation (the played row: 0)."""
+    obs_rows, act_rows, targets = out
+    if advantage:
+        base = returns.pop(0)
+        obs_rows.append(x)
+        act_rows.append(rows[chosen])
+        targets.append(0.0)
+        returns = [r - base for r in returns]
+    for j, r in zip(others, returns, strict=True):
+        obs_rows.append(x)
+        act_rows.append(rows[j])
+        targets.append(r)
+
+
 def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Samples:
     """Hands with branch points: see the module's docstring."""
     feat = Featurizer(variant.rules)
@@ -270,18 +315,12 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                 hit = np.flatnonzero(idx == feat.encoding.encode(action))
                 chosen = int(hit[0]) if len(hit) else 0
                 played.append((s, x, rows[chosen]))
-                q = net.q(x, rows)
-                q[chosen] = -np.inf
-                others = [int(np.argmax(q))]
-                if unit.search_candidates:
-                    for alt in search.candidate_actions(obs, legal, action)[1:]:
-                        j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
-                        if len(others) < unit.branches - 1 and j != chosen and j not in others:
-                            others.append(j)
-                while len(others) < min(unit.branches - 1, n - 1):
-                    j = rng.below(n)
-                    if j != chosen and j not in others:
-                        others.append(j)
+                alts = (
+                    _indices(feat, idx, search.candidate_actions(obs, legal, action)[1:])
+                    if unit.search_candidates
+                    else []
+                )
+                others = _others(net.q(x, rows), chosen, alts, unit.branches, n, rng)
                 team = side(s)
                 returns = []
                 for j in [chosen, *others] if unit.advantage else others:
@@ -290,17 +329,9 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                     rollout(sim, rollers)
                     sc = sim.scores()
                     returns.append((sc[team] - sc[1 - team]) / scale)
-                if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
+                if unit.advantage:  # the behaviour's row is the branch's own, valued 0
                     played.pop()
-                    base = returns.pop(0)
-                    obs_rows.append(x)
-                    act_rows.append(rows[chosen])
-                    targets.append(0.0)
-                    returns = [r - base for r in returns]
-                for j, r in zip(others, returns, strict=True):
-                    obs_rows.append(x)
-                    act_rows.append(rows[j])
-                    targets.append(r)
+                _branch_rows(x, rows, chosen, others, returns, unit.advantage, (obs_rows, act_rows, targets))
             hand.apply(action)
         decisions += hand.decisions
         sc = hand.scores()
@@ -383,18 +414,9 @@ def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> S
                 idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
                 hit = np.flatnonzero(idx == feat.encoding.encode(action))
                 chosen = int(hit[0]) if len(hit) else 0
-                q = net.q(x, rows)
-                q[chosen] = -np.inf
-                others = [int(np.argmax(q))]
-                if unit.search_candidates and obs.mode in PLAY_MODES:
-                    for alt in search.candidate_actions(obs, legal, action)[1:]:
-                        j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
-                        if len(others) < unit.branches - 1 and j != chosen and j not in others:
-                            others.append(j)
-                while len(others) < min(unit.branches - 1, n - 1):
-                    j = rng.below(n)
-                    if j != chosen and j not in others:
-                        others.append(j)
+                wanted = unit.search_candidates and obs.mode in PLAY_MODES
+                alts = _indices(feat, idx, search.candidate_actions(obs, legal, action)[1:]) if wanted else []
+                others = _others(net.q(x, rows), chosen, alts, unit.branches, n, rng)
                 team = side(s)
                 returns = []
                 for j in [chosen, *others] if unit.advantage else others:
@@ -402,18 +424,9 @@ def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> S
                     sim.apply(legal[j])
                     _finish(sim, rollers, started[0])
                     returns.append(_match_return(sim, team, carry, scale))
-                if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
-                    base = returns.pop(0)
-                    obs_rows.append(x)
-                    act_rows.append(rows[chosen])
-                    targets.append(0.0)
-                    returns = [r - base for r in returns]
-                else:
+                if not unit.advantage:
                     played.append((s, x, rows[chosen]))
-                for j, r in zip(others, returns, strict=True):
-                    obs_rows.append(x)
-                    act_rows.append(rows[j])
-                    targets.append(r)
+                _branch_rows(x, rows, chosen, others, returns, unit.advantage, (obs_rows, act_rows, targets))
             m.apply(action)
         decisions += m.decisions
         for s, x, row in played:
