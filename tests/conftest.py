@@ -89,3 +89,16 @@ def swap_hidden(hand: Hand, me: int) -> Hand:
     other._follow.clear()
     other._legal = None
     return other
+
+
+def play_on(game: Any, agents: Sequence[Any], seed: int, decisions: int | None = None) -> None:
+    """Start ``agents`` (in seat order) with ``seed`` and let them play ``game``, a Hand or a Match, for
+    ``decisions`` decisions, or to its end."""
+    for s, a in enumerate(agents):
+        a.start_hand(seed, s)
+    if decisions is None:
+        while not game.is_over:
+            game.apply(agents[game.turn].act(game.observation(), game.legal_actions()))
+        return
+    for _ in range(decisions):
+        game.apply(agents[game.turn].act(game.observation(), game.legal_actions()))

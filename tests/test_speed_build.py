@@ -10,6 +10,8 @@ from gouji_rules.catalog import dagang
 from gouji_rules.engine import Hand
 from gouji_rules.observe import Observation
 
+from .conftest import play_on
+
 
 def test_hand_copy_carries_every_attribute_and_shares_no_state() -> None:
     hand, agents = _played(seed=3, decisions=40)
@@ -97,8 +99,5 @@ def _played(seed: int, decisions: int) -> tuple[Hand, list[RandomAgent]]:
     ``seed``, and the agents (to play on)."""
     hand = Hand.deal(dagang(), seed=seed)
     agents = [RandomAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(seed, s)
-    for _ in range(decisions):
-        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    play_on(hand, agents, seed, decisions)
     return hand, agents
