@@ -244,9 +244,30 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
     return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
 
 
-def _indices(feat: Featurizer, idx: np.ndarray, actions: Sequence[Action]) -> list[int]:
-    """Where each of ``actions`` stands among a decision's rows (``idx``, the rows' encoded actions)."""
-    return [int(np.flatnonzero(idx == feat.encoding.encode(a))[0]) for a in actions]
+def _branch_point(
+    feat: Featurizer,
+    judge: Agent,
+    net: QNet,
+    search: SearchAgent | None,
+    branches: int,
+    rng: SplitMix64,
+    obs: Observation,
+    legal: Legal,
+    action: Action,
+) -> tuple[FloatArray, FloatArray, int, list[int]]:
+    """A branch point at the decision ``obs``: its observation row, its action rows, the row of the action
+    played and the other rows to try (:func:`_others`; the search's candidates among them with ``search``)."""
+    x = feat.obs_row(obs)
+    idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
+    hit = np.flatnonzero(idx == feat.encoding.encode(action))
+    chosen = int(hit[0]) if len(hit) else 0
+    alts = []
+    if search is not None:
+        alts = [
+            int(np.flatnonzero(idx == feat.encoding.encode(a))[0])
+            for a in search.candidate_actions(obs, legal, action)[1:]
+        ]
+    return x, rows, chosen, _others(net.q(x, rows), chosen, alts, branches, len(legal), rng)
 
 
 def _others(q: FloatArray, chosen: int, alts: list[int], branches: int, n: int, rng: SplitMix64) -> list[int]:
@@ -310,17 +331,11 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
             action = players[s].act(obs, legal)
             n = len(legal)
             if obs.mode in PLAY_MODES and n > 1 and rng.below(1_000_000) < rate:
-                x = feat.obs_row(obs)
-                idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
-                hit = np.flatnonzero(idx == feat.encoding.encode(action))
-                chosen = int(hit[0]) if len(hit) else 0
-                played.append((s, x, rows[chosen]))
-                alts = (
-                    _indices(feat, idx, search.candidate_actions(obs, legal, action)[1:])
-                    if unit.search_candidates
-                    else []
+                searched = search if unit.search_candidates else None
+                x, rows, chosen, others = _branch_point(
+                    feat, judge, net, searched, unit.branches, rng, obs, legal, action
                 )
-                others = _others(net.q(x, rows), chosen, alts, unit.branches, n, rng)
+                played.append((s, x, rows[chosen]))
                 team = side(s)
                 returns = []
                 for j in [chosen, *others] if unit.advantage else others:
@@ -410,13 +425,10 @@ def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> S
             action = players[s].act(obs, legal)
             n = len(legal)
             if n > 1 and rng.below(1_000_000) < rates[obs.mode in PLAY_MODES]:
-                x = feat.obs_row(obs)
-                idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
-                hit = np.flatnonzero(idx == feat.encoding.encode(action))
-                chosen = int(hit[0]) if len(hit) else 0
-                wanted = unit.search_candidates and obs.mode in PLAY_MODES
-                alts = _indices(feat, idx, search.candidate_actions(obs, legal, action)[1:]) if wanted else []
-                others = _others(net.q(x, rows), chosen, alts, unit.branches, n, rng)
+                searched = search if unit.search_candidates and obs.mode in PLAY_MODES else None
+                x, rows, chosen, others = _branch_point(
+                    feat, judge, net, searched, unit.branches, rng, obs, legal, action
+                )
                 team = side(s)
                 returns = []
                 for j in [chosen, *others] if unit.advantage else others:
