@@ -22,12 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import Agent, GreedyAgent
-from ..hand_setup import Debt
-from ..match import Before, HandSummary, after, play_match
-from ..rng import derive
+from ..errors import GoujiError
+from ..game.hand_setup import Debt
+from ..game.rng import derive
+from ..game.seats import side
+from ..play.agents import Agent, GreedyAgent
+from ..play.match import Before, HandSummary, after, play_match
 from ..rules import Rules
-from ..seats import side
 from ..variant import Variant
 
 LEADER = "leader"
@@ -118,13 +119,17 @@ def fit_carry(
 ) -> CarryValue:
     """Prices fitted on ``matches`` matches of ``hands`` hands, the variants taken in turn, six
     ``agent`` seats: each hand but a match's last is a row (its carried facts → the next hand's
-    score difference in units).  A kind seen in fewer than 20 rows is priced 0 (too few to tell)."""
+    score difference in units).  A kind seen in fewer than 20 rows is priced 0 (too few to tell).
+    A match the engine stops (a club's rules under which every deal is void) gives no rows."""
     rows: list[dict[str, float]] = []
     ys: list[float] = []
     for i in range(matches):
         variant = variants[i % len(variants)]
         rules = variant.rules
-        m = play_match(variant, derive(seed, i), hands, [agent() for _ in range(6)])
+        try:
+            m = play_match(variant, derive(seed, i), hands, [agent() for _ in range(6)])
+        except GoujiError:  # a club's rules that void every deal (革命 by seats that cannot pay): no rows
+            continue
         unit = score_unit(rules)
         for a, b in zip(m.summaries, m.summaries[1:], strict=False):
             rows.append(features(rules, a))
@@ -146,4 +151,6 @@ def fit_carry(
 
 
 def _agent_name(agent: Callable[[], Agent]) -> str:
-    return str(getattr(agent, "name", getattr(agent, "__name__", "agent")))
+    # an instance's name: on the compiled build a class's ``name`` is a descriptor, not the string
+    name = getattr(agent(), "name", None)
+    return name if isinstance(name, str) else str(getattr(agent, "__name__", "agent"))

@@ -44,17 +44,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action
-from ..agents import Agent, GreedyAgent
 from ..compare.work import VariantSource, load
-from ..engine import Hand
 from ..env.features import MODES
-from ..legal import Legal
-from ..match import Match
-from ..observe import Observation
-from ..rng import SplitMix64, derive
+from ..errors import GoujiError
+from ..game.actions import Action
+from ..game.legal import Legal
+from ..game.rng import SplitMix64, derive
+from ..game.seats import side
+from ..play.agents import Agent, GreedyAgent
+from ..play.engine import Hand
+from ..play.match import Match
+from ..play.observe import Observation
 from ..search import SearchAgent, rollout
-from ..seats import side
 from ..variant import Variant
 from .agent import LearnedAgent
 from .carry import CarryValue
@@ -335,7 +336,6 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                 x, rows, chosen, others = _branch_point(
                     feat, judge, net, searched, unit.branches, rng, obs, legal, action
                 )
-                played.append((s, x, rows[chosen]))
                 team = side(s)
                 returns = []
                 for j in [chosen, *others] if unit.advantage else others:
@@ -344,8 +344,8 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                     rollout(sim, rollers)
                     sc = sim.scores()
                     returns.append((sc[team] - sc[1 - team]) / scale)
-                if unit.advantage:  # the behaviour's row is the branch's own, valued 0
-                    played.pop()
+                if not unit.advantage:  # with it, the branch values the played row (0) instead of the hand
+                    played.append((s, x, rows[chosen]))
                 _branch_rows(x, rows, chosen, others, returns, unit.advantage, (obs_rows, act_rows, targets))
             hand.apply(action)
         decisions += hand.decisions
@@ -412,37 +412,41 @@ def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> S
     decisions = 0
     for k in range(unit.hands):
         seed = unit_seed(unit.seed, unit.index, k, unit.hands)
-        m = Match(variant, seed, hands=1, last_places=match_start(seed))
-        rng = SplitMix64(derive(seed, 0xB7A))
-        for group in (players, rollers, [judge]):
-            for s, a in enumerate(group):
-                a.start_hand(seed, s)
-        feat.reset()
-        started = [0]
-        played: list[tuple[int, FloatArray, FloatArray]] = []
-        while not m.is_over:
-            s, obs, legal = _drive(m, players, started)
-            action = players[s].act(obs, legal)
-            n = len(legal)
-            if n > 1 and rng.below(1_000_000) < rates[obs.mode in PLAY_MODES]:
-                searched = search if unit.search_candidates and obs.mode in PLAY_MODES else None
-                x, rows, chosen, others = _branch_point(
-                    feat, judge, net, searched, unit.branches, rng, obs, legal, action
-                )
-                team = side(s)
-                returns = []
-                for j in [chosen, *others] if unit.advantage else others:
-                    sim = m.copy()
-                    sim.apply(legal[j])
-                    _finish(sim, rollers, started[0])
-                    returns.append(_match_return(sim, team, carry, scale))
-                if not unit.advantage:
-                    played.append((s, x, rows[chosen]))
-                _branch_rows(x, rows, chosen, others, returns, unit.advantage, (obs_rows, act_rows, targets))
-            m.apply(action)
-        decisions += m.decisions
-        for s, x, row in played:
-            obs_rows.append(x)
-            act_rows.append(row)
-            targets.append(_match_return(m, side(s), carry, scale))
+        first = len(targets)
+        try:
+            m = Match(variant, seed, hands=1, last_places=match_start(seed))
+            rng = SplitMix64(derive(seed, 0xB7A))
+            for group in (players, rollers, [judge]):
+                for s, a in enumerate(group):
+                    a.start_hand(seed, s)
+            feat.reset()
+            started = [0]
+            played: list[tuple[int, FloatArray, FloatArray]] = []
+            while not m.is_over:
+                s, obs, legal = _drive(m, players, started)
+                action = players[s].act(obs, legal)
+                n = len(legal)
+                if n > 1 and rng.below(1_000_000) < rates[obs.mode in PLAY_MODES]:
+                    searched = search if unit.search_candidates and obs.mode in PLAY_MODES else None
+                    x, rows, chosen, others = _branch_point(
+                        feat, judge, net, searched, unit.branches, rng, obs, legal, action
+                    )
+                    team = side(s)
+                    returns = []
+                    for j in [chosen, *others] if unit.advantage else others:
+                        sim = m.copy()
+                        sim.apply(legal[j])
+                        _finish(sim, rollers, started[0])
+                        returns.append(_match_return(sim, team, carry, scale))
+                    if not unit.advantage:
+                        played.append((s, x, rows[chosen]))
+                    _branch_rows(x, rows, chosen, others, returns, unit.advantage, (obs_rows, act_rows, targets))
+                m.apply(action)
+            decisions += m.decisions
+            for s, x, row in played:
+                obs_rows.append(x)
+                act_rows.append(row)
+                targets.append(_match_return(m, side(s), carry, scale))
+        except GoujiError:  # the engine stopped the hand (a club's rules that void every deal): no samples
+            del obs_rows[first:], act_rows[first:], targets[first:]
     return _samples(obs_rows, act_rows, targets, decisions, unit.hands)

@@ -36,13 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import GreedyAgent
 from ..compare.backends import DaskBackend
 from ..compare.work import VariantSource, portable_source
 from ..compare.work import load as load_variant
 from ..env.features import MODES
 from ..errors import GoujiError
-from ..rng import derive
+from ..game.rng import derive
+from ..play.agents import GreedyAgent
 from ..variant import Variant
 from .agent import LearnedAgent, shipped_path
 from .carry import CarryValue, fit_carry

@@ -4,16 +4,16 @@ the hand carries into the next (``learn.carry``), and the decisions between hand
 import numpy as np
 import pytest
 
-from gouji_rules.agents import GreedyAgent
 from gouji_rules.catalog import dagang
 from gouji_rules.env import features as ef
-from gouji_rules.hand_setup import Debt
+from gouji_rules.game.hand_setup import Debt
 from gouji_rules.learn.carry import LEADER, CarryValue, features, fit_carry
 from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE, PLAY_MODES
 from gouji_rules.learn.net import QNet
 from gouji_rules.learn.selfplay import SelfPlayUnit, _match_return, match_start, run_selfplay
 from gouji_rules.learn.train import TrainConfig, Trainer
-from gouji_rules.match import HandSummary, Match, play_match
+from gouji_rules.play.agents import GreedyAgent
+from gouji_rules.play.match import HandSummary, Match, play_match
 
 TINY = (16, 8, 8)
 
@@ -88,3 +88,26 @@ def test_a_match_run_keeps_its_prices_learns_every_kind_and_resumes_only_as_one(
     assert again.resumed and again.cfg.carry == prices  # the run's own prices, not fitted anew
     with pytest.raises(Exception, match="objective match, not hand"):
         Trainer(TrainConfig("dagang", out, hidden=TINY))
+
+
+def test_a_hand_the_engine_stops_leaves_no_samples_and_the_unit_goes_on(monkeypatch) -> None:
+    """Under some club files every deal is void (two seats that cannot pay declare 革命 each time) and the
+    match stops after 50 redeals with a GoujiError: that hand gives nothing, the rest of the unit plays."""
+    import gouji_rules.learn.selfplay as sp
+    from gouji_rules.errors import GoujiError
+
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    one = SelfPlayUnit(0, 5, "dagang", 1, net.p, net.hidden, 0.0, True, 3, 0.05, True, carry={"point": 0.2})
+    two = SelfPlayUnit(**{**one.__dict__, "hands": 2})
+    alone = run_selfplay(one)
+    stopped = sp.unit_seed(5, 0, 1, 2)
+
+    class Stops(Match):
+        def apply(self, action, seat=None):  # type: ignore[no-untyped-def]
+            if self.seed == stopped and self.decisions > 30:
+                raise GoujiError("hand 1 was redealt 50 times")
+            super().apply(action, seat)
+
+    monkeypatch.setattr(sp, "Match", Stops)
+    both = run_selfplay(two)
+    assert both.target.tolist() == alone.target.tolist() and both.hands == 2
