@@ -491,20 +491,38 @@ def status_cmd(file: str, as_json: bool, lang: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="JSON with a schema_version")
 @click.option("--csv", "as_csv", is_flag=True)
 @click.option("--html", "as_html", is_flag=True)
+@click.option(
+    "--png",
+    "png_out",
+    type=OUTPUT,
+    metavar="FILE",
+    help="write the standings as a picture for a group chat (1080 px wide; needs chromium, as the page's 保存图片 does not)",
+)
 @click.option("-o", "--output", type=OUTPUT, help="write to this file (atomically)")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @handles_errors
-def standings_cmd(file: str, as_json: bool, as_csv: bool, as_html: bool, output: str | None, lang: str) -> None:
+def standings_cmd(
+    file: str, as_json: bool, as_csv: bool, as_html: bool, png_out: str | None, output: str | None, lang: str
+) -> None:
     """Standings: match points, hand points, head-to-head, fewest last places, most first places."""
     from ..tournament import standings as st
 
     chosen = [f for f, on in (("json", as_json), ("csv", as_csv), ("html", as_html)) if on]
     if len(chosen) > 1:
         raise click.UsageError("choose one of --json, --csv and --html")
-    fmt = chosen[0] if chosen else None
-    check_output_paths([output], [file])
+    if png_out and (chosen or output):
+        raise click.UsageError("--png writes its own file: leave out --json, --csv, --html and -o")
+    fmt = "png" if png_out else chosen[0] if chosen else None
+    check_output_paths([output, png_out], [file])
     with _open(file) as e:
         lines = st.compute(e)
+        if fmt == "png":
+            from ..web import share, share_png
+
+            assert png_out is not None
+            share_png.write_png(share.standings_picture(e, lines, share.standings_headers(e, lang), lang), png_out)
+            click.echo(f"已写入 {png_out}" if lang == "zh" else f"wrote {png_out}", err=True)
+            return
         if fmt == "json":
             text = st.to_json(e, lines)
         elif fmt == "csv":

@@ -552,7 +552,7 @@ def sheet(variant: Variant, lang: str = "zh", base: Variant | None = None) -> Sh
         ]
         parts.append(Part(number, "hooks", title, False, any(i.changed for i in items), tuple(items)))
     title = variant.title or variant.name
-    if variant.title:
+    if variant.title and variant.title != variant.name:  # a file named by its Chinese title: said once
         title += f"（{variant.name}）" if zh else f" ({variant.name})"
     source = cite(variant.source) if zh and variant.source else variant.source
     return Sheet(lang, title, source, base.name if base is not None else None, tuple(parts))

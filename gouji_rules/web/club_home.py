@@ -166,12 +166,19 @@ class Club:
             kept[key] = box[0]
             return box[0]
 
+    @property
+    def home(self) -> str:
+        """The home's own address (no token: the browser holds its cookie), for the editor and the nights to link."""
+        return f"http://127.0.0.1:{self.config.port}/"
+
     def editor(self, name: str | None) -> str:
         """The editor's address with its token: on the folder's file ``name``, or on a new file (None)."""
         path = self.pick(name, RULES_SUFFIXES) if name is not None else None
 
         def make(port: int) -> tuple[ASGIApp, str]:
-            cfg = EditorConfig(path=path, root=self.config.folder, port=port, log=self.config.log)
+            cfg = EditorConfig(
+                path=path, root=self.config.folder, port=port, log=self.config.log, home=self.home, paths_from_root=True
+            )
             return create_editor_app(cfg), editor_url(cfg)
 
         if path is None:  # each "new rules" is a new draft, never one kept from before
@@ -188,7 +195,7 @@ class Club:
         path = self.pick(name, (".sqlite",))
 
         def make(port: int) -> tuple[ASGIApp, str]:
-            cfg = Config(event_path=path, season_folder=self.config.folder, log=self.config.log)
+            cfg = Config(event_path=path, season_folder=self.config.folder, log=self.config.log, home=self.home)
             state = State(cfg)
             try:
                 state.start()
@@ -367,13 +374,16 @@ def _sheet(club: Club, name: str) -> str:
     from .. import catalog
     from ..dsl.explain import extended, sheet
     from ..dsl.printable import to_html
+    from .share import sheet_page
 
-    path = str(club.pick(name, RULES_SUFFIXES))
-    return to_html(sheet(catalog.resolve(path), "zh", extended(path)))
+    path = club.pick(name, RULES_SUFFIXES)
+    s = sheet(catalog.resolve(str(path)), "zh", extended(str(path)))
+    return sheet_page(to_html(s), s, path.stem)
 
 
 async def rules_sheet(request: Request) -> Response:
-    """GET: the rules file's sheet as ``gouji explain --html`` writes it, to print from the browser."""
+    """GET: the rules file's sheet as ``gouji explain --html`` writes it, to print from the browser or save
+    as a picture (保存图片)."""
     page = await run_in_threadpool(_sheet, _club(request), request.query_params.get("file", ""))
     return HTMLResponse(page, headers=HEADERS)
 

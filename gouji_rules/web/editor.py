@@ -248,6 +248,8 @@ class EditorConfig:
     root: Path | None = None
     port: int = 8010
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
+    home: str | None = None  # the club home that started this editor: its header links back there
+    paths_from_root: bool = False  # gouji club: a file name typed is in the club's folder, not where gouji club ran
 
     def __post_init__(self) -> None:
         if self.root is None:  # the real file's folder: a link to a file elsewhere edits it where it is
@@ -378,12 +380,18 @@ class Editor:
 
     # the variants behind a draft
 
+    def place(self, path: str) -> Path:
+        """The file a path typed into 保存到文件 names.  ``gouji edit`` reads it as a shell would, from where it was
+        started; the club home's editor from the club's folder, since the secretary never chose a working folder."""
+        typed = Path(path)
+        return self.root / typed if self.config.paths_from_root and not typed.is_absolute() else typed
+
     def folder(self, path: str) -> Path:
         """Where the draft's relative ``extends:`` are read from: its file's folder, when the file is
         in the editor's folder tree; else that folder itself (a path typed elsewhere reads nothing there)."""
         if path and path_problem(path) is None:
             try:
-                return within(Path(path), str(self.root)).parent
+                return within(self.place(path), str(self.root)).parent
             except OutsideRoot:
                 pass
         return self.root
@@ -434,7 +442,10 @@ class Editor:
                 text = decode(data, str(path))
             except VariantErrors:
                 text = data.decode("utf-8", "replace")
-        draft = Draft(base, str(path) if path else "", digest(data), text, text, {})
+        shown_path = str(path) if path else ""
+        if path is not None and self.config.paths_from_root:  # the name as the club's folder holds it
+            shown_path = os.path.relpath(os.path.realpath(path), self.root)
+        draft = Draft(base, shown_path, digest(data), text, text, {})
         if unreadable:
             draft.refuse("unreadable", self.config.lang, path=draft.path, why=_why(unreadable, self.config.lang))
         if data is not None and not _utf8(data):
@@ -545,20 +556,20 @@ class Editor:
         if problem is not None:
             draft.refuse("bad_path", lang, why=BAD_PATH[problem][0 if lang == "zh" else 1])
             return result
+        target = self.place(draft.path)
         try:
-            within(Path(draft.path), str(self.root))
+            within(target, str(self.root))
         except OutsideRoot:
             draft.refuse("outside", lang, path=draft.path, root=self.root)
             return result
         if result.errors or result.variant is None:
             draft.refuse("invalid", lang)
             return result
-        target = Path(draft.path)
         own = self.config.path is not None and _same_file(target, self.config.path)
         with self.save_lock:
             try:
                 chain = [f for f in result.files[1:] if not _same_file(Path(f), target)]
-                check_outputs([draft.path], chain)
+                check_outputs([str(target)], chain)
             except OutputPathError as e:
                 draft.refuse("path", lang, path=draft.path, why=_why(e.why, lang))
                 return result
@@ -578,7 +589,7 @@ class Editor:
                 draft.refuse("exists", lang, path=draft.path)
                 return result
             try:
-                with atomic_writer(draft.path) as fh:
+                with atomic_writer(str(target)) as fh:
                     fh.write(draft.text)
             except (OSError, OutputPathError) as e:
                 why = getattr(e, "why", "") or getattr(e, "strerror", "") or str(e)
@@ -865,6 +876,7 @@ def render(
         valid=result.variant is not None and not errors,
         try_hands=2 * editor.config.try_deals,
         try_seed=TRY_SEED,
+        home=editor.config.home,
     )
     resp = HTMLResponse(printable(body), status_code=status, headers=EDITOR_HEADERS)
     resp.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", max_age=12 * 3600)

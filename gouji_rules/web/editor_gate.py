@@ -54,6 +54,8 @@ def cookie_name(port: int) -> str:
 
 
 def same_secret(sent: str, token: str) -> bool:
+    """Whether ``sent`` is the token, compared in constant time so that a guesser learns nothing from how long a
+    refusal takes; a token sent with characters UTF-8 cannot hold is simply wrong, not a 500."""
     return hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode("utf-8"))
 
 
@@ -100,6 +102,8 @@ class TokenGate:
         return self.denied()
 
     def denied(self) -> Response:
+        """The 403 page in Chinese first, saying to open the address ``gouji edit`` printed: a visitor without the
+        token learns how to get in, and nothing else."""
         return HTMLResponse(DENIED, status_code=403, headers=self.headers)
 
 

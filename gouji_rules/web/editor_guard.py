@@ -29,6 +29,8 @@ class Diagnostic(VariantFileError):
         self.zh = zh
 
     def format(self, lang: str = "en") -> str:
+        """The diagnostic in ``lang`` as every other error of the file is formatted, so the editor's own words sit
+        among the checker's in one style."""
         said = VariantFileError(
             self.zh if lang == "zh" else self.message,
             file=self.file,

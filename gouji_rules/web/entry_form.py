@@ -24,6 +24,8 @@ from .pages import fail, one_value
 
 
 def hand_number(request: Request, ev: Tournament) -> int:
+    """The hand a form's address names, or a 404: an address typed by hand must not reach the store with a hand the
+    match does not have."""
     n: int = request.path_params["hand"]
     if not 1 <= n <= ev.hands_per_match:
         raise fail(404, f"hand {n} is not in a match (hands 1 to {ev.hands_per_match})")
@@ -42,6 +44,8 @@ def place_names(event: Tournament, lang: str) -> list[str]:
 def form_ctx(
     st: State, ev: Tournament, rnd: int, tbl: int, hand: int, entry: Entry | None, lang: str
 ) -> dict[str, Any]:
+    """What the entry form is filled in from: the table's names, what the rules offer, the entry shown (the posted one,
+    else the recorded one) and the revision a save compares, so that a change made elsewhere meanwhile is caught."""
     seats = ev.db.seating(rnd)[(rnd, tbl)]
     names = ev.seat_names(seats)
     if entry is None:

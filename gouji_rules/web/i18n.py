@@ -150,6 +150,8 @@ WORDS: dict[str, dict[str, str]] = {
 
 
 def lang_of(value: str | None) -> str:
+    """The page language a query or cookie asks for, Chinese unless it names another the pages speak: a club reads
+    Chinese first, and an unknown value must not reach a template."""
     return value if value in LANGS else "zh"
 
 

@@ -71,6 +71,8 @@ def _stored(event: Tournament, raw: object) -> str:
 
 
 def table_token(secret: bytes, seat: Seat) -> str:
+    """The token of one side of one table, derived from the event's secret so that printed QR codes survive a restart
+    and a round paired later needs nothing stored."""
     mac = hmac.new(secret, f"table:{seat.round}:{seat.table}:{seat.side}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac).decode().rstrip("=")[:TOKEN_CHARS]
 
@@ -88,9 +90,12 @@ class Links:
         self.secret = current_secret(event)
 
     def is_admin(self, token: str) -> bool:
+        """Whether ``token`` is the organiser's, compared by hash in constant time: a guesser learns nothing from
+        how long a refusal takes."""
         return hmac.compare_digest(hashlib.sha256(token.encode()).digest(), self._admin_hash)
 
     def token(self, seat: Seat) -> str:
+        """The token of ``seat`` under the secret last read: what its QR code and the organiser's page carry."""
         return table_token(self.secret, seat)
 
     def seat_of(self, event: Tournament, token: str) -> Seat | None:

@@ -43,6 +43,7 @@ class Config:
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
     busy_seconds: float = BUSY_SECONDS
     season_folder: Path | None = None  # serve --season: the folder whose event files /season ranks
+    home: str | None = None  # the club home that opened this night (gouji club): each page links back there
 
 
 T = TypeVar("T")
@@ -83,10 +84,13 @@ class State:
         self.links.secret = event_secret(self.writer, renew=self.config.new_links)
 
     def close(self) -> None:
+        """Close both connections, so that a stopped server leaves the event file for the next command to open."""
         self.reader.close()
         self.writer.close()
 
     def offer(self, event: Tournament, rnd: int, tbl: int) -> tables.Offer:
+        """What the rules let a table enter (kept per table): worked out once, since every form and check of that table
+        asks it."""
         if (rnd, tbl) not in self.offers:
             self.offers[(rnd, tbl)] = tables.offer(event, rnd, tbl)
         return self.offers[(rnd, tbl)]

@@ -56,6 +56,8 @@ def qr_svg(url: str) -> str:
 
 
 async def admin_page(request: Request) -> Response:
+    """The organiser's page: every seated table's two links, the next Swiss round to seat and the LAN address to use,
+    behind the organiser's token since its links let anyone enter results."""
     st = state_of(request)
     base = _admin(request)
     url = _base_url(request)
@@ -80,6 +82,8 @@ async def admin_page(request: Request) -> Response:
 
 
 async def admin_seat(request: Request) -> Response:
+    """Seat the next Swiss round when the organiser asks (a posted form, CSRF-checked); a round that cannot be seated
+    yet is a 409 saying why in Chinese."""
     st = state_of(request)
     await read_form(request)
     base = _admin(request)
@@ -161,6 +165,8 @@ def _admin_target(request: Request, ev: Tournament) -> tuple[int, int, int]:
 
 
 async def admin_hand_form(request: Request) -> Response:
+    """The entry form for the organiser, who may enter or correct any hand of any table without the other side
+    confirming (a phone lost, a dispute settled)."""
     st = state_of(request)
     base = _admin(request)
 
@@ -174,6 +180,8 @@ async def admin_hand_form(request: Request) -> Response:
 
 
 async def admin_hand_save(request: Request) -> Response:
+    """Save the organiser's entry at once, or show the form again with the refusal in the reader's language (422), or
+    the hand as it is now if it changed meanwhile (409)."""
     st = state_of(request)
     form = await read_form(request)
     base = _admin(request)

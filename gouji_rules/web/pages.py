@@ -46,7 +46,7 @@ CSRF_COOKIE = "gouji_csrf"
 
 HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
         "frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
@@ -64,11 +64,13 @@ _env = jinja2.Environment(
 
 
 def state_of(request: Request) -> State:
+    """The night the server holds open, typed, for the handlers that all start from it."""
     st: State = request.app.state.gouji
     return st
 
 
 def reader_lang(request: Request) -> str:
+    """The reader's language: the address's ``?lang=`` first, then the cookie a page set, Chinese otherwise."""
     return lang_of(request.query_params.get("lang") or request.cookies.get("lang"))
 
 
@@ -91,6 +93,7 @@ def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTML
         csrf=csrf,
         event_name=st.name,
         has_season=st.config.season_folder is not None,
+        home=st.config.home,
         refresh=ctx.pop("refresh", 0),
         **ctx,
     )
@@ -123,6 +126,8 @@ HEADLINES_ZH = {
 
 
 def fail(status: int, message: str, zh: str = "") -> PageError:
+    """A page error with its English reason for the log and the Chinese headline for the reader: every refusal a
+    handler raises goes through here, so none reaches the page in English alone."""
     return PageError(status, message, zh)
 
 
@@ -171,6 +176,8 @@ async def read_form(
 
 
 def one_value(form: dict[str, list[str]], key: str) -> str:
+    """The one value of ``key`` in a posted form (empty if absent): a field given twice is a forged request, refused
+    rather than guessed at."""
     values = form.get(key, [])
     if len(values) > 1:
         raise fail(400, f"the form field {key!r} is given twice")
@@ -178,6 +185,8 @@ def one_value(form: dict[str, list[str]], key: str) -> str:
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's HTTP errors as this site's page, in the reader's language, never a bare stack or an English-only
+    line."""
     assert isinstance(exc, HTTPException)
     zh = exc.zh if isinstance(exc, PageError) else HEADLINES_ZH.get(exc.status_code, "")
     lang = reader_lang(request)

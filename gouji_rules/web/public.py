@@ -15,14 +15,17 @@ from ..errors import GoujiError, IllegalAction
 from ..tournament import club, season, standings
 from ..tournament.event import Tournament
 from ..tournament.storage import HandRow
-from . import summary, tables
+from . import share, summary, tables
+from .i18n import word
 from .pages import REFRESH_SECONDS, fail, page, reader_lang, state_of
 
 # on a phone what decides the ranking comes first; the other columns follow and scroll sideways
-PHONE_FIRST = ("rank", "name", "match_points", "hand_points")
+PHONE_FIRST = share.PHONE_FIRST
 
 
 async def standings_page(request: Request) -> Response:
+    """The standings anyone at the night may see: the columns a phone shows first, the rest a tap away, reloaded every
+    few seconds while hands come in."""
     lang = reader_lang(request)
 
     def gather(ev: Tournament) -> dict[str, Any]:
@@ -48,10 +51,16 @@ async def standings_page(request: Request) -> Response:
             "tiebreaks": standings.tiebreak_names(lang, ev.tiebreaks),
             "rounds": list(range(1, ev.rounds + 1)),
             "seated": ev.db.rounds_seated(),
+            "share": _standings_picture(ev, lines, [label[c] for c in PHONE_FIRST], lang),
         }
 
     ctx = await state_of(request).read(gather)
     return page(request, "standings.html", refresh=REFRESH_SECONDS, **ctx)
+
+
+def _standings_picture(ev: Tournament, lines: list[standings.Line], cols: list[str], lang: str) -> str:
+    """The standings as 保存图片 draws them (``gouji event standings --png`` draws the same)."""
+    return share.as_json(share.standings_picture(ev, lines, cols, lang))
 
 
 SEASON_MAX = 1000
@@ -133,6 +142,26 @@ async def season_page(request: Request) -> Response:
         ranked=[row(x, True) for x in s.ranked],
         unranked=[row(x, False) for x in s.unranked],
         query=request.url.query,
+        share=_season_picture(s, [row(x, True) for x in s.ranked], [row(x, False) for x in s.unranked], lang),
+    )
+
+
+def _season_picture(s: season.Season, ranked: list[dict[str, Any]], unranked: list[dict[str, Any]], lang: str) -> str:
+    """The season as 保存图片 draws it: the ranked players, then those with too few nights, as the page lists them."""
+    zh = lang == "zh"
+    cols = [z if zh else e for _, z, e in SEASON_COLUMNS]
+    blocks = [share.table(cols, [r["cells"] for r in ranked], align="rlrl")] if ranked else []
+    if unranked:
+        head = f"出勤不足 {s.min_nights} 晚，暂不排名" if zh else f"Fewer than {s.min_nights} night(s), not ranked yet"
+        blocks.append(share.table(cols, [r["cells"] for r in unranked], heading=head, align="rlrl"))
+    word_season = word("season", lang)
+    if zh:
+        sub = f"最近 {len(s.nights)} 晚（共 {s.given} 晚）；出勤满 {s.min_nights} 晚才排名"
+    else:
+        sub = f"The last {len(s.nights)} night(s) of {s.given}; ranked from {s.min_nights} night(s) attended"
+    last = s.nights[-1].name if s.nights else ""
+    return share.as_json(
+        share.picture(word_season + (f" · {last}" if last else ""), sub, blocks, share.file_name(word_season, last))
     )
 
 
@@ -207,6 +236,8 @@ def _pending_summary(ev: Tournament, wait: tables.Pending, lang: str) -> summary
 
 
 def round_tables(ev: Tournament, rnd: int, lang: str) -> list[dict[str, Any]]:
+    """Each table of round ``rnd`` with its players by seat and the hands played there, or a bye: the round page
+    and the organiser's page show the same tables."""
     out = []
     for t in club.seating_sheet(ev, rnd):
         if "bye" in t:
@@ -218,6 +249,8 @@ def round_tables(ev: Tournament, rnd: int, lang: str) -> list[dict[str, Any]]:
 
 
 def round_number(request: Request, ev: Tournament) -> int:
+    """The round an address names, or a 404 that lists the rounds seated, so that a stale link says why it leads
+    nowhere."""
     rnd: int = request.path_params["rnd"]
     seated = ev.db.rounds_seated()
     if rnd not in seated:
@@ -226,6 +259,8 @@ def round_number(request: Request, ev: Tournament) -> int:
 
 
 async def round_page(request: Request) -> Response:
+    """One round's seating, public, for the players to find their tables without asking the organiser."""
+
     def gather(ev: Tournament) -> dict[str, Any]:
         rnd = round_number(request, ev)
         return {

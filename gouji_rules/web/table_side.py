@@ -71,6 +71,8 @@ def _next_seats(ev: Tournament, rnd: int, tbl: int, seats: list[int], names: lis
 
 
 async def table_page(request: Request) -> Response:
+    """A table side's own page: its hands, what waits for its confirmation and the last action's outcome, opened from
+    the side's QR code."""
     done = {"entered": "entered_wait", "confirmed": "confirmed_ok", "rejected": "rejected_ok"}.get(
         request.query_params.get("done", ""), ""
     )
@@ -81,6 +83,8 @@ async def table_page(request: Request) -> Response:
 
 
 async def hand_form(request: Request) -> Response:
+    """The entry form of one hand for this side, filled in from the hand as recorded so that a correction starts from
+    what is there."""
     st = state_of(request)
     base = f"/t/{request.path_params['token']}"
 
@@ -96,6 +100,8 @@ async def hand_form(request: Request) -> Response:
 
 
 async def hand_enter(request: Request) -> Response:
+    """Record what this side entered, to count once the other side confirms; a refusal shows the form again saying why,
+    in the reader's language."""
     st = state_of(request)
     form = await read_form(request)
     base = f"/t/{request.path_params['token']}"
@@ -139,10 +145,12 @@ async def hand_enter(request: Request) -> Response:
 
 
 async def hand_confirm(request: Request) -> Response:
+    """The other side agrees with the entry: the hand counts from now on."""
     return await _decide(request, confirm=True)
 
 
 async def hand_reject(request: Request) -> Response:
+    """The other side disagrees: the entry is sent back to be entered again, and nothing counts meanwhile."""
     return await _decide(request, confirm=False)
 
 
