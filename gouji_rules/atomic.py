@@ -58,7 +58,8 @@ def check_writable(path: str | Path) -> None:
     temp_beside(Path(check_target(path))).unlink()
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable: fsync the folder itself, where the platform lets it be opened."""
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
@@ -126,4 +127,4 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
-        _sync_folder(target.parent)
+        sync_folder(target.parent)

@@ -73,3 +73,32 @@ def pass_until_lead(h: Hand) -> None:
         acts = h.legal_actions()
         kou = [a for a in acts if str(a) == "kou"]
         act(h, "kou" if kou else "pass")
+
+
+def swap_hidden(hand: Hand, me: int) -> Hand:
+    """The same position as ``me`` sees it with one card of two other seats' hands exchanged (their counts kept)."""
+    other = hand.copy()
+    seats = [s for s in range(6) if s != me and sum(other.hands[s]) > 0]
+    a, b = seats[0], seats[1]
+    ra = next(r for r in range(16) if other.hands[a][r] and other.hands[a][r] > other.hands[b][r])
+    rb = next(r for r in range(16) if other.hands[b][r] and r != ra)
+    other.hands[a][ra] -= 1
+    other.hands[b][ra] += 1
+    other.hands[b][rb] -= 1
+    other.hands[a][rb] += 1
+    other._follow.clear()
+    other._legal = None
+    return other
+
+
+def play_on(game: Any, agents: Sequence[Any], seed: int, decisions: int | None = None) -> None:
+    """Start ``agents`` (in seat order) with ``seed`` and let them play ``game``, a Hand or a Match, for
+    ``decisions`` decisions, or to its end."""
+    for s, a in enumerate(agents):
+        a.start_hand(seed, s)
+    if decisions is None:
+        while not game.is_over:
+            game.apply(agents[game.turn].act(game.observation(), game.legal_actions()))
+        return
+    for _ in range(decisions):
+        game.apply(agents[game.turn].act(game.observation(), game.legal_actions()))

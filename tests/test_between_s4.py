@@ -21,6 +21,7 @@ from gouji_rules.play.match import Match, play_match
 from gouji_rules.rules.settlement import Debt, HandResult, settle
 from gouji_rules.variant import Variant
 
+from .test_between_s0 import start as start_s0
 from .test_match import S4, at_play, drive, ev, rig_deal, rig_debts
 
 # the first leader is the rigged deal's first drawer (上班 is tested on its own)
@@ -369,12 +370,8 @@ def test_s4_art3_nobody_shows_a_pair_random_leader(monkeypatch: pytest.MonkeyPat
 
 
 def start(monkeypatch: pytest.MonkeyPatch, hands: list[str], picks: Any = None, variant: Any = R4) -> Match:
-    """A one-hand match of the rigged deal (seat 0 draws and leads), stopped at the first lead."""
-    rig_deal(monkeypatch, hands, first=[0])
-    m = Match(variant, 1, 1)
-    drive(m, picks, until=at_play)
-    assert m.hand is not None
-    return m
+    """:func:`test_between_s0.start` (the rigged deal, stopped at the first lead), of ``R4`` unless told."""
+    return start_s0(monkeypatch, hands, picks, variant)
 
 
 def start_hand(m: Match, s: int) -> list[int]:

@@ -28,6 +28,8 @@ from gouji_rules.play.match import Match, play_match
 from gouji_rules.rules.settlement import Debt
 from gouji_rules.variant import Variant
 
+from .conftest import play_on
+
 S0 = dianshaomenla()
 S4 = dagang()
 
@@ -369,11 +371,7 @@ def test_match_setup_is_where_the_phases_start() -> None:
 
 def test_match_copy_replays_to_the_same_state_and_is_independent() -> None:
     m = Match(S0, 9, 2)
-    agents = [RandomAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(9, s)
-    for _ in range(250):
-        m.apply(agents[m.turn].act(m.observation(), m.legal_actions()))
+    play_on(m, [RandomAgent() for _ in range(6)], 9, 250)
     c = m.copy()
     assert (c.phase, c.turn, c.hands_now, c.scores, c.log) == (m.phase, m.turn, m.hands_now, m.scores, m.log)
     assert c.hand is not None and m.hand is not None and c.hand.record() == m.hand.record()
@@ -385,11 +383,7 @@ def test_hand_copy_is_independent_and_plays_the_same() -> None:
     from gouji_rules.play.engine import Hand
 
     h = Hand.deal(S4, 3)
-    agents = [RandomAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(3, s)
-    for _ in range(80):
-        h.apply(agents[h.turn].act(h.observation(), h.legal_actions()))
+    play_on(h, [RandomAgent() for _ in range(6)], 3, 80)
     before = h.record()
     c = h.copy()
     c.apply(c.legal_actions()[0])

@@ -244,10 +244,8 @@ def test_s4_art14_unshown_tribute_and_return_stay_with_the_two_seats_in_play(mon
     assert n >= 12
 
 
-def test_s0_sec10_chongdian_sets_and_answers_reach_every_seat_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    """S0 十、冲点 「冲点者将3套够级牌依次打出，每打一套够级牌则询问冲点者对门是否要」: the sets go down on the table;
-    seat 3 beats all three.  Every seat, the four never asked anything included, has the six sets and the
-    failed 冲点 in its observation at every decision of play."""
+def _chongdian_beaten(monkeypatch: pytest.MonkeyPatch) -> Match:
+    """S0 十、冲点: seat 0 puts down TTTTT, JJJJ and QQQ before play, and seat 3 beats all three."""
     sets = iter(["TTTTT", "JJJJ", "QQQ"])
     answers = iter(["QQQQQ", "KKKK", "AAA"])
     picks = {
@@ -255,7 +253,14 @@ def test_s0_sec10_chongdian_sets_and_answers_reach_every_seat_in_play(monkeypatc
         "chong_set": lambda legal: Play(parse_set(next(sets))),
         "chong_answer": lambda legal: Play(parse_set(next(answers))),
     }
-    m = start(monkeypatch, [CHONG, FILL, FILL, "3 44 5 QQQQQ KKKK AAA", FILL, FILL], picks)
+    return start(monkeypatch, [CHONG, FILL, FILL, "3 44 5 QQQQQ KKKK AAA", FILL, FILL], picks)
+
+
+def test_s0_sec10_chongdian_sets_and_answers_reach_every_seat_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """S0 十、冲点 「冲点者将3套够级牌依次打出，每打一套够级牌则询问冲点者对门是否要」: the sets go down on the table;
+    seat 3 beats all three.  Every seat, the four never asked anything included, has the six sets and the
+    failed 冲点 in its observation at every decision of play."""
+    m = _chongdian_beaten(monkeypatch)
     table = [
         ("play", 0, "TTTTT", 3, 0),
         ("play", 3, "QQQQQ", 0, 0),
@@ -423,14 +428,7 @@ def test_s0_sec10_chongdian_sets_count_as_played_in_the_feature_vector(monkeypat
     ``played`` block (env/features.py) counts them for every seat from the first lead on."""
     from gouji_rules.env.features import PLAYED_AT, ObservationEncoder
 
-    sets = iter(["TTTTT", "JJJJ", "QQQ"])
-    answers = iter(["QQQQQ", "KKKK", "AAA"])
-    picks = {
-        ("chongdian", 0): Choose("chongdian"),
-        "chong_set": lambda legal: Play(parse_set(next(sets))),
-        "chong_answer": lambda legal: Play(parse_set(next(answers))),
-    }
-    m = start(monkeypatch, [CHONG, FILL, FILL, "3 44 5 QQQQQ KKKK AAA", FILL, FILL], picks)
+    m = _chongdian_beaten(monkeypatch)
     me = 1
     v = ObservationEncoder().encode(m.observation(me))
     for seat, played in ((0, "TTTTT JJJJ QQQ"), (3, "QQQQQ KKKK AAA")):

@@ -327,10 +327,10 @@ def test_s4_art6_burner_hangs_a_joker_except_last_three() -> None:
     assert events(h, "burn_success")[-1].seat == 1
 
 
-def _burner_answering_a_no_head_seat() -> Hand:
-    """Seat 1 burns seat 0's QQQ; the 无头 seat 2 beats seat 1's KKK; seat 1 is to answer AAA.  Built with
-    ``burn.break_burn`` off, so that the 无头 seat beating the burner leaves the burn running."""
-    v = S4.replace(burn={"break_burn": False})
+def _no_head_seat_answers_the_burner(break_burn: bool = True) -> Hand:
+    """Seat 1 burns seat 0's QQQ and the 无头 seat 2 answers seat 1's KKK directly with AAA (dagang, with
+    ``burn.break_burn`` as it is or off)."""
+    v = S4 if break_burn else S4.replace(burn={"break_burn": False})
     h = pos(v, ["QQQ55", "KKK222SJ6", "AAA7", LOW, LOW, OUT], point=ALL_OPEN, out=[5])
     assert h.no_head[2]
     act(h, "QQQ")
@@ -339,7 +339,14 @@ def _burner_answering_a_no_head_seat() -> Hand:
     act(h, "burn KKK")
     while h.turn != 2:
         act(h, "pass")
-    act(h, "AAA")  # the 无头 seat 2 answers the burner directly
+    act(h, "AAA")
+    return h
+
+
+def _burner_answering_a_no_head_seat() -> Hand:
+    """Seat 1 is to answer the 无头 seat 2's AAA (:func:`_no_head_seat_answers_the_burner`).  Built with
+    ``burn.break_burn`` off, so that the 无头 seat beating the burner leaves the burn running."""
+    h = _no_head_seat_answers_the_burner(break_burn=False)
     assert h.burning == 1
     while h.turn != 1:
         act(h, "pass")
@@ -363,14 +370,7 @@ def test_s4_art10_no_head_seat_beating_the_burner_ends_the_burn() -> None:
     """第十条 “无头者对其他持牌者亦行使同样的职权” — the texts name only the burner's 对头 for 解烧
     (S0 “烧牌者的对门可以要，要下来则称为“解烧””); the engine's reading is that any direct answer to the
     burner (here by the 无头 seat 2) ends the burn, recorded as ``break_burn``."""
-    h = pos(S4, ["QQQ55", "KKK222SJ6", "AAA7", LOW, LOW, OUT], point=ALL_OPEN, out=[5])
-    act(h, "QQQ")
-    while h.turn != 1:
-        act(h, "pass")
-    act(h, "burn KKK")
-    while h.turn != 2:
-        act(h, "pass")
-    act(h, "AAA")
+    h = _no_head_seat_answers_the_burner()
     assert events(h, "break_burn")[-1].seat == 2
     assert h.burning == -1
 

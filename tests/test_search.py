@@ -9,6 +9,8 @@ from gouji_rules.play.engine import Hand
 from gouji_rules.search import SearchAgent, rebuild, sample_world, unseen_cards
 from gouji_rules.sim import play_hand
 
+from .conftest import swap_hidden
+
 
 def _position(variant_factory, seed: int, decisions: int) -> Hand:
     """A hand played by greedy players for a number of decisions."""
@@ -23,22 +25,6 @@ def _position(variant_factory, seed: int, decisions: int) -> Hand:
     return hand
 
 
-def _swap_hidden(hand: Hand, me: int) -> Hand:
-    """The same position with one card of two other seats' hands exchanged (their counts kept)."""
-    other = hand.copy()
-    seats = [s for s in range(6) if s != me and sum(other.hands[s]) > 0]
-    a, b = seats[0], seats[1]
-    ra = next(r for r in range(16) if other.hands[a][r] and other.hands[a][r] > other.hands[b][r])
-    rb = next(r for r in range(16) if other.hands[b][r] and r != ra)
-    other.hands[a][ra] -= 1
-    other.hands[b][ra] += 1
-    other.hands[b][rb] -= 1
-    other.hands[a][rb] += 1
-    other._follow.clear()
-    other._legal = None
-    return other
-
-
 def test_search_agent_choice_is_unaffected_by_hidden_cards_of_other_seats() -> None:
     checked = 0
     for seed in range(40):
@@ -46,7 +32,7 @@ def test_search_agent_choice_is_unaffected_by_hidden_cards_of_other_seats() -> N
         if hand.is_over or hand.observation().mode not in ("lead", "follow"):
             continue
         me = hand.turn
-        swapped = _swap_hidden(hand, me)
+        swapped = swap_hidden(hand, me)
         assert swapped.hands != hand.hands and swapped.hands[me] == hand.hands[me]
         choices = []
         for h in (hand, swapped):

@@ -10,14 +10,11 @@ from gouji_rules.play.agents import RandomAgent
 from gouji_rules.play.engine import Hand
 from gouji_rules.play.observe import Observation
 
+from .conftest import play_on
+
 
 def test_hand_copy_carries_every_attribute_and_shares_no_state() -> None:
-    hand = Hand.deal(dagang(), seed=3)
-    agents = [RandomAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(3, s)
-    for _ in range(40):
-        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    hand, agents = _played(seed=3, decisions=40)
     twin = hand.copy()
     state, twin_state = hand.__getstate__(), twin.__getstate__()  # the instance's attributes, pure or compiled
     assert isinstance(state, dict) and isinstance(twin_state, dict)
@@ -94,10 +91,13 @@ def test_observation_is_a_value() -> None:
 
 
 def _midway_hand() -> Hand:
-    hand = Hand.deal(dagang(), seed=11)
+    return _played(seed=11, decisions=60)[0]
+
+
+def _played(seed: int, decisions: int) -> tuple[Hand, list[RandomAgent]]:
+    """A dagang hand dealt from ``seed`` and played ``decisions`` decisions by random agents started with
+    ``seed``, and the agents (to play on)."""
+    hand = Hand.deal(dagang(), seed=seed)
     agents = [RandomAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(11, s)
-    for _ in range(60):
-        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
-    return hand
+    play_on(hand, agents, seed, decisions)
+    return hand, agents

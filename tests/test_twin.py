@@ -34,23 +34,17 @@ from gouji_rules.play.agents import GreedyAgent, RandomAgent
 from gouji_rules.play.engine import Hand, HandSetup
 from gouji_rules.play.match import Match
 
+from .conftest import play_on
+
 
 def _midway(seed: int = 3, decisions: int = 40) -> Hand:
     hand = Hand.deal(dagang(), seed=seed)
-    agents = [RandomAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(seed, s)
-    for _ in range(decisions):
-        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    play_on(hand, [RandomAgent() for _ in range(6)], seed, decisions)
     return hand
 
 
 def _finish(hand: Hand, seed: int = 9) -> list[str]:
-    agents = [GreedyAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(seed, s)
-    while not hand.is_over:
-        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    play_on(hand, [GreedyAgent() for _ in range(6)], seed)
     return [f"{s}:{a}" for s, a in hand.actions]
 
 
@@ -146,20 +140,13 @@ def test_a_bot_author_may_subclass_the_shipped_agents() -> None:
 
     hand = Hand.deal(dagang(), seed=5)
     agents = [Cautious(), Counting(), Cautious(), Counting(), Cautious(), Counting()]
-    for s, a in enumerate(agents):
-        a.start_hand(5, s)
-    while not hand.is_over:
-        hand.apply(agents[hand.turn].act(hand.observation(), hand.legal_actions()))
+    play_on(hand, agents, 5)
     assert sum(a.asked for a in agents if isinstance(a, Counting)) == sum(1 for s, _ in hand.actions if s % 2 == 1)
 
 
 def test_a_match_copies_and_pickles() -> None:
     m = Match(dagang(), 2, 2)
-    agents = [GreedyAgent() for _ in range(6)]
-    for s, a in enumerate(agents):
-        a.start_hand(2, s)
-    for _ in range(30):
-        m.apply(agents[m.turn].act(m.observation(), m.legal_actions()))
+    play_on(m, [GreedyAgent() for _ in range(6)], 2, 30)
     assert not m.is_over
     for twin in (copy.deepcopy(m), pickle.loads(pickle.dumps(m)), m.copy()):
         assert list(twin.legal_actions()) == list(m.legal_actions())

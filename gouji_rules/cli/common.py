@@ -66,6 +66,18 @@ def hands_option(default: int, help: str) -> Callable[[F], F]:
     )
 
 
+def check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--agents`` (``simulate``, ``compare``): parsed now, so a bad one is a usage error (exit 2) before
+    anything runs."""
+    from ..compare.skill import parse_agents  # only when the option is given: `gouji` imports no engine
+
+    try:
+        parse_agents(value)
+    except GoujiError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
 class OutputFile(TextParam):
     """A file a command writes.  Every option or argument that writes a file has this type, so the
     output-path rule (:func:`check_output_paths`) and its test find them all in the command tree."""

@@ -19,6 +19,7 @@ import click
 from ..errors import GoujiError
 from ..play.agents import AGENTS
 from .common import MAX_RUN_HANDS, MAX_WORKERS, OUTPUT, SEED, TextParam, check_output_paths
+from .common import check_agents as _check_agents
 from .common import fail as _fail
 
 
@@ -36,16 +37,6 @@ def _progress(deals: int, quiet: bool) -> Iterator[Callable[[int], None]]:
             last[0] = done
 
         yield update
-
-
-def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    from ..compare.skill import parse_agents
-
-    try:
-        parse_agents(value)
-    except GoujiError as e:
-        raise click.BadParameter(str(e)) from None
-    return value
 
 
 MAX_MATCH_HANDS = 1000

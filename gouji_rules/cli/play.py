@@ -20,22 +20,11 @@ from .common import (
     OUTPUT,
     SEED,
     add_commands,
+    check_agents,
     check_output_paths,
     handles_errors,
     hands_option,
 )
-
-
-def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """``--agents``: parsed now, so a bad one is a usage error (exit 2) before anything runs."""
-    from ..compare.skill import parse_agents
-    from ..errors import GoujiError
-
-    try:
-        parse_agents(value)
-    except GoujiError as e:
-        raise click.BadParameter(str(e)) from None
-    return value
 
 
 @click.command("simulate")
@@ -47,7 +36,7 @@ def _check_agents(ctx: click.Context, param: click.Parameter, value: str) -> str
     "agent_name",
     default="greedy",
     show_default=True,
-    callback=_check_agents,
+    callback=check_agents,
     help=f"one agent for every seat, or A,B: A in seats 0 2 4, B in 1 3 5 ({', '.join(sorted(AGENTS))}, "
     "or cmd:COMMAND for a bot, docs/bot-protocol.md; NAME=… names one)",
 )

@@ -12,10 +12,10 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..compare.work import play
 from ..game.rng import derive
 from ..game.seats import SEATS, side
 from ..play.agents import Agent
-from ..play.engine import Hand
 from ..variant import Variant
 
 
@@ -46,13 +46,7 @@ def play_pair(variant: Variant, seed: int, team_a: Callable[[], Agent], team_b: 
     total = 0.0
     for rotate in (0, 1):
         agents = [team_a() if side(s) == 0 else team_b() for s in range(SEATS)]
-        hand = Hand.deal(variant, seed, rotate=rotate)
-        for s, a in enumerate(agents):
-            a.start_hand(seed, s)
-        while not hand.is_over:
-            s = hand.turn
-            hand.apply(agents[s].act(hand.observation(s), hand.legal_actions()))
-        sc = hand.scores()
+        sc = play(variant, seed, rotate, agents).scores()
         total += (sc[0] - sc[1]) / 2
     return total
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..atomic import WRITE_ERRORS, temp_beside
+from ..atomic import WRITE_ERRORS, sync_folder, temp_beside
 from ..errors import GoujiError
 from ..inputs import file_kind
 from ..outputs import OutputPathError, check_target
@@ -162,16 +162,7 @@ def write_npz(path: str | Path, arrays: dict[str, Any], *, run_file: bool) -> No
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    try:
-        fd = os.open(target.parent, os.O_RDONLY)
-    except OSError:  # a folder that cannot be opened (some platforms): the rename stands
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    sync_folder(target.parent)
 
 
 def append_line(path: str | Path, line: str) -> None:

@@ -245,6 +245,72 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
     return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
 
 
+def _branch_point(
+    feat: Featurizer,
+    judge: Agent,
+    net: QNet,
+    search: SearchAgent | None,
+    branches: int,
+    rng: SplitMix64,
+    obs: Observation,
+    legal: Legal,
+    action: Action,
+) -> tuple[FloatArray, FloatArray, int, list[int]]:
+    """A branch point at the decision ``obs``: its observation row, its action rows, the row of the action
+    played and the other rows to try (:func:`_others`; the search's candidates among them with ``search``)."""
+    x = feat.obs_row(obs)
+    idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
+    hit = np.flatnonzero(idx == feat.encoding.encode(action))
+    chosen = int(hit[0]) if len(hit) else 0
+    alts = []
+    if search is not None:
+        alts = [
+            int(np.flatnonzero(idx == feat.encoding.encode(a))[0])
+            for a in search.candidate_actions(obs, legal, action)[1:]
+        ]
+    return x, rows, chosen, _others(net.q(x, rows), chosen, alts, branches, len(legal), rng)
+
+
+def _others(q: FloatArray, chosen: int, alts: list[int], branches: int, n: int, rng: SplitMix64) -> list[int]:
+    """The rows a branch point tries besides the one played: the net's best other, then the search's
+    candidates ``alts``, then rows drawn at random (of ``n``), up to ``branches - 1`` of them (both kinds of branch
+    point choose so, and draw the same numbers from ``rng``)."""
+    q[chosen] = -np.inf
+    others = [int(np.argmax(q))]
+    for j in alts:
+        if len(others) < branches - 1 and j != chosen and j not in others:
+            others.append(j)
+    while len(others) < min(branches - 1, n - 1):
+        j = rng.below(n)
+        if j != chosen and j not in others:
+            others.append(j)
+    return others
+
+
+def _branch_rows(
+    x: FloatArray,
+    rows: FloatArray,
+    chosen: int,
+    others: list[int],
+    returns: list[float],
+    advantage: bool,
+    out: tuple[list[FloatArray], list[FloatArray], list[float]],
+) -> None:
+    """A branch point's samples: each other row with its return; with ``advantage``, ``returns`` starts with the
+    played row's and every action is valued against it, in the same deal and continuation (the played row: 0)."""
+    obs_rows, act_rows, targets = out
+    if advantage:
+        base = returns.pop(0)
+        obs_rows.append(x)
+        act_rows.append(rows[chosen])
+        targets.append(0.0)
+        returns = [r - base for r in returns]
+    for j, r in zip(others, returns, strict=True):
+        obs_rows.append(x)
+        act_rows.append(rows[j])
+        targets.append(r)
+
+
 def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Samples:
     """Hands with branch points: see the module's docstring."""
     feat = Featurizer(variant.rules)
@@ -266,23 +332,10 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
             action = players[s].act(obs, legal)
             n = len(legal)
             if obs.mode in PLAY_MODES and n > 1 and rng.below(1_000_000) < rate:
-                x = feat.obs_row(obs)
-                idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
-                hit = np.flatnonzero(idx == feat.encoding.encode(action))
-                chosen = int(hit[0]) if len(hit) else 0
-                played.append((s, x, rows[chosen]))
-                q = net.q(x, rows)
-                q[chosen] = -np.inf
-                others = [int(np.argmax(q))]
-                if unit.search_candidates:
-                    for alt in search.candidate_actions(obs, legal, action)[1:]:
-                        j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
-                        if len(others) < unit.branches - 1 and j != chosen and j not in others:
-                            others.append(j)
-                while len(others) < min(unit.branches - 1, n - 1):
-                    j = rng.below(n)
-                    if j != chosen and j not in others:
-                        others.append(j)
+                searched = search if unit.search_candidates else None
+                x, rows, chosen, others = _branch_point(
+                    feat, judge, net, searched, unit.branches, rng, obs, legal, action
+                )
                 team = side(s)
                 returns = []
                 for j in [chosen, *others] if unit.advantage else others:
@@ -291,17 +344,9 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
                     rollout(sim, rollers)
                     sc = sim.scores()
                     returns.append((sc[team] - sc[1 - team]) / scale)
-                if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
-                    played.pop()
-                    base = returns.pop(0)
-                    obs_rows.append(x)
-                    act_rows.append(rows[chosen])
-                    targets.append(0.0)
-                    returns = [r - base for r in returns]
-                for j, r in zip(others, returns, strict=True):
-                    obs_rows.append(x)
-                    act_rows.append(rows[j])
-                    targets.append(r)
+                if not unit.advantage:  # with it, the branch values the played row (0) instead of the hand
+                    played.append((s, x, rows[chosen]))
+                _branch_rows(x, rows, chosen, others, returns, unit.advantage, (obs_rows, act_rows, targets))
             hand.apply(action)
         decisions += hand.decisions
         sc = hand.scores()
@@ -382,22 +427,10 @@ def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> S
                 action = players[s].act(obs, legal)
                 n = len(legal)
                 if n > 1 and rng.below(1_000_000) < rates[obs.mode in PLAY_MODES]:
-                    x = feat.obs_row(obs)
-                    idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
-                    hit = np.flatnonzero(idx == feat.encoding.encode(action))
-                    chosen = int(hit[0]) if len(hit) else 0
-                    q = net.q(x, rows)
-                    q[chosen] = -np.inf
-                    others = [int(np.argmax(q))]
-                    if unit.search_candidates and obs.mode in PLAY_MODES:
-                        for alt in search.candidate_actions(obs, legal, action)[1:]:
-                            j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
-                            if len(others) < unit.branches - 1 and j != chosen and j not in others:
-                                others.append(j)
-                    while len(others) < min(unit.branches - 1, n - 1):
-                        j = rng.below(n)
-                        if j != chosen and j not in others:
-                            others.append(j)
+                    searched = search if unit.search_candidates and obs.mode in PLAY_MODES else None
+                    x, rows, chosen, others = _branch_point(
+                        feat, judge, net, searched, unit.branches, rng, obs, legal, action
+                    )
                     team = side(s)
                     returns = []
                     for j in [chosen, *others] if unit.advantage else others:
@@ -405,18 +438,9 @@ def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> S
                         sim.apply(legal[j])
                         _finish(sim, rollers, started[0])
                         returns.append(_match_return(sim, team, carry, scale))
-                    if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
-                        base = returns.pop(0)
-                        obs_rows.append(x)
-                        act_rows.append(rows[chosen])
-                        targets.append(0.0)
-                        returns = [r - base for r in returns]
-                    else:
+                    if not unit.advantage:
                         played.append((s, x, rows[chosen]))
-                    for j, r in zip(others, returns, strict=True):
-                        obs_rows.append(x)
-                        act_rows.append(rows[j])
-                        targets.append(r)
+                    _branch_rows(x, rows, chosen, others, returns, unit.advantage, (obs_rows, act_rows, targets))
                 m.apply(action)
             decisions += m.decisions
             for s, x, row in played:

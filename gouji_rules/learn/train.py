@@ -21,7 +21,6 @@ the network's own argmax.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import os
 import signal
@@ -37,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compare.backends import BackendError
+from ..compare.backends import DaskBackend
 from ..compare.work import VariantSource, portable_source
 from ..compare.work import load as load_variant
 from ..env.features import MODES
@@ -173,17 +172,8 @@ class Runner:
         self.client: Any = None
         self.workers = max(1, workers)
         if scheduler:
-            try:
-                distributed = importlib.import_module("distributed")
-            except ImportError:
-                raise BackendError(
-                    "--scheduler needs Dask distributed, which is not installed: pip install 'dask[distributed]'"
-                ) from None
-            try:
-                self.client = distributed.Client(scheduler, timeout=30)
-            except (OSError, TimeoutError) as e:
-                raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
-            self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+            dask = DaskBackend(scheduler)  # the same client, and the same errors, as compare --scheduler
+            self.client, self.workers = dask.client, dask.workers
         elif workers > 1:
             self.pool = LocalWorkers(workers)
 

@@ -37,7 +37,7 @@ from starlette.types import ASGIApp
 
 from ..errors import GoujiError
 from .editor import LOOPBACK, EditorConfig, create_editor_app, editor_url
-from .editor_gate import TOKEN_PARAM, TokenGate
+from .editor_gate import TOKEN_PARAM, TokenGate, denied_page
 
 MAX_FORM = 64 * 1024
 """A new night's form: names of up to a few hundred players, nothing more."""
@@ -51,16 +51,12 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
-DENIED = """<!DOCTYPE html>
-<html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>俱乐部主页：需要启动时的地址</title></head>
-<body><main>
-<h1>俱乐部主页</h1>
-<p>请打开 <code>gouji club</code> 启动时打印的地址（带 <code>?token=…</code> 的那一行）。
-没有这个地址就不能打开主页：它会读写这台电脑上的文件。</p>
-<p lang="en">Open the address <code>gouji club</code> printed when it started (the one with <code>?token=…</code>).</p>
-</main></body></html>
-"""
+DENIED = denied_page(
+    "俱乐部主页",
+    "gouji club",
+    "主页",
+    "Open the address <code>gouji club</code> printed when it started (the one with <code>?token=…</code>).",
+)
 
 Launch = Callable[[Callable[[int], ASGIApp]], int]
 """Starts an application on a free port of 127.0.0.1 and returns the port; the application is made for

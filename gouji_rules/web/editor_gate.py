@@ -22,17 +22,29 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 TOKEN_PARAM = "token"
 
-DENIED = """<!DOCTYPE html>
+
+def denied_page(name: str, command: str, short: str, english: str) -> str:
+    """The 403 page of a token gate: which printed address to open, Chinese first.  ``name`` is the page's
+    title and heading, ``short`` what the Chinese sentence calls it, ``english`` the paragraph in English."""
+    return f"""<!DOCTYPE html>
 <html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>规则编辑器：需要启动时的地址</title></head>
+<title>{name}：需要启动时的地址</title></head>
 <body><main>
-<h1>规则编辑器</h1>
-<p>请打开 <code>gouji edit</code> 启动时打印的地址（带 <code>?token=…</code> 的那一行）。
-没有这个地址就不能打开编辑器：它会读写这台电脑上的文件。</p>
-<p lang="en">Open the address <code>gouji edit</code> printed when it started (the one with
-<code>?token=…</code>): the editor reads and writes this machine's files, so it opens for no one else.</p>
+<h1>{name}</h1>
+<p>请打开 <code>{command}</code> 启动时打印的地址（带 <code>?token=…</code> 的那一行）。
+没有这个地址就不能打开{short}：它会读写这台电脑上的文件。</p>
+<p lang="en">{english}</p>
 </main></body></html>
 """
+
+
+DENIED = denied_page(
+    "规则编辑器",
+    "gouji edit",
+    "编辑器",
+    "Open the address <code>gouji edit</code> printed when it started (the one with\n"
+    "<code>?token=…</code>): the editor reads and writes this machine's files, so it opens for no one else.",
+)
 
 
 def cookie_name(port: int) -> str:
@@ -103,4 +115,4 @@ def host_of(request: Request) -> str:
     return host.split(":", 1)[0]
 
 
-__all__ = ["TOKEN_PARAM", "TokenGate", "cookie_name", "host_of", "same_secret"]
+__all__ = ["TOKEN_PARAM", "TokenGate", "cookie_name", "denied_page", "host_of", "same_secret"]

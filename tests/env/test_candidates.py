@@ -12,6 +12,8 @@ from gouji_rules.env import CandidateEnv, SeatEnv
 from gouji_rules.env.encoding import KIND_WORD, ActionEncoding
 from gouji_rules.errors import IllegalAction
 
+from .conftest import doc_examples
+
 
 def test_gymnasium_check_env_passes() -> None:
     check_env(CandidateEnv("dianshaomenla", k=16, seat=1))
@@ -141,10 +143,6 @@ def test_quitting_never_pays_better_than_a_legal_outcome(variant: str) -> None:
 
 def test_the_sb3_page_examples_run() -> None:
     pytest.importorskip("sb3_contrib")
-    import doctest
-    from pathlib import Path
-
-    page = Path(__file__).resolve().parents[2] / "docs" / "sb3.md"
-    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    result = doc_examples("sb3.md")
     assert result.attempted >= 6
     assert result.failed == 0

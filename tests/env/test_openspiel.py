@@ -14,6 +14,8 @@ from gouji_rules.env.features import OBS_SIZE, ObservationEncoder  # noqa: E402
 from gouji_rules.game.cards import NRANKS  # noqa: E402
 from gouji_rules.play.engine import Hand  # noqa: E402
 
+from .conftest import doc_examples  # noqa: E402
+
 
 def deal(state: "pyspiel.State", rng: np.random.RandomState) -> None:
     while state.is_chance_node():
@@ -167,11 +169,7 @@ def test_the_chance_nodes_deal_in_the_engines_order() -> None:
 
 def test_the_openspiel_page_examples_run() -> None:
     pytest.importorskip("shimmy")
-    import doctest
-    from pathlib import Path
-
-    page = Path(__file__).resolve().parents[2] / "docs" / "openspiel.md"
-    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    result = doc_examples("openspiel.md")
     assert result.attempted >= 10
     assert result.failed == 0
 

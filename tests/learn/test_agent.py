@@ -18,6 +18,8 @@ from gouji_rules.play.agents import AGENTS, GreedyAgent, make_agent
 from gouji_rules.play.engine import Hand
 from gouji_rules.sim import play_hand
 
+from ..conftest import swap_hidden
+
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_weights_name_variant_command_seed_decisions_and_code_version(name) -> None:
@@ -107,22 +109,6 @@ def test_action_rows_begin_with_the_encodings_rows() -> None:
         assert np.array_equal(rows[:, : f2.shape[1]], f2)
 
 
-def _swap_hidden(hand: Hand, me: int) -> Hand:
-    """The same position with one card of two other seats' hands exchanged (their counts kept)."""
-    other = hand.copy()
-    seats = [s for s in range(6) if s != me and sum(other.hands[s]) > 0]
-    a, b = seats[0], seats[1]
-    ra = next(r for r in range(16) if other.hands[a][r] and other.hands[a][r] > other.hands[b][r])
-    rb = next(r for r in range(16) if other.hands[b][r] and r != ra)
-    other.hands[a][ra] -= 1
-    other.hands[b][ra] += 1
-    other.hands[b][rb] -= 1
-    other.hands[a][rb] += 1
-    other._follow.clear()
-    other._legal = None
-    return other
-
-
 def test_learned_sees_only_its_own_observation() -> None:
     """Moving hidden cards between two other seats never changes the learned agent's choice."""
     changed = 0
@@ -130,7 +116,7 @@ def test_learned_sees_only_its_own_observation() -> None:
         if hand.observation(s).mode not in PLAY_MODES or len(hand.legal_actions()) < 2:
             continue
         try:
-            other = _swap_hidden(hand, s)
+            other = swap_hidden(hand, s)
         except StopIteration:
             continue
         a, b = LearnedAgent(), LearnedAgent()

@@ -16,20 +16,14 @@ import pytest
 from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.train import NonFiniteUpdate, TrainConfig, Trainer, export
 
+from .conftest import train_cmd
+
 TINY = (16, 8, 8)
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, FIFOs and RLIMIT_FSIZE")
 
 
-def _cmd(out, *extra: str) -> list[str]:
-    return [
-        sys.executable, "-m", "gouji_rules.cli", "train", "--out", str(out), "--seed", "5", "--hidden", "16,8,8",
-        "--batch", "32", "--hands-per-unit", "1", "--eval-pairs", "1", "--eval-every", "100000",
-        "--checkpoint-seconds", "0.3", *extra,
-    ]  # fmt: skip
-
-
 def _run(out, *extra: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(_cmd(out, *extra), capture_output=True, text=True, timeout=120, **kw)
+    return subprocess.run(train_cmd(out, *extra), capture_output=True, text=True, timeout=120, **kw)
 
 
 def _one_line_error(r: subprocess.CompletedProcess) -> str:
@@ -75,7 +69,7 @@ def _workers(pid: int) -> list[int]:
 
 def _start(out, *extra: str) -> tuple[subprocess.Popen, list[int]]:
     """A run with two workers, once its first checkpoint is written and both workers are up."""
-    proc = subprocess.Popen(_cmd(out, "--workers", "2", "--seconds", "300", *extra), stderr=subprocess.PIPE)
+    proc = subprocess.Popen(train_cmd(out, "--workers", "2", "--seconds", "300", *extra), stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         workers = _workers(proc.pid)
@@ -184,7 +178,7 @@ def test_a_full_disk_names_the_file_and_keeps_the_checkpoint_before(tmp_path) ->
         resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
 
     r = subprocess.run(
-        _cmd(out, "--decisions", "600"), capture_output=True, text=True, timeout=120, preexec_fn=small_files
+        train_cmd(out, "--decisions", "600"), capture_output=True, text=True, timeout=120, preexec_fn=small_files
     )
     line = _one_line_error(r)
     assert line.startswith(f"error: {out / 'checkpoint.npz'}: cannot be written (File too large)"), r.stderr

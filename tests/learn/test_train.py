@@ -5,7 +5,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import numpy as np
@@ -16,6 +15,8 @@ from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
 from gouji_rules.learn.net import Adam, QNet
 from gouji_rules.learn.selfplay import SelfPlayUnit, run_selfplay
 from gouji_rules.learn.train import TrainConfig, Trainer, export
+
+from .conftest import train_cmd
 
 TINY = (16, 8, 8)
 
@@ -194,17 +195,9 @@ def test_resume_refuses_another_variants_run(tmp_path) -> None:
         Trainer(_config(tmp_path, variant="dianshaomenla"))
 
 
-def _train_cmd(out, *extra: str) -> list[str]:
-    return [
-        sys.executable, "-m", "gouji_rules.cli", "train", "--out", str(out), "--seed", "5", "--hidden", "16,8,8",
-        "--batch", "32", "--hands-per-unit", "1", "--eval-pairs", "1", "--eval-every", "100000",
-        "--checkpoint-seconds", "0.3", *extra,
-    ]  # fmt: skip
-
-
 def test_kill_9_mid_run_then_the_same_command_continues_from_the_checkpoint(tmp_path) -> None:
     out = tmp_path / "run"
-    proc = subprocess.Popen(_train_cmd(out, "--seconds", "120"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(train_cmd(out, "--seconds", "120"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     ckpt = out / "checkpoint.npz"
     deadline = time.monotonic() + 90
     meta = None
@@ -220,7 +213,7 @@ def test_kill_9_mid_run_then_the_same_command_continues_from_the_checkpoint(tmp_
     (out / ".checkpoint.npz.half").write_bytes(b"PK")  # as a kill during a write would leave it
     saved = load(ckpt)[1]  # the checkpoint a kill left is whole (never half-written)
     r = subprocess.run(
-        _train_cmd(out, "--decisions", str(saved["decisions"] + 300)), capture_output=True, text=True, timeout=120
+        train_cmd(out, "--decisions", str(saved["decisions"] + 300)), capture_output=True, text=True, timeout=120
     )
     assert r.returncode == 0, r.stderr
     assert f"resuming {out}: {saved['decisions']:,} decisions" in r.stderr
@@ -232,17 +225,17 @@ def test_kill_9_mid_run_then_the_same_command_continues_from_the_checkpoint(tmp_
 
 
 def test_train_usage_errors_exit_2_and_bad_init_exits_1(tmp_path) -> None:
-    r = subprocess.run(_train_cmd(tmp_path / "a", "--hidden", "3,4"), capture_output=True, text=True)
+    r = subprocess.run(train_cmd(tmp_path / "a", "--hidden", "3,4"), capture_output=True, text=True)
     assert r.returncode == 2 and "three positive widths" in r.stderr
-    r = subprocess.run(_train_cmd(tmp_path / "b", "--init", "nosuch", "--seconds", "1"), capture_output=True, text=True)
+    r = subprocess.run(train_cmd(tmp_path / "b", "--init", "nosuch", "--seconds", "1"), capture_output=True, text=True)
     assert r.returncode == 1 and "--init 'nosuch'" in r.stderr and "Traceback" not in r.stderr
     assert not os.path.exists(tmp_path / "b")  # nothing is made for a run that cannot start
     r = subprocess.run(
-        _train_cmd(tmp_path / "c", "--teacher-worlds", "2", "--branches", "1"), capture_output=True, text=True
+        train_cmd(tmp_path / "c", "--teacher-worlds", "2", "--branches", "1"), capture_output=True, text=True
     )
     assert r.returncode == 2 and "at least 2 candidates" in r.stderr
     r = subprocess.run(
-        _train_cmd(tmp_path / "d", "--export", str(tmp_path / "w.npz"), "--latest"), capture_output=True, text=True
+        train_cmd(tmp_path / "d", "--export", str(tmp_path / "w.npz"), "--latest"), capture_output=True, text=True
     )
     assert r.returncode == 2 and "give --margins" in r.stderr
 
@@ -281,7 +274,7 @@ def test_worker_processes_run_the_units(tmp_path) -> None:
 
 def test_kill_term_writes_a_last_checkpoint_and_exits_130(tmp_path) -> None:
     out = tmp_path / "run"
-    proc = subprocess.Popen(_train_cmd(out, "--seconds", "120"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(train_cmd(out, "--seconds", "120"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not (out / "checkpoint.npz").exists():
         time.sleep(0.2)

@@ -360,47 +360,45 @@ def test_a_restarted_bot_is_told_its_hand_again_in_the_version_it_chose_this_tim
     assert again["protocol"] == 2 and again["seed"] == int(first["seed"]) and again["seed_str"] == first["seed"]
 
 
-def test_a_protocol_3_bot_answering_with_the_id_as_a_string_is_told_at_once(tmp_path: Path) -> None:
-    """Not a stray line and a timeout at every decision: the id is a number in every version."""
-    bot = tmp_path / "bot.py"
-    bot.write_text(
-        textwrap.dedent(
-            """
-            import json, sys
-            for line in sys.stdin:
-                req = json.loads(line)
-                if req["type"] == "hello":
-                    print(json.dumps({"type": "hello", "id": req["id"], "protocol": 3}), flush=True)
-                elif req["type"] == "act":
-                    print(json.dumps({"id": str(req["id"]), "index": 0}), flush=True)
-            """
-        ),
-        encoding="utf-8",
-    )
-    r = gouji("simulate", "--hands", "1", "--agents", f"cmd:{sys.executable} {bot},greedy", "--json")
-    assert r.exit_code == 1 and "invalid_reply: the reply's id is the string '" in r.stderr and "a number" in r.stderr
+PROTOCOL_3_BOT = textwrap.dedent(
+    """
+    import json, sys
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["type"] == "hello":
+            print(json.dumps({"type": "hello", "id": req["id"], "protocol": 3}), flush=True)
+        elif req["type"] == "act":
+            REPLY
+    """
+)
+"""A protocol 3 bot whose every answer to ``act`` is the line ``REPLY`` prints."""
 
 
-def test_a_reply_naming_a_key_twice_is_refused_not_read_either_way(tmp_path: Path) -> None:
-    """``{"id": 1, "index": 0, "index": 5}``: Python keeps the last copy, other readers the first; which move
-    the bot meant cannot be known, so the reply is an ``invalid_reply`` naming the key, not a move."""
-    bot = tmp_path / "bot.py"
-    bot.write_text(
-        textwrap.dedent(
-            """
-            import json, sys
-            for line in sys.stdin:
-                req = json.loads(line)
-                if req["type"] == "hello":
-                    print(json.dumps({"type": "hello", "id": req["id"], "protocol": 3}), flush=True)
-                elif req["type"] == "act":
-                    print('{"id": %d, "index": 0, "index": 0}' % req["id"], flush=True)
-            """
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        pytest.param(
+            'print(json.dumps({"id": str(req["id"]), "index": 0}), flush=True)',
+            ["invalid_reply: the reply's id is the string '", "a number"],
+            id="the_id_as_a_string",
         ),
-        encoding="utf-8",
-    )
+        pytest.param(
+            """print('{"id": %d, "index": 0, "index": 0}' % req["id"], flush=True)""",
+            ["invalid_reply: a reply whose key 'index' appears twice"],
+            id="a_key_named_twice",
+        ),
+    ],
+)
+def test_a_protocol_3_reply_that_cannot_be_read_one_way_is_told_at_once(
+    tmp_path: Path, reply: str, said: list[str]
+) -> None:
+    """Not a stray line and a timeout at every decision, nor a move guessed: the id is a number in every
+    version, and of ``{"id": 1, "index": 0, "index": 5}`` Python keeps the last copy, other readers the first,
+    so which move the bot meant cannot be known; either is an ``invalid_reply`` saying what is wrong."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(PROTOCOL_3_BOT.replace("REPLY", reply), encoding="utf-8")
     r = gouji("simulate", "--hands", "1", "--agents", f"cmd:{sys.executable} {bot},greedy", "--json")
-    assert r.exit_code == 1 and "invalid_reply: a reply whose key 'index' appears twice" in r.stderr
+    assert r.exit_code == 1 and all(part in r.stderr for part in said), r.stderr
 
 
 def test_the_quick_look_never_misses_an_integer_exact_would_change() -> None:

@@ -5,6 +5,7 @@ its deal, play and ``debts_next`` were made consistent with the forgery."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,14 @@ def rank(text: str) -> int:
     return parse_hand(text).index(1)
 
 
+def tributes(recs: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any], int, dict[str, Any]]]:
+    """``(k, record, j, event)`` for each tribute card paid before play: ``recs[k]``'s ``pre_play[j]``."""
+    for k, rec in enumerate(recs[1:], start=1):
+        for j, e in enumerate(rec["pre_play"]):
+            if e["type"] == "tribute":
+                yield k, rec, j, e
+
+
 def one(r: int) -> str:
     return format_hand(tuple(1 if i == r else 0 for i in range(NRANKS)))
 
@@ -162,29 +171,26 @@ def test_verify_refuses_a_changed_tribute_card(tmp_path: Path) -> None:
     """The payer says he paid a smaller card than the rules make him pay (he keeps his best one); the deal,
     the play and the debts are all made to agree with it."""
     recs = simulate(tmp_path)
-    for k, rec in enumerate(recs[1:], start=1):
-        for j, e in enumerate(rec["pre_play"]):
-            if e["type"] != "tribute":
-                continue
-            giver, receiver, paid = e["seat"], e["other"], rank(e["cards"])
-            held = list(parse_hand(rec["deal"][giver]))
-            smaller = next((r for r in range(paid) if held[r]), None)
-            if smaller is None:
-                continue
-            deal = list(rec["deal"])
-            mine, theirs = held, list(parse_hand(deal[receiver]))
-            if not theirs[paid]:
-                continue  # the card paid moved on before play: keep the forgery simple
-            mine[smaller], mine[paid] = mine[smaller] - 1, mine[paid] + 1
-            theirs[smaller], theirs[paid] = theirs[smaller] + 1, theirs[paid] - 1
-            deal[giver], deal[receiver] = format_hand(mine), format_hand(theirs)
-            events = [dict(x) for x in rec["pre_play"]]
-            events[j]["cards"] = one(smaller)
-            forged = played_again({**with_events(rec, events), "deal": deal})
-            line = refused(tmp_path, recs, k, forged)
-            assert line.endswith(f"the record has {json.dumps(events[j], ensure_ascii=False)}")
-            assert f'"cards": "{e["cards"]}"' in line
-            return
+    for k, rec, j, e in tributes(recs):
+        giver, receiver, paid = e["seat"], e["other"], rank(e["cards"])
+        held = list(parse_hand(rec["deal"][giver]))
+        smaller = next((r for r in range(paid) if held[r]), None)
+        if smaller is None:
+            continue
+        deal = list(rec["deal"])
+        mine, theirs = held, list(parse_hand(deal[receiver]))
+        if not theirs[paid]:
+            continue  # the card paid moved on before play: keep the forgery simple
+        mine[smaller], mine[paid] = mine[smaller] - 1, mine[paid] + 1
+        theirs[smaller], theirs[paid] = theirs[smaller] + 1, theirs[paid] - 1
+        deal[giver], deal[receiver] = format_hand(mine), format_hand(theirs)
+        events = [dict(x) for x in rec["pre_play"]]
+        events[j]["cards"] = one(smaller)
+        forged = played_again({**with_events(rec, events), "deal": deal})
+        line = refused(tmp_path, recs, k, forged)
+        assert line.endswith(f"the record has {json.dumps(events[j], ensure_ascii=False)}")
+        assert f'"cards": "{e["cards"]}"' in line
+        return
     pytest.fail("no tribute to forge")
 
 
@@ -192,22 +198,19 @@ def test_verify_refuses_an_invented_waive(tmp_path: Path) -> None:
     """A tribute card turned into a waive (让贡) the rules did not offer or the receiver did not make: the payer
     keeps his card in the deal, and the hand is played again from it."""
     recs = simulate(tmp_path)
-    for k, rec in enumerate(recs[1:], start=1):
-        for j, e in enumerate(rec["pre_play"]):
-            if e["type"] != "tribute":
-                continue
-            giver, receiver, paid = e["seat"], e["other"], rank(e["cards"])
-            deal = [list(parse_hand(h)) for h in rec["deal"]]
-            if not deal[receiver][paid]:
-                continue
-            deal[receiver][paid] -= 1
-            deal[giver][paid] += 1
-            waive = {"type": "waive", "seat": receiver, "other": giver}
-            events = [*rec["pre_play"][:j], waive, *rec["pre_play"][j + 1 :]]
-            forged = played_again({**with_events(rec, events), "deal": [format_hand(h) for h in deal]})
-            line = refused(tmp_path, recs, k, forged)
-            assert f"pre_play event {j + 1} is " in line
-            return
+    for k, rec, j, e in tributes(recs):
+        giver, receiver, paid = e["seat"], e["other"], rank(e["cards"])
+        deal = [list(parse_hand(h)) for h in rec["deal"]]
+        if not deal[receiver][paid]:
+            continue
+        deal[receiver][paid] -= 1
+        deal[giver][paid] += 1
+        waive = {"type": "waive", "seat": receiver, "other": giver}
+        events = [*rec["pre_play"][:j], waive, *rec["pre_play"][j + 1 :]]
+        forged = played_again({**with_events(rec, events), "deal": [format_hand(h) for h in deal]})
+        line = refused(tmp_path, recs, k, forged)
+        assert f"pre_play event {j + 1} is " in line
+        return
     pytest.fail("no tribute to turn into a waive")
 
 

@@ -350,21 +350,13 @@ def test_the_command_refuses_an_unknown_base_and_a_database(tmp_path: Path) -> N
 
 
 def _serve(path: Path) -> tuple[Any, str]:
-    import subprocess
-    import sys
     import time
     import urllib.error
     import urllib.request
 
-    from .conftest import free_port
+    from .test_editor_secret import printed_address, start_edit
 
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gouji_rules.cli", "edit", str(path), "--port", str(port)],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
-    from .test_editor_secret import printed_address
-
+    proc, port = start_edit(path)
     try:
         url = printed_address(proc)  # the address with its token, as the organiser opens it
     except BaseException:

@@ -108,15 +108,9 @@ def test_the_token_is_new_at_each_start_and_the_editors_address_carries_it(club:
 
 
 def test_the_command_prints_an_address_with_a_new_token_and_refuses_without_it(club: Path) -> None:
-    from .conftest import free_port
-
     tokens = []
     for _ in range(2):
-        port = free_port()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gouji_rules.cli", "edit", str(club), "--port", str(port)],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        )  # fmt: skip
+        proc, port = start_edit(club)
         try:
             url = printed_address(proc)
             m = re.fullmatch(rf"http://127\.0\.0\.1:{port}/\?token=([A-Za-z0-9_-]{{43}})", url)
@@ -147,6 +141,18 @@ def test_the_command_prints_an_address_with_a_new_token_and_refuses_without_it(c
             proc.terminate()
             proc.wait(timeout=10)
     assert tokens[0] != tokens[1]
+
+
+def start_edit(path: Path) -> tuple[subprocess.Popen[str], int]:
+    """``gouji edit PATH`` started as a process on a free port, its stderr kept for :func:`printed_address`."""
+    from .conftest import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gouji_rules.cli", "edit", str(path), "--port", str(port)],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    return proc, port
 
 
 def printed_address(proc: subprocess.Popen[str], seconds: float = 60) -> str:
