@@ -60,7 +60,9 @@ def cross_pairing(agents: str, kind: str) -> tuple[str | None, str]:
         swap = [True, False]
     sides = [a, b]
     if any(_KIND_OF.get(s) == kind for s, on in zip(sides, swap, strict=True) if on):
-        who = " and ".join(s for s, on in zip(sides, swap, strict=True) if on and _KIND_OF.get(s) == kind)
+        who = " and ".join(
+            dict.fromkeys(s for s, on in zip(sides, swap, strict=True) if on and _KIND_OF.get(s) == kind)
+        )
         return None, f"{who} is {kind} already"
     new = [second if on else s for s, on in zip(sides, swap, strict=True)]
     return (new[0] if new[0] == new[1] else f"{new[0]},{new[1]}"), ""

@@ -597,19 +597,21 @@ def depends_text(doc: dict[str, Any]) -> list[str]:
     if not found:
         return [*wrap(head), f"  (none: every finding holds for {doc['agents']} and {c['agents']})", ""]
     base = doc["baseline"]
-    rows = [["指标", "metric", "variant", shorten(doc["agents"], 24), shorten(c["agents"], 24)]]
+    many = len(doc["differences"]) > 1  # one variant against the baseline: no column to say which
+    rows = [["指标", "metric", *(["variant"] if many else []), shorten(doc["agents"], 24), shorten(c["agents"], 24)]]
     for label, m, e in found:
         kind = "num" if e["in_units"] else m["kind"]
         rows.append(
             [
-                shorten(m["zh"], 22),
+                shorten(m["zh"], 20),
                 m["id"] + (" (头科)" if e["in_units"] else ""),
-                shorten(f"{label} − {base}", 24),
+                *([shorten(f"{label} − {base}", 24)] if many else []),
                 fmt_difference(e["compared"], kind),
                 fmt_difference(e["cross"], kind),
             ]
         )
-    return [*wrap(head), *fit_table(rows, keep=3, right=[False, False, False, True, True]), ""]
+    keep = 3 if many else 2
+    return [*wrap(head), *fit_table(rows, keep=keep, right=[False] * keep + [True, True]), ""]
 
 
 def units_text(doc: dict[str, Any]) -> list[str]:
