@@ -175,3 +175,16 @@ def test_the_matches_command_names_the_cross_check_and_runs_as_printed(gouji: cl
     assert words[-2:] == ["--cross-check", "none"]
     r = CliRunner().invoke(gouji, [*words[1:], "--quiet"])
     assert r.exit_code == 0, r.output
+
+
+def test_the_cross_check_keys_are_documented(alone: dict[str, Any]) -> None:
+    import re
+
+    second = copy.deepcopy(alone)
+    doc = with_cross(copy.deepcopy(alone), second, "greedy")
+    page = (Path(__file__).parents[2] / "docs" / "compare.md").read_text(encoding="utf-8")
+    json_part = page[page.index("## The JSON document") :]
+    entry = next(iter(doc["differences"][0]["cross_check"].values()))
+    keys = set(doc["cross_check"]) | set(entry) | set(doc["cross_check"]["differences"][0])
+    assert not [k for k in sorted(keys) if not re.search(rf'"{k}"', json_part)]
+    assert '"schema_version": 5' in json_part and "--cross-check" in page
