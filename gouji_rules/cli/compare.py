@@ -162,6 +162,9 @@ def register(group: click.Group) -> None:
             where = _not_finite(doc)
             if where:
                 _fail(_beyond_float(variants, where))
+            skipped = doc["cross_check"]["skipped"]
+            if skipped and not quiet:  # after the run, so a failing run still says one line
+                click.echo(f"compare: no cross-check: {skipped} (--cross-check greedy|ismcts|none)", err=True)
             _write_outputs(doc, csv_path, html_path)
         except GoujiError as e:
             _fail(str(e))
@@ -274,11 +277,7 @@ def _run(
             f"{chosen.hands} hands (--match-hands 0 for single hands)",
             err=True,
         )
-    second, skipped = cross_pairing(agent_name, cross_check)
-    if not quiet and second:
-        click.echo(f"compare: the same deals again with {second} (--cross-check none to skip)", err=True)
-    if not quiet and skipped:
-        click.echo(f"compare: no cross-check: {skipped} (--cross-check greedy|ismcts|none)", err=True)
+    second, _ = cross_pairing(agent_name, cross_check)
     passes = 2 if second else 1
     with make_backend(workers, scheduler) as backend, _progress(passes * chosen.deals, quiet) as progress:
         return compare(

@@ -166,23 +166,22 @@ def training_of(agent: str, variant: Variant) -> dict[str, Any]:
 def _inside(variant: Variant, over: dict[str, Any]) -> bool:
     """Whether ``variant`` has the rules of a variant trained over, or of a club that could have been drawn
     (a base it names, changed only in options of the ranges, to values in them)."""
-    from ..catalog import resolve
+    from ..catalog import names, resolve
     from ..dsl.diff import differences
 
+    shipped = set(names())  # a name in a weights file is text to compare, never a path to open
     mine = variant.fingerprint()
     for name in over.get("variants", ()):
-        try:
-            if resolve(name).fingerprint() == mine:
-                return True
-        except GoujiError:  # a file named when it was trained, not here: judged by the rest
-            continue
+        if name in shipped and resolve(name).fingerprint() == mine:
+            return True
+        if name not in shipped and name == variant.name:  # a club file trained by name: its rules are not here
+            return True
     clubs = over.get("clubs") or {}
     ranges = clubs.get("ranges") or {}
     for base in clubs.get("bases") or ():
-        try:
-            diffs = differences(resolve(base), variant)
-        except GoujiError:
+        if base not in shipped:
             continue
+        diffs = differences(resolve(base), variant)
         if all(d.path in ranges and _plain(d.b) in ranges[d.path] for d in diffs):
             return True
     return False
@@ -235,7 +234,7 @@ def side_agent(side: str) -> Agent:
     if body == QUICK_ISMCTS:
         from ..search import SearchAgent
 
-        return SearchAgent(**QUICK_BUDGET)
+        return SearchAgent(worlds=QUICK_BUDGET["worlds"], candidates=QUICK_BUDGET["candidates"])
     if not body.startswith("cmd:"):
         return make_agent(body)
     from ..tournament.bot_agent import BotAgent  # imported late: plain runs never load the event code
