@@ -267,6 +267,8 @@ def events_zh(doc: dict[str, Any], diff: dict[str, Any]) -> list[str]:
             a, b = base["metrics"][mid]["mean"], mine["metrics"][mid]["mean"]
             e = diff["metrics"][mid]
             mark = "，明显" if e["clear"] else ""
+            if mid in (diff.get("depends_on_play") or ()):
+                mark = "，取决于打法"  # clear for one agent only: not a finding
             seen.append(f"{name} {_num(a)}→{_num(b)}{mark}")
             if not power_text and p["detectable"] is not None:
                 power_text = f"这 {_counted(doc['deals'], matches)}能看出{name}每局约 {_num(p['detectable'])} 的变化"

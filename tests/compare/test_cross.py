@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -178,8 +179,6 @@ def test_the_matches_command_names_the_cross_check_and_runs_as_printed(gouji: cl
 
 
 def test_the_cross_check_keys_are_documented(alone: dict[str, Any]) -> None:
-    import re
-
     second = copy.deepcopy(alone)
     doc = with_cross(copy.deepcopy(alone), second, "greedy")
     page = (Path(__file__).parents[2] / "docs" / "compare.md").read_text(encoding="utf-8")
@@ -188,3 +187,24 @@ def test_the_cross_check_keys_are_documented(alone: dict[str, Any]) -> None:
     keys = set(doc["cross_check"]) | set(entry) | set(doc["cross_check"]["differences"][0])
     assert not [k for k in sorted(keys) if not re.search(rf'"{k}"', json_part)]
     assert '"schema_version": 5' in json_part and "--cross-check" in page
+
+
+def test_the_events_a_rule_governs_say_depends_on_play_not_clear_for_such_a_difference(alone: dict[str, Any]) -> None:
+    from gouji_rules.compare.report import events_zh, governed_rows
+
+    governed = {mid for _, mids in governed_rows(alone) for mid in mids}
+    d = alone["differences"][0]
+    power = d["power"]
+    target = next(m for m in d["findings"] if m in governed and power[m]["status"] == "varies")
+    second = copy.deepcopy(alone)
+    second["differences"][0]["findings"].remove(target)
+    doc = with_cross(copy.deepcopy(alone), second, "greedy")
+    zh = (
+        {m["id"]: m["zh"] for m in doc["metrics"]}[target]
+        .removeprefix("每局")
+        .removesuffix("次数")
+        .removesuffix("张数")
+    )
+    text = "".join(events_zh(doc, doc["differences"][0]))
+    assert re.search(rf"{re.escape(zh)} [^、；]*，取决于打法", text), text
+    assert not re.search(rf"{re.escape(zh)} [^、；]*，明显", text), text
