@@ -17,7 +17,16 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-CORE = ["cards", "seats", "rng", "actions", "events", "observe", "legal", "beat", "rules", "engine", "agents", "sim"]
+CORE = [
+    *(f"game/{m}" for m in ("cards", "seats", "rng", "actions", "events", "legal")),
+    "play/observe",
+    "rules/beat",
+    *(f"rules/{m}" for m in ("__init__", "base", "sets", "play", "burn", "points", "declare", "tribute", "scoring")),
+    "play/engine",
+    "play/agents",
+    "sim",
+]
+"""The compiled modules, as paths below ``gouji_rules/`` without ``.py``."""
 
 
 def _say(msg: str) -> None:

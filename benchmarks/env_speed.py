@@ -28,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from gouji_rules import catalog, engine
-from gouji_rules.engine import Hand
+from gouji_rules import catalog
 from gouji_rules.env import GoujiEnv, SeatEnv
-from gouji_rules.rng import SplitMix64, derive
+from gouji_rules.game.rng import SplitMix64, derive
+from gouji_rules.play import engine
+from gouji_rules.play.engine import Hand
 
 READS = ("legal", "all", "mask")
 FORMS = ("rich", "classic", "vector")

@@ -25,14 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gouji_rules import catalog
-from gouji_rules.actions import Action, Burn, Play
-from gouji_rules.agents import Agent, make_agent
-from gouji_rules.cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, CardSet
 from gouji_rules.errors import GoujiError
-from gouji_rules.legal import Legal
-from gouji_rules.match import play_match
-from gouji_rules.observe import Observation
-from gouji_rules.rng import derive
+from gouji_rules.game.actions import Action, Burn, Play
+from gouji_rules.game.cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, CardSet
+from gouji_rules.game.legal import Legal
+from gouji_rules.game.rng import derive
+from gouji_rules.play.agents import Agent, make_agent
+from gouji_rules.play.match import play_match
+from gouji_rules.play.observe import Observation
 
 Verdict = bool | None
 """None: the blunder was not possible here; False: possible, not made; True: made."""

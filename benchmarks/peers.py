@@ -30,7 +30,7 @@ Runner = Callable[[float], tuple[int, float]]
 
 def gouji_runner() -> Runner:
     from gouji_rules import catalog
-    from gouji_rules.engine import Hand
+    from gouji_rules.play.engine import Hand
 
     variant = catalog.resolve("dagang")
     variant.rules  # compile outside the timed part  # noqa: B018

@@ -19,15 +19,15 @@ import argparse
 import sys
 from collections import Counter
 
-from gouji_rules.actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Choose, Declare, Play
-from gouji_rules.agents import RandomAgent
-from gouji_rules.cards import BJ, NRANKS, SJ, TOP, TWO, CardSet
 from gouji_rules.catalog import names, resolve
-from gouji_rules.engine import Hand
 from gouji_rules.errors import IllegalAction
-from gouji_rules.match import Match
+from gouji_rules.game.actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Choose, Declare, Play
+from gouji_rules.game.cards import BJ, NRANKS, SJ, TOP, TWO, CardSet
+from gouji_rules.game.rng import SplitMix64, derive
 from gouji_rules.phases.base import DecisionKind
-from gouji_rules.rng import SplitMix64, derive
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.match import Match
 
 
 def candidates(h: Hand, rng: SplitMix64) -> list[Action]:

@@ -14,9 +14,9 @@ import sys
 import time
 
 from gouji_rules import catalog
-from gouji_rules.agents import Agent, GreedyAgent
-from gouji_rules.engine import Hand
-from gouji_rules.rng import derive
+from gouji_rules.game.rng import derive
+from gouji_rules.play.agents import Agent, GreedyAgent
+from gouji_rules.play.engine import Hand
 from gouji_rules.search import SearchAgent
 
 

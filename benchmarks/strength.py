@@ -23,12 +23,12 @@ from collections.abc import Callable
 from typing import Any
 
 from gouji_rules import catalog
-from gouji_rules.agents import Agent, GreedyAgent, SimpleAgent
 from gouji_rules.learn.agent import LearnedAgent
 from gouji_rules.learn.checkpoint import fit_columns, load
 from gouji_rules.learn.duplicate import Strength, duplicate
 from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
 from gouji_rules.learn.net import QNet
+from gouji_rules.play.agents import Agent, GreedyAgent, SimpleAgent
 from gouji_rules.search import SearchAgent
 
 

@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 
 from gouji_rules import catalog
-from gouji_rules.actions import parse_action
-from gouji_rules.cards import NRANKS, SYMBOLS, parse_set
 from gouji_rules.catalog import dagang
 from gouji_rules.env import ActionEncoding
 from gouji_rules.env.encoding import FEATURES, KIND_BURN, KIND_PLAY, KIND_WORD
 from gouji_rules.errors import GoujiError
-from gouji_rules.legal import Box, Legal
+from gouji_rules.game.actions import parse_action
+from gouji_rules.game.cards import NRANKS, SYMBOLS, parse_set
+from gouji_rules.game.legal import Box, Legal
 
 
 def weights() -> np.ndarray[Any, np.dtype[np.float32]]:

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The ``simple`` agent as a protocol-3 bot: lead the lowest set, never play over a partner.
 
-It rebuilds what the seat may see (``gouji_rules.observe.Observation``) and the legal actions
-(``gouji_rules.legal.Legal``, from ``legal_compact``) from each ``act`` request, asks
-:class:`gouji_rules.agents.SimpleAgent`, and answers with the action's text.  So it plays as
+It rebuilds what the seat may see (``gouji_rules.play.observe.Observation``) and the legal actions
+(``gouji_rules.game.legal.Legal``, from ``legal_compact``) from each ``act`` request, asks
+:class:`gouji_rules.play.agents.SimpleAgent`, and answers with the action's text.  So it plays as
 ``--bots me=simple`` does, except that it sees no events (the agent does not read them).
 The protocol: docs/bot-protocol.md.  Needs the package installed (no numpy).
 
@@ -18,12 +18,12 @@ import sys
 from typing import Any
 
 from gouji_rules import catalog
-from gouji_rules.actions import parse_action
-from gouji_rules.agents import SimpleAgent
-from gouji_rules.cards import SYMBOLS, parse_hand, parse_set
 from gouji_rules.errors import GoujiError
-from gouji_rules.legal import Box, Legal
-from gouji_rules.observe import Observation
+from gouji_rules.game.actions import parse_action
+from gouji_rules.game.cards import SYMBOLS, parse_hand, parse_set
+from gouji_rules.game.legal import Box, Legal
+from gouji_rules.play.agents import SimpleAgent
+from gouji_rules.play.observe import Observation
 from gouji_rules.rules import Rules
 
 

@@ -17,7 +17,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .actions import (
+    from .catalog import dagang, dianshaomenla
+    from .catalog import resolve as load_variant
+    from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
+    from .game.actions import (
         Action,
         Burn,
         Choose,
@@ -32,28 +35,25 @@ if TYPE_CHECKING:
         Yield,
         parse_action,
     )
-    from .agents import Agent, GreedyAgent, RandomAgent, make_agent
-    from .beat import BeatStrategy, register_beat
-    from .cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
-    from .catalog import dagang, dianshaomenla
-    from .catalog import resolve as load_variant
-    from .engine import Hand, HandSetup, Mode, Point
-    from .errors import GoujiError, IllegalAction, NotationError, PositionError, UnknownVariant, VariantError
-    from .events import Event
-    from .legal import Legal
-    from .match import HandSummary, Match, play_match
-    from .observe import Observation
-    from .registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
+    from .game.cards import CardSet, Rank, format_hand, format_set, parse_hand, parse_set
+    from .game.events import Event
+    from .game.legal import Legal
+    from .parts.registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
+    from .play.agents import Agent, GreedyAgent, RandomAgent, make_agent
+    from .play.engine import Hand, HandSetup, Mode, Point
+    from .play.match import HandSummary, Match, play_match
+    from .play.observe import Observation
     from .rules import Rules
-    from .settlement import Debt, HandResult, Settlement, settle
+    from .rules.beat import BeatStrategy, register_beat
+    from .rules.settlement import Debt, HandResult, Settlement, settle
+    from .rules.tributes import TributeKind, register_tribute
     from .sim import play_hand, simulate
-    from .tributes import TributeKind, register_tribute
     from .variant import Variant
 
 __version__ = "0.1.0"
 
 _MODULES: dict[str, tuple[str, ...]] = {
-    "actions": (
+    "game.actions": (
         "Action",
         "Burn",
         "Choose",
@@ -68,21 +68,21 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "Yield",
         "parse_action",
     ),
-    "agents": ("Agent", "GreedyAgent", "RandomAgent", "make_agent"),
-    "beat": ("BeatStrategy", "register_beat"),
-    "cards": ("CardSet", "Rank", "format_hand", "format_set", "parse_hand", "parse_set"),
+    "play.agents": ("Agent", "GreedyAgent", "RandomAgent", "make_agent"),
+    "rules.beat": ("BeatStrategy", "register_beat"),
+    "game.cards": ("CardSet", "Rank", "format_hand", "format_set", "parse_hand", "parse_set"),
     "catalog": ("load_variant", "dagang", "dianshaomenla"),
-    "engine": ("Hand", "HandSetup", "Mode", "Point"),
+    "play.engine": ("Hand", "HandSetup", "Mode", "Point"),
     "errors": ("GoujiError", "IllegalAction", "NotationError", "PositionError", "UnknownVariant", "VariantError"),
-    "events": ("Event",),
-    "legal": ("Legal",),
-    "match": ("HandSummary", "Match", "play_match"),
-    "observe": ("Observation",),
-    "registry": ("BEAT_STRATEGIES", "DECLARATIONS", "PHASES", "TRIBUTE_KINDS"),
+    "game.events": ("Event",),
+    "game.legal": ("Legal",),
+    "play.match": ("HandSummary", "Match", "play_match"),
+    "play.observe": ("Observation",),
+    "parts.registry": ("BEAT_STRATEGIES", "DECLARATIONS", "PHASES", "TRIBUTE_KINDS"),
     "rules": ("Rules",),
-    "settlement": ("Debt", "HandResult", "Settlement", "settle"),
+    "rules.settlement": ("Debt", "HandResult", "Settlement", "settle"),
     "sim": ("play_hand", "simulate"),
-    "tributes": ("TributeKind", "register_tribute"),
+    "rules.tributes": ("TributeKind", "register_tribute"),
     "variant": ("Variant",),
 }
 """The modules of the public API, in the order an eager ``__init__`` imported them, and their names."""

@@ -16,15 +16,15 @@ if TYPE_CHECKING:
 
 def compiled() -> bool:
     """Is the engine core the mypyc-compiled build (setup.py), judged by the module's file?"""
-    from . import engine
+    from .play import engine
 
     return not (engine.__file__ or "").endswith(".py")
 
 
 def copies_per_second(variant: Variant, seed: int, seconds: float = 0.3) -> float:
     """How many ``Hand.copy()`` a second of a mid-hand position (random play to half the decisions)."""
-    from .agents import RandomAgent
-    from .engine import Hand
+    from .play.agents import RandomAgent
+    from .play.engine import Hand
 
     agents = [RandomAgent() for _ in range(6)]
     hand = Hand.deal(variant, seed)

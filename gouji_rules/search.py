@@ -29,16 +29,16 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
-from .agents import Agent, GreedyAgent, make_agent, set_cost
-from .cards import NRANKS, SJ, THREE, CardSet
-from .engine import BURN, MODE_NAMES, Hand
 from .errors import IllegalAction
-from .events import Event
-from .legal import Legal
-from .observe import Observation, own_events
-from .rng import SplitMix64, derive
-from .seats import same_side, side
+from .game.actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
+from .game.cards import NRANKS, SJ, THREE, CardSet
+from .game.events import Event
+from .game.legal import Legal
+from .game.rng import SplitMix64, derive
+from .game.seats import same_side, side
+from .play.agents import Agent, GreedyAgent, make_agent, set_cost
+from .play.engine import BURN, MODE_NAMES, Hand
+from .play.observe import Observation, own_events
 
 PLAY_MODES = frozenset({"lead", "follow", "burn", "kou", "consent"})
 PLAYED = frozenset({"play", "burn", "counter_burn"})
@@ -219,7 +219,7 @@ class SearchAgent:
 
     >>> from gouji_rules.catalog import dagang
     >>> from gouji_rules.sim import play_hand
-    >>> from gouji_rules.agents import GreedyAgent
+    >>> from gouji_rules.play.agents import GreedyAgent
     >>> hand = play_hand(dagang(), 5, [SearchAgent(worlds=2)] + [GreedyAgent() for _ in range(5)])
     >>> hand.is_over
     True

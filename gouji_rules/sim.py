@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from .agents import Agent, make_agent
-from .engine import Hand
-from .events import event_ids
-from .rng import derive
+from .game.events import event_ids
+from .game.rng import derive
+from .play.agents import Agent, make_agent
+from .play.engine import Hand
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -116,7 +116,7 @@ def simulate_matches(
 ) -> dict[str, Any]:
     """Play whole matches of ``match_hands`` hands (tribute, declarations, scores carried
     from hand to hand) until ``hands`` hands have been played; ``agents`` as in :func:`simulate`."""
-    from .match import play_match
+    from .play.match import play_match
 
     seats = list(agents) if agents is not None else [make_agent(agent_name) for _ in range(6)]
     stats = Stats()

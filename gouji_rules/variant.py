@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     from .rules import Rules
 else:
-    from .section import dataclass  # the same class, built without generating code (issue 13)
+    from .parts.section import dataclass  # the same class, built without generating code (issue 13)
 
 
 Hook = Callable[..., Any]
@@ -85,7 +85,7 @@ class Variant:
     """Compiled expression hooks by name (``is_gouji``, ``team_score`` …); see ``hooks.HOOKS``."""
     extensions: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     """The options of registered extensions as written, by home path (``tribute.kinds``) and entry
-    (:mod:`gouji_rules.options`); in a file and in :meth:`to_dict` they sit inside their section."""
+    (:mod:`gouji_rules.parts.options`); in a file and in :meth:`to_dict` they sit inside their section."""
 
     @property
     def rules(self) -> "Rules":
@@ -111,7 +111,7 @@ class Variant:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (no hooks), in the shape of a variant file."""
-        from . import options
+        from .parts import options
 
         out: dict[str, Any] = {"name": self.name, "title": self.title, "source": self.source}
         for key, _ in SECTIONS:
@@ -122,7 +122,7 @@ class Variant:
     def replace(self, **sections: Mapping[str, Any] | Any) -> "Variant":
         """A copy with some fields changed: ``v.replace(burn={"enabled": False}, name="x")``; an
         extension's options are given in their section too (``tribute={"kinds": {...}}``)."""
-        from . import options
+        from .parts import options
 
         rest, written = options.split(sections)
         changes: dict[str, Any] = {}
@@ -167,7 +167,7 @@ def with_legacy(data: Mapping[str, Any]) -> dict[str, Any]:
     since it was written set to its ``legacy`` value: the value that plays the game as the engine did
     before the option existed (which is not always its default).  Such a copy holds every option of
     its day, so an option it lacks is one added since."""
-    from . import options
+    from .parts import options
 
     out = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in data.items()}
     options.fill_legacy(out)
@@ -192,7 +192,7 @@ def _hook_text(fn: Hook) -> str:
 
 def make_variant(data: Mapping[str, Any], hooks: Mapping[str, Hook] | None = None) -> Variant:
     """Build a Variant from plain (already validated) data in the file's shape."""
-    from . import options
+    from .parts import options
 
     data, written = options.split(data)
     kwargs: dict[str, Any] = {k: data[k] for k in ("name", "title", "source") if k in data}

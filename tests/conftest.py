@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from gouji_rules.actions import Action, parse_action
 from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.engine import Hand
 from gouji_rules.errors import IllegalAction
-from gouji_rules.events import Event
+from gouji_rules.game.actions import Action, parse_action
+from gouji_rules.game.events import Event
+from gouji_rules.play.engine import Hand
 from gouji_rules.variant import Variant
 
 S0 = dianshaomenla()

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from gouji_rules.actions import PASS, Action, Choose
-from gouji_rules.events import Event, EventKind
-from gouji_rules.options import Option
+from gouji_rules.game.actions import PASS, Action, Choose
+from gouji_rules.game.events import Event, EventKind
+from gouji_rules.parts.options import Option
 from gouji_rules.phases.base import Decision, DecisionKind, HandPrep, Recorded, recorded_by
 
 if TYPE_CHECKING:
-    from gouji_rules.match import Match
+    from gouji_rules.play.match import Match
     from gouji_rules.rules import Rules
 
 PARDON = DecisionKind("pardon", "赦免", "forgive a debt owed to you, or pass", listed=160)

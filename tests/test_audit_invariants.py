@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 import pytest
 
 from gouji_rules import make_agent, play_match
-from gouji_rules.actions import Action, Burn, Play
-from gouji_rules.agents import GreedyAgent, RandomAgent
-from gouji_rules.cards import BJ, NRANKS, SJ, THREE, CardSet, counts_of, parse_set
-from gouji_rules.engine import FOLLOW, KOU_MODE, LEAD, Hand, Point
-from gouji_rules.rng import derive
+from gouji_rules.game.actions import Action, Burn, Play
+from gouji_rules.game.cards import BJ, NRANKS, SJ, THREE, CardSet, counts_of, parse_set
+from gouji_rules.game.rng import derive
+from gouji_rules.play.agents import GreedyAgent, RandomAgent
+from gouji_rules.play.engine import FOLLOW, KOU_MODE, LEAD, Hand, Point
 from gouji_rules.variant import Variant
 
 from .conftest import S0, S4

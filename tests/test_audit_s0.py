@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 
 from gouji_rules import HandResult, Match, settle
-from gouji_rules.actions import Declare
-from gouji_rules.cards import BJ, SJ, counts_of, parse_set
-from gouji_rules.engine import BURN, FOLLOW, LEAD, HandSetup, Point
 from gouji_rules.errors import IllegalAction
-from gouji_rules.observe import UNKNOWN
-from gouji_rules.outcome import Outcome, can_outcome, verify_outcome
+from gouji_rules.game.actions import Declare
+from gouji_rules.game.cards import BJ, SJ, counts_of, parse_set
+from gouji_rules.play.engine import BURN, FOLLOW, LEAD, HandSetup, Point
+from gouji_rules.play.observe import UNKNOWN
+from gouji_rules.play.outcome import Outcome, can_outcome, verify_outcome
 from gouji_rules.rules import KangScope
 
 from .conftest import S0, act, events, legal, pass_until_lead, pos

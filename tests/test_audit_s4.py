@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from gouji_rules import Hand, HandResult, Match, settle
-from gouji_rules.actions import Action, Choose
-from gouji_rules.cards import FOUR, SJ, THREE, TWO, parse_set
-from gouji_rules.engine import BURN, FOLLOW, KOU_MODE, LEAD, Point
+from gouji_rules.game.actions import Action, Choose
+from gouji_rules.game.cards import FOUR, SJ, THREE, TWO, parse_set
+from gouji_rules.play.engine import BURN, FOLLOW, KOU_MODE, LEAD, Point
 from gouji_rules.variant import Variant
 
 from .conftest import S0, S4, act, events, illegal, legal, pass_until_lead, pos

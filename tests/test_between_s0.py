@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from gouji_rules.actions import PASS, Choose, Declare, Head, Play
-from gouji_rules.cards import FOUR, SJ, TWO, counts_of, parse_set
 from gouji_rules.errors import PositionError
-from gouji_rules.match import HEAD_FOREVER, Match
-from gouji_rules.settlement import Debt, HandResult, settle
+from gouji_rules.game.actions import PASS, Choose, Declare, Head, Play
+from gouji_rules.game.cards import FOUR, SJ, TWO, counts_of, parse_set
+from gouji_rules.play.match import HEAD_FOREVER, Match
+from gouji_rules.rules.settlement import Debt, HandResult, settle
 from gouji_rules.variant import Variant
 
 from .test_match import S0, at_play, drive, ev, rig_deal, rig_debts

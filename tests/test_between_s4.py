@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-import gouji_rules.match as match_mod
-from gouji_rules.actions import AGREE, PASS, REFUSE, Choose, Declare, Give, Head, Play
-from gouji_rules.cards import FOUR, SJ, THREE, TWO, card, counts_of, parse_set
-from gouji_rules.engine import Hand, HandSetup
-from gouji_rules.match import Match, play_match
-from gouji_rules.settlement import Debt, HandResult, settle
+import gouji_rules.play.match as match_mod
+from gouji_rules.game.actions import AGREE, PASS, REFUSE, Choose, Declare, Give, Head, Play
+from gouji_rules.game.cards import FOUR, SJ, THREE, TWO, card, counts_of, parse_set
+from gouji_rules.play.engine import Hand, HandSetup
+from gouji_rules.play.match import Match, play_match
+from gouji_rules.rules.settlement import Debt, HandResult, settle
 from gouji_rules.variant import Variant
 
 from .test_match import S4, at_play, drive, ev, rig_deal, rig_debts
@@ -203,9 +203,9 @@ def test_s4_art14_7_sweep_each_swept_player_pays_opposite_one() -> None:
 def test_s4_art22_3_a_seat_declares_once_a_hand_at_the_table_and_at_club_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     """第二十二条(三) 明点 / 预点 (and S0's 宣点 where a club's variant has both): a seat that declared
     预点 is not asked again, and a hand entered with two declarations by one seat is refused."""
-    from gouji_rules.actions import Declare
     from gouji_rules.errors import IllegalAction
-    from gouji_rules.outcome import Outcome, verify_outcome
+    from gouji_rules.game.actions import Declare
+    from gouji_rules.play.outcome import Outcome, verify_outcome
 
     both = S4.replace(declare={"xuandian": True})
     rig_deal(monkeypatch, [FILL] * 6)
@@ -310,7 +310,7 @@ def test_s4_art2_1_kaipai_counts_a_drawn_card() -> None:
 
 
 def _greedy() -> Any:
-    from gouji_rules.agents import GreedyAgent
+    from gouji_rules.play.agents import GreedyAgent
 
     return GreedyAgent()
 

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gouji_rules.actions import Burn, Play, parse_action
-from gouji_rules.cards import (
+from gouji_rules.errors import NotationError
+from gouji_rules.game.actions import Burn, Play, parse_action
+from gouji_rules.game.cards import (
     BJ,
     NRANKS,
     SJ,
@@ -23,7 +24,6 @@ from gouji_rules.cards import (
     parse_hand,
     parse_set,
 )
-from gouji_rules.errors import NotationError
 
 
 @st.composite

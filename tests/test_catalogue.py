@@ -3,7 +3,7 @@
 A part of each kind (beat strategy, tribute kind with its own option, declaration, phase with its own
 decision and option) is registered from test modules, and every consumer agrees that it exists:
 validate, the variant schema, the record schema and ``gouji verify``, ``gouji explain``,
-``python -m gouji_rules.options`` and the catalogue itself.  The same phase put inside a copy of the
+``python -m gouji_rules.parts.options`` and the catalogue itself.  The same phase put inside a copy of the
 package is read by ``gouji validate`` whatever was imported first."""
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from gouji_rules import dsl
 from gouji_rules.dsl.explain import explain
 from gouji_rules.dsl.schema import generate
 from gouji_rules.env.features import MODES  # the layout is fixed when the env is first imported: here, before
+from gouji_rules.parts.registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
 
 # this module's fixture registers its parts, whichever test runs first (run alone, the test saw a longer layout)
 from gouji_rules.phases.base import register_phase, unregister_phase
 from gouji_rules.records.read import schema_problem, schema_text
-from gouji_rules.registry import BEAT_STRATEGIES, DECLARATIONS, PHASES, TRIBUTE_KINDS
 
 from .parts_amnesty import Amnesty
 from .test_extending import Baodian, LastToFirst, TopCard
@@ -123,7 +123,7 @@ def test_explain_and_the_options_module_show_every_option(every_part: None) -> N
     out = io.StringIO()
     with contextlib.redirect_stdout(out), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the module is imported already: run again as a program
-        runpy.run_module("gouji_rules.options", run_name="__main__")
+        runpy.run_module("gouji_rules.parts.options", run_name="__main__")
     assert all(f"`{path}`" in out.getvalue() for path in PATHS)
 
 
@@ -168,15 +168,16 @@ def _python(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("first", ["", "import gouji_rules.match", "import gouji_rules.options"])
+@pytest.mark.parametrize("first", ["", "import gouji_rules.play.match", "import gouji_rules.parts.options"])
 def test_a_phase_inside_the_package_is_validated_whatever_was_imported_first(
     package_with_amnesty: Path, first: str
 ) -> None:
     code = f"""{first}
 import gouji_rules, sys
 assert gouji_rules.__file__.startswith({str(package_with_amnesty)!r}), gouji_rules.__file__
-from gouji_rules import dsl, options
-from gouji_rules.registry import PHASES
+from gouji_rules import dsl
+from gouji_rules.parts import options
+from gouji_rules.parts.registry import PHASES
 print(dsl.check_file("club.yaml").errors)
 print(options.markdown_table().count("phases.amnesty.limit"), "amnesty" in PHASES)
 """
@@ -186,13 +187,13 @@ print(options.markdown_table().count("phases.amnesty.limit"), "amnesty" in PHASE
 
 
 def test_the_options_module_run_as_a_program_lists_a_phase_inside_the_package(package_with_amnesty: Path) -> None:
-    r = _python(package_with_amnesty, "-m", "gouji_rules.options")
+    r = _python(package_with_amnesty, "-m", "gouji_rules.parts.options")
     assert r.returncode == 0, r.stderr
     assert "`phases.amnesty.limit` | int | `1` | `1` |" in r.stdout
 
 
 def test_a_registry_whose_loader_fails_says_so_at_every_read_and_never_reads_empty() -> None:
-    from gouji_rules.registry import REGISTRIES, Registry
+    from gouji_rules.parts.registry import REGISTRIES, Registry
 
     broken: Registry[object] = Registry("thing", "gouji_rules_no_such_loader_module")
     try:
@@ -239,8 +240,8 @@ def test_every_home_of_options_is_a_key_of_its_own() -> None:
     ``tribute.kinds`` is not a field of ``tribute`` (options.split would take the field's value)."""
     import dataclasses
 
-    from gouji_rules.options import homes
     from gouji_rules.parts.catalogue import rules_keys
+    from gouji_rules.parts.options import homes
     from gouji_rules.variant import SECTIONS
 
     sections = dict(SECTIONS)
@@ -260,7 +261,7 @@ def test_a_phase_inside_the_package_adds_columns_and_the_shipped_weights_still_p
 sys.path[:0] = [{str(learn)!r}, {str(env)!r}]
 from test_columns import BEFORE, hands_digest
 from test_env_lazy import aec_digest, seat_digest
-from gouji_rules.actions import Choose
+from gouji_rules.game.actions import Choose
 from gouji_rules.env.encoding import WORDS
 from gouji_rules.env.features import MODES
 from gouji_rules.learn.agent import shipped_fit

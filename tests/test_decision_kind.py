@@ -3,8 +3,8 @@
 import json
 
 from gouji_rules.catalog import dagang
-from gouji_rules.match import Match
 from gouji_rules.phases import DecisionKind
+from gouji_rules.play.match import Match
 
 
 def test_decision_kind_values_are_the_record_strings() -> None:

@@ -10,30 +10,37 @@ from pathlib import Path
 import pytest
 
 from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.engine import Hand
 from gouji_rules.errors import IllegalAction
-from gouji_rules.match import Match
+from gouji_rules.parts.layers import MOVED
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.match import Match
 from gouji_rules.rules import Rules
 from gouji_rules.variant import SECTIONS
 
 PKG = Path(__file__).resolve().parent.parent / "gouji_rules"
 RULES_LAYER = {
     "variant.py",
-    "rules.py",
-    "beat.py",
-    "tributes.py",
-    "declarations.py",
-    "registry.py",
+    *(f"rules/{m}.py" for m in ("__init__", "base", "sets", "play", "burn", "points", "declare", "tribute", "scoring")),
+    "rules/beat.py",
+    "rules/tributes.py",
+    "rules/declarations.py",
+    "parts/registry.py",
     "catalog.py",
-    "options.py",
+    "parts/options.py",
 }
 """The variant layer: it compiles a Variant's sections into Rules (and the registered classes it builds)."""
 ENGINE_LAYER = sorted(
-    [p for p in PKG.glob("*.py") if p.name not in RULES_LAYER and not p.name.startswith(("cli", "__init__"))]
-    + list((PKG / "phases").glob("*.py"))
+    p
+    for folder in ("", "game/", "play/", "rules/", "parts/", "phases/")
+    for p in PKG.glob(f"{folder}*.py")
+    if str(p.relative_to(PKG)) not in RULES_LAYER
+    and not p.name.startswith(("cli", "__init__"))
+    and not (folder == "" and p.stem in MOVED)
+    and not (folder == "parts/" and p.stem in ("catalogue", "sections", "layers"))
 )
 """Every other module of the package (the CLI, dsl/, tournament/ and compare/ aside): the engine, the match
-and its phases, settlement, agents, statistics, and any module added later.  (``__init__`` re-exports Variant as public API.)"""
+and its phases, settlement, agents, statistics, and any module added later.  (``__init__`` re-exports Variant
+as public API; the old flat paths are shims; ``parts/`` holds the catalogue and sections of a variant file.)"""
 SECTION_NAMES = {key for key, _ in SECTIONS}
 
 

@@ -12,21 +12,21 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from gouji_rules import dsl
-from gouji_rules.agents import RandomAgent
-from gouji_rules.beat import register_beat, same_size_followers
-from gouji_rules.cards import CardSet
 from gouji_rules.catalog import dagang
 from gouji_rules.compare import compare, hand_metrics
-from gouji_rules.declarations import Declaration, register_declaration
 from gouji_rules.dsl.explain import explain
 from gouji_rules.dsl.schema import generate
-from gouji_rules.match import play_match
-from gouji_rules.options import Option
-from gouji_rules.registry import BEAT_STRATEGIES, DECLARATIONS, TRIBUTE_KINDS
+from gouji_rules.game.cards import CardSet
+from gouji_rules.parts.options import Option
+from gouji_rules.parts.registry import BEAT_STRATEGIES, DECLARATIONS, TRIBUTE_KINDS
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.match import play_match
 from gouji_rules.rules import Rules
-from gouji_rules.settlement import Debt, HandResult, settle
+from gouji_rules.rules.beat import register_beat, same_size_followers
+from gouji_rules.rules.declarations import Declaration, register_declaration
+from gouji_rules.rules.settlement import Debt, HandResult, settle
+from gouji_rules.rules.tributes import TributeKind, register_tribute
 from gouji_rules.sim import simulate, simulate_matches
-from gouji_rules.tributes import TributeKind, register_tribute
 from gouji_rules.variant import SetsRules, TributeRules, make_variant, with_legacy
 
 

@@ -16,12 +16,10 @@ from typing import Any
 
 import pytest
 
-from gouji_rules.actions import PASS, Action, Choose, parse_action
-from gouji_rules.agents import RandomAgent
 from gouji_rules.catalog import dagang
 from gouji_rules.errors import IllegalAction
-from gouji_rules.events import Event, EventKind, event_ids
-from gouji_rules.match import Match, play_match
+from gouji_rules.game.actions import PASS, Action, Choose, parse_action
+from gouji_rules.game.events import Event, EventKind, event_ids
 from gouji_rules.phases.base import (
     ClubEntry,
     Decision,
@@ -32,8 +30,10 @@ from gouji_rules.phases.base import (
     register_phase,
     unregister_phase,
 )
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.match import Match, play_match
 from gouji_rules.rules import Rules
-from gouji_rules.settlement import Debt
+from gouji_rules.rules.settlement import Debt
 
 from .tournament.conftest import gouji
 
@@ -394,8 +394,8 @@ def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> Non
     shipped phases declare, and the observation's modes only kinds they ask."""
     from gouji_rules.env.encoding import WORDS
     from gouji_rules.env.features import MODES, PLAY_MODES
+    from gouji_rules.parts.registry import DECISION_KINDS, PHASES
     from gouji_rules.phases.base import ANSWERED_BY, answering
-    from gouji_rules.registry import DECISION_KINDS, PHASES
 
     answering("")
     shipped = [PHASES[n] for n in PHASES if type(PHASES[n]).__module__.startswith("gouji_rules.")]
@@ -411,7 +411,7 @@ def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> Non
 
 def test_a_phase_taking_a_shipped_kind_or_event_name_is_refused_and_registers_nothing() -> None:
     from gouji_rules.errors import VariantError
-    from gouji_rules.registry import PHASES
+    from gouji_rules.parts.registry import PHASES
 
     class Clash(Rangxian):
         name = "clash"

@@ -9,11 +9,11 @@ from types import ModuleType
 
 import pytest
 
-from gouji_rules.actions import Burn, Play
-from gouji_rules.cards import parse_hand, parse_set
 from gouji_rules.catalog import dagang
-from gouji_rules.legal import Legal
-from gouji_rules.observe import Observation
+from gouji_rules.game.actions import Burn, Play
+from gouji_rules.game.cards import parse_hand, parse_set
+from gouji_rules.game.legal import Legal
+from gouji_rules.play.observe import Observation
 
 
 def _load() -> ModuleType:

@@ -130,11 +130,11 @@ def test_no_import_cycle() -> None:
 def test_the_walk_sees_late_and_relative_imports() -> None:
     """The graph is not empty by mistake: the knots this issue untied would show, as edges the walk finds."""
     graph = import_graph()
-    assert "gouji_rules.agents" in graph["gouji_rules.search"]  # top of the module, relative
+    assert "gouji_rules.play.agents" in graph["gouji_rules.search"]  # top of the module, relative
     assert "gouji_rules.rules" in graph["gouji_rules.variant"]  # inside a method (variant.rules)
-    assert "gouji_rules.hand_setup" in graph["gouji_rules.tributes"]  # inside a method
+    assert "gouji_rules.game.hand_setup" in graph["gouji_rules.rules.tributes"]  # inside a method
     assert "gouji_rules.rules" in graph["gouji_rules.phases.buy"]  # only under TYPE_CHECKING: counted
-    assert "gouji_rules.engine" not in graph["gouji_rules.phases.base"]  # HandSetup is in hand_setup
+    assert "gouji_rules.play.engine" not in graph["gouji_rules.phases.base"]  # HandSetup is in hand_setup
     assert "gouji_rules.phases" not in graph["gouji_rules.phases.buy"]  # its own package
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
 
@@ -142,11 +142,11 @@ def test_the_walk_sees_late_and_relative_imports() -> None:
 def test_the_search_agent_and_tribute_kinds_are_found_by_name() -> None:
     """What untied the knots: ``agents`` names the search agent, ``Rules`` finds tribute kinds and
     declarations in their registries; each is still the class its module defines."""
-    from gouji_rules.agents import make_agent
     from gouji_rules.catalog import dagang
-    from gouji_rules.declarations import Mingdian
+    from gouji_rules.play.agents import make_agent
+    from gouji_rules.rules.declarations import Mingdian
+    from gouji_rules.rules.tributes import PointTribute
     from gouji_rules.search import SearchAgent
-    from gouji_rules.tributes import PointTribute
 
     assert type(make_agent("ismcts")) is SearchAgent
     rules = dagang().rules

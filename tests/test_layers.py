@@ -54,8 +54,8 @@ def test_no_import_runs_up_a_layer() -> None:
 def test_the_check_sees_an_upward_type_import() -> None:
     """The check is not empty by mistake: a type-only import from the engine's words to a phase, or
     from a phase to the engine, is caught."""
-    graph = {"gouji_rules.legal": {"gouji_rules.match"}, "gouji_rules.match": set()}
-    assert upward(graph) == ["legal (game) -> match (play)"]
-    assert layer_of("phases.buy") == layer_of("phases") > layer_of("hand_setup")
+    graph = {"gouji_rules.game.legal": {"gouji_rules.play.match"}, "gouji_rules.play.match": set()}
+    assert upward(graph) == ["game.legal (game) -> play.match (play)"]
+    assert layer_of("phases.buy") == layer_of("phases") > layer_of("game.hand_setup")
     assert layer_of("parts.catalogue") > layer_of("parts")  # the longest name decides
     assert layer_of("variant") > layer_of("rules") > layer_of("parts.sections")  # variant.rules compiles

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from gouji_rules.actions import (
+from gouji_rules.catalog import names, resolve
+from gouji_rules.errors import IllegalAction
+from gouji_rules.game.actions import (
     AGREE,
     JIEFENG,
     KOU,
@@ -29,14 +31,12 @@ from gouji_rules.actions import (
     Head,
     Play,
 )
-from gouji_rules.agents import RandomAgent
-from gouji_rules.cards import BJ, NRANKS, SJ, THREE, TOP, TWO, CardSet
-from gouji_rules.catalog import names, resolve
-from gouji_rules.engine import Hand
-from gouji_rules.errors import IllegalAction
-from gouji_rules.match import Match
+from gouji_rules.game.cards import BJ, NRANKS, SJ, THREE, TOP, TWO, CardSet
+from gouji_rules.game.rng import SplitMix64, derive
 from gouji_rules.phases.base import DecisionKind
-from gouji_rules.rng import SplitMix64, derive
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.match import Match
 
 MATCHES = 2
 """matches of two hands of each shipped variant"""

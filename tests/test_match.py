@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
-import gouji_rules.match as match_mod
-from gouji_rules.actions import PASS, Action
-from gouji_rules.agents import GreedyAgent, RandomAgent
-from gouji_rules.cards import NRANKS, card, counts_of, parse_set
+import gouji_rules.play.match as match_mod
 from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.match import Match, play_match
-from gouji_rules.settlement import Debt
+from gouji_rules.game.actions import PASS, Action
+from gouji_rules.game.cards import NRANKS, card, counts_of, parse_set
+from gouji_rules.play.agents import GreedyAgent, RandomAgent
+from gouji_rules.play.match import Match, play_match
+from gouji_rules.rules.settlement import Debt
 from gouji_rules.variant import Variant
 
 S0 = dianshaomenla()
@@ -303,8 +303,8 @@ def test_issue5_events_all_occur_over_200_matches(variant: Variant) -> None:
 def test_next_hand_led_by_last_place_in_a_rotated_match(variant: Variant) -> None:
     """S0 “下一局游戏拉客先摸牌出牌”; S4 第二条(三) “大落为法定的取牌人，也是法定首发牌人” — also when the
     duplicate deal is played with the cards rotated (rotate=1)."""
-    from gouji_rules.agents import GreedyAgent
-    from gouji_rules.match import play_match
+    from gouji_rules.play.agents import GreedyAgent
+    from gouji_rules.play.match import play_match
 
     m = play_match(variant, 11, 4, [GreedyAgent() for _ in range(6)], rotate=1)
     for a, b in zip(m.summaries, m.summaries[1:], strict=False):
@@ -359,7 +359,7 @@ def test_match_from_a_chosen_deal_leader_and_debts() -> None:
 
 
 def test_match_setup_is_where_the_phases_start() -> None:
-    from gouji_rules.engine import HandSetup
+    from gouji_rules.play.engine import HandSetup
 
     setup = HandSetup(placed={4: 4}, geming=frozenset({4}), closed=frozenset({4}))
     m = Match(S4, 1, 1, deal=[OTHER] * 6, leader=0, setup=setup)
@@ -382,7 +382,7 @@ def test_match_copy_replays_to_the_same_state_and_is_independent() -> None:
 
 
 def test_hand_copy_is_independent_and_plays_the_same() -> None:
-    from gouji_rules.engine import Hand
+    from gouji_rules.play.engine import Hand
 
     h = Hand.deal(S4, 3)
     agents = [RandomAgent() for _ in range(6)]
@@ -417,8 +417,8 @@ def test_hand_copy_is_independent_and_plays_the_same() -> None:
 def test_a_match_refuses_a_start_no_deal_could_give(kwargs: dict[str, Any]) -> None:
     """A chosen start is checked before anything is asked: six hands from the deck, seats 0-5,
     debts between two seats of a registered kind.  A typed error, never an IndexError later."""
-    from gouji_rules.engine import HandSetup
     from gouji_rules.errors import PositionError
+    from gouji_rules.play.engine import HandSetup
 
     with pytest.raises(PositionError):
         Match(S4, 1, 1, **kwargs)
@@ -428,7 +428,7 @@ def test_a_match_refuses_a_start_no_deal_could_give(kwargs: dict[str, Any]) -> N
 
 def test_match_copy_replays_lost_turns() -> None:
     """S4 第四条(一) 错牌不出: a forfeited turn is one of the match's decisions, and a copy replays it."""
-    from gouji_rules.actions import Forfeit
+    from gouji_rules.game.actions import Forfeit
 
     m = Match(S4, 2, 1)
     m.forfeit(reason="a phase choice out of turn")  # between hands: the default choice is taken

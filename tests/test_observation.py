@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 
 from gouji_rules import catalog
-from gouji_rules.actions import AGREE, PASS, Choose, Declare, Give, Head, Play
-from gouji_rules.agents import GreedyAgent, RandomAgent
-from gouji_rules.cards import NRANKS, TWO, counts_of, parse_set
-from gouji_rules.engine import BURN, Hand
 from gouji_rules.errors import PositionError
-from gouji_rules.events import Event, event_ids
-from gouji_rules.match import Match
-from gouji_rules.observe import UNKNOWN, as_seen
-from gouji_rules.settlement import Debt
+from gouji_rules.game.actions import AGREE, PASS, Choose, Declare, Give, Head, Play
+from gouji_rules.game.cards import NRANKS, TWO, counts_of, parse_set
+from gouji_rules.game.events import Event, event_ids
+from gouji_rules.play.agents import GreedyAgent, RandomAgent
+from gouji_rules.play.engine import BURN, Hand
+from gouji_rules.play.match import Match
+from gouji_rules.play.observe import UNKNOWN, as_seen
+from gouji_rules.rules.settlement import Debt
 from gouji_rules.variant import Variant
 
 from .conftest import S0, S4, act, pos
@@ -138,7 +138,7 @@ def _reshuffle_hidden(h: Hand, seat: int, rng: random.Random, keep_sizes: bool) 
 def test_hidden_information_never_changes_an_observation(variant: Variant) -> None:
     """Over 40 random hands, at random moments: dealing the other seats' hidden cards anew (sizes too, unless the
     variant announces them now) leaves every seat's observation exactly as it was."""
-    from gouji_rules.observe import announced
+    from gouji_rules.play.observe import announced
 
     rng = random.Random(11)
     checked = 0

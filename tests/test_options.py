@@ -12,13 +12,13 @@ from gouji_rules import dsl
 from gouji_rules.catalog import dagang
 from gouji_rules.dsl.schema import generate
 from gouji_rules.errors import VariantError
-from gouji_rules.options import Option, markdown_table
+from gouji_rules.parts.options import Option, markdown_table
+from gouji_rules.parts.registry import PHASES
 from gouji_rules.phases import Decision, HandPrep, phases_of
-from gouji_rules.registry import PHASES
 
 if TYPE_CHECKING:
-    from gouji_rules.actions import Action
-    from gouji_rules.match import Match
+    from gouji_rules.game.actions import Action
+    from gouji_rules.play.match import Match
     from gouji_rules.rules import Rules
 
 
@@ -52,8 +52,8 @@ def tally() -> Iterator[Tally]:
 
 
 def test_a_phase_with_options_is_played_only_where_the_variant_names_it(tally: Tally) -> None:
-    from gouji_rules.agents import RandomAgent
-    from gouji_rules.match import play_match
+    from gouji_rules.play.agents import RandomAgent
+    from gouji_rules.play.match import play_match
 
     assert tally not in list(phases_of(dagang().rules, "before_play"))
     v = dagang().replace(name="tallied", phases={"tally": {"step": 3}})
@@ -93,7 +93,7 @@ def test_docs_rules_md_points_to_the_derived_tables_and_copies_none() -> None:
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert "    python -m gouji_rules.options\n" in text and "    python -m gouji_rules.parts.catalogue\n" in text
+    assert "    python -m gouji_rules.parts.options\n" in text and "    python -m gouji_rules.parts.catalogue\n" in text
     assert "| option | type | default |" not in text and "| kind | name |" not in text
     assert markdown_table().startswith("| option | type | default | legacy | 中文 | English | clause |\n")
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from gouji_rules.agents import make_agent
 from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.engine import Hand
 from gouji_rules.errors import IllegalAction
-from gouji_rules.match import HandSummary, play_match
-from gouji_rules.outcome import Outcome, can_outcome, settle_outcome, verify_outcome
+from gouji_rules.play.agents import make_agent
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.match import HandSummary, play_match
+from gouji_rules.play.outcome import Outcome, can_outcome, settle_outcome, verify_outcome
 from gouji_rules.variant import Variant
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from gouji_rules.engine import MODE_NAMES
+from gouji_rules.play.engine import MODE_NAMES
 
 from .conftest import pos, variant_named
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 PLUGIN = '''\
-from gouji_rules.beat import CardByCard, register_beat
-from gouji_rules.options import Option
+from gouji_rules.rules.beat import CardByCard, register_beat
+from gouji_rules.parts.options import Option
 
 
 class CardByRank:
@@ -115,7 +115,7 @@ def test_the_quick_look_for_extensions_agrees_with_importlib_metadata(tmp_path: 
     (tmp_path / "site").mkdir()
     site = _install(tmp_path / "site")
     code = (
-        "from importlib import metadata\nfrom gouji_rules.plugins import GROUP, may_have_extensions\n"
+        "from importlib import metadata\nfrom gouji_rules.parts.plugins import GROUP, may_have_extensions\n"
         "print(may_have_extensions(), bool(metadata.entry_points(group=GROUP)))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -173,7 +173,12 @@ def test_the_options_table_lists_an_installed_plugins_options(tmp_path: Path) ->
     site = _install(tmp_path / "site")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(site)}
     r = subprocess.run(
-        [sys.executable, "-m", "gouji_rules.options"], capture_output=True, text=True, env=env, timeout=60, check=False
+        [sys.executable, "-m", "gouji_rules.parts.options"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
     )
     assert r.returncode == 0, r.stderr
     assert (
@@ -184,10 +189,10 @@ def test_the_options_table_lists_an_installed_plugins_options(tmp_path: Path) ->
 
 def test_a_plugin_that_imports_the_match_at_its_top_loads_after_the_package(club: Path, tmp_path: Path) -> None:
     """A phase's module imports ``Match`` at its top (docs/extending.md's walk-through does); the
-    built-in phases read the registries while ``gouji_rules.match`` imports them, so the extension is
+    built-in phases read the registries while ``gouji_rules.play.match`` imports them, so the extension is
     loaded on the first read after the package's imports, never into a half-made module."""
     (tmp_path / "site").mkdir()
-    site = _install(tmp_path / "site", "from gouji_rules.match import Match  # noqa: F401\n" + PLUGIN)
+    site = _install(tmp_path / "site", "from gouji_rules.play.match import Match  # noqa: F401\n" + PLUGIN)
     r = _gouji(
         "simulate", "--variant", "club.yaml", "--hands", "4", "--match-hands", "2", "--quiet", path=site, cwd=club
     )
@@ -196,7 +201,7 @@ def test_a_plugin_that_imports_the_match_at_its_top_loads_after_the_package(club
         [
             sys.executable,
             "-c",
-            "import gouji_rules.match; from gouji_rules.registry import BEAT_STRATEGIES as B; "
+            "import gouji_rules.play.match; from gouji_rules.parts.registry import BEAT_STRATEGIES as B; "
             "print('card_by_rank' in B)",
         ],
         capture_output=True,

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from gouji_rules.actions import (
+from gouji_rules.errors import IllegalAction
+from gouji_rules.game.actions import (
     AGREE,
     JIEFENG,
     KOU,
@@ -24,11 +25,10 @@ from gouji_rules.actions import (
     Burn,
     Play,
 )
-from gouji_rules.agents import RandomAgent
-from gouji_rules.cards import NRANKS, SJ, TWO, CardSet
-from gouji_rules.engine import Hand
-from gouji_rules.errors import IllegalAction
-from gouji_rules.rng import SplitMix64, derive
+from gouji_rules.game.cards import NRANKS, SJ, TWO, CardSet
+from gouji_rules.game.rng import SplitMix64, derive
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.engine import Hand
 from gouji_rules.sim import play_hand
 
 from .conftest import S0, S4, snapshot

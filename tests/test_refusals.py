@@ -4,8 +4,8 @@ generic ``not_legal`` or a reason rebuilt after the fact (issue 24 item 4)."""
 from __future__ import annotations
 
 from gouji_rules import dsl
-from gouji_rules.actions import Choose, Declare, Forfeit
-from gouji_rules.engine import CONSENT, FOLLOW, KOU_MODE
+from gouji_rules.game.actions import Choose, Declare, Forfeit
+from gouji_rules.play.engine import CONSENT, FOLLOW, KOU_MODE
 
 from .conftest import S4, act, illegal, legal, pos
 

@@ -1,8 +1,8 @@
 """The PRNG is pinned: a seed must give the same deal on every Python version."""
 
 from gouji_rules.catalog import dagang
-from gouji_rules.engine import Hand
-from gouji_rules.rng import SplitMix64, derive
+from gouji_rules.game.rng import SplitMix64, derive
+from gouji_rules.play.engine import Hand
 
 
 def test_splitmix64_reference_outputs() -> None:

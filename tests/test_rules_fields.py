@@ -1,4 +1,4 @@
-"""Issue 24 item 3: ``Rules.__init__`` reads each option under its field's own name.
+"""Issue 24 item 3: every chapter of ``Rules`` (rules/*.py, each ``__init__``) reads each option under its field's own name.
 
 An attribute copied from ``section.field`` is ``rules.<section>_<field>``, ``rules.<field>`` or,
 for ``section.enabled``, ``rules.<section>``; the few that hold a worked-out answer instead (a bool
@@ -16,14 +16,23 @@ from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.rules import RENAMED
 from gouji_rules.variant import SECTIONS
 
-SOURCE = Path(__file__).resolve().parent.parent / "gouji_rules" / "rules.py"
+SOURCE = Path(__file__).resolve().parent.parent / "gouji_rules" / "rules"
 FIELDS = {f"{key}.{f.name}" for key, cls in SECTIONS for f in dataclasses.fields(cls)}
 
 
 def _init() -> ast.FunctionDef:
-    tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
-    rules = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
-    return next(n for n in rules.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    """Every chapter's ``__init__`` (rules/*.py: each copies its own sections), as one body."""
+    body: list[ast.stmt] = []
+    for path in sorted(SOURCE.glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                body += [
+                    stmt
+                    for n in node.body
+                    if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+                    for stmt in n.body
+                ]
+    return ast.FunctionDef(name="__init__", args=ast.arguments(), body=body, decorator_list=[], lineno=1)
 
 
 def _sections(init: ast.FunctionDef) -> dict[str, str]:

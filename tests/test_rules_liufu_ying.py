@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from gouji_rules import dsl
-from gouji_rules.actions import Choose
-from gouji_rules.cards import SJ, parse_set
-from gouji_rules.engine import FOLLOW, LEAD, Hand
-from gouji_rules.match import Match
+from gouji_rules.game.actions import Choose
+from gouji_rules.game.cards import SJ, parse_set
+from gouji_rules.play.engine import FOLLOW, LEAD, Hand
+from gouji_rules.play.match import Match
 
 from .conftest import S4, act, events, illegal, legal, pos
 from .test_match import at_play, drive, ev

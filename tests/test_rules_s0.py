@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from gouji_rules.cards import CardSet, parse_set
-from gouji_rules.engine import BURN, FOLLOW, KOU_MODE, LEAD
+from gouji_rules.game.cards import CardSet, parse_set
+from gouji_rules.play.engine import BURN, FOLLOW, KOU_MODE, LEAD
 
 from .conftest import S0, act, events, illegal, legal, pass_until_lead, pos, types
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from gouji_rules.actions import Play
-from gouji_rules.cards import counts_of, parse_set
-from gouji_rules.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD, Hand, HandSetup, Point
+from gouji_rules.game.actions import Play
+from gouji_rules.game.cards import counts_of, parse_set
+from gouji_rules.play.engine import BURN, CONSENT, FOLLOW, KOU_MODE, LEAD, Hand, HandSetup, Point
 
 from .conftest import S4, act, events, illegal, legal, pass_until_lead, pos, types
 
@@ -813,9 +813,9 @@ def test_s4_art13_refused_jiefeng_blocks_only_that_last_set() -> None:
 def test_s4_art22_head_rights_never_reopen_a_closed_point() -> None:
     """第二十二条(三) “其对头也须在二科产生前够死级三把方算开点” is a further condition, not a replacement:
     第八条 “没开点先发4者视为自动放弃开点” still holds for the 革命 player's opposite."""
-    from gouji_rules.actions import PASS
-    from gouji_rules.cards import parse_hand
-    from gouji_rules.engine import HandSetup
+    from gouji_rules.game.actions import PASS
+    from gouji_rules.game.cards import parse_hand
+    from gouji_rules.play.engine import HandSetup
 
     setup = HandSetup(
         placed={3: 4}, geming=frozenset({3}), closed=frozenset({3}), head_rights={0: 1}, open_by_rights=frozenset({0})

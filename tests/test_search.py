@@ -1,11 +1,11 @@
 """The search agent (ismcts): it sees only its own observation, samples worlds that agree
 with it, repeats exactly under a seed, and is registered as an agent name."""
 
-from gouji_rules.actions import PASS
-from gouji_rules.agents import GreedyAgent, make_agent
 from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.engine import Hand
-from gouji_rules.rng import SplitMix64
+from gouji_rules.game.actions import PASS
+from gouji_rules.game.rng import SplitMix64
+from gouji_rules.play.agents import GreedyAgent, make_agent
+from gouji_rules.play.engine import Hand
 from gouji_rules.search import SearchAgent, rebuild, sample_world, unseen_cards
 from gouji_rules.sim import play_hand
 
@@ -107,7 +107,7 @@ def test_ismcts_is_an_agent_name() -> None:
 def test_every_sampled_world_rebuilds_when_burns_are_declined_out_of_seat_order() -> None:
     """S0's burn priority is the order of play: offers come 2, 3, 5, 0 after seat 1's set, so a
     world that does not offer seat 2 must still keep seat 0's offer (and a 闷 seat keeps its 3s)."""
-    from gouji_rules.rng import derive
+    from gouji_rules.game.rng import derive
 
     seed = derive(77, 0)
     hand = Hand.deal(dianshaomenla(), seed)

@@ -1,6 +1,6 @@
 """The variant's sections behave exactly as the frozen dataclasses they are declared as.
 
-``gouji_rules.section.dataclass`` builds the classes of ``variant.py`` without generating code (issue
+``gouji_rules.parts.section.dataclass`` builds the classes of ``variant.py`` without generating code (issue
 13: it was most of ``gouji validate``'s import).  Nobody may see the difference: a club's tooling
 constructs sections, compares, hashes, pickles and ``replace()``s them, and ``gouji explain`` and the
 schema read ``fields()`` and their metadata.  So ``variant.py`` and the sections' module
@@ -24,8 +24,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from gouji_rules import catalog, section, variant
-from gouji_rules.parts import sections
+from gouji_rules import catalog, variant
+from gouji_rules.parts import section, sections
 
 REFERENCE = "gouji_rules._variant_as_dataclasses"
 REFERENCE_SECTIONS = "gouji_rules.parts._sections__variant_as_dataclasses"

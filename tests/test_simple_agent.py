@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from gouji_rules.actions import PASS, Burn, Play
-from gouji_rules.agents import GreedyAgent, SimpleAgent, make_agent
-from gouji_rules.cards import parse_hand, parse_set
 from gouji_rules.catalog import dagang
-from gouji_rules.legal import Legal
-from gouji_rules.match import play_match
-from gouji_rules.observe import Observation
+from gouji_rules.game.actions import PASS, Burn, Play
+from gouji_rules.game.cards import parse_hand, parse_set
+from gouji_rules.game.legal import Legal
+from gouji_rules.play.agents import GreedyAgent, SimpleAgent, make_agent
+from gouji_rules.play.match import play_match
+from gouji_rules.play.observe import Observation
 
 RULES = dagang().rules
 SIMPLE_BOT = Path(__file__).resolve().parents[1] / "examples" / "simple_bot.py"

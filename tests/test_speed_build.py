@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 
-from gouji_rules.agents import RandomAgent
 from gouji_rules.bench import compiled
 from gouji_rules.catalog import dagang
-from gouji_rules.engine import Hand
-from gouji_rules.observe import Observation
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.observe import Observation
 
 
 def test_hand_copy_carries_every_attribute_and_shares_no_state() -> None:
@@ -39,8 +39,8 @@ def test_cover_followers_are_exactly_the_sets_that_beat_the_table() -> None:
     sets of the table's size that ``beats`` accepts, in the generic generator's order."""
     import random
 
-    from gouji_rules.beat import same_size_followers
-    from gouji_rules.cards import NRANKS, CardSet
+    from gouji_rules.game.cards import NRANKS, CardSet
+    from gouji_rules.rules.beat import same_size_followers
 
     rng = random.Random(5)
     for variant in (dagang(), dagang().replace(sets={"attach_twos": False}), dagang().replace(sets={"dead": []})):
@@ -61,7 +61,7 @@ def test_cover_followers_are_exactly_the_sets_that_beat_the_table() -> None:
 
 
 def test_lead_box_sizes_are_the_boxes_sizes() -> None:
-    from gouji_rules.legal import box_size
+    from gouji_rules.game.legal import box_size
 
     hand = _midway_hand()
     for s in range(6):
@@ -71,9 +71,9 @@ def test_lead_box_sizes_are_the_boxes_sizes() -> None:
 
 
 def test_shared_sets_and_plays_are_equal_values_and_bounded() -> None:
-    from gouji_rules import cards
-    from gouji_rules.actions import Play, play_of
-    from gouji_rules.cards import CardSet, cardset
+    from gouji_rules.game import cards
+    from gouji_rules.game.actions import Play, play_of
+    from gouji_rules.game.cards import CardSet, cardset
 
     assert cardset(10, 3, 1, 1) == CardSet(10, 3, 1, 1) and cardset(10, 3, 1, 1) is cardset(10, 3, 1, 1)
     assert cardset(1, 300) == CardSet(1, 300)  # beyond any deck: made, not shared

@@ -14,7 +14,8 @@ import pickle
 
 import pytest
 
-from gouji_rules.actions import (
+from gouji_rules.catalog import dagang, dianshaomenla
+from gouji_rules.game.actions import (
     AGREE,
     KOU,
     PASS,
@@ -28,11 +29,10 @@ from gouji_rules.actions import (
     Play,
     parse_action,
 )
-from gouji_rules.agents import GreedyAgent, RandomAgent
-from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.engine import Hand, HandSetup
-from gouji_rules.match import Match
-from gouji_rules.rng import SplitMix64
+from gouji_rules.game.rng import SplitMix64
+from gouji_rules.play.agents import GreedyAgent, RandomAgent
+from gouji_rules.play.engine import Hand, HandSetup
+from gouji_rules.play.match import Match
 
 
 def _midway(seed: int = 3, decisions: int = 40) -> Hand:

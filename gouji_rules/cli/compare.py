@@ -16,8 +16,8 @@ from typing import Any
 
 import click
 
-from ..agents import AGENTS
 from ..errors import GoujiError
+from ..play.agents import AGENTS
 from .common import MAX_RUN_HANDS, MAX_WORKERS, OUTPUT, SEED, TextParam, check_output_paths
 from .common import fail as _fail
 
@@ -235,7 +235,7 @@ def _not_finite(doc: Any, where: str = "") -> str:
 def _beyond_float(variants: tuple[str, ...], where: str | None) -> str:
     """The error for scores too large to average: which variants' hooks make the scores, from which file."""
     from .. import catalog
-    from ..hooks import HOOKS
+    from ..parts.hooks import HOOKS
 
     makers = []
     for spec in variants:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..seats import side, side_seats
+from ..game.seats import side, side_seats
 from ..tournament.event import MAX_ENTRANTS, MAX_HANDS, MAX_ROUNDS
 from .common import OUTPUT, SEED, TEXT, FiniteFloat, add_commands, check_output_paths, fail, handles_errors
 

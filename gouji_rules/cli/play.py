@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from .. import catalog
-from ..agents import AGENTS
+from ..play.agents import AGENTS
 from ..sim import simulate
 from .common import (
     MAX_MATCH_HANDS,

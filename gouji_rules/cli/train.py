@@ -172,6 +172,28 @@ def _line(p: Any) -> str:
     "with --teacher-worlds also the margin the learned behaviour plays with",
 )
 @click.option(
+    "--objective",
+    type=click.Choice(["hand", "match"]),
+    default="hand",
+    show_default=True,
+    help="what a decision is valued by: its hand's score, or (match) the hand's score plus the carry value "
+    "of what it leaves the next hand, every kind of decision learned (docs/research.md)",
+)
+@click.option(
+    "--carry-matches",
+    type=click.IntRange(10, 100_000),
+    default=1200,
+    show_default=True,
+    help="with --objective match: greedy matches the carry prices are fitted on when the run starts",
+)
+@click.option(
+    "--between-rate",
+    type=FiniteFloat(0, 1),
+    default=0.5,
+    show_default=True,
+    help="with --objective match: decisions between hands that branch",
+)
+@click.option(
     "--allow-held-out",
     is_flag=True,
     help="train on a club file kept out of training (examples/clubs/, or the same rules under another name)",
@@ -209,6 +231,9 @@ def train_cmd(
     candidate_counts: str,
     latest: bool,
     eval_margin: float,
+    objective: str,
+    carry_matches: int,
+    between_rate: float,
     allow_held_out: bool,
 ) -> None:
     """Train the learned agent by self-play under a variant, with checkpoints and resume.
@@ -302,7 +327,12 @@ def train_cmd(
         behaviour=behaviour,
         init=init,
         command=command,
+        objective=objective,
+        carry_matches=carry_matches,
+        between_rate=between_rate,
     )
+    if objective == "match" and not os.path.lexists(os.path.join(out, "checkpoint.npz")):
+        click.echo(f"fitting the carry prices on {carry_matches:,} greedy matches first", err=True)
     trainer = Trainer(cfg)
     if trainer.resumed:
         click.echo(f"resuming {out}: {trainer.decisions:,} decisions, {trainer.updates:,} updates", err=True)

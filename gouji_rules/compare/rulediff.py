@@ -6,7 +6,7 @@ field, in the order of the model, hooks compared by their expression text), so
 variants a rule is listed when any variant differs from the baseline: equality is
 transitive, so that also catches any two non-baseline variants that differ.  The
 values are laid side by side, one per variant, as JSON-ready data, each with what the rule
-governs (:mod:`gouji_rules.governs`: its events, tribute kinds, and whether it acts between hands).
+governs (:mod:`gouji_rules.game.governs`: its events, tribute kinds, and whether it acts between hands).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from ..dsl.diff import Difference, differences
 from ..dsl.explain import field_words
-from ..governs import governs
+from ..game.governs import governs
 from ..variant import SECTIONS, Variant
 
 

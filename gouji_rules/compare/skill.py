@@ -15,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from ..agents import AGENTS, Agent, make_agent
 from ..errors import GoujiError
-from ..seats import SEATS, side_seats
-from ..strength import measured_variants, strength
+from ..game.seats import SEATS, side_seats
+from ..game.strength import measured_variants, strength
+from ..play.agents import AGENTS, Agent, make_agent
 from ..variant import Variant
 
 
@@ -94,7 +94,7 @@ def table_agents(spec: str) -> list[Agent]:
 
 
 def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list[dict[str, Any]]:
-    """Who played, per side, and how strong each agent measured (``gouji_rules.strength``).
+    """Who played, per side, and how strong each agent measured (``gouji_rules.game.strength``).
 
     For each variant of the comparison the figure is the one measured under that variant when it
     has the rules of a measured shipped variant, else under the measured variant nearest to it

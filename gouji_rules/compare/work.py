@@ -25,16 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from ..agents import Agent
-from ..cards import parse_set
-from ..engine import Hand
-from ..governs import governed_events
-from ..match import HandSummary, Match, hand_result, play_match
-from ..registry import TRIBUTE_KINDS
-from ..rng import derive
+from ..game.cards import parse_set
+from ..game.governs import governed_events
+from ..game.rng import derive
+from ..game.seats import side
+from ..parts.registry import TRIBUTE_KINDS
+from ..play.agents import Agent
+from ..play.engine import Hand
+from ..play.match import HandSummary, Match, hand_result, play_match
 from ..rules import Rules
-from ..seats import side
-from ..settlement import Debt, settle
+from ..rules.settlement import Debt, settle
 from ..variant import Variant
 from .skill import closing_agents, score_unit, table_agents
 from .stats import Histogram, Moments

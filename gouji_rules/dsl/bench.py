@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GoujiError
-from ..hooks import HOOKS
+from ..parts.hooks import HOOKS
 from . import load_file, load_text
 
 CLUB = "extends: dianshaomenla\nname: bench_club\nburn:\n  teammate: false\n"

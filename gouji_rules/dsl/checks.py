@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .. import options
-from ..beat import unused_sets_fields
+from ..parts import options
+from ..rules.beat import unused_sets_fields
 from ..variant import SECTIONS, TributeRules, Variant
 from .errors import VariantFileError
 from .expr import CompiledHook

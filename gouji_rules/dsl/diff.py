@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .. import options
-from ..hooks import HOOKS
+from ..parts import options
+from ..parts.hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .errors import display_width
 from .explain import _is_rank_field, deck_ranks, field_label, field_words, plain_words, render_value, zh_numeral
@@ -59,7 +59,7 @@ def differences(a: Variant, b: Variant) -> list[Difference]:
 
 
 def _extension_differences(a: Variant, b: Variant) -> list[Difference]:
-    """The options of registered extensions that differ (:mod:`gouji_rules.options`): one switched on
+    """The options of registered extensions that differ (:mod:`gouji_rules.parts.options`): one switched on
     in only one of the two shows its options against nothing (None)."""
     out: list[Difference] = []
     da, db = options.data(a), options.data(b)

@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from ..hooks import HOOKS
+from ..parts.hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import field_choices
 from .errors import VariantErrors

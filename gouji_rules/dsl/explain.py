@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .. import options
-from ..cards import JOKERS, SYMBOLS, rank_of
-from ..hooks import HOOKS
+from ..game.cards import JOKERS, SYMBOLS, rank_of
+from ..parts import options
+from ..parts.hooks import HOOKS
 from ..variant import SECTIONS, Variant
 from .choices import Words, choice_words, field_choices
 from .cite import cite
@@ -302,7 +302,7 @@ def deck_ranks(variant: Variant) -> frozenset[str]:
 def shown_fields(variant: Variant, key: str) -> list[dataclasses.Field[Any]]:
     """The fields of section ``key`` that the sheet lists: ``sets`` fields only the current ``sets.beat``
     strategy reads (``sets.dead`` is a ``cover`` parameter, ``sets.kill`` a ``kill_table`` one)."""
-    from ..beat import unused_sets_fields
+    from ..rules.beat import unused_sets_fields
 
     cls = dict(SECTIONS)[key]
     fields = list(dataclasses.fields(cls))
@@ -424,7 +424,7 @@ def extension_sentences(variant: Variant, section: str, lang: str) -> list[tuple
 def added_phases(variant: Variant, lang: str) -> list[tuple[str, str]]:
     """The phases an installed extension adds that these rules play, each as (its name, a sentence of
     the sheet): a phase that declares no option of its own is still played, and the sheet says so."""
-    from ..registry import PHASES
+    from ..parts.registry import PHASES
 
     rules = variant.rules
     out = []

@@ -9,7 +9,7 @@ fixed set of operations, and the only names are the context's.
 Types: ``int``, ``bool``, ``rank`` (a card rank; literals are quoted symbols
 such as ``'K'`` or ``"2"``) and lists of them (``list[int]`` …).
 
->>> from gouji_rules.hooks import HOOKS
+>>> from gouji_rules.parts.hooks import HOOKS
 >>> fn = compile_hook("team_score", "max(0, sum(points))", HOOKS["team_score"])
 >>> fn({"points": [4, -2, -4], "places": [1, 5, 6], "sweep": False})
 0
@@ -24,9 +24,9 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..cards import SYMBOLS, rank_of
 from ..errors import NotationError, VariantError
-from ..hooks import HookSpec
+from ..game.cards import SYMBOLS, rank_of
+from ..parts.hooks import HookSpec
 from .coldstart import expr_parser
 from .errors import did_you_mean
 from .parsetree import ParseError, Token, Tree
@@ -616,6 +616,6 @@ def compile_hook(name: str, text: str, spec: HookSpec, where: str = "<hook>") ->
 
 
 def _recompile(name: str, text: str, where: str = "<hook>") -> CompiledHook:
-    from ..hooks import HOOKS
+    from ..parts.hooks import HOOKS
 
     return compile_hook(name, text, HOOKS[name], where)

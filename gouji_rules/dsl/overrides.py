@@ -1,5 +1,5 @@
 """Which rule parameters each expression hook decides instead of the engine's default
-(``HookSpec.decides``, ``via`` and ``partly`` in :mod:`gouji_rules.hooks`).
+(``HookSpec.decides``, ``via`` and ``partly`` in :mod:`gouji_rules.parts.hooks`).
 
 A hook replaces a rule the engine would otherwise compute from parameters: a club's
 ``is_gouji`` decides what is 够级, so ``gouji.joker_sets`` no longer counts, and
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..hooks import HOOKS
+from ..parts.hooks import HOOKS
 
 
 def partly(hooks: Mapping[str, object]) -> dict[str, tuple[str, tuple[str, str]]]:

@@ -32,11 +32,10 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from .. import options
-from ..cards import SYMBOLS
-from ..hooks import HOOKS
-from ..parts import catalogue
-from ..registry import Registry
+from ..game.cards import SYMBOLS
+from ..parts import catalogue, options
+from ..parts.hooks import HOOKS
+from ..parts.registry import Registry
 from ..variant import SECTIONS
 from .choices import Words, field_choices
 from .expr import MAX_LENGTH as EXPR_MAX_LENGTH
@@ -281,7 +280,7 @@ def section_schema(key: str, cls: type) -> dict[str, Any]:
 
 def extension_schema(registry: Registry[Any], read: bool = True) -> dict[str, Any]:
     """The mapping that holds the options of ``registry``'s entries that take options (one object per
-    entry, its properties the options the class declares: :mod:`gouji_rules.options`).  With ``read``
+    entry, its properties the options the class declares: :mod:`gouji_rules.parts.options`).  With ``read``
     False, the mapping without its entries, the registry left unread (see :func:`schema`)."""
     path = options.home_path(registry)
     entries: dict[str, Any] = {}

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GoujiError
-from ..hooks import HOOKS
+from ..parts.hooks import HOOKS
 from ..variant import SECTIONS, Variant, make_variant
 from .errors import VariantErrors, VariantFileError, did_you_mean
 from .expr import CompiledHook, ExprError, compile_hook

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..cards import SYMBOLS
+from ..game.cards import SYMBOLS
 from .expr import parse
 from .parsetree import Token, Tree
 

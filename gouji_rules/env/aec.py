@@ -50,15 +50,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .. import catalog
-from ..actions import Action
-from ..engine import Hand
 from ..errors import GoujiError, IllegalAction
-from ..legal import Legal
-from ..match import Match
-from ..observe import Observation
-from ..rng import check_seed, derive
+from ..game.actions import Action
+from ..game.legal import Legal
+from ..game.rng import check_seed, derive
+from ..game.seats import side
+from ..play.engine import Hand
+from ..play.match import Match
+from ..play.observe import Observation
 from ..rules import Rules
-from ..seats import side
 from ..variant import Variant
 from .encoding import FEATURES, ActionEncoding
 from .features import OBS_SIZE, ObservationEncoder

@@ -37,8 +37,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..agents import Agent
 from ..errors import IllegalAction
+from ..play.agents import Agent
 from ..variant import Variant
 from .aec import EnvError, action_index, one_of, shown
 from .encoding import FEATURES, KIND_WORD

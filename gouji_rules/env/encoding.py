@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import (
+from ..game.actions import (
     AGREE,
     JIEFENG,
     KOU,
@@ -42,9 +42,9 @@ from ..actions import (
     Declare,
     Play,
 )
-from ..cards import BJ, NRANKS, SJ, TOP, TWO, CardSet
-from ..legal import Box, Legal
-from ..registry import DECLARATIONS, phase_words
+from ..game.cards import BJ, NRANKS, SJ, TOP, TWO, CardSet
+from ..game.legal import Box, Legal
+from ..parts.registry import DECLARATIONS, phase_words
 from ..rules import Rules
 from .features import RANKS
 
@@ -126,7 +126,7 @@ class ActionEncoding:
     >>> enc = ActionEncoding(dagang().rules)
     >>> enc.size
     164087
-    >>> from gouji_rules.actions import parse_action
+    >>> from gouji_rules.game.actions import parse_action
     >>> a = parse_action("burn KK2+SJ")
     >>> enc.decode(enc.encode(a)) == a
     True

@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import NRANKS, CardSet
-from ..observe import Observation
+from ..game.cards import NRANKS, CardSet
 from ..parts.catalogue import PLAY_MODES, observed_kinds
+from ..play.observe import Observation
 
 MODES: tuple[str, ...] = PLAY_MODES + observed_kinds()
 """the modes of play, then the decision kinds registered when this module is imported (the shipped

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..legal import Legal
-from ..observe import Observation
+from ..game.legal import Legal
+from ..play.observe import Observation
 from .encoding import ActionEncoding
 from .features import ObservationEncoder
 

@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..cards import NRANKS
-from ..engine import Hand
+from ..game.cards import NRANKS
+from ..play.engine import Hand
 from ..rules import Rules
 from .aec import action_index, resolve_variant, team_reward, utility_bound
 from .encoding import ActionEncoding

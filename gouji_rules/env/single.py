@@ -27,9 +27,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from ..agents import Agent, make_agent
 from ..errors import IllegalAction
-from ..rng import check_seed
+from ..game.rng import check_seed
+from ..play.agents import Agent, make_agent
 from ..variant import Variant
 from .aec import (
     NO_CHANGE,

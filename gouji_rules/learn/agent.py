@@ -25,12 +25,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..actions import Action
-from ..agents import GreedyAgent
 from ..env.features import MODES
-from ..legal import Legal
-from ..observe import Observation
-from ..rng import SplitMix64, derive
+from ..game.actions import Action
+from ..game.legal import Legal
+from ..game.rng import SplitMix64, derive
+from ..play.agents import GreedyAgent
+from ..play.observe import Observation
 from ..rules import Rules
 from ..search import SearchAgent
 from ..variant import Variant
@@ -82,7 +82,7 @@ def shipped_weights(name: str) -> tuple[QNet, dict[str, Any]]:
 def default_chooser(kind: str) -> Chooser | None:
     """The default chooser the decision kind ``kind`` declares (``DecisionKind.chooser``), or None:
     then the greedy agent's choice, what every kind the network never learned was made by before."""
-    from ..registry import DECISION_KINDS
+    from ..parts.registry import DECISION_KINDS
 
     chooser: Chooser | None = getattr(DECISION_KINDS.get(kind), "chooser", None)
     return chooser

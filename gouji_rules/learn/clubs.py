@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..rng import SplitMix64, derive
+from ..game.rng import SplitMix64, derive
 from ..variant import Variant
 
 BASES: tuple[str, ...] = ("dagang", "dianshaomenla")

@@ -12,10 +12,10 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..agents import Agent
-from ..engine import Hand
-from ..rng import derive
-from ..seats import SEATS, side
+from ..game.rng import derive
+from ..game.seats import SEATS, side
+from ..play.agents import Agent
+from ..play.engine import Hand
 from ..variant import Variant
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action
-from ..cards import BJ, NRANKS, SJ, THREE, TOP, CardSet
 from ..env import features as ef
 from ..env.encoding import FEATURE_NAMES, FEATURES, KIND_WORD, ActionEncoding
-from ..legal import Legal
-from ..observe import Observation
+from ..game.actions import Action
+from ..game.cards import BJ, NRANKS, SJ, THREE, TOP, CardSet
+from ..game.legal import Legal
+from ..play.observe import Observation
 from ..rules import Rules
 from .rulecols import RULE_COLUMNS, rule_block
 

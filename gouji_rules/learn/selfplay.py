@@ -44,17 +44,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action
-from ..agents import Agent, GreedyAgent
 from ..compare.work import VariantSource, load
-from ..engine import Hand
-from ..legal import Legal
-from ..observe import Observation
-from ..rng import SplitMix64, derive
+from ..env.features import MODES
+from ..errors import GoujiError
+from ..game.actions import Action
+from ..game.legal import Legal
+from ..game.rng import SplitMix64, derive
+from ..game.seats import side
+from ..play.agents import Agent, GreedyAgent
+from ..play.engine import Hand
+from ..play.match import Match
+from ..play.observe import Observation
 from ..search import SearchAgent, rollout
-from ..seats import side
 from ..variant import Variant
 from .agent import LearnedAgent
+from .carry import CarryValue
 from .features import ACT_SIZE, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
 from .net import QNet
 
@@ -78,6 +82,12 @@ class SelfPlayUnit:
     search_candidates: bool = False
     teacher_worlds: int = 0
     margin: float = 0.0
+    between_rate: float = 0.5
+    """with the match objective: the rate of branch points at decisions between hands (fewer than those
+    of play, each worth more: the issue's 'spend the compute where it pays most')"""
+    carry: dict[str, float] | None = None
+    """the match objective (``learn.carry``): hands played as the first hand of a match, every decision
+    between hands included, each valued by the hand's score plus these prices of what it carries on"""
 
 
 @dataclass
@@ -136,6 +146,8 @@ def run_selfplay(unit: SelfPlayUnit) -> Samples:
     net = QNet(OBS_SIZE, ACT_SIZE, unit.hidden)
     net.p = {k: v.astype(np.float32) for k, v in unit.params.items()}
     scale = score_unit([rules.place_points(p) for p in range(1, 7)])
+    if unit.carry is not None:
+        return _matched(unit, variant, net, scale)
     if unit.teacher_worlds > 0:
         return _taught(unit, variant, net, scale)
     if unit.branches > 1:
@@ -229,7 +241,8 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
         return [
             LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope="searched") for _ in range(6)
         ]
-    return [LearnedAgent(net, epsilon=epsilon) for _ in range(6)]
+    kinds = MODES if unit.carry is not None else None
+    return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
 
 
 def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Samples:
@@ -296,4 +309,120 @@ def _branched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> 
             obs_rows.append(x)
             act_rows.append(row)
             targets.append((sc[side(s)] - sc[1 - side(s)]) / scale)
+    return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
+
+
+def match_start(rules_seed: int) -> list[int] | None:
+    """The places of the hand before a match unit's hand (so its tribute and the phases before play are
+    played), or None for a match's first hand (开牌): one unit hand in eight."""
+    rng = SplitMix64(derive(rules_seed, 0x1A57))
+    if rng.below(8) == 0:
+        return None
+    places = [1, 2, 3, 4, 5, 6]
+    for i in range(5, 0, -1):
+        j = rng.below(i + 1)
+        places[i], places[j] = places[j], places[i]
+    return places
+
+
+def _match_return(m: Match, team: int, carry: CarryValue, scale: float) -> float:
+    """A finished one-hand match's value for ``team``: its score difference plus the carry value."""
+    sc = m.scores
+    c = carry.value(m.rules, m.summaries[-1]) if m.summaries else 0.0
+    return (sc[team] - sc[1 - team]) / scale + (c if team == 0 else -c)
+
+
+def _drive(m: Match, players: Sequence[Agent], started: list[int]) -> tuple[int, Observation, Legal]:
+    """The seat to decide, its observation and legal actions; tells the players when play begins."""
+    if m.hand is not None and m.hand_number != started[0]:
+        started[0] = m.hand_number
+        for seat, agent in enumerate(players):
+            agent.start_hand(m.hand.seed or 0, seat)
+    s = m.turn
+    return s, m.observation(s), m.legal_actions()
+
+
+def _finish(m: Match, players: Sequence[Agent], started: int) -> None:
+    at = [started]
+    while not m.is_over:
+        s, obs, legal = _drive(m, players, at)
+        m.apply(players[s].act(obs, legal))
+
+
+def _matched(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Samples:
+    """The match objective: each unit hand is a one-hand match started from drawn last places, so the
+    decisions between hands are asked too; branch points at every kind of decision, each action's
+    return the hand's score plus the carry value of what it leaves (see the module's docstring)."""
+    assert unit.carry is not None
+    carry = CarryValue(dict(unit.carry))
+    feat = Featurizer(variant.rules)
+    judge = GreedyAgent()
+    search = SearchAgent(candidates=max(2, unit.branches))
+    players = _players(unit, net, unit.epsilon)
+    rollers = _players(unit, net, 0.0)
+    rates = (int(unit.between_rate * 1_000_000), int(unit.branch_rate * 1_000_000))
+    obs_rows: list[FloatArray] = []
+    act_rows: list[FloatArray] = []
+    targets: list[float] = []
+    decisions = 0
+    for k in range(unit.hands):
+        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
+        first = len(targets)
+        try:
+            m = Match(variant, seed, hands=1, last_places=match_start(seed))
+            rng = SplitMix64(derive(seed, 0xB7A))
+            for group in (players, rollers, [judge]):
+                for s, a in enumerate(group):
+                    a.start_hand(seed, s)
+            feat.reset()
+            started = [0]
+            played: list[tuple[int, FloatArray, FloatArray]] = []
+            while not m.is_over:
+                s, obs, legal = _drive(m, players, started)
+                action = players[s].act(obs, legal)
+                n = len(legal)
+                if n > 1 and rng.below(1_000_000) < rates[obs.mode in PLAY_MODES]:
+                    x = feat.obs_row(obs)
+                    idx, rows = feat.indexed_rows(obs, legal, judge.act(obs, legal))
+                    hit = np.flatnonzero(idx == feat.encoding.encode(action))
+                    chosen = int(hit[0]) if len(hit) else 0
+                    q = net.q(x, rows)
+                    q[chosen] = -np.inf
+                    others = [int(np.argmax(q))]
+                    if unit.search_candidates and obs.mode in PLAY_MODES:
+                        for alt in search.candidate_actions(obs, legal, action)[1:]:
+                            j = int(np.flatnonzero(idx == feat.encoding.encode(alt))[0])
+                            if len(others) < unit.branches - 1 and j != chosen and j not in others:
+                                others.append(j)
+                    while len(others) < min(unit.branches - 1, n - 1):
+                        j = rng.below(n)
+                        if j != chosen and j not in others:
+                            others.append(j)
+                    team = side(s)
+                    returns = []
+                    for j in [chosen, *others] if unit.advantage else others:
+                        sim = m.copy()
+                        sim.apply(legal[j])
+                        _finish(sim, rollers, started[0])
+                        returns.append(_match_return(sim, team, carry, scale))
+                    if unit.advantage:  # each action against the behaviour's, in the same deal and continuation
+                        base = returns.pop(0)
+                        obs_rows.append(x)
+                        act_rows.append(rows[chosen])
+                        targets.append(0.0)
+                        returns = [r - base for r in returns]
+                    else:
+                        played.append((s, x, rows[chosen]))
+                    for j, r in zip(others, returns, strict=True):
+                        obs_rows.append(x)
+                        act_rows.append(rows[j])
+                        targets.append(r)
+                m.apply(action)
+            decisions += m.decisions
+            for s, x, row in played:
+                obs_rows.append(x)
+                act_rows.append(row)
+                targets.append(_match_return(m, side(s), carry, scale))
+        except GoujiError:  # the engine stopped the hand (a club's rules that void every deal): no samples
+            del obs_rows[first:], act_rows[first:], targets[first:]
     return _samples(obs_rows, act_rows, targets, decisions, unit.hands)

@@ -37,13 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import GreedyAgent
 from ..compare.backends import BackendError
 from ..compare.work import VariantSource, portable_source
 from ..compare.work import load as load_variant
+from ..env.features import MODES
 from ..errors import GoujiError
+from ..game.rng import derive
+from ..play.agents import GreedyAgent
 from ..variant import Variant
 from .agent import LearnedAgent, shipped_path
+from .carry import CarryValue, fit_carry
 from .checkpoint import (
     check_run_meta,
     columns_of,
@@ -97,6 +100,16 @@ class TrainConfig:
     """more variants to play (``--variant`` given again): self-play units take the variants in turn"""
     draw_clubs: int = 0
     """club files drawn from ``learn.clubs.RANGES`` (seeded by ``seed``) played in turn with the variants"""
+    objective: str = "hand"
+    """``hand``: a decision is valued by its hand's score (the decisions of play only); ``match``: by the
+    hand's score plus the carry value of what it leaves the next hand (``learn.carry``), every kind of
+    decision, the decisions between hands included"""
+    carry_matches: int = 1200
+    """with the match objective: the greedy matches the carry prices are fitted on when a run starts"""
+    between_rate: float = 0.5
+    """with the match objective: the rate of branch points at the decisions between hands"""
+    carry: dict[str, Any] | None = None
+    """the fitted carry prices (``CarryValue.to_meta``), kept in the run's config so a resumed run keeps them"""
 
 
 @dataclass
@@ -227,6 +240,8 @@ class Trainer:
             self.sources += [portable_source(v) for v in draw_clubs(cfg.draw_clubs, cfg.seed)]
         self.net = initial_net(cfg)
         self.dir.mkdir(parents=True, exist_ok=True)
+        if cfg.objective not in ("hand", "match"):
+            raise GoujiError(f"objective {cfg.objective!r}: hand or match")
         self.cfg.hidden = self.net.hidden
         self.adam = Adam(self.net, cfg.lr)
         self.decisions = self.samples = self.updates = self.units = 0
@@ -253,6 +268,13 @@ class Trainer:
         ckpt = self.dir / "checkpoint.npz"
         if ckpt.exists():
             self._resume(ckpt)
+        if cfg.objective == "match" and cfg.carry is None:
+            self.cfg.carry = self.fit_carry().to_meta()
+
+    def fit_carry(self) -> CarryValue:
+        """The carry prices of a new match-objective run, fitted on greedy matches of its variants."""
+        variants = [load_variant(src)[0] for src in self.sources]
+        return fit_carry(variants, self.cfg.carry_matches, derive(self.cfg.seed, 0xCA77))
 
     # -- checkpoints ------------------------------------------------------------------------------
 
@@ -287,9 +309,12 @@ class Trainer:
 
     def play_meta(self) -> dict[str, Any]:
         """How a weights file of this run plays where no export chose otherwise: a distilled network
-        as in the strength figure (``scope: searched``, its candidates, the eval margin)."""
+        as in the strength figure (``scope: searched``, its candidates, the eval margin); a network of
+        the match objective at every kind of decision, with the carry prices it was trained with."""
         if self.cfg.teacher_worlds > 0:
             return {"scope": "searched", "candidates": max(2, self.cfg.branches), "margin": self.cfg.eval_margin}
+        if self.cfg.objective == "match":
+            return {"scope": "all", "learned_kinds": sorted(MODES), "objective": "match", "carry": self.cfg.carry}
         return {"scope": "all"}
 
     def checkpoint(self) -> None:
@@ -324,6 +349,14 @@ class Trainer:
             raise GoujiError(
                 f"{path} continues a run of {meta.get('variant')!r}, not {self.variant.name!r}: use another --out"
             )
+        was_objective = meta.get("config", {}).get("objective", "hand")
+        if was_objective != self.cfg.objective:
+            raise GoujiError(
+                f"{path} continues a run of --objective {was_objective}, not {self.cfg.objective}: "
+                "give the run's own, or use another --out (with --init its best.npz)"
+            )
+        if self.cfg.objective == "match":
+            self.cfg.carry = CarryValue.from_meta(meta.get("config", {}).get("carry")).to_meta()
         was = meta.get("config", {}).get("teacher_worlds", 0)
         if was != self.cfg.teacher_worlds:
             said = f"--teacher-worlds {was}" if was else "no --teacher-worlds (branches judged in the real deal)"
@@ -443,6 +476,8 @@ class Trainer:
             self.cfg.search_candidates,
             self.cfg.teacher_worlds,
             self.cfg.eval_margin,
+            self.cfg.between_rate,
+            CarryValue.from_meta(self.cfg.carry).prices if self.cfg.objective == "match" else None,
         )
 
     def run(

@@ -8,7 +8,7 @@ in the catalogue the moment it is registered, and so in every consumer that read
 
 * the variant schema (:mod:`gouji_rules.dsl.schema`) and the record schema's ``rules``
   (:func:`record_rules_schema`, read by :mod:`gouji_rules.records.read`);
-* ``gouji explain`` and ``gouji edit`` (through ``variant.SECTIONS`` and :func:`gouji_rules.options.homes`);
+* ``gouji explain`` and ``gouji edit`` (through ``variant.SECTIONS`` and :func:`gouji_rules.parts.options.homes`);
 * the docs tables (:func:`markdown_table`, ``python -m gouji_rules.parts.catalogue``);
 * the env's mode columns (:func:`decision_kinds`, each kind with its column).
 
@@ -30,14 +30,14 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..options import Option, declared, homes
-from ..registry import DECISION_KINDS, Registry
 from ..variant import SECTIONS, Variant
+from .options import Option, declared, homes
+from .registry import DECISION_KINDS, Registry
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without generated code: `gouji validate` imports this module (issue 13)
-    from ..section import dataclass
+    from .section import dataclass
 
 PLAY_MODES: tuple[str, ...] = ("lead", "follow", "burn", "kou", "consent", "over")
 """the modes of play and its end (``Hand``'s), the observation's first mode columns"""

@@ -2,17 +2,24 @@
 
 This is the one written statement of the layer order (docs/architecture.md says how to read it;
 ``tests/test_layers.py`` holds every import of the package to it, imports made only for types
-included).  It maps the layers of the design card (``game/``, ``parts/``, ``rules/``, ``dsl/``,
-agents, the tools, ``cli/``) onto today's flat modules, in the order their imports allow today:
+included).  The folders show the layers of the design card: ``game/`` (the words of the game),
+``parts/`` (registries, options, the catalogue), ``rules/`` (the compiled rules, chapter by
+chapter, and the parts they compile), ``play/`` (the hand and the match), then the tools.  Where
+the imports demand it the folders differ from issue 31's target:
 
+- the values every layer passes (cards, seats, the shuffle, ``HandSetup``/``Debt``) and the
+  registries (``parts.registry``, ``parts.plugins``, ``parts.hooks``, ``parts.section``) sit in
+  the lowest layer, below ``game``: an action and an event name registered parts.
+- ``rules.beat``, ``rules.tributes``, ``rules.declarations`` sit in ``rules/`` (the target had the
+  strategies in ``game/``, the kinds in ``parts/``): the rules build them from a variant's words
+  and they read the rules' tables.
 - ``variant`` sits above ``rules`` (the card has one ``rules/`` layer for both): a Variant compiles
   its :class:`~gouji_rules.rules.Rules` (``variant.rules``); the rules and the options read a Variant
   by :class:`~gouji_rules.parts.sections.Sections`, a Protocol, and its sections from ``parts.sections``.
-- ``engine``, ``observe``, ``match`` and the phases sit above ``rules`` (the design card puts the
-  hand and the match in ``game/``, under ``rules/``): every rule decision the engine makes asks a
-  compiled :class:`~gouji_rules.rules.Rules` it holds, and a phase's ``run`` asks it too.
-- the Agent protocol and the simple bots (``agents``) sit with the match that asks them; the search
-  agent is above the engine it copies.
+- ``play/`` (engine, observe, match, outcome, the simple agents) and the phases sit above
+  ``rules`` (the target had the engine and the match in ``game/``): every rule decision the engine
+  makes asks a compiled :class:`~gouji_rules.rules.Rules` it holds, and a phase's ``run`` asks it too.
+  The search agent is above the engine it copies.
 - ``dsl.bench`` and ``dsl.write_schema`` are scripts (they time a simulation, write the schemas from
   the records' module), so they sit with the commands.
 - ``learn`` is split: the learned agent (``learn.agent`` and what it reads) sits below ``compare``,
@@ -20,6 +27,8 @@ agents, the tools, ``cli/``) onto today's flat modules, in the order their impor
   since it scores its checkpoints with ``compare``.
 - ``tournament`` sits below ``records`` and ``compare`` (the card puts it above them): a record is
   checked against an event's copy of its variant, and ``compare`` plays the tournament's bots.
+- the old flat paths (``gouji_rules.engine``, ``gouji_rules.cards`` …) are deprecation shims
+  (:data:`MOVED`), above everything: nothing in the package imports them.
 
 A module is named by its dotted path below ``gouji_rules``; a package's name covers every module
 under it that no longer name claims.  The package's own ``__init__`` (the public API, imported
@@ -28,32 +37,42 @@ lazily) is above all of them.  ``python -m gouji_rules.parts.layers`` prints the
 
 from __future__ import annotations
 
+MOVED: dict[str, str] = {
+    **{m: f"game.{m}" for m in ("cards", "seats", "rng", "strength", "actions", "events", "legal", "governs")},
+    "hand_setup": "game.hand_setup",
+    **{m: f"parts.{m}" for m in ("registry", "plugins", "hooks", "section", "options")},
+    **{m: f"rules.{m}" for m in ("beat", "settlement", "tributes", "declarations")},
+    **{m: f"play.{m}" for m in ("observe", "agents", "engine", "match", "outcome")},
+}
+"""The flat modules that moved into the folders (issue 31 item 4), old name -> new name: each old
+path is a shim that warns ``DeprecationWarning`` and hands over the moved module."""
+
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "base",
         "what every layer uses: errors, registries, cards and seats, the values passed between hands",
         (
             "errors",
-            "section",
-            "hooks",
-            "plugins",
-            "registry",
-            "rng",
-            "seats",
-            "cards",
-            "strength",
-            "inputs",
-            "hand_setup",
-            "data",
             "parts",
+            "parts.section",
+            "parts.hooks",
+            "parts.plugins",
+            "parts.registry",
+            "game.rng",
+            "game.seats",
+            "game.cards",
+            "game.strength",
+            "game.hand_setup",
+            "inputs",
+            "data",
         ),
     ),
-    ("game", "actions, events and legal sets: the words of play", ("actions", "events", "legal", "governs")),
-    ("parts", "the options and the sections of a variant file", ("options", "parts.sections")),
+    ("game", "actions, events and legal sets: the words of play", ("game",)),
+    ("parts", "the options and the sections of a variant file", ("parts.options", "parts.sections")),
     (
         "rules",
-        "the compiled rules and what they compile: beat strategies, tribute kinds, declarations, settlement",
-        ("beat", "rules", "settlement", "tributes", "declarations"),
+        "the compiled rules by chapter, and what they compile: beat strategies, tribute kinds, declarations, settlement",
+        ("rules",),
     ),
     (
         "variant",
@@ -63,7 +82,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "play",
         "the hand and the match as state machines, the phases between hands, a table's result, the Agent protocol",
-        ("observe", "agents", "engine", "phases", "match", "outcome"),
+        ("play", "phases"),
     ),
     (
         "dsl",
@@ -86,6 +105,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "the gouji commands, and the scripts that time or write files",
         ("cli", "bench", "dsl.bench", "dsl.write_schema"),
     ),
+    ("moved", "the old flat paths: deprecation shims, imported by nothing in the package", tuple(MOVED)),
 )
 """``(name, what it holds, modules)`` for each layer, lowest first."""
 

@@ -5,7 +5,7 @@ Each field carries its Chinese and English description in ``metadata``; the JSON
 every one of them under its old name) and below :mod:`gouji_rules.rules`, so that the compiled rules,
 the beat strategies and the tribute kinds name a section's type without importing the Variant, which
 compiles them (``variant.rules``): the layers import downward only (issue 31).  Not to be confused
-with :mod:`gouji_rules.section`, which builds these classes without generating code.
+with :mod:`gouji_rules.parts.section`, which builds these classes without generating code.
 """
 
 # no `from __future__ import annotations`: the field types are objects at once, so the schema reads
@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ..registry import BEAT_STRATEGIES, TRIBUTE_KINDS, choices
+from .registry import BEAT_STRATEGIES, TRIBUTE_KINDS, choices
 
 if TYPE_CHECKING:
     from dataclasses import dataclass  # what the sections are, to mypy and to readers
 else:
-    from ..section import dataclass  # the same classes, built without generating code (issue 13)
+    from .section import dataclass  # the same classes, built without generating code (issue 13)
 
 
 def doc(zh: str, en: str, **extra: Any) -> dict[str, Any]:
@@ -748,7 +748,7 @@ class MatchRules:
 class Sections(Protocol):
     """A Variant as the compiled rules and the options read it: its name, hooks, extensions' options
     and sections.  :class:`gouji_rules.variant.Variant` is the one class that has it; the protocol
-    lets :mod:`gouji_rules.rules` and :mod:`gouji_rules.options` name it without importing the Variant,
+    lets :mod:`gouji_rules.rules` and :mod:`gouji_rules.parts.options` name it without importing the Variant,
     which compiles its rules from them (``variant.rules``), so no import runs up a layer."""
 
     @property

@@ -5,7 +5,7 @@ before 开牌, 买4 before 进贡 (第十条), 明点 after 进贡 and before th
 
     yudian → [deal] → kang → xuandian → geming → buy → tribute → buy_check → chongdian → mingdian → [play]
 
-and after it: ``choose_last``.  Each phase is a class in :data:`~gouji_rules.registry.PHASES`
+and after it: ``choose_last``.  Each phase is a class in :data:`~gouji_rules.parts.registry.PHASES`
 with ``name``, ``zh``, ``en``, ``stage`` (``before_deal``, ``before_play`` or ``after_play``),
 ``order`` (its place within the stage: a number, so a new phase goes between two others),
 ``enabled(rules)`` and ``run(match, prep)``: a generator that yields each

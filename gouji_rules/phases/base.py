@@ -6,28 +6,28 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, cast
 
-from ..cards import CardSet
 from ..errors import VariantError
-from ..events import EVENTS, Event, EventKind
-from ..options import declared
-from ..registry import DECISION_KINDS, PHASE_WORDS, PHASES
+from ..game.cards import CardSet
+from ..game.events import EVENTS, Event, EventKind
+from ..parts.options import declared
+from ..parts.registry import DECISION_KINDS, PHASE_WORDS, PHASES
 
 if TYPE_CHECKING:
     from dataclasses import dataclass as frozen
 else:  # frozen dataclasses without generated code: `gouji validate` reads the phases (issue 13)
-    from ..section import dataclass as frozen
+    from ..parts.section import dataclass as frozen
 
 if TYPE_CHECKING:  # a phase's metadata is read without the engine (``gouji validate`` reads the phases' options)
-    from ..actions import Action
-    from ..hand_setup import Debt, HandSetup
-    from ..legal import Legal
+    from ..game.actions import Action
+    from ..game.hand_setup import Debt, HandSetup
+    from ..game.legal import Legal
     from ..rules import Rules
 
 
 class Match(Protocol):
     """What a phase may use of the match it runs in: its seats' cards, its events and its questions.
 
-    Declared here, below :mod:`gouji_rules.match` (which runs the phases and satisfies this), so that
+    Declared here, below :mod:`gouji_rules.play.match` (which runs the phases and satisfies this), so that
     a phase never imports the match: the layers import downward only, type imports included."""
 
     rules: Rules
@@ -101,7 +101,7 @@ class DecisionKind(str, metaclass=_Kinds):
     observations and the docs use, so a kind compares equal to its string.
 
     A phase declares the kinds it asks (``Phase.decisions``); :func:`register_phase` registers
-    them in :data:`~gouji_rules.registry.DECISION_KINDS`, where ``DecisionKind("buy4")`` and
+    them in :data:`~gouji_rules.parts.registry.DECISION_KINDS`, where ``DecisionKind("buy4")`` and
     ``DecisionKind.BUY4`` find them.  ``START``, ``PLAY`` and ``OVER`` are the match's own."""
 
     zh: str
@@ -170,7 +170,7 @@ class Decision:
     table: CardSet | None = None
     subject: Any = None
     """what the decision is about, where a kind can be asked of one seat about several things
-    (the :class:`~gouji_rules.settlement.Debt` a waive or a return answers): the phase's
+    (the :class:`~gouji_rules.rules.settlement.Debt` a waive or a return answers): the phase's
     :meth:`Phase.answer` reads it to find the recorded choice about this one"""
 
 
@@ -203,7 +203,7 @@ class SetupDraft:
 
     def freeze(self, huiwu_team: int | None) -> HandSetup:
         """The finished setup the hand is played with."""
-        from ..hand_setup import HandSetup  # here: the dataclass is built on first use, not by `gouji validate`
+        from ..game.hand_setup import HandSetup  # here: the dataclass is built on first use, not by `gouji validate`
 
         return HandSetup(
             placed=dict(self.placed),
@@ -275,7 +275,7 @@ def recorded_by(e: dict[str, Any], kind: str, seat: int) -> bool:
 @frozen(frozen=True)
 class ClubEntry:
     """How a phase's choice is entered at a real table, where only the hand's outcome is written down
-    (:mod:`gouji_rules.outcome`): ``gouji event record --NAME``, the ``NAME`` column of results.csv,
+    (:mod:`gouji_rules.play.outcome`): ``gouji event record --NAME``, the ``NAME`` column of results.csv,
     the web form's ``choice_NAME`` field (labelled ``zh`` or ``en``) and the stored result's
     ``choices[NAME]``.  Each value is a pair of seats ``A:B`` (seat numbers or player names at the
     table).
@@ -408,7 +408,7 @@ def club_entries() -> dict[str, Phase]:
 
 def phases_of(rules: Rules, stage: Stage) -> Iterator[Phase]:
     """The phases of one stage that these rules play, in order.  A phase that declares ``options``
-    (:mod:`gouji_rules.options`) is played only where the variant names it under ``phases``."""
+    (:mod:`gouji_rules.parts.options`) is played only where the variant names it under ``phases``."""
     for p in sorted((PHASES[n] for n in PHASES), key=lambda p: p.order):
         if declared(p) is not None and not rules.names_extension(p):
             continue

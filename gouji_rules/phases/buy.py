@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import PASS, Action, Choose
-from ..cards import FOUR, THREE, CardSet
-from ..events import Event, EventKind
+from ..game.actions import PASS, Action, Choose
+from ..game.cards import FOUR, THREE, CardSet
+from ..game.events import Event, EventKind
 from .base import Decision, DecisionKind, HandPrep, Recorded, SetupDraft, recorded_by, register_phase
 
 if TYPE_CHECKING:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import PASS, Action, Choose, Head, Pass, Play
-from ..cards import format_set
-from ..events import Event, EventKind
-from ..legal import Legal
-from ..seats import opposite
+from ..game.actions import PASS, Action, Choose, Head, Pass, Play
+from ..game.cards import format_set
+from ..game.events import Event, EventKind
+from ..game.hand_setup import free_place
+from ..game.legal import Legal
+from ..game.seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 from .geming import HEAD
 
@@ -90,9 +91,9 @@ class Chongdian:
             for r in rules.chongdian_dropped(success):
                 m.discards[r] += m.hands_now[o][r]
                 m.hands_now[o][r] = 0
-        setup.placed.update(
-            rules.chongdian_placings([(s, results[s]) for s in players], prep.last_places or [0] * 6)[0]
-        )
+        placing = rules.chongdian_placings([(s, results[s]) for s in players], prep.last_places or [0] * 6)[0]
+        for s, place in sorted(placing.items(), key=lambda sp: sp[1]):
+            setup.placed[s] = free_place(setup.placed, place)
         for s in players:
             o = opposite(s)
             if o in setup.placed:

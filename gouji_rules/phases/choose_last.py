@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import PASS, Action, Choose
-from ..events import Event, EventKind
+from ..game.actions import PASS, Action, Choose
+from ..game.events import Event, EventKind
 from .base import Decision, DecisionKind, HandPrep, Recorded, register_phase
 
 if TYPE_CHECKING:

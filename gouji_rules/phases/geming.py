@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import PASS, Action, Choose, Head
-from ..events import Event, EventKind
-from ..seats import opposite
+from ..game.actions import PASS, Action, Choose, Head
+from ..game.events import Event, EventKind
+from ..game.hand_setup import free_place
+from ..game.seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class Geming:
             return False
         for s in rev:
             m.event(Event("geming", s))
-            setup.placed[s] = rules.geming_final_place(False)
+            setup.placed[s] = free_place(setup.placed, rules.geming_final_place(False))
             setup.geming.add(s)
             setup.closed.add(s)
             m.discard(s)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import Action
-from ..events import Event, EventKind
+from ..game.actions import Action
+from ..game.events import Event, EventKind
 from .base import Decision, HandPrep, Recorded, register_phase
 
 if TYPE_CHECKING:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import PASS, Action, Declare
-from ..events import Event, EventKind
-from ..seats import opposite
+from ..game.actions import PASS, Action, Declare
+from ..game.events import Event, EventKind
+from ..game.seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from ..actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Give
-from ..cards import BJ, NRANKS, CardSet, format_hand
-from ..events import Event, EventKind
+from ..game.actions import AGREE, PASS, REFUSE, Action, Choose, Consent, Give
+from ..game.cards import BJ, NRANKS, CardSet, format_hand
+from ..game.events import Event, EventKind
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
 if TYPE_CHECKING:

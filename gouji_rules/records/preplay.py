@@ -25,18 +25,18 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from ..actions import PASS, Action, Pass
-from ..cards import NRANKS, format_hand, parse_hand
-from ..engine import Hand, HandSetup, counts_of_cards, deal_cards
 from ..errors import GoujiError
-from ..events import Event
-from ..match import Before, Match, after, dealer_rng, setup_of
+from ..game.actions import PASS, Action, Pass
+from ..game.cards import NRANKS, format_hand, parse_hand
+from ..game.events import Event
+from ..game.rng import SplitMix64
+from ..game.seats import sweep_of
 from ..phases import Decision, HandPrep, SetupDraft, phases_of
 from ..phases.base import answering, recorded_by
-from ..rng import SplitMix64
+from ..play.engine import Hand, HandSetup, counts_of_cards, deal_cards
+from ..play.match import Before, Match, after, dealer_rng, setup_of
 from ..rules import Rules
-from ..seats import sweep_of
-from ..settlement import Debt
+from ..rules.settlement import Debt
 from ..variant import Variant
 
 T = TypeVar("T")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..actions import parse_action
-from ..cards import format_hand
-from ..engine import Hand
 from ..errors import GoujiError
+from ..game.actions import parse_action
+from ..game.cards import format_hand
+from ..play.engine import Hand
 from ..tournament.errors import InputError
 from ..variant import Variant
 from .read import RulesBook, read_records, schema_problem

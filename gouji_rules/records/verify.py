@@ -27,14 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..actions import parse_action
-from ..cards import NRANKS, SYMBOLS, parse_hand
-from ..engine import Hand, counts_of_cards, deal_cards
 from ..errors import GoujiError, IllegalAction, VariantError
+from ..game.actions import parse_action
+from ..game.cards import NRANKS, SYMBOLS, parse_hand
 from ..inputs import InputFileError
-from ..match import hand_result
-from ..outcome import settle_outcome
-from ..settlement import settle
+from ..play.engine import Hand, counts_of_cards, deal_cards
+from ..play.match import hand_result
+from ..play.outcome import settle_outcome
+from ..rules.settlement import settle
 from ..tournament.club import entry_of, outcome_of
 from ..tournament.errors import EventError
 from ..tournament.storage import HandRow, schema_uri
@@ -235,7 +235,7 @@ def _debt_text(debts: list[dict[str, Any]]) -> str:
 
 def _same_debts(variant: Variant, hand: Hand, record: dict[str, Any]) -> str | None:
     """A match record's ``debts_next`` is what the replayed hand leaves: settled again from the replay,
-    with the declarations and 商定大落 its ``pre_play`` events name (:func:`~gouji_rules.match.hand_result`)."""
+    with the declarations and 商定大落 its ``pre_play`` events name (:func:`~gouji_rules.play.match.hand_result`)."""
     if "debts_next" not in record:
         return None
     rules = variant.rules

@@ -1,4 +1,4 @@
-"""An external bot as an :class:`~gouji_rules.agents.Agent`: try a bot outside an event.
+"""An external bot as an :class:`~gouji_rules.play.agents.Agent`: try a bot outside an event.
 
 ``gouji simulate --agents cmd:COMMAND`` and ``gouji compare --agents "cmd:COMMAND,greedy"``
 seat a bot program next to the shipped agents.  The bot speaks the event's protocol
@@ -13,10 +13,10 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from ..actions import Action
 from ..errors import GoujiError
-from ..legal import Legal
-from ..observe import Observation
+from ..game.actions import Action
+from ..game.legal import Legal
+from ..play.observe import Observation
 from .bots import STDERR_KEEP, BotFault, ExternalPlayer, _Stderr
 from .run import DEFAULT_TIME_LIMIT
 

@@ -39,12 +39,12 @@ from collections import deque
 from typing import Any, Protocol
 
 from .. import inputs
-from ..actions import Action, parse_action
-from ..agents import make_agent
-from ..cards import SYMBOLS, format_hand, format_set
 from ..errors import GoujiError
-from ..legal import Legal
-from ..observe import Observation
+from ..game.actions import Action, parse_action
+from ..game.cards import SYMBOLS, format_hand, format_set
+from ..game.legal import Legal
+from ..play.agents import make_agent
+from ..play.observe import Observation
 from . import protocol
 from .protocol import PROTOCOL_VERSION
 

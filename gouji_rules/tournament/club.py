@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAction
-from ..outcome import Outcome, opened_in_play, settle_outcome
+from ..game.seats import opposite, side, side_seats
+from ..parts.registry import DECLARATIONS
 from ..phases.base import club_entries
-from ..registry import DECLARATIONS
+from ..play.outcome import Outcome, opened_in_play, settle_outcome
 from ..rules import Rules
-from ..seats import opposite, side, side_seats
-from ..settlement import Debt, Settlement
+from ..rules.settlement import Debt, Settlement
 from . import schedule, standings
 from .errors import AlreadyRecorded, EventError, HandChanged, InputError, ScoreTooBig
 from .event import Tournament, _rows, team_seats
@@ -271,7 +271,7 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
 
     Raises :class:`InputError` when the entry names something that does not exist (a round, a table,
     a seat) and :class:`~gouji_rules.errors.IllegalAction` (rule and clause) when the rules
-    could not have produced it: the check is :func:`gouji_rules.outcome.verify_outcome`.
+    could not have produced it: the check is :func:`gouji_rules.play.outcome.verify_outcome`.
     """
     seats = seats_of(event, entry.round, entry.table, entry.hand)
     names = event.seat_names(seats)

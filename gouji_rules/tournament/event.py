@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..agents import AGENTS
 from ..errors import VariantError
 from ..inputs import MIB, InputFileError, read_text
+from ..play.agents import AGENTS
 from ..variant import Variant
 from . import schedule, storage, tiebreaks
 from .errors import EventError, InputError, ScoreTooBig

@@ -28,11 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Burn, Play
-from ..agents import GreedyAgent
 from ..errors import IllegalAction, VariantError
-from ..match import Match
-from ..rng import derive
+from ..game.actions import Burn, Play
+from ..game.rng import derive
+from ..play.agents import GreedyAgent
+from ..play.match import Match
 from . import standings
 from .bots import STDERR_KEEP, BotFault, ExternalPlayer, Player, make_player
 from .errors import EventError

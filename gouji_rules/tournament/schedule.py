@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..rng import SplitMix64, derive
-from ..seats import opposite, same_side
+from ..game.rng import SplitMix64, derive
+from ..game.seats import opposite, same_side
 
 PARTNER, DUITOU, OPPONENT = 0, 1, 2
 RELATIONS = ("partners", "duitou", "opponents")

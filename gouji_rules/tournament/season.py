@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..game.seats import side_seats
 from ..outputs import spreadsheet_cell
-from ..seats import side_seats
 from . import standings
 from .errors import EventError
 from .event import Tournament

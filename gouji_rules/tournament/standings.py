@@ -30,8 +30,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..game.seats import side_seats
 from ..outputs import spreadsheet_cell
-from ..seats import side_seats
 from . import tiebreaks
 from .event import Tournament
 

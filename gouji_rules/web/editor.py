@@ -60,9 +60,9 @@ from ..dsl.explain import Sheet, field_label, field_words, heading, plain_label,
 from ..dsl.merge import READ_LIMIT, OutsideRoot, load_chain, within
 from ..dsl.yamlpos import decode, parse
 from ..errors import GoujiError
-from ..hooks import HOOKS
 from ..inputs import InputFileError, read_bytes
-from ..plugins import ExtensionError
+from ..parts.hooks import HOOKS
+from ..parts.plugins import ExtensionError
 from ..variant import SECTIONS, Variant
 from .editor_gate import TOKEN_PARAM, TokenGate, host_of
 from .editor_guard import SURROGATE, printable, shown

@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from ..outcome import opened_in_play
+from ..play.outcome import opened_in_play
 from ..rules import Rules
 from ..tournament.club import Entry
 from ..tournament.errors import (

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..game.seats import side_seats
 from ..phases.base import club_entries
-from ..seats import side_seats
 from ..tournament import club
 from ..tournament.event import Tournament
 

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..errors import VariantError
-from ..seats import side_seats
+from ..game.seats import side_seats
 from ..tournament import club
 from ..tournament.errors import (
     EventError,

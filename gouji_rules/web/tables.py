@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAction
+from ..parts.registry import TRIBUTE_KINDS
 from ..phases.base import club_entries
-from ..registry import TRIBUTE_KINDS
 from ..tournament import club
 from ..tournament.club import Entry
 from ..tournament.errors import EventError, HandChanged

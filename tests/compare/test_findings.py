@@ -13,16 +13,16 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from gouji_rules.agents import make_agent
 from gouji_rules.catalog import resolve
 from gouji_rules.compare import compare
 from gouji_rules.compare.report import render_text, summary_zh, write_csv
 from gouji_rules.compare.stats import deals_needed, detectable
 from gouji_rules.compare.work import play
-from gouji_rules.governs import GOVERNS, governs
-from gouji_rules.hooks import HOOKS
-from gouji_rules.rng import derive
-from gouji_rules.strength import STRENGTHS, strength
+from gouji_rules.game.governs import GOVERNS, governs
+from gouji_rules.game.rng import derive
+from gouji_rules.game.strength import STRENGTHS, strength
+from gouji_rules.parts.hooks import HOOKS
+from gouji_rules.play.agents import make_agent
 from gouji_rules.variant import SECTIONS
 
 from .conftest import run_json

@@ -19,17 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gouji_rules import dsl
-from gouji_rules.agents import RandomAgent
-from gouji_rules.beat import Cover, HookBeat, set_context
-from gouji_rules.cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, parse_set
 from gouji_rules.catalog import dagang
 from gouji_rules.cli import main
 from gouji_rules.dsl.expr import ExprError, compile_hook
 from gouji_rules.dsl.schema import generate
 from gouji_rules.dsl.words import BEATS_WORDS, in_words
-from gouji_rules.engine import Hand
-from gouji_rules.hooks import BEAT_CONTEXT, HOOKS
+from gouji_rules.game.cards import BJ, NRANKS, SJ, TOP, TWO, CardSet, parse_set
+from gouji_rules.parts.hooks import BEAT_CONTEXT, HOOKS
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.engine import Hand
 from gouji_rules.rules import Rules
+from gouji_rules.rules.beat import Cover, HookBeat, set_context
 
 ROOT = Path(__file__).resolve().parents[2]
 GOUJI_ONLINE = ROOT / "examples" / "gouji_online.yaml"

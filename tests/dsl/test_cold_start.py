@@ -65,7 +65,7 @@ def test_validating_a_valid_club_file_loads_neither_jsonschema_nor_the_engine(tm
         "import sys\nfrom gouji_rules.cli import main\n"
         "try:\n    main(['validate', '-q', sys.argv[1]])\nexcept SystemExit as e:\n    print(e.code)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'jsonschema' "
-        "or m in ('gouji_rules.engine', 'gouji_rules.match', 'gouji_rules.tournament')))\n"
+        "or m in ('gouji_rules.play.engine', 'gouji_rules.play.match', 'gouji_rules.tournament')))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code, str(club)], capture_output=True, text=True, timeout=60)
     assert proc.stdout.splitlines() == ["0", "[]"], proc.stderr

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from gouji_rules import dsl
 from gouji_rules.dsl.expr import ExprError, compile_hook
 from gouji_rules.errors import VariantError
-from gouji_rules.hooks import HOOKS
+from gouji_rules.parts.hooks import HOOKS
 
 ATOMS = ["count", "rank", "twos", "jokers", "threshold", "'K'", '"2"', "1", "0", "true", "points", "sweep", "x"]
 OPS = [" + ", " - ", " * ", " // ", " % ", " == ", " < ", " >= ", " and ", " or ", " in ", " if ", " else "]

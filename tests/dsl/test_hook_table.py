@@ -1,4 +1,4 @@
-"""Issue 24 item 3: one description per hook (``gouji_rules/hooks.py``), held to what the engine does.
+"""Issue 24 item 3: one description per hook (``gouji_rules/parts/hooks.py``), held to what the engine does.
 
 Each hook's ``Rules`` method hands the expression exactly the names its ``HookSpec`` lists; each
 ``HookSpec.expression`` gives the 够级大纲's own answer to every question the method asks; the
@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from gouji_rules.beat import set_context
-from gouji_rules.cards import NRANKS, CardSet, parse_set
 from gouji_rules.catalog import dagang
 from gouji_rules.dsl import load_text
 from gouji_rules.dsl.overrides import decided, partly
-from gouji_rules.hooks import BEAT_CONTEXT, HOOKS, markdown
+from gouji_rules.game.cards import NRANKS, CardSet, parse_set
+from gouji_rules.parts.hooks import BEAT_CONTEXT, HOOKS, markdown
 from gouji_rules.rules import Rules
+from gouji_rules.rules.beat import set_context
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "variants.md"
 CHONGDIAN_ON = "chongdian:\n  enabled: true\n"
@@ -71,7 +71,7 @@ def _with_hooks(hooks: dict[str, str]) -> Rules:
 
 def test_docs_list_of_hooks_is_the_table() -> None:
     page = DOC.read_text(encoding="utf-8")
-    start = page.index("<!-- generated from gouji_rules/hooks.py: python -m gouji_rules.hooks -->\n\n")
+    start = page.index("<!-- generated from gouji_rules/parts/hooks.py: python -m gouji_rules.parts.hooks -->\n\n")
     start = page.index("\n\n", start) + 2
     end = page.index("<!-- end of the generated list -->")
     assert page[start:end] == markdown() + "\n"

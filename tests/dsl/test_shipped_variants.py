@@ -7,9 +7,9 @@ import json
 import pytest
 
 from gouji_rules import dsl
-from gouji_rules.cards import FOUR, THREE, card_rank
 from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.dsl import schema
+from gouji_rules.game.cards import FOUR, THREE, card_rank
 from gouji_rules.sim import simulate
 
 

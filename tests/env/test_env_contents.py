@@ -8,13 +8,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from gouji_rules.actions import PASS, parse_action
-from gouji_rules.agents import RandomAgent
 from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.engine import Hand
 from gouji_rules.env import FEATURES, WORDS, ActionEncoding, GoujiEnv, ObservationEncoder, SeatEnv
 from gouji_rules.env.encoding import KIND_BURN, KIND_PLAY, KIND_WORD
 from gouji_rules.errors import IllegalAction
+from gouji_rules.game.actions import PASS, parse_action
+from gouji_rules.play.agents import RandomAgent
+from gouji_rules.play.engine import Hand
 
 ROOT = Path(__file__).resolve().parents[2]
 

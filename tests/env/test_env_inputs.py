@@ -14,12 +14,12 @@ pytest.importorskip("pettingzoo")
 from gymnasium import spaces
 
 from gouji_rules.catalog import dagang
-from gouji_rules.engine import Hand
 from gouji_rules.env import GoujiEnv, SeatEnv
 from gouji_rules.env.aec import EnvError
 from gouji_rules.errors import GoujiError, IllegalAction, SeedError
-from gouji_rules.match import Match
-from gouji_rules.rng import check_seed
+from gouji_rules.game.rng import check_seed
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.match import Match
 
 NOT_ACTIONS = [6800.7, 6800.0, "6800", np.float64(6800), np.float32(1), np.array([1]), [1], b"1"]
 

@@ -25,7 +25,7 @@ pytest.importorskip("pettingzoo")
 from gouji_rules.env import GoujiEnv, SeatEnv
 from gouji_rules.env.encoding import FEATURE_NAMES
 from gouji_rules.env.features import COLUMNS
-from gouji_rules.rng import SplitMix64
+from gouji_rules.game.rng import SplitMix64
 
 ENTRIES = ("observation", "legal_actions", "action_features")
 NAMES = {"observation": COLUMNS, "action_features": FEATURE_NAMES}
@@ -237,8 +237,8 @@ def test_a_copied_or_pickled_state_never_carries_the_shared_box_tables() -> None
     import pickle
 
     from gouji_rules.catalog import dagang
-    from gouji_rules.engine import Hand
     from gouji_rules.env.encoding import SHARED_BOXES, ActionEncoding
+    from gouji_rules.play.engine import Hand
 
     enc = ActionEncoding(dagang().rules)
     for seed in range(20):

@@ -8,11 +8,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from gouji_rules.cards import NRANKS  # noqa: E402
 from gouji_rules.catalog import dagang  # noqa: E402
-from gouji_rules.engine import Hand  # noqa: E402
 from gouji_rules.env import openspiel as gouji_openspiel  # noqa: E402
 from gouji_rules.env.features import OBS_SIZE, ObservationEncoder  # noqa: E402
+from gouji_rules.game.cards import NRANKS  # noqa: E402
+from gouji_rules.play.engine import Hand  # noqa: E402
 
 
 def deal(state: "pyspiel.State", rng: np.random.RandomState) -> None:
@@ -150,7 +150,7 @@ def test_shimmy_reaches_the_game_as_a_pettingzoo_env() -> None:
 def test_the_chance_nodes_deal_in_the_engines_order() -> None:
     """The cards of the engine's seeded deal, given as chance outcomes in its dealing order, start
     the same hand that ``Hand.deal`` does."""
-    from gouji_rules.engine import deal_cards
+    from gouji_rules.play.engine import deal_cards
 
     game = pyspiel.load_game("python_gouji")
     cards, leader = deal_cards(game.rules, 17)

@@ -9,13 +9,13 @@ import sys
 import numpy as np
 import pytest
 
-from gouji_rules.agents import AGENTS, GreedyAgent, make_agent
 from gouji_rules.catalog import dagang, dianshaomenla
-from gouji_rules.engine import Hand
 from gouji_rules.env.encoding import ActionEncoding
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, base_variant, shipped_path, shipped_weights
 from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.features import PLAY_MODES, Featurizer
+from gouji_rules.play.agents import AGENTS, GreedyAgent, make_agent
+from gouji_rules.play.engine import Hand
 from gouji_rules.sim import play_hand
 
 

@@ -6,11 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gouji_rules.agents import GreedyAgent
 from gouji_rules.dsl import check_text
 from gouji_rules.learn import clubs
 from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.train import TrainConfig, Trainer
+from gouji_rules.play.agents import GreedyAgent
 from gouji_rules.sim import play_hand
 
 ROOT = Path(__file__).resolve().parents[2]

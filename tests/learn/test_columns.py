@@ -11,17 +11,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gouji_rules.actions import PASS, Action, Choose
 from gouji_rules.catalog import dagang, resolve
+from gouji_rules.game.actions import PASS, Action, Choose
+from gouji_rules.game.legal import Legal
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, shipped_fit, shipped_path
 from gouji_rules.learn.checkpoint import columns_of, fit_columns, load_weights
 from gouji_rules.learn.features import ACT_COLUMNS, BASE_SIZE, OBS_COLUMNS, PLAY_MODES, Featurizer
 from gouji_rules.learn.net import WeightsError
 from gouji_rules.learn.rulecols import RULE_COLUMNS
-from gouji_rules.legal import Legal
-from gouji_rules.match import Match
-from gouji_rules.observe import Observation
 from gouji_rules.phases.base import Decision, DecisionKind, HandPrep, register_phase, unregister_phase
+from gouji_rules.play.match import Match
+from gouji_rules.play.observe import Observation
 from gouji_rules.sim import play_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,7 +213,7 @@ def test_columns_in_another_order_are_read_by_name_and_a_file_of_no_known_column
 
 def test_a_network_that_learned_no_kind_of_this_hand_plays_every_decision_by_default() -> None:
     """``learned_kinds`` decides what the network makes: with none of play's, the hand is greedy's."""
-    from gouji_rules.agents import GreedyAgent
+    from gouji_rules.play.agents import GreedyAgent
 
     net = shipped_fit("dagang")[0]
     for seed in (0, 1):

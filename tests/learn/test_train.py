@@ -83,9 +83,9 @@ def test_distilled_samples_come_only_from_decisions_ismcts_searches() -> None:
     net = QNet(OBS_SIZE, ACT_SIZE, TINY)
     s = run_selfplay(SelfPlayUnit(0, 7, "dagang", 1, net.p, net.hidden, 0.0, True, 4, 1.0, teacher_worlds=1))
     # replay the same hand (greedy behaviour, no exploration) and collect the rows of its searched decisions
-    from gouji_rules.agents import GreedyAgent
-    from gouji_rules.engine import Hand
     from gouji_rules.learn.selfplay import unit_seed
+    from gouji_rules.play.agents import GreedyAgent
+    from gouji_rules.play.engine import Hand
 
     variant = dagang()
     seed = unit_seed(7, 0, 0, 1)

@@ -19,9 +19,9 @@ import jsonschema
 import pytest
 
 from gouji_rules.compare.skill import parse_agents
-from gouji_rules.engine import MODE_NAMES
+from gouji_rules.game.rng import derive
 from gouji_rules.phases.base import DecisionKind
-from gouji_rules.rng import derive
+from gouji_rules.play.engine import MODE_NAMES
 
 from .conftest import module_argv
 

@@ -14,10 +14,10 @@ import jsonschema
 import pytest
 
 from gouji_rules import catalog
-from gouji_rules.actions import Play, parse_action
-from gouji_rules.cards import SYMBOLS
-from gouji_rules.engine import Hand
-from gouji_rules.legal import Box, Legal
+from gouji_rules.game.actions import Play, parse_action
+from gouji_rules.game.cards import SYMBOLS
+from gouji_rules.game.legal import Box, Legal
+from gouji_rules.play.engine import Hand
 from gouji_rules.tournament.bots import BotFault, observation_json, reply_action
 
 from .conftest import gouji

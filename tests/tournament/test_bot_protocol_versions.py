@@ -19,8 +19,8 @@ import jsonschema
 import pytest
 
 from gouji_rules import catalog
-from gouji_rules.engine import Hand
-from gouji_rules.events import Event
+from gouji_rules.game.events import Event
+from gouji_rules.play.engine import Hand
 from gouji_rules.tournament import protocol
 from gouji_rules.tournament.bots import ExternalPlayer, observation_json
 

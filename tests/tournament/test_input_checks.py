@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gouji_rules.agents import make_agent
 from gouji_rules.catalog import dagang
+from gouji_rules.play.agents import make_agent
 from gouji_rules.sim import play_hand
 
 from .conftest import gouji, standings_json

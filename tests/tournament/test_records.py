@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from gouji_rules import catalog, dsl
-from gouji_rules.agents import make_agent
+from gouji_rules.play.agents import make_agent
 from gouji_rules.records import MAX_LINE, rules_line
 from gouji_rules.sim import play_hand
 from gouji_rules.variant import Variant

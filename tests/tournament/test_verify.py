@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from gouji_rules import catalog
-from gouji_rules.actions import parse_action
-from gouji_rules.agents import make_agent
-from gouji_rules.cards import THREE, CardSet, format_set
-from gouji_rules.engine import Hand
-from gouji_rules.observe import Observation
+from gouji_rules.game.actions import parse_action
+from gouji_rules.game.cards import THREE, CardSet, format_set
+from gouji_rules.play.agents import make_agent
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.observe import Observation
 from gouji_rules.sim import play_hand
 
 from .conftest import gouji

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from gouji_rules import catalog
-from gouji_rules.agents import make_agent
-from gouji_rules.cards import NRANKS, format_hand, parse_hand
-from gouji_rules.engine import Hand
-from gouji_rules.match import hand_result
+from gouji_rules.game.cards import NRANKS, format_hand, parse_hand
+from gouji_rules.play.agents import make_agent
+from gouji_rules.play.engine import Hand
+from gouji_rules.play.match import hand_result
 from gouji_rules.records import verify_record
-from gouji_rules.settlement import settle
+from gouji_rules.rules.settlement import settle
 
 from .conftest import gouji
 

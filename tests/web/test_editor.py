@@ -22,7 +22,7 @@ from gouji_rules import dsl
 from gouji_rules.cli import main
 from gouji_rules.dsl import edit
 from gouji_rules.dsl.explain import zh_numeral
-from gouji_rules.hooks import HOOKS
+from gouji_rules.parts.hooks import HOOKS
 from gouji_rules.variant import SECTIONS
 from gouji_rules.web.editor import EditorConfig, create_editor_app
 

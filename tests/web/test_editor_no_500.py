@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gouji_rules import plugins, registry
 from gouji_rules.cli import main
+from gouji_rules.parts import plugins, registry
 from gouji_rules.web import editor as editor_module
 
 from .test_editor import CLUB, Form, client, diags, post, refusal

@@ -16,6 +16,6 @@ the slow path:
 
 Outside this package the same purpose is served by ``gouji_rules/cli/__init__.py`` (a command's
 module is imported when it runs), ``gouji_rules/__init__.py`` (the public names are imported on first
-use), :mod:`gouji_rules.section` (the variant's frozen dataclasses without generated code) and
+use), :mod:`gouji_rules.parts.section` (the variant's frozen dataclasses without generated code) and
 :func:`gouji_rules.data.folder` (data files read without ``importlib.resources``).
 """
