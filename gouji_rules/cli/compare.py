@@ -82,11 +82,21 @@ def register(group: click.Group) -> None:
     @click.option(
         "--agents",
         "agent_name",
-        default="learned",  # the strongest that keeps 200 deals under a minute (docs/research.md)
+        default="learned",  # the strongest that keeps 200 deals under a minute (docs/research.md); cross.DEFAULT_AGENTS
         show_default=True,
         callback=_check_agents,
         help=f"one agent for every seat, or A,B: side A in seats 0 2 4, side B in 1 3 5, and skill_gap = A − B "
         f"({', '.join(sorted(AGENTS))}, or cmd:COMMAND for a bot, docs/bot-protocol.md; NAME=… names one)",
+    )
+    @click.option(
+        "--cross-check",
+        "cross_check",
+        default="greedy",  # cross.DEFAULT_CROSS_CHECK
+        show_default=True,
+        type=click.Choice(["greedy", "ismcts", "none"]),
+        help="play the same deals again with this kind of agent (ismcts: 1 world, 2 candidates) and count as "
+        "findings only what both see in the same direction; the rest is listed as 取决于打法 "
+        "(depends on how people play); none: the compared agents alone",
     )
     @click.option(
         "--workers",
@@ -110,6 +120,7 @@ def register(group: click.Group) -> None:
         match_hands: int | None,
         seed: int,
         agent_name: str,
+        cross_check: str,
         workers: int,
         scheduler: str | None,
         as_json: bool,
@@ -136,12 +147,15 @@ def register(group: click.Group) -> None:
                 if out_path:
                     check_writable(out_path)
             try:
-                doc = _run(list(variants), deals, match_hands, seed, agent_name, workers, scheduler, quiet)
+                doc = _run(list(variants), deals, match_hands, seed, agent_name, cross_check, workers, scheduler, quiet)
             except OverflowError:
                 _fail(_beyond_float(variants, None))
             where = _not_finite(doc)
             if where:
                 _fail(_beyond_float(variants, where))
+            skipped = doc["cross_check"]["skipped"]
+            if skipped and not quiet:  # after the run, so a failing run still says one line
+                click.echo(f"compare: no cross-check: {skipped} (--cross-check greedy|ismcts|none)", err=True)
             _write_outputs(doc, csv_path, html_path)
         except GoujiError as e:
             _fail(str(e))
@@ -237,11 +251,13 @@ def _run(
     match_hands: int | None,
     seed: int,
     agent_name: str,
+    cross_check: str,
     workers: int,
     scheduler: str | None,
     quiet: bool,
 ) -> dict[str, Any]:
     from ..compare import compare, make_backend
+    from ..compare.cross import cross_pairing
     from ..compare.run import plan_matches
     from ..compare.work import load
 
@@ -252,8 +268,19 @@ def _run(
             f"{chosen.hands} hands (--match-hands 0 for single hands)",
             err=True,
         )
-    with make_backend(workers, scheduler) as backend, _progress(chosen.deals, quiet) as progress:
-        return compare(variants, deals, seed, agent_name, backend=backend, progress=progress, match_hands=match_hands)
+    second, _ = cross_pairing(agent_name, cross_check)
+    passes = 2 if second else 1
+    with make_backend(workers, scheduler) as backend, _progress(passes * chosen.deals, quiet) as progress:
+        return compare(
+            variants,
+            deals,
+            seed,
+            agent_name,
+            backend=backend,
+            progress=progress,
+            match_hands=match_hands,
+            cross_check=cross_check,
+        )
 
 
 def _write_outputs(doc: dict[str, Any], csv_path: str | None, html_path: str | None) -> None:

@@ -19,9 +19,13 @@ from typing import Any
 
 from .report import (
     CLEAR_NOTE,
+    DEPENDS_MARK,
+    DEPENDS_NOTE,
     SCALE_MARK,
     SCALE_NOTE,
     _show,
+    cross_check,
+    depends_rows,
     fmt_difference,
     fmt_estimate,
     fmt_value,
@@ -31,6 +35,7 @@ from .report import (
     power_cell,
     shown_zh,
     summary_zh,
+    trained_over_parts,
 )
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
@@ -294,6 +299,7 @@ def render_html(doc: dict[str, Any]) -> str:
         out.append(_wrap("\n".join(rows)))
     else:
         out.append("<p>没有：这些规则完全相同。None: the variants have the same rules.</p>")
+    out += _depends_section(doc)
     out += _governed_section(doc, names)
     out += _units_section(doc, names)
     out += _sides_section(doc)
@@ -314,6 +320,8 @@ def render_html(doc: dict[str, Any]) -> str:
         out.append(_wrap(_differences_table(doc, names)))
     if any(d["scale"]["only_scale"] for d in doc["differences"]):
         out.append(f'<p class="note">{escape(SCALE_MARK)}：只是计分比例不同。{escape(SCALE_NOTE)}.</p>')
+    if depends_rows(doc):
+        out.append(f'<p class="note">{escape(DEPENDS_MARK)}：取决于打法。{escape(DEPENDS_NOTE)}.</p>')
     zero = [m["id"] for m in doc["metrics"] if is_zero(doc, m["id"])]
     if zero:
         out.append(
@@ -420,7 +428,66 @@ def _sides_section(doc: dict[str, Any]) -> list[str]:
                     f"<p>{escape(side['agent'])} 训练时没有见过{escape(p['zh'])}（{escape(p['part'])}）：这些决定由它的默认方式"
                     f"作出。 {escape(side['agent'])} never saw {escape(p['part'])}: made by its default chooser.</p>"
                 )
+        over, outside = trained_over_parts(side)
+        if over and ("trained", side["agent"]) not in told:
+            told.add(("trained", side["agent"]))
+            flag = (
+                f"{escape('、'.join(outside))} 不在其中，它在这套规则下的打法没有经过训练。"
+                f" Outside them: {escape(', '.join(outside))}."
+                if outside
+                else ""
+            )
+            notes.append(
+                f'<p class="trained">{escape(side["agent"])} 训练时用过的规则 trained over：{escape("、".join(over))}。{flag}</p>'
+            )
+    c = doc.get("cross_check")
+    if c and c.get("agents"):
+        budget = c.get("budget")
+        how = f"（每步 {budget['worlds']} 个模拟世界、{budget['candidates']} 个候选）" if budget else ""
+        notes.append(
+            f"<p>对照检查 cross-check：同样的牌又由 {escape(c['agents'])}{how}打了一遍。"
+            f"The same deals again with {escape(c['agents'])}.</p>"
+        )
+    elif c and c.get("skipped"):
+        notes.append(f"<p>没有做对照检查 no cross-check: {escape(c['skipped'])}.</p>")
     return ["<h2>对局者 Who played</h2>", _wrap("\n".join(rows)), *notes]
+
+
+def _depends_section(doc: dict[str, Any]) -> list[str]:
+    """取决于打法: the differences the two agents do not agree on, each agent's difference side by side."""
+    c = cross_check(doc)
+    if c is None:
+        return []
+    found = depends_rows(doc)
+    head = [
+        '<section class="depends"><h2>取决于打法 Depends on how people play</h2>',
+        f'<p class="note">同样的牌由 {escape(doc["agents"])} 和 {escape(c["agents"])} 各打一遍；只有一种看得出、'
+        "或两种方向相反的差别列在这里，不算规则的结果。 Clear for one agent only, or in opposite directions: "
+        "not counted as findings.</p>",
+    ]
+    if not found:
+        return [
+            *head,
+            "<p>没有：每个结果两种机器人都看得出，方向一致。None: every finding holds for both.</p></section>",
+        ]
+    base = doc["baseline"]
+    rows = [
+        f"<table><tr><th>指标</th><th>metric</th><th>variant</th><th>{escape(doc['agents'])}</th>"
+        f"<th>{escape(c['agents'])}</th></tr>"
+    ]
+    for label, m, e in found:
+        kind = "num" if e["in_units"] else m["kind"]
+        cells = "".join(
+            f'<td class="num {"clear" if x["clear"] else "unclear"}">{escape(fmt_difference(x, kind))}</td>'
+            for x in (e["compared"], e["cross"])
+        )
+        unit = "（头科分）" if e["in_units"] else ""
+        rows.append(
+            f"<tr><td>{escape(m['zh'])}{unit}</td><td><code>{escape(m['id'])}</code></td>"
+            f"<td>{escape(label)} − {escape(base)}</td>{cells}</tr>"
+        )
+    rows.append("</table>")
+    return [*head, _wrap("\n".join(rows)), "</section>"]
 
 
 def _metrics_table(doc: dict[str, Any], names: list[str]) -> str:
@@ -455,7 +522,14 @@ def _differences_table(doc: dict[str, Any], names: list[str]) -> str:
         if is_zero(doc, m["id"]):
             continue
         ests = [d["metrics"][m["id"]] for d in doc["differences"]]
-        marks = [f" {SCALE_MARK}" if m["id"] in d["scale"]["only_scale"] else "" for d in doc["differences"]]
+        marks = [
+            f" {SCALE_MARK}"
+            if m["id"] in d["scale"]["only_scale"]
+            else f" {DEPENDS_MARK}"
+            if m["id"] in (d.get("depends_on_play") or ())
+            else ""
+            for d in doc["differences"]
+        ]
         cells = "".join(
             f'<td class="num {"clear" if e["clear"] else "unclear"}">{escape(fmt_difference(e, m["kind"]) + mark)}</td>'
             for e, mark in zip(ests, marks, strict=True)

@@ -19,6 +19,13 @@ from ..outputs import spreadsheet_cell
 MAX_COLUMNS = 100  # the text report fits a 100-column terminal, whatever the number of variants
 CLEAR_NOTE = "≈0: the 95% interval contains 0, no clear difference"
 SCALE_MARK = "比例"
+DEPENDS_MARK = "打法"
+DEPENDS_NOTE = (
+    "depends on how people play: clear for one agent only, or in opposite directions, so not counted as a "
+    "finding (取决于打法)"
+)
+DRAWN = "drawn clubs"
+"""How a trained-over list names the club files drawn from ranges (``trained_over.clubs``)."""
 SCALE_NOTE = (
     "clear only in raw points: in units of each variant's own 头科 score there is no clear difference, "
     "so it is a change of scoring scale, not a finding"
@@ -260,6 +267,8 @@ def events_zh(doc: dict[str, Any], diff: dict[str, Any]) -> list[str]:
             a, b = base["metrics"][mid]["mean"], mine["metrics"][mid]["mean"]
             e = diff["metrics"][mid]
             mark = "，明显" if e["clear"] else ""
+            if mid in (diff.get("depends_on_play") or ()):
+                mark = "，取决于打法"  # clear for one agent only: not a finding
             seen.append(f"{name} {_num(a)}→{_num(b)}{mark}")
             if not power_text and p["detectable"] is not None:
                 power_text = f"这 {_counted(doc['deals'], matches)}能看出{name}每局约 {_num(p['detectable'])} 的变化"
@@ -336,7 +345,87 @@ def agents_zh(doc: dict[str, Any]) -> str:
                 f"{side['agent']} 读不到这些规则（表达式钩子和没有输入列的选项）：{'、'.join(hidden)}"
                 "；它只按读得到的选项打。"
             )
+        text += trained_zh(side)
+    return text + cross_zh(doc)
+
+
+def cross_check(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The document's cross-check when one was played (compare/cross.py), else None."""
+    c = doc.get("cross_check")
+    return c if c and c.get("agents") else None
+
+
+def cross_zh(doc: dict[str, Any]) -> str:
+    """Who played the deals a second time, and what that means for the findings (Chinese)."""
+    c = doc.get("cross_check")
+    if not c or c.get("kind") in (None, "none"):
+        return ""
+    if not c.get("agents"):
+        return f"没有做对照检查（对局者已经是 {c['kind']}，可改用 --cross-check 的另一种）：下面的结果只代表这一种机器人的打法。"
+    budget = c.get("budget")
+    how = f"（每步 {budget['worlds']} 个模拟世界、{budget['candidates']} 个候选）" if budget else ""
+    return (
+        f"同样的牌又由 {c['agents']}{how} 打了一遍：两种机器人都看得出、方向也一致的差别才算结果；"
+        "只有一种看得出或方向相反的，另列为「取决于打法」。"
+    )
+
+
+def trained_zh(side: dict[str, Any]) -> str:
+    """The variants a side's agent was trained over, and the compared variants outside them (Chinese)."""
+    over, outside = trained_over_parts(side)
+    if not over:
+        return ""
+    named = "、".join("按范围抽出的俱乐部规则" if v == DRAWN else v for v in over)
+    text = f"{side['agent']} 训练时用过的规则：{named}。"
+    if outside:
+        text += f"{'、'.join(outside)} 不在其中：它在这套规则下的打法没有经过训练，结果要打折扣看。"
     return text
+
+
+def trained_over_parts(side: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A side's agent's trained-over variants (each once) and the compared variants outside them."""
+    over: list[str] = []
+    outside: list[str] = []
+    for row in side["strength"]:
+        t = row.get("trained_over")
+        if t:
+            over += [v for v in t["variants"] if v not in over]
+            if t.get("clubs") and DRAWN not in over:
+                over.append(DRAWN)
+            if row.get("outside_training"):
+                outside.append(row["variant"])
+    return over, outside
+
+
+def _cross_phrase(m: dict[str, Any], e: dict[str, Any], who: str) -> str:
+    """One agent's view of a difference in Chinese: ``learned 多 0.12`` or ``greedy 不明显``."""
+    if not e["clear"]:
+        return f"{who} 不明显"
+    more = "多" if e["mean"] > 0 else "少"
+    if m["kind"] == "rate":
+        return f"{who} {more} {abs(100 * e['mean']):.1f} 个百分点"
+    return f"{who} {more} {_num(abs(e['mean']))}"
+
+
+def depends_zh(doc: dict[str, Any], diff: dict[str, Any], most: int = 5) -> str:
+    """The differences that depend on how people play (only one agent sees them, or the two disagree on
+    the direction), in Chinese; "" when none or no cross-check was played."""
+    c = cross_check(doc)
+    ids = diff.get("depends_on_play") or []
+    if c is None or not ids:
+        return ""
+    metrics = {m["id"]: m for m in doc["metrics"]}
+    parts = []
+    for mid in ids[:most]:
+        m, e = metrics[mid], diff["cross_check"][mid]
+        unit = "（按头科分折算）" if e["in_units"] else ""
+        parts.append(
+            f"{m['zh']}{unit}（{_cross_phrase(m, e['compared'], doc['agents'])}，{_cross_phrase(m, e['cross'], c['agents'])}）"
+        )
+    more = f"另有 {len(ids) - most} 项，见下表" if len(ids) > most else ""
+    return (
+        f"取决于打法（两种机器人看法不一，不算规则的结果）：{'；'.join(parts)}" + (f"；{more}" if more else "") + "。"
+    )
 
 
 def cannot_read_rules(side: dict[str, Any]) -> list[str]:
@@ -397,7 +486,7 @@ def summary_zh(doc: dict[str, Any], most: int = 5) -> list[str]:
         else:
             text = f"{name} 与 {base} 有 {len(rules)} 条规则不同（{named}）。"
         text += scale_zh(doc, d, variants)
-        quiet = total - len(changes) - len(d["scale"]["only_scale"])
+        quiet = total - len(changes) - len(d["scale"]["only_scale"]) - len(d.get("depends_on_play") or [])
         if changes:
             shown = [p for _, p in changes[:most]]
             text += "结果：" + "；".join(shown) + "。"
@@ -409,6 +498,7 @@ def summary_zh(doc: dict[str, Any], most: int = 5) -> list[str]:
             text += f"在这 {hands} 局里，{'其余 ' if d['scale']['only_scale'] else ''}{quiet} 项指标每副牌都相同。"
         else:
             text += f"在这 {hands} 局里，其余 {quiet} 项指标都没有明显差别；想看得更清楚，可以加大 --hands。"
+        text += depends_zh(doc, d)
         paras.append(text)
         paras += events_zh(doc, d)
     between = matches_zh(doc)
@@ -486,6 +576,44 @@ def _show(v: Any) -> str:
 def is_zero(doc: dict[str, Any], metric: str) -> bool:
     """Every variant measured exactly 0 for ``metric`` (the event never happened under any of them)."""
     return all(r["metrics"][metric]["mean"] == 0 and r["metrics"][metric]["high"] in (0, None) for r in doc["results"])
+
+
+def depends_rows(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(variant label, metric, its ``cross_check`` entry) for every difference that depends on how people
+    play, in variant then metric order; empty without a cross-check."""
+    if cross_check(doc) is None:
+        return []
+    metrics = {m["id"]: m for m in doc["metrics"]}
+    return [
+        (d["variant"], metrics[mid], d["cross_check"][mid]) for d in doc["differences"] for mid in d["depends_on_play"]
+    ]
+
+
+def depends_text(doc: dict[str, Any]) -> list[str]:
+    """取决于打法: the differences the two agents do not agree on, each agent's difference side by side."""
+    c = cross_check(doc)
+    if c is None:
+        return []
+    found = depends_rows(doc)
+    head = f"取决于打法 depends on how people play ({doc['agents']} and {c['agents']} on the same deals; {CLEAR_NOTE})"
+    if not found:
+        return [*wrap(head), f"  (none: every finding holds for {doc['agents']} and {c['agents']})", ""]
+    base = doc["baseline"]
+    many = len(doc["differences"]) > 1  # one variant against the baseline: no column to say which
+    rows = [["指标", "metric", *(["variant"] if many else []), shorten(doc["agents"], 24), shorten(c["agents"], 24)]]
+    for label, m, e in found:
+        kind = "num" if e["in_units"] else m["kind"]
+        rows.append(
+            [
+                shorten(m["zh"], 20),
+                m["id"] + (" (头科)" if e["in_units"] else ""),
+                *([shorten(f"{label} − {base}", 24)] if many else []),
+                fmt_difference(e["compared"], kind),
+                fmt_difference(e["cross"], kind),
+            ]
+        )
+    keep = 3 if many else 2
+    return [*wrap(head), *fit_table(rows, keep=keep, right=[False] * keep + [True, True]), ""]
 
 
 def units_text(doc: dict[str, Any]) -> list[str]:
@@ -601,6 +729,7 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
         out += wrap(f"source: {source}", indent="  ")
     told: set[tuple[str, str]] = set()
     told_rules: set[str] = set()
+    told_over: set[str] = set()
     for side in doc.get("sides", []):
         for p in never_saw_parts(side):
             if (side["agent"], p["part"]) in told:
@@ -620,6 +749,20 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
                 "column): it plays by the options it reads",
                 indent="  ",
             )
+        over, outside = trained_over_parts(side)
+        if over and side["agent"] not in told_over:
+            told_over.add(side["agent"])
+            text = f"{side['agent']} was trained over {', '.join(over)}"
+            if outside:
+                text += f"; outside them: {', '.join(outside)} (its play there was never trained)"
+            out += wrap(text, indent="  ")
+    c = doc.get("cross_check")
+    if c and c.get("agents"):
+        budget = c.get("budget")
+        how = f" ({budget['worlds']} world, {budget['candidates']} candidates a decision)" if budget else ""
+        out += wrap(f"cross-check: the same deals again with {c['agents']}{how}", indent="  ")
+    elif c and c.get("skipped"):
+        out += wrap(f"cross-check: none, {c['skipped']}", indent="  ")
     out.append("")
     return out
 
@@ -669,6 +812,7 @@ def render_text(doc: dict[str, Any]) -> str:
         row += [
             fmt_difference(d["metrics"][m["id"]], m["kind"])
             + (f" {SCALE_MARK}" if m["id"] in d["scale"]["only_scale"] else "")
+            + (f" {DEPENDS_MARK}" if m["id"] in (d.get("depends_on_play") or ()) else "")
             for d in doc["differences"]
         ]
         rows.append(row)
@@ -677,7 +821,10 @@ def render_text(doc: dict[str, Any]) -> str:
         out += wrap(f"0 in every variant (not shown): {', '.join(zero)}", indent="  ")
     if any(d["scale"]["only_scale"] for d in doc["differences"]):
         out += wrap(f"{SCALE_MARK}: {SCALE_NOTE}", indent="  ")
+    if any(d.get("depends_on_play") for d in doc["differences"]) and cross_check(doc):
+        out += wrap(f"{DEPENDS_MARK}: {DEPENDS_NOTE}", indent="  ")
     out.append("")
+    out += depends_text(doc)
     out += units_text(doc)
     out += governed_text(doc)
     out += sides_text(doc)
@@ -733,7 +880,23 @@ CSV_COLUMNS = (
     "deals_needed",
     "power_status",
     "governed_by",
+    "across_agents",
+    "cross_agents",
+    "cross_diff_mean",
+    "cross_diff_low",
+    "cross_diff_high",
+    "cross_diff_clear",
 )
+
+
+def _cross_cells(d: dict[str, Any] | None, second: dict[str, Any] | None, mid: str, agents: str) -> list[Any]:
+    """The cross-check's columns of one row: whether a finding holds across agents (``holds``) or depends
+    on how people play (``depends``), and the second agent's own paired difference."""
+    if d is None or second is None:
+        return ["", "", "", "", "", ""]
+    verdict = "holds" if mid in d["findings"] else "depends" if mid in d.get("depends_on_play", ()) else ""
+    e = second["metrics"][mid]
+    return [verdict, agents, e["mean"], e["low"], e["high"], "true" if e["clear"] else "false"]
 
 
 def write_csv(doc: dict[str, Any], fh: IO[str]) -> None:
@@ -744,6 +907,8 @@ def write_csv(doc: dict[str, Any], fh: IO[str]) -> None:
     w = csv.writer(fh, lineterminator="\n")
     w.writerow(CSV_COLUMNS)  # variant labels are file names a user chose: every text cell is spreadsheet-safe
     diffs = {d["variant"]: d for d in doc["differences"]}
+    cross = cross_check(doc)
+    seconds = {d["variant"]: d for d in cross["differences"]} if cross else {}
     units = [v.get("score_unit", 0) for v in doc["variants"]]
     governed: dict[str, list[str]] = {}
     for rules, mids in governed_rows(doc):
@@ -775,4 +940,5 @@ def write_csv(doc: dict[str, Any], fh: IO[str]) -> None:
                 p = d["power"][m["id"]]
                 row += [p["detectable"], p["change"], p["deals_needed"], p["status"]]
             row.append("; ".join(governed.get(m["id"], [])))
+            row += _cross_cells(d, seconds.get(r["variant"]), m["id"], cross["agents"] if cross else "")
             w.writerow([spreadsheet_cell("" if x is None else x) for x in row])

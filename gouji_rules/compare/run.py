@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from ..errors import GoujiError
 from ..variant import Variant
 from .backends import Backend, SerialBackend
+from .cross import cross_pairing, with_cross, without_cross
 from .findings import findings, in_units, power, proportional, unit_difference
 from .rulediff import between_hands, rule_differences
 from .skill import parse_agents, score_unit, sides
@@ -32,7 +33,7 @@ from .work import (
     tally_for,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 CONFIDENCE = 0.95
 POWER = 0.8
 """The power of the "detectable" change: an interval clear of 0 in this share of runs (findings.power)."""
@@ -92,14 +93,17 @@ def compare(
     progress: Callable[[int], None] | None = None,
     per_unit: int = DEALS_PER_UNIT,
     match_hands: int | None = 0,
+    cross_check: str = "none",
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals under every variant and return the comparison document.
 
     ``sources`` are shipped names, variant file paths or Variants; the first is the
     baseline every difference is taken against.  With ``match_hands`` K > 0 every deal
     index is a match of K hands instead of a single hand; with None compare decides
-    (:func:`plan_matches`).  ``progress`` is called with the number of deals (or matches)
-    finished after each work unit.
+    (:func:`plan_matches`).  ``cross_check`` (``greedy``, ``ismcts``; ``none`` by default
+    here, ``greedy`` in the CLI) plays the same deals again with that kind of agent and keeps
+    as findings only what both see (compare/cross.py).  ``progress`` is called with the number
+    of deals (or matches) finished after each work unit, counting both passes.
     """
     if len(sources) < 2:
         raise GoujiError("compare needs at least two variants")
@@ -108,6 +112,7 @@ def compare(
     if match_hands is not None and match_hands < 0:
         raise GoujiError("match_hands must be 0 (single hands) or more")
     parse_agents(agents)  # one agent for every seat, or side A,side B (compare/skill.py)
+    second, skipped = cross_pairing(agents, cross_check)
     variants = [load(s)[0] for s in sources]  # fail early, before any worker starts
     chosen = plan_matches(variants, deals, match_hands)
     deals, match_hands = chosen.deals, chosen.hands
@@ -119,10 +124,23 @@ def compare(
         total.merge(tally)
         if progress is not None:
             progress(total.deals)
-    seconds = time.perf_counter() - start
     names = labels([v.name for v in variants])
     doc = document(total, names, variants, sources, seed, agents, per_unit, match_hands, owed, chosen)
-    hands = 2 * deals * len(sources) * max(1, match_hands)
+    if second is None:
+        without_cross(doc, cross_check, skipped)
+    else:
+        again = tally_for(variants, match_hands, owed)
+        for tally in backend.run(plan(seed, deals, sources, second, per_unit, match_hands, owed)):
+            again.merge(tally)
+            if progress is not None:
+                progress(total.deals + again.deals)
+        with_cross(
+            doc,
+            document(again, names, variants, sources, seed, second, per_unit, match_hands, owed, chosen),
+            cross_check,
+        )
+    seconds = time.perf_counter() - start
+    hands = 2 * deals * len(sources) * max(1, match_hands) * (1 if second is None else 2)
     doc["timing"] = {
         "seconds": round(seconds, 3),
         "hands": hands,

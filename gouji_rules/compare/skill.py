@@ -61,7 +61,12 @@ def _body(side: str) -> str:
 
 def _starts_side(token: str) -> bool:
     body = _body(token.strip())
-    return body in AGENTS or body.startswith("cmd:")
+    return body in AGENTS or body == QUICK_ISMCTS or body.startswith("cmd:")
+
+
+QUICK_ISMCTS = "ismcts-quick"
+"""``ismcts`` at the cross-check's budget (compare/cross.py): one world, two candidates a decision."""
+QUICK_BUDGET = {"worlds": 1, "candidates": 2}
 
 
 def _check_side(side: str) -> None:
@@ -74,7 +79,7 @@ def _check_side(side: str) -> None:
         if not argv:
             raise GoujiError(f"{side!r} names no command (cmd:COMMAND, e.g. cmd:python3 examples/bot.py)")
         return
-    if body not in AGENTS:
+    if body not in AGENTS and body != QUICK_ISMCTS:
         raise GoujiError(f"unknown agents {body!r}; known: {', '.join(sorted(AGENTS))}, or cmd:COMMAND for a bot")
 
 
@@ -116,6 +121,7 @@ def sides(spec: str, variants: Sequence[Variant], labels: Sequence[str]) -> list
                     "source": s.source if s else None,
                     "never_saw": never_saw(agent, variant),
                     "cannot_read": cannot_read(agent, variant),
+                    **training_of(agent, variant),
                 }
             )
         out.append({"side": side, "seats": seats, "agent": agent, "strength": rows})
@@ -142,6 +148,53 @@ def cannot_read(agent: str, variant: Variant) -> list[str]:
     from ..learn.rulecols import unseen_rules
 
     return unseen_rules(variant)
+
+
+def training_of(agent: str, variant: Variant) -> dict[str, Any]:
+    """What the weights ``agent`` plays ``variant`` with were trained over (their meta's ``trained_over``;
+    a file written before that key was trained over its own variant alone), and whether ``variant`` lies
+    outside it: ``{"trained_over": null, "outside_training": null}`` for an agent with no weights."""
+    if agent != "learned":
+        return {"trained_over": None, "outside_training": None}
+    from ..learn.agent import base_variant, shipped_weights
+
+    _, meta = shipped_weights(base_variant(variant))
+    over = meta.get("trained_over") or {"variants": [str(meta.get("variant", base_variant(variant)))], "clubs": None}
+    return {"trained_over": over, "outside_training": not _inside(variant, over)}
+
+
+def _inside(variant: Variant, over: dict[str, Any]) -> bool:
+    """Whether ``variant`` has the rules of a variant trained over, or of a club that could have been drawn
+    (a base it names, changed only in options of the ranges, to values in them)."""
+    from ..catalog import names, resolve
+    from ..dsl.diff import differences
+
+    shipped = set(names())  # a name in a weights file is text to compare, never a path to open
+    mine = variant.fingerprint()
+    for name in over.get("variants", ()):
+        if name in shipped and resolve(name).fingerprint() == mine:
+            return True
+        if name not in shipped and name == variant.name:  # a club file trained by name: its rules are not here
+            return True
+    clubs = over.get("clubs") or {}
+    ranges = clubs.get("ranges") or {}
+    for base in clubs.get("bases") or ():
+        if base not in shipped:
+            continue
+        diffs = differences(resolve(base), variant)
+        if all(d.path in ranges and _plain(d.b) in ranges[d.path] for d in diffs):
+            return True
+    return False
+
+
+def _plain(value: Any) -> Any:
+    """A rule's value as JSON reads it back (tuples as lists); a value JSON cannot hold matches no range."""
+    import json
+
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return object()
 
 
 def score_unit(variant: Variant) -> int:
@@ -178,6 +231,10 @@ def _nearest_measured(variant: Variant) -> tuple[str | None, int, int]:
 def side_agent(side: str) -> Agent:
     """The agent of one side: a shipped agent, or a bot (:class:`~gouji_rules.tournament.bot_agent.BotAgent`)."""
     body = _body(side)
+    if body == QUICK_ISMCTS:
+        from ..search import SearchAgent
+
+        return SearchAgent(worlds=QUICK_BUDGET["worlds"], candidates=QUICK_BUDGET["candidates"])
     if not body.startswith("cmd:"):
         return make_agent(body)
     from ..tournament.bot_agent import BotAgent  # imported late: plain runs never load the event code

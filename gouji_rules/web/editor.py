@@ -73,7 +73,9 @@ MAX_FORM = 1024 * 1024
 """Bytes a post may carry: the file twice (as opened and as text), each Chinese character nine bytes encoded."""
 MAX_FIELD = 512 * 1024
 TRY_DEALS = 20
-"""Deals "try it" plays: each twice (seats rotated), so 40 hands under each of the two variants."""
+"""Deals "try it" plays: each twice (seats rotated), so 40 hands under each of the two variants, by
+compare's own agents and again by its cross-check agent (compare.cross), 10 times fewer than a club's
+200-deal compare so that one click answers in seconds."""
 TRY_SEED = 2026
 TRY_SECONDS = 60.0
 """The longest "try it" plays; a comparison still running then is stopped and says so."""
@@ -137,8 +139,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "saved": ("已保存到 {path}。", "Saved to {path}."),
     "report": ("试打比较", "Try it: comparison"),
     "report_note": (
-        "{base} 与改后的规则各打同样的 {hands} 局（机器人，固定种子 {seed}）。",
-        "{base} and the edited rules each play the same {hands} hands (bots, seed {seed}).",
+        "{base} 与改后的规则各打同样的 {hands} 局（{agents} 机器人，再由 {cross} 对照打一遍，固定种子 {seed}），"
+        "和 gouji compare 一样，只是牌少得多（gouji compare 常用 200 副以上）：只看个大概。",
+        "{base} and the edited rules each play the same {hands} hands ({agents} bots, then {cross} on the same "
+        "deals as a cross-check, seed {seed}), as gouji compare does but with far fewer deals (gouji compare: "
+        "200 or more), so take it as a first look.",
     ),
     "lang_other": ("English", "中文"),
     "yes": ("是", "yes"),
@@ -625,6 +630,7 @@ class Editor:
     def try_it(self, draft: Draft, variant: Variant, base: Variant, lang: str) -> None:
         """Play the draft against its base for a few deals and keep the comparison as a report; stopped after
         ``try_seconds`` so one click never ties up the club's machine."""
+        from ..compare.cross import DEFAULT_AGENTS, DEFAULT_CROSS_CHECK
         from ..compare.html import render_html
         from ..compare.run import compare
 
@@ -640,10 +646,11 @@ class Editor:
                 [*self.sources(draft, base, variant)],
                 self.config.try_deals,
                 TRY_SEED,
-                "greedy",
+                DEFAULT_AGENTS,
                 progress=watch,
                 per_unit=5,
                 match_hands=0,
+                cross_check=DEFAULT_CROSS_CHECK,
             )
         except GoujiError as e:
             draft.refuse("try_failed", lang, why=str(e))
@@ -672,6 +679,13 @@ def _rebase(text: str, path: str, base: str) -> str:
     if node is None:
         return text
     return text[: node.start] + base + text[node.end :]
+
+
+def _try_agents() -> dict[str, str]:
+    """Who plays "try it", as the page names them: compare's own agents and cross-check."""
+    from ..compare.cross import DEFAULT_AGENTS, DEFAULT_CROSS_CHECK
+
+    return {"agents": DEFAULT_AGENTS, "cross": DEFAULT_CROSS_CHECK}
 
 
 class TryTooLong(GoujiError):
@@ -877,6 +891,7 @@ def render(
         try_hands=2 * editor.config.try_deals,
         try_seed=TRY_SEED,
         home=editor.config.home,
+        try_agents=_try_agents(),
     )
     resp = HTMLResponse(printable(body), status_code=status, headers=EDITOR_HEADERS)
     resp.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", max_age=12 * 3600)

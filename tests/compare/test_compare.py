@@ -30,7 +30,7 @@ def test_same_seed_gives_the_same_document(gouji: click.Group) -> None:
 
 def test_document_shape(gouji: click.Group) -> None:
     doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6", "--match-hands", "0")
-    assert doc["schema_version"] == 4
+    assert doc["schema_version"] == 5
     assert all(row["never_saw"] == [] for side in doc["sides"] for row in side["strength"])
     for side in doc["sides"]:  # the names of places are text: the learned agent has no column for them
         assert [row["cannot_read"] for row in side["strength"]] == [[], ["places.names"]]
@@ -49,11 +49,16 @@ def test_document_shape(gouji: click.Group) -> None:
 def test_the_learned_agent_compares_as_before_its_weights_were_read_by_name(gouji: click.Group) -> None:
     """``gouji compare dagang dianshaomenla --hands 20 --json`` as it was with the format-1 weights (schema
     2, taken before the conversion): the same document but for the new key and the schema's number."""
-    doc = without_timing(run_json(gouji, "dagang", "dianshaomenla", "--hands", "20"))
+    doc = without_timing(run_json(gouji, "dagang", "dianshaomenla", "--hands", "20", "--cross-check", "none"))
     for side in doc["sides"]:
         for row in side["strength"]:
             assert row.pop("never_saw") == []
             assert row.pop("cannot_read") == (["places.names"] if row["variant"] == "dianshaomenla" else [])
+            assert row.pop("trained_over") == {"variants": [row["variant"]], "clubs": None}
+            assert row.pop("outside_training") is False
+    assert doc.pop("cross_check")["agents"] is None  # schema 5: the cross-check, none asked for here
+    for d in doc["differences"]:
+        assert d.pop("depends_on_play") == [] and d.pop("cross_check") == {}
     doc["schema_version"] = 2
     text = json.dumps(doc, sort_keys=True, ensure_ascii=False)
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "d37d7d2d5634645b"
