@@ -46,12 +46,16 @@ def review_cmd(
     from ..review import Budget, review
     from ..review.read import hands_to_review
     from ..review.text import review_lines
+    from ..tournament.errors import InputError
 
     check_output_paths([html_path], [records, *variant_inputs(variant_spec)])
     budget = Budget(worlds=worlds, candidates=candidates, seed=seed)
     override = catalog.resolve(variant_spec) if variant_spec else None
     variant, hands = hands_to_review(records, hand, override)
-    result = review(variant, hands, seat - 1, budget)
+    try:
+        result = review(variant, hands, seat - 1, budget)
+    except InputError as e:  # a record the rules refuse part-way: name the file
+        raise InputError(e.message, file=records) from None
     if html_path:
         from ..atomic import atomic_writer
         from ..review.page import render_page

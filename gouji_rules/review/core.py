@@ -86,6 +86,7 @@ class Choice:
     q: float
 
     def to_json(self) -> dict[str, Any]:
+        """The choice as JSON (``value`` null where it was not played out)."""
         return {"action": self.action, "zh": self.zh, "en": self.en, "value": self.value, "q": self.q}
 
 
@@ -109,6 +110,7 @@ class Decision:
         return self.played.action == self.best.action
 
     def to_json(self) -> dict[str, Any]:
+        """The decision as JSON: ``diff``/``low``/``high`` in 头科 scores (low/high null with too few worlds)."""
         return {
             "hand": self.hand,
             "step": self.step,
@@ -148,6 +150,7 @@ class Review:
 
     @property
     def decisions(self) -> list[Decision]:
+        """Every reviewed decision, hand by hand."""
         return [d for h in self.hands for d in h.decisions]
 
     @property
@@ -157,6 +160,7 @@ class Review:
         return sum(d.agreed for d in ds) / len(ds) if ds else None
 
     def count(self, verdict: str) -> int:
+        """How many decisions got ``verdict`` (MISTAKE, DISPUTED …)."""
         return sum(d.verdict == verdict for d in self.decisions)
 
     def to_json(self) -> dict[str, Any]:
@@ -309,13 +313,16 @@ def review_hand(
     rv = reviewer or Reviewer(budget)
     decided: list[Decision] = []
     forced = 0
-    for step, obs, legal, played in seat_decisions(variant, record, seat):
-        if len(legal) <= 1:
-            forced += 1
-            continue
-        if steps is not None and step not in steps:
-            continue
-        decided.append(rv.decide(obs, legal, played, hand, step))
+    try:
+        for step, obs, legal, played in seat_decisions(variant, record, seat):
+            if len(legal) <= 1:
+                forced += 1
+                continue
+            if steps is not None and step not in steps:
+                continue
+            decided.append(rv.decide(obs, legal, played, hand, step))
+    except InputError as e:
+        raise InputError(f"hand {hand}: {e.message}") from None
     return HandReview(hand, tuple(decided), forced, between_decisions(record, seat))
 
 

@@ -18,6 +18,7 @@ MODE_WORDS = {
 
 
 def signed(x: float | None) -> str:
+    """A value with its sign (``+0.50``), ``?`` where there is none."""
     return "?" if x is None else f"{x:+.2f}"
 
 
@@ -63,6 +64,7 @@ def summary_line(r: Review, lang: str = "zh") -> str:
 
 
 def head_line(r: Review, lang: str = "zh") -> str:
+    """Whose review, under which rules, and the budget that decides how sure it is."""
     b = r.budget
     if lang == "en":
         return (
