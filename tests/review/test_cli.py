@@ -5,22 +5,20 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).parent))
-from blunder import blunder_pair
-
 from gouji_rules.cli import main
 from gouji_rules.records import rules_line
 
+from .conftest import Pair
+
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    v, bad, good, at, _ = blunder_pair()
+def files(tmp_path_factory: pytest.TempPathFactory, pair: Pair) -> dict[str, Path]:
+    v, bad, good, at, _ = pair
     d = tmp_path_factory.mktemp("review")
     out = {}
     # a rules line and two hands: the one with the 失误, then the one without

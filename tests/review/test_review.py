@@ -6,14 +6,7 @@ takes the lead, or playing it.  Worlds are kept tiny (four a decision); nothing 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-from typing import Any
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-from blunder import blunder_pair
 
 from gouji_rules.review import (
     DISPUTED,
@@ -37,15 +30,9 @@ from gouji_rules.review.values import interval, paired_values
 from gouji_rules.rng import SplitMix64, derive
 from gouji_rules.tournament.errors import InputError
 
+from .conftest import Pair
+
 TINY = Budget(worlds=4, candidates=2, seed=0)
-
-
-Pair = tuple[Variant, dict[str, Any], dict[str, Any], int, int]
-
-
-@pytest.fixture(scope="module")
-def pair() -> Pair:
-    return blunder_pair()
 
 
 def test_passing_the_winning_joker_is_a_mistake_and_playing_it_is_not(pair: Pair) -> None:

@@ -1,4 +1,4 @@
-"""Two records of one hand that differ in one decision: the review's test pair.
+"""The review's test pair: two records of one hand that differ in one decision (fixture ``pair``).
 
 Greedy plays every seat of a ``dagang`` hand (seed 4).  At seat 0's 30th decision with a choice, an
 opponent's single K is on the table and seat 0 holds the big joker: it may beat it (``BJ``) or pass.
@@ -10,6 +10,8 @@ last: the move costs a whole 头科 score in every world the review draws.
 from __future__ import annotations
 
 from typing import Any
+
+import pytest
 
 from gouji_rules.agents import GreedyAgent
 from gouji_rules.catalog import dagang
@@ -45,7 +47,11 @@ def played_hand(variant: Variant, seed: int, seat: int, at: int, choice: str) ->
     return hand.record(), chosen, first
 
 
-def blunder_pair() -> tuple[Variant, dict[str, Any], dict[str, Any], int, int]:
+Pair = tuple[Variant, dict[str, Any], dict[str, Any], int, int]
+
+
+@pytest.fixture(scope="module")
+def pair() -> Pair:
     """The variant, the record where seat 0 passes, the one where it plays BJ, that decision's step,
     and a step where nothing is wrong (seat 0's first decision with a choice, greedy's move)."""
     v = dagang()
