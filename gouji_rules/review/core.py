@@ -223,7 +223,7 @@ class Reviewer:
 
     def hint(self, obs: Observation, legal: Legal, k: int = HINTS) -> list[Choice]:
         """The agent's ``k`` first choices in words, by Q only (no search: cheap enough for a 提示 button)."""
-        return [_choice(a, None, q) for a, q in self.ranked(obs, legal)[:k]]
+        return [_choice(a, None, q, obs.mode) for a, q in self.ranked(obs, legal)[:k]]
 
     def decide(self, obs: Observation, legal: Legal, played: Action, hand: int, step: int) -> Decision:
         """One decision valued: ``played`` against the agent's best over paired worlds."""
@@ -241,22 +241,22 @@ class Reviewer:
         best = max(range(len(cands)), key=lambda i: (means[i] if means[i] is not None else 0.0, i == at, -i))
         diff = interval([r[best] - r[at] for r in rows])
         by_value = sorted(range(len(cands)), key=lambda i: (-(means[i] or 0.0), i))
-        top = tuple(_choice(cands[i], means[i], q_of[cands[i]]) for i in by_value[:HINTS])
+        top = tuple(_choice(cands[i], means[i], q_of[cands[i]], obs.mode) for i in by_value[:HINTS])
         return Decision(
             hand=hand,
             step=step,
             mode=obs.mode,
             options=len(legal),
-            played=_choice(played, means[at], q_of.get(played, 0.0)),
-            best=_choice(cands[best], means[best], q_of[cands[best]]),
+            played=_choice(played, means[at], q_of.get(played, 0.0), obs.mode),
+            best=_choice(cands[best], means[best], q_of[cands[best]], obs.mode),
             diff=diff,
             verdict=verdict_of(diff),
             top=top,
         )
 
 
-def _choice(a: Action, value: float | None, q: float) -> Choice:
-    return Choice(str(a), action_words(a, "zh"), action_words(a, "en"), value, q)
+def _choice(a: Action, value: float | None, q: float, mode: str = "") -> Choice:
+    return Choice(str(a), action_words(a, "zh", mode), action_words(a, "en", mode), value, q)
 
 
 def seat_decisions(

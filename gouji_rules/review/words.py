@@ -18,9 +18,12 @@ WORDS: dict[type, tuple[str, str]] = {
 }
 
 
-def action_words(action: Action, lang: str = "zh") -> str:
-    """``action`` as a player says it: 出 KKK2+SJ, 烧 AA+BJ, 过牌 (``lang`` ``en``: play KKK2+SJ …)."""
+def action_words(action: Action, lang: str = "zh", mode: str = "") -> str:
+    """``action`` as a player says it: 出 KKK2+SJ, 烧 AA+BJ, 过牌 (``lang`` ``en``: play KKK2+SJ …);
+    a pass when asked to burn (``mode`` ``burn``) is 不烧."""
     en = lang == "en"
+    if mode == "burn" and isinstance(action, Pass):
+        return "do not burn" if en else "不烧"
     if isinstance(action, Play):
         return ("play " if en else "出 ") + format_set(action.cards)
     if isinstance(action, Burn):
