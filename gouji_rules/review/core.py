@@ -237,8 +237,9 @@ class Reviewer:
         rows = paired_values(obs, legal, cands, self.players, SplitMix64(seed), b.worlds, seed)
         means = [sum(r[i] for r in rows) / len(rows) if rows else None for i in range(len(cands))]
         at = cands.index(played)
-        # the best by mean value; ties (and no worlds at all) go to the agent's Q order, then the move played
-        best = max(range(len(cands)), key=lambda i: (means[i] if means[i] is not None else 0.0, i == at, -i))
+        # the best by mean value, ties to the move played, then the agent's Q order; with no world
+        # drawn (a view no deal agrees with) the agent's choice is its Q's first
+        best = max(range(len(cands)), key=lambda i: (means[i] or 0.0, i == at, -i)) if rows else 0
         diff = interval([r[best] - r[at] for r in rows])
         by_value = sorted(range(len(cands)), key=lambda i: (-(means[i] or 0.0), i))
         top = tuple(_choice(cands[i], means[i], q_of[cands[i]], obs.mode) for i in by_value[:HINTS])

@@ -2,8 +2,9 @@
 
 A match's records file holds its hands one a line, under one rules line; ``--hand K`` picks one.
 Every hand is read through :func:`gouji_rules.records.read_records` (bounded lines, a regular file
-only), matched to its rules by fingerprint, and its deck and seed checked, so a damaged or forged
-record is refused with its line before anything is played out.
+only), matched to its rules by fingerprint, and verified as ``gouji verify`` does (deck, seed, every
+action, the end it states), so a damaged, cut or forged record is refused with its line before
+anything is played out.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from ..errors import GoujiError
 from ..records.read import RulesBook, read_records, schema_problem
-from ..records.verify import deck_problem, seed_problem
+from ..records.verify import verify_record
 from ..tournament.errors import InputError
 from ..variant import Variant
 
@@ -55,9 +56,9 @@ def hands_to_review(
             v = book.for_record(rec)
         except GoujiError as e:
             raise InputError(str(e), file=path, line=line) from None
-        problem = deck_problem(v, rec) or seed_problem(v, rec)
+        problem = verify_record(v, rec)  # a hand reviewed is one that verifies: deck, seed, every action, its end
         if problem:
-            raise InputError(problem, file=path, line=line)
+            raise InputError(f"hand {n}: {problem}", file=path, line=line)
         if variant is not None and v.rules.fingerprint != variant.rules.fingerprint:
             raise InputError(
                 f"hand {n} was played under other rules ({v.name}) than hand {out[0][0]} ({variant.name}); "

@@ -27,6 +27,8 @@ def files(tmp_path_factory: pytest.TempPathFactory, pair: Pair) -> dict[str, Pat
     broken = {**bad, "actions": [*bad["actions"][:5], "3:BJBJBJBJ", *bad["actions"][6:]]}
     out["broken"] = d / "broken.jsonl"
     out["broken"].write_text(json.dumps(broken) + "\n")
+    out["short"] = d / "short.jsonl"  # cut off in the middle of the hand
+    out["short"].write_text(json.dumps({**bad, "actions": bad["actions"][:40]}) + "\n")
     out["text"] = d / "notes.txt"
     out["text"].write_text("这不是记录\n")
     out["at"] = Path(str(at))
@@ -80,7 +82,11 @@ def test_bad_options(files: dict[str, Path], args: tuple[str, ...], codes: set[i
 
 @pytest.mark.parametrize(
     ("name", "says"),
-    [("text", "not JSON"), ("broken", "hand 1: action 6 (3:BJBJBJBJ) cannot be replayed")],
+    [
+        ("text", "not JSON"),
+        ("broken", "hand 1: action 6 (3:BJBJBJBJ): illegal"),
+        ("short", "hand 1: the actions end after action 40 but the hand is not over"),
+    ],
 )
 def test_bad_files_get_one_line(files: dict[str, Path], name: str, says: str) -> None:
     code, out, err = run("review", str(files[name]), "--seat", "1", "--worlds", "1", "--candidates", "1")
