@@ -205,7 +205,8 @@ def verdict_of(diff: Interval) -> str:
 
 class Reviewer:
     """Values decisions with the learned agent: its Q ranks the candidates and it plays every seat of
-    every world.  One Reviewer serves many decisions (the room calls it after each hand)."""
+    every world.  One Reviewer serves many decisions (the room calls it after each hand); it holds
+    agents with per-hand state, so a thread or process uses its own."""
 
     def __init__(self, budget: Budget | None = None) -> None:
         from ..learn.agent import LearnedAgent
@@ -285,16 +286,26 @@ def seat_decisions(
             raise InputError(f"action {step} ({text}) cannot be replayed: {e}") from None
 
 
+CHOICE_EVENTS = frozenset({"return_tribute", "with_head", "no_head", "hedian"})
+"""Events before play that record a seat's choice under another name than its decision kind (还贡 is
+the kind ``give``, 有头/无头 the kind ``head``, 和点 a ``xuandian`` answer)."""
+
+
 def between_decisions(record: dict[str, Any], seat: int) -> int:
-    """How many of ``seat``'s decisions between hands the record names (events before play by the seat
-    that answer a decision a phase asks)."""
+    """How many of ``seat``'s choices between hands the record names: its events before play that
+    answer a decision a phase asks.  A choice declined (no 宣点, no 革命) leaves no event, so it is
+    not counted: the record cannot say it was asked."""
     from ..phases.base import answering
 
     pre = record.get("pre_play")
     if not isinstance(pre, list):
         return 0
     return sum(
-        1 for e in pre if isinstance(e, dict) and e.get("seat") == seat and answering(str(e.get("type"))) is not None
+        1
+        for e in pre
+        if isinstance(e, dict)
+        and e.get("seat") == seat
+        and (e.get("type") in CHOICE_EVENTS or answering(str(e.get("type"))) is not None)
     )
 
 

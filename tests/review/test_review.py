@@ -142,3 +142,18 @@ def test_a_bad_seat_and_a_damaged_record_are_refused(pair: Pair) -> None:
         review_hand(v, broken, 0, TINY, steps=set())
     with pytest.raises(InputError, match="worlds"):
         Budget(worlds=0)
+
+
+def test_choices_between_hands_are_counted_not_valued() -> None:
+    """还贡 and 明点 are the seat's choices; paying tribute and the deal are not; another seat's are not its."""
+    from gouji_rules.review.core import between_decisions
+
+    pre = [
+        {"type": "deal", "seat": 1},
+        {"type": "tribute", "seat": 1, "cards": "2", "other": 4},
+        {"type": "return_tribute", "seat": 1, "cards": "5", "other": 4},
+        {"type": "mingdian", "seat": 1},
+        {"type": "buy4", "seat": 3},
+    ]
+    assert [between_decisions({"pre_play": pre}, s) for s in range(6)] == [0, 2, 0, 1, 0, 0]
+    assert between_decisions({}, 1) == 0
