@@ -7,6 +7,8 @@ them, and 0-5 in ``--json``, as records do.  Exit codes: 0 fine, 1 bad input, 2 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -26,6 +28,7 @@ from .common import OUTPUT, SEED, add_commands, check_output_paths, handles_erro
 @click.option("--json", "as_json", is_flag=True, help="JSON (seats 0-5, as records and the bot protocol)")
 @click.option("--html", "html_path", type=OUTPUT, help="also write a phone page (never over an input)")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True, help="language of the text")
+@click.option("--quiet", is_flag=True, help="no progress lines on stderr")
 @handles_errors
 def review_cmd(
     records: str,
@@ -38,6 +41,7 @@ def review_cmd(
     as_json: bool,
     html_path: str | None,
     lang: str,
+    quiet: bool,
 ) -> None:
     """Review a seat's decisions (复盘): each move against the learned agent's best, in 头科 scores with a 95%
     interval; 失误 when the interval starts at 0.5 or more, 有争议 at 0.2."""
@@ -53,7 +57,7 @@ def review_cmd(
     override = catalog.resolve(variant_spec) if variant_spec else None
     variant, hands = hands_to_review(records, hand, override)
     try:
-        result = review(variant, hands, seat - 1, budget)
+        result = review(variant, hands, seat - 1, budget, None if quiet else _progress(hands))
     except InputError as e:  # a record the rules refuse part-way: name the file
         raise InputError(e.message, file=records) from None
     if html_path:
@@ -67,6 +71,16 @@ def review_cmd(
     else:
         for line in review_lines(result, lang):
             click.echo(line)
+
+
+def _progress(hands: list[tuple[int, Any]]) -> Callable[[int, int], None]:
+    """A line on stderr as each hand starts (a match's review takes minutes), only for more than one hand."""
+
+    def say(k: int, n: int) -> None:
+        if n > 1:
+            click.echo(f"review: hand {hands[k - 1][0]} ({k}/{n})", err=True)
+
+    return say
 
 
 def register(group: click.Group) -> None:

@@ -18,7 +18,7 @@ ask again with an observation, so they are counted (``between``) but not valued.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -339,13 +339,22 @@ def review_hand(
 
 
 def review(
-    variant: Variant, records: Sequence[tuple[int, dict[str, Any]]], seat: int, budget: Budget | None = None
+    variant: Variant,
+    records: Sequence[tuple[int, dict[str, Any]]],
+    seat: int,
+    budget: Budget | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Review:
-    """``seat``'s review over hand records, each given with its number in the file."""
+    """``seat``'s review over hand records, each given with its number in the file; ``progress(k, n)``
+    is called as the k-th of n hands starts (a match takes minutes)."""
     b = budget or Budget()
     rv = Reviewer(b)
-    hands = tuple(review_hand(variant, rec, seat, b, n, rv) for n, rec in records)
-    return Review(variant.name, seat, b, hands)
+    hands = []
+    for k, (n, rec) in enumerate(records, start=1):
+        if progress is not None:
+            progress(k, len(records))
+        hands.append(review_hand(variant, rec, seat, b, n, rv))
+    return Review(variant.name, seat, b, tuple(hands))
 
 
 __all__ = [

@@ -157,3 +157,18 @@ def test_choices_between_hands_are_counted_not_valued() -> None:
     ]
     assert [between_decisions({"pre_play": pre}, s) for s in range(6)] == [0, 2, 0, 1, 0, 0]
     assert between_decisions({}, 1) == 0
+
+
+def test_worlds_are_drawn_after_a_seat_went_out_in_a_hand_after_tribute() -> None:
+    """After tribute a seat's deal size is not the variant's; a seat that went out must hold nothing
+    in the worlds, or none replays its last set (seat 2 of this hand, step 200 on, had none)."""
+    from gouji_rules.agents import make_agent
+    from gouji_rules.catalog import dagang
+    from gouji_rules.match import play_match
+
+    m = play_match(dagang(), derive(7, 0), 2, [make_agent("greedy") for _ in range(6)])
+    record = m.summaries[1].record
+    assert record.get("pre_play")  # tribute moved cards before this hand
+    hr = review_hand(dagang(), record, 1, Budget(worlds=1, candidates=1))
+    assert [d.step for d in hr.decisions if d.diff.n == 0] == []
+    assert max(d.step for d in hr.decisions) >= 200
