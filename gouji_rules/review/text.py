@@ -23,7 +23,9 @@ def signed(x: float | None) -> str:
 
 
 def span(d: Decision) -> str:
-    """The difference and its interval: ``+1.00 [+0.62, +1.38]``."""
+    """The difference and its interval: ``+1.00 [+0.62, +1.38]``; ``?`` with no world drawn."""
+    if d.diff.n == 0:
+        return "?"
     if d.diff.low is None:
         return f"{signed(d.diff.mean)} [?]"
     return f"{signed(d.diff.mean)} [{signed(d.diff.low)}, {signed(d.diff.high)}]"
