@@ -43,8 +43,11 @@ def review_cmd(
     lang: str,
     quiet: bool,
 ) -> None:
-    """Review a seat's decisions (复盘): each move against the learned agent's best, in 头科 scores with a 95%
-    interval; 失误 when the interval starts at 0.5 or more, 有争议 at 0.2."""
+    """Review a seat's decisions (复盘) against the learned agent, in 头科 scores with intervals.
+
+    Each move is set beside the agent's best; the difference is given with its 95% interval, over
+    worlds drawn from the seat's own view.  失误 when the interval starts at 0.5 or more, 有争议 at 0.2.
+    """
     from .. import catalog
     from ..outputs import variant_inputs
     from ..review import Budget, review
