@@ -31,6 +31,8 @@ div.d.mistake { border-color: #b22222; border-width: 2px; } div.d.disputed { bor
 .bar u { position: absolute; top: -3px; width: 1px; height: 16px; background: #b22222; }
 details summary { color: #1f5fa8; cursor: pointer; padding: .2em 0; }
 ol { margin: .2em 0 .2em 1.2em; padding: 0; }
+p.jump a { display: inline-block; margin: .15em .3em .15em 0; padding: .25em .6em; border-radius: 999px;
+           background: #fde8e8; color: #b22222; text-decoration: none; font-size: .9em; }
 """
 
 
@@ -59,7 +61,7 @@ def _card(d: Decision, lo: float, hi: float) -> str:
     best = "与AI相同" if d.agreed else f"AI选 <b>{escape(d.best.zh)}</b>"
     diff = "" if d.agreed else f'<div class="row"><span>差 {escape(span(d))} 头科</span></div>{_bar(d, lo, hi)}'
     return (
-        f'<div class="d {d.verdict}"><span class="mark">{escape(mark)}</span>'
+        f'<div class="d {d.verdict}" id="d{d.hand}-{d.step}"><span class="mark">{escape(mark)}</span>'
         f'<div class="where">第{d.hand}手 第{d.step}步 · {escape(mode)} · {d.options} 种走法</div>'
         f'<div class="row"><span>打出 <b>{escape(d.played.zh)}</b></span><span>{best}</span></div>{diff}'
         f"<details><summary>提示：AI的前三选择</summary><ol>{hints}</ol></details></div>"
@@ -71,6 +73,10 @@ def render_page(r: Review) -> str:
     ends = [x for d in r.decisions for x in (d.diff.low, d.diff.high) if x is not None]
     lo, hi = min([-0.5, *ends]), max([1.0, *ends])
     cards = "".join(_card(d, lo, hi) for d in r.decisions)
+    marked = [d for d in r.decisions if d.verdict in (MISTAKE, DISPUTED)]
+    jump = "".join(
+        f'<a href="#d{d.hand}-{d.step}">第{d.hand}手第{d.step}步 {VERDICT_WORDS[d.verdict][0]}</a> ' for d in marked
+    )
     rate = "—" if r.agreement is None else f"{r.agreement:.0%}"
     mistakes = r.count(MISTAKE)
     return (
@@ -79,7 +85,9 @@ def render_page(r: Review) -> str:
         f"<title>复盘 第{r.seat + 1}座 · {escape(r.variant)}</title><style>{STYLE}</style></head><body>"
         f'<h1>复盘 · 第{r.seat + 1}座</h1><p class="head">{escape(head_line(r))}</p>'
         f'<p class="sum">与AI一致率 <b>{rate}</b> · 失误 <b>{mistakes}</b> · 有争议 <b>{r.count(DISPUTED)}</b>'
-        f"<br><small>{escape(summary_line(r))}</small></p>{cards}"
+        f"<br><small>{escape(summary_line(r))}</small></p>"
+        + (f'<p class="jump">{jump}</p>' if jump else "")
+        + f"{cards}"
         f'<p class="note">失误：区间下端 ≥ {MISTAKE_AT} 个头科分；有争议：≥ {DISPUTED_AT}。'
         "数值由学习型AI从本座自己的视角抽样其他人的牌并打完全手得出（不看真实的暗牌），"
         "同一批世界上成对比较；世界越多区间越窄。</p></body></html>\n"

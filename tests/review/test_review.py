@@ -172,3 +172,13 @@ def test_worlds_are_drawn_after_a_seat_went_out_in_a_hand_after_tribute() -> Non
     hr = review_hand(dagang(), record, 1, Budget(worlds=1, candidates=1))
     assert [d.step for d in hr.decisions if d.diff.n == 0] == []
     assert max(d.step for d in hr.decisions) >= 200
+
+
+def test_the_page_leads_to_the_mistakes_and_escapes_what_it_shows() -> None:
+    from gouji_rules.review.page import render_page
+
+    ds = (_decision("pass", "BJ", 0.6), _decision("K", "K", 0.0))
+    page = render_page(Review("<script>x</script>", 0, TINY, (HandReview(3, ds, 0, 0),)))
+    assert '<a href="#d1-1">第1手第1步 失误</a>' in page and 'id="d1-1"' in page
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert 'name="viewport" content="width=device-width' in page
