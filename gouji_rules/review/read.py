@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import GoujiError
-from ..records.read import RulesBook, read_records, schema_problem
+from ..records.read import RulesBook, is_event_file, read_records, schema_problem
 from ..records.verify import verify_record
 from ..tournament.errors import InputError
 from ..variant import Variant
@@ -27,6 +27,11 @@ def hands_to_review(
     """The rules and the played hands of ``path`` (each with its number in the file, 1-based):
     every hand, or only the ``hand``-th.  Raises InputError naming the file (and line) for a line that
     is not a record, rules that do not match, a result entered at a table, hands of two variants."""
+    if is_event_file(path):
+        raise InputError(
+            "an event file: write its hands as records first (gouji event export EVENT --records FILE.jsonl)",
+            file=path,
+        )
     book = RulesBook(override)
     out: list[tuple[int, dict[str, Any]]] = []
     variant: Variant | None = None

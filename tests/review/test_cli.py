@@ -94,6 +94,18 @@ def test_bad_files_get_one_line(files: dict[str, Path], name: str, says: str) ->
     assert len(err.strip().splitlines()) == 1 and says in err and str(files[name]) in err
 
 
+def test_an_event_file_is_sent_to_export(tmp_path: Path) -> None:
+    import sqlite3
+
+    event = tmp_path / "night.sqlite"
+    con = sqlite3.connect(event)
+    con.execute("CREATE TABLE meta (key TEXT)")
+    con.commit()
+    con.close()
+    code, _, err = run("review", str(event), "--seat", "1")
+    assert code == 1 and "gouji event export" in err and len(err.strip().splitlines()) == 1
+
+
 def test_special_files_are_refused(files: dict[str, Path], tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
