@@ -98,18 +98,23 @@ def hidden_counts(obs: Observation, pool_size: int, played: list[list[int]]) -> 
     left = obs.cards_left
     leader = next((e.seat for e in own_events(obs.events) if e.type == "deal"), 0)
     sizes = obs.rules.hand_sizes
+    # a seat that went out holds nothing: after tribute its deal size is not the variant's, so the
+    # count from the deal size would hand it cards, and no world could replay its last set
+    gone = {e.seat for e in own_events(obs.events) if e.type == "finish"}
     out = [0] * 6
     for s in range(6):
         if s == me:
             continue
         if s < len(left) and left[s] >= 0:
             out[s] = int(left[s])
+        elif s in gone:
+            out[s] = 0
         else:
             out[s] = max(0, sizes[(s - leader) % 6] - sum(played[s]))
     # a count that does not add up (cards moved by tribute) is evened out on the largest hands
     diff = pool_size - sum(out)
     while diff:
-        live = [s for s in range(6) if s != me and (out[s] > 0 or diff > 0)]
+        live = [s for s in range(6) if s != me and s not in gone and (out[s] > 0 or diff > 0)]
         if not live:
             break
         s = max(live, key=lambda x: out[x]) if diff < 0 else min(live, key=lambda x: out[x])

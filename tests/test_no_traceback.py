@@ -130,6 +130,7 @@ FILE_SLOTS: dict[str, tuple[str, ...]] = {
     "record_from": ("event", "record", EVENT, "--from", BAD),
     "correct_from": ("event", "correct", EVENT, "--from", BAD),
     "replay": ("replay", BAD, "--no-pause"),
+    "review": ("review", BAD, "--seat", "1", "--worlds", "1", "--candidates", "1"),
     "verify": ("verify", BAD),
 }
 EVENT_SLOTS: dict[str, tuple[str, ...]] = {

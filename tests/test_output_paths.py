@@ -37,6 +37,7 @@ OUT, VARIANT, PARENT, EVENT, PLAYERS = "{OUT}", "{VARIANT}", "{PARENT}", "{EVENT
 BASE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "compare": (("compare", "dagang", VARIANT, "--hands", "1", "--quiet"), (VARIANT, PARENT)),
     "simulate": (("simulate", "--hands", "1", "--variant", VARIANT), (VARIANT, PARENT)),
+    "review": (("review", PLAYERS, "--seat", "1", "--variant", VARIANT), (PLAYERS, VARIANT, PARENT)),  # refused first
     "train": (("train", "--out", "/nonexistent/gouji-run"), ()),  # --export: refused before the run is read
     "edit": (("edit", OUT), ()),  # the file it edits is its output: refused before anything is served
     "event standings": (("event", "standings", EVENT), (EVENT,)),

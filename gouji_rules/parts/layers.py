@@ -94,6 +94,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("tools", "records, simulation, RL envs", ("records", "sim", "env")),
     ("learned", "the learned agent, its features and weights", ("learn",)),
     ("compare", "variant analysis (it plays the learned agent)", ("compare",)),
+    ("review", "复盘: a seat's decisions valued by search with the learned agent", ("review",)),
     (
         "training",
         "self-play training, and the club files it draws",
