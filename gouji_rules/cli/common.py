@@ -173,3 +173,38 @@ def handles_errors(fn: F) -> F:
             fail("out of memory: the input is too large for this machine")
 
     return wrapper  # type: ignore[return-value]
+
+
+class SchedulerAddress(TextParam):
+    """A Dask scheduler's address: ``[tcp|tls|ws|wss|ucx://]HOST:PORT``, checked before anything runs."""
+
+    name = "address"
+    SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """A Dask scheduler address checked at parse time (scheme, host, port), so a typo fails at once rather than
+        after a connect timeout."""
+        from urllib.parse import urlsplit
+
+        text = str(value).strip()
+        full = text if "://" in text else f"tcp://{text}"
+        try:
+            parts = urlsplit(full)
+            ok = (
+                parts.scheme in self.SCHEMES
+                and bool(parts.hostname)
+                and parts.port is not None
+                and parts.port > 0
+                and not parts.path.strip("/")
+                and not parts.query
+                and all(c.isalnum() or c in ".-_:[]%" for c in parts.netloc)
+            )
+        except ValueError:  # a port out of range, a bracket left open
+            ok = False
+        if not ok:
+            self.fail(
+                f"{text!r} is not a scheduler address; give HOST:PORT or tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)",
+                param,
+                ctx,
+            )
+        return full

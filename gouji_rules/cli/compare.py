@@ -18,7 +18,7 @@ import click
 
 from ..errors import GoujiError
 from ..play.agents import AGENTS
-from .common import MAX_RUN_HANDS, MAX_WORKERS, OUTPUT, SEED, TextParam, check_output_paths
+from .common import MAX_RUN_HANDS, MAX_WORKERS, OUTPUT, SEED, SchedulerAddress, check_output_paths
 from .common import check_agents as _check_agents
 from .common import fail as _fail
 
@@ -167,41 +167,6 @@ def register(group: click.Group) -> None:
             from ..compare.report import render_text
 
             click.echo(render_text(doc), nl=False)
-
-
-class SchedulerAddress(TextParam):
-    """A Dask scheduler's address: ``[tcp|tls|ws|wss|ucx://]HOST:PORT``, checked before anything runs."""
-
-    name = "address"
-    SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        """A Dask scheduler address checked at parse time (scheme, host, port), so a typo fails at once rather than
-        after a connect timeout."""
-        from urllib.parse import urlsplit
-
-        text = str(value).strip()
-        full = text if "://" in text else f"tcp://{text}"
-        try:
-            parts = urlsplit(full)
-            ok = (
-                parts.scheme in self.SCHEMES
-                and bool(parts.hostname)
-                and parts.port is not None
-                and parts.port > 0
-                and not parts.path.strip("/")
-                and not parts.query
-                and all(c.isalnum() or c in ".-_:[]%" for c in parts.netloc)
-            )
-        except ValueError:  # a port out of range, a bracket left open
-            ok = False
-        if not ok:
-            self.fail(
-                f"{text!r} is not a scheduler address; give HOST:PORT or tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)",
-                param,
-                ctx,
-            )
-        return full
 
 
 def _not_finite(doc: Any, where: str = "") -> str:

@@ -18,7 +18,17 @@ from typing import Any
 
 import click
 
-from .common import MAX_WORKERS, OUTPUT, SEED, FiniteFloat, add_commands, check_output_paths, fail, handles_errors
+from .common import (
+    MAX_WORKERS,
+    OUTPUT,
+    SEED,
+    FiniteFloat,
+    SchedulerAddress,
+    add_commands,
+    check_output_paths,
+    fail,
+    handles_errors,
+)
 
 
 def held_out_folder() -> Path:
@@ -81,7 +91,12 @@ def _line(p: Any) -> str:
 @click.option("--seconds", type=FiniteFloat(0, min_open=True), default=None, help="stop after this long")
 @click.option("--decisions", "max_decisions", type=click.IntRange(1), default=None, help="stop at this many decisions")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="local processes")
-@click.option("--scheduler", default=None, help="a Dask scheduler address (tcp://host:8786) to run self-play on")
+@click.option(
+    "--scheduler",
+    type=SchedulerAddress(),
+    default=None,
+    help="a Dask scheduler address (tcp://host:8786) to run self-play on",
+)
 @click.option("--init", "init", default=None, help="start from the weights shipped for a variant (dagang) or a file")
 @click.option("--epsilon", type=FiniteFloat(0, 1), default=0.02, show_default=True, help="exploration rate")
 @click.option(

@@ -111,3 +111,15 @@ def test_a_hand_the_engine_stops_leaves_no_samples_and_the_unit_goes_on(monkeypa
     monkeypatch.setattr(sp, "Match", Stops)
     both = run_selfplay(two)
     assert both.target.tolist() == alone.target.tolist() and both.hands == 2
+
+
+def test_a_bad_scheduler_address_is_a_usage_error_and_leaves_no_run_folder(tmp_path) -> None:
+    """`gouji train --scheduler '!!!'` printed a traceback and left an empty run folder."""
+    from click.testing import CliRunner
+
+    from gouji_rules.cli import main
+
+    out = tmp_path / "run"
+    r = CliRunner().invoke(main, ["train", "--out", str(out), "--scheduler", "!!!", "--decisions", "10"])
+    assert r.exit_code == 2 and "not a scheduler address" in r.output and "Traceback" not in r.output
+    assert not out.exists()
