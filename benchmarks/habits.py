@@ -10,7 +10,11 @@ actions and the choice go to three detectors that read the engine's state (never
 - ``lone_big_joker``: a 大王 played as a single while a legal set could carry it (挂王).
 
 Each reports, per agent and variant: the chances (decisions where the blunder was possible),
-the blunders, and blunders per 100 hands.  A table on stdout, or ``--json``; progress on stderr.
+the blunders, and blunders per 100 hands.  Beside them, from the hands' records, per hand:
+``point_closed`` (a seat's own 开点 closed: the next hand's 点贡), ``burns`` and ``burn_fails``
+(烧牌 started, and failed: 烧贡).  A table on stdout, or ``--json``; progress on stderr.
+``--weights FILE`` plays ``learned`` with a weights file (a training run's ``best.npz``) instead of
+the shipped ones, every kind of decision its meta says it learned.
 
     python benchmarks/habits.py --variants dagang,dianshaomenla --agents greedy,simple,learned --hands 96
     python benchmarks/habits.py --agents ismcts --worlds 2 --hands 48     # search: about half a second a hand
@@ -111,12 +115,33 @@ class Watched:
         return action
 
 
+COUNTED = ("point_closed", "burn", "burn_fail")
+"""Events counted per hand from the records (their ids in docs/events.md)."""
+
+WEIGHTS: list[str] = []
+"""``--weights FILE``: the weights ``learned`` plays with (empty: the shipped ones)."""
+
+
 def player(agent: str, worlds: int) -> Agent:
     """A new agent by name; ``ismcts`` searches ``worlds`` worlds (a small budget keeps a run to minutes)."""
     if agent == "ismcts":
         from gouji_rules.search import SearchAgent
 
         return SearchAgent(worlds=worlds)
+    if agent == "learned" and WEIGHTS:
+        from gouji_rules.learn.agent import LearnedAgent
+        from gouji_rules.learn.checkpoint import fit_columns, load_weights
+        from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
+
+        net, meta, _ = load_weights(WEIGHTS[0])
+        net = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]
+        return LearnedAgent(
+            net,
+            learned_kinds=meta["learned_kinds"],
+            scope=meta.get("scope"),
+            margin=meta.get("margin"),
+            candidates=meta.get("candidates"),
+        )
     return make_agent(agent)
 
 
@@ -125,10 +150,15 @@ def habits(variant: str, agent: str, hands: int, seed: int, match_hands: int = 8
     rules = catalog.resolve(variant)
     tally = Tally()
     played = 0
+    counted = dict.fromkeys(COUNTED, 0)
     while played < hands:
         n = min(match_hands, hands - played)
         agents = [Watched(player(agent, worlds), tally) for _ in range(6)]
-        play_match(rules, seed=derive(seed, played), hands=n, agents=agents)
+        m = play_match(rules, seed=derive(seed, played), hands=n, agents=agents)
+        for summary in m.summaries:
+            for e in summary.record.get("events", ()):
+                if e.get("type") in counted:
+                    counted[e["type"]] += 1
         played += n
     return {
         "variant": variant,
@@ -144,17 +174,21 @@ def habits(variant: str, agent: str, hands: int, seed: int, match_hands: int = 8
             }
             for k in DETECTORS
         },
+        "per_hand": {k: round(n / played, 3) for k, n in counted.items()},
     }
 
 
 def table(rows: list[dict[str, object]]) -> str:
     """One line per variant and agent: blunders / chances and per 100 hands for each detector."""
-    head = f"{'variant':<15}{'agent':<9}{'hands':>6}  " + "  ".join(f"{k:>26}" for k in DETECTORS)
+    head = f"{'variant':<15}{'agent':<9}{'hands':>6}  " + "  ".join(f"{k:>26}" for k in (*DETECTORS, *COUNTED))
     lines = [head]
     for row in rows:
         hb = row["habits"]
         assert isinstance(hb, dict)
         cells = [f"{hb[k]['blunders']:>5}/{hb[k]['chances']:<6} {hb[k]['per_100_hands']:>7.2f}/100h" for k in DETECTORS]
+        per = row["per_hand"]
+        assert isinstance(per, dict)
+        cells += [f"{per[k]:>8.2f}/h {k}" for k in COUNTED]
         lines.append(
             f"{row['variant']!s:<15}{row['agent']!s:<9}{row['hands']!s:>6}  " + "  ".join(f"{c:>26}" for c in cells)
         )
@@ -169,7 +203,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--worlds", type=int, default=2, help="ismcts's worlds per decision (its default is 6)")
     ap.add_argument("--json", action="store_true", help="one JSON document instead of the table")
+    ap.add_argument("--weights", default=None, help="the weights file learned plays with (default: the shipped)")
     args = ap.parse_args()
+    if args.weights:
+        WEIGHTS.append(args.weights)
     if args.hands < 1 or args.worlds < 1:
         ap.error("--hands and --worlds must be at least 1")
     variants = [v for v in args.variants.split(",") if v.strip()]
@@ -180,7 +217,7 @@ def main() -> None:
         for v in variants:
             catalog.resolve(v)
         for a in agents:
-            make_agent(a)
+            player(a, args.worlds)
     except (GoujiError, ValueError, OSError) as e:
         print(f"habits: {str(e).splitlines()[0]}", file=sys.stderr)
         raise SystemExit(1) from None

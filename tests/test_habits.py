@@ -96,3 +96,17 @@ def test_habits_counts_a_short_run(agent: str) -> None:
     row = habits.habits("dagang", agent, hands=2, seed=1)
     assert row["hands"] == 2
     assert set(row["habits"]) == {"fours_before_open", "jokerless_burn", "lone_big_joker"}
+
+
+def test_closed_points_and_failed_burns_are_counted_per_hand_from_the_records() -> None:
+    """Issue 32: "it closes its own 开点 no more often than greedy" — the rate the report gives is the
+    hands' own ``point_closed`` events per hand, and burns and failed burns likewise."""
+    from gouji_rules.game.rng import derive
+    from gouji_rules.play.agents import GreedyAgent
+    from gouji_rules.play.match import play_match
+
+    row = habits.habits("dagang", "greedy", 8, 7)
+    m = play_match(dagang(), derive(7, 0), 8, [GreedyAgent() for _ in range(6)])
+    events = [e["type"] for s in m.summaries for e in s.record["events"]]
+    assert row["per_hand"]["point_closed"] == round(events.count("point_closed") / 8, 3) > 0
+    assert row["per_hand"]["burn_fail"] == round(events.count("burn_fail") / 8, 3)
