@@ -191,6 +191,7 @@ class ActionEncoding:
         return self.offsets[cs.rank] + (((((cs.count - 1) * t + cs.twos) * j1 + cs.sj) * j2 + cs.bj) * j3 + cs.top)
 
     def encode(self, action: Action) -> int:
+        """The index of ``action`` in this variant's action space, the number an env's policy outputs (its inverse is :meth:`decode`)."""
         if isinstance(action, Play):
             return self.set_index(action.cards)
         if isinstance(action, Burn):

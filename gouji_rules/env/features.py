@@ -110,6 +110,7 @@ class ObservationEncoder:
         self._played: dict[int, tuple[Any, Any, int, FloatArray]] = {}
 
     def reset(self) -> None:
+        """Forget the played-card counts (a new hand): the next observation is counted from its first event."""
         self._played.clear()
 
     def played(self, obs: Observation, upto: int | None = None) -> FloatArray:

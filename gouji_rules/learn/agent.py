@@ -57,6 +57,7 @@ KNOWN = frozenset(MODES)
 
 
 def shipped_path(name: str) -> Path:
+    """Where the weights shipped for variant ``name`` are installed (``gouji_rules/data/agents/NAME.npz``)."""
     return Path(str(resources.files("gouji_rules.data").joinpath("agents", f"{name}.npz")))
 
 
@@ -207,6 +208,7 @@ class LearnedAgent:
         self._choosers: dict[str, Chooser | None] = {}
 
     def start_hand(self, seed: int, seat: int) -> None:
+        """A new hand: seed the exploration stream from the hand, so a seat's play repeats under its seed."""
         self.rng = SplitMix64(derive(seed, 4000 + seat))
         self.seat = seat
         self.greedy.start_hand(seed, seat)
@@ -256,6 +258,7 @@ class LearnedAgent:
         return self.greedy.act(obs, legal) if chooser is None else chooser(obs, legal)
 
     def act(self, obs: Observation, legal: Legal) -> Action:
+        """The legal action of highest Q at a kind the weights learned, else the kind's own default chooser."""
         if len(legal) == 1:
             return legal[0]
         feat, net = self._setup(obs.rules)

@@ -21,6 +21,8 @@ from ..variant import Variant
 
 @dataclass(frozen=True)
 class Strength:
+    """A strength figure: team A − team B per hand over ``pairs`` deal pairs, with its 95% interval."""
+
     pairs: int
     mean: float
     low: float
@@ -52,6 +54,7 @@ def play_pair(variant: Variant, seed: int, team_a: Callable[[], Agent], team_b: 
 
 
 def pair_seed(seed: int, i: int) -> int:
+    """The seed of deal pair ``i``: the same pairs for every agent measured with ``seed``."""
     return derive(seed, i)
 
 

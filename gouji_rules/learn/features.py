@@ -93,6 +93,7 @@ class Featurizer:
         self.observations = ef.ObservationEncoder()
 
     def reset(self) -> None:
+        """Forget the played-card counts at a new hand; the cached action rows stay (they depend on the rules only)."""
         self.observations.reset()
 
     def base_row(self, obs: Observation) -> FloatArray:

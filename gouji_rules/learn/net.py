@@ -115,6 +115,7 @@ class QNet:
         return self.loss_and_grads(obs, acts, target)[0]
 
     def copy(self) -> QNet:
+        """An independent copy (the strength figure measures a frozen network while training goes on)."""
         out = QNet.__new__(QNet)
         out.obs_size, out.act_size, out.hidden = self.obs_size, self.act_size, self.hidden
         out.p = {k: v.copy() for k, v in self.p.items()}
@@ -131,6 +132,7 @@ class Adam:
         self.v = {k: np.zeros_like(v) for k, v in net.p.items()}
 
     def step(self, net: QNet, grads: dict[str, FloatArray]) -> None:
+        """One Adam update of ``net`` in place from ``grads``, the moments kept here (and in checkpoints)."""
         self.t += 1
         c1 = 1.0 - self.b1**self.t
         c2 = 1.0 - self.b2**self.t

@@ -92,6 +92,8 @@ class SelfPlayUnit:
 
 @dataclass
 class Samples:
+    """What a self-play unit returns: rows, targets, and the decisions and hands it played (the run's counters)."""
+
     obs: FloatArray
     act: FloatArray
     target: FloatArray
@@ -100,6 +102,7 @@ class Samples:
 
     @staticmethod
     def empty() -> Samples:
+        """No samples (a unit whose hands gave none), shaped for ``np.concatenate``."""
         z = np.zeros((0,), np.float32)
         return Samples(np.zeros((0, OBS_SIZE), np.float32), np.zeros((0, ACT_SIZE), np.float32), z, 0, 0)
 

@@ -71,6 +71,8 @@ EVAL_SEED = 0xE7A1
 
 @dataclass
 class TrainConfig:
+    """What a run is asked to do (`gouji train`'s options); kept in every checkpoint, so a resumed run is the same run."""
+
     variant: str
     out: str
     seed: int = 0
@@ -113,6 +115,8 @@ class TrainConfig:
 
 @dataclass
 class Progress:
+    """A run's counters and latest strength figure, for the progress line and the summary printed at the end."""
+
     decisions: int
     samples: int
     updates: int
@@ -178,6 +182,7 @@ class Runner:
             self.pool = LocalWorkers(workers)
 
     def submit(self, unit: SelfPlayUnit) -> Any:
+        """Start a self-play unit in a worker (or here, with no workers); ``.result()`` gives its samples."""
         if self.client is not None:
             return self.client.submit(run_selfplay, unit, pure=False)
         if self.pool is not None:
@@ -185,6 +190,7 @@ class Runner:
         return _Done(run_selfplay(unit))
 
     def close(self) -> None:
+        """Stop the workers (or the Dask client); a unit still running is dropped, never half-added."""
         if self.pool is not None:
             self.pool.close()
         if self.client is not None:
@@ -269,6 +275,7 @@ class Trainer:
     # -- checkpoints ------------------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
+        """What a checkpoint and a weights file say of the run: its variants, command, counters, config and figures."""
         return {
             "variant": self.variant.name,
             "variant_hash": self.variant.rules.fingerprint,
@@ -308,6 +315,7 @@ class Trainer:
         return {"scope": "all"}
 
     def checkpoint(self) -> None:
+        """Write the run's state atomically (``checkpoint.npz``), so a kill loses at most the last interval."""
         save_checkpoint(self.dir / "checkpoint.npz", self.net, self.adam, self.meta())
         self.saved = self.decisions
 
@@ -378,6 +386,7 @@ class Trainer:
     # -- learning ---------------------------------------------------------------------------------
 
     def add(self, s: Samples) -> None:
+        """Put a unit's samples in the replay buffer (a ring) and count its decisions and hands."""
         self.decisions += s.decisions
         n = len(s.target)
         self.samples += n
@@ -451,6 +460,7 @@ class Trainer:
         return s
 
     def unit(self, index: int) -> SelfPlayUnit:
+        """Self-play unit ``index``: its variant in turn, a copy of the weights now, the run's settings."""
         return SelfPlayUnit(
             index,
             self.cfg.seed,

@@ -121,6 +121,7 @@ class LocalWorkers:
             raise
 
     def submit(self, unit: SelfPlayUnit) -> _Ticket:
+        """Hand ``unit`` to the next idle worker process; the ticket waits for its samples or the worker's death."""
         t = _Ticket(self, unit)
         self.queued.append(t)
         return t
