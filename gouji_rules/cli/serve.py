@@ -35,6 +35,7 @@ def _listen(host: str, port: int) -> socket.socket:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(addr)
+            sock.listen(128)  # a browser opened before the server runs waits in the queue, never refused
         except OSError:
             sock.close()
             raise

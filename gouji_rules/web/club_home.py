@@ -87,6 +87,7 @@ def launch_thread(make_app: Callable[[int], ASGIApp]) -> int:
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
+    sock.listen(128)  # before the redirect: a browser that comes before the thread serves waits, never refused
     port = int(sock.getsockname()[1])
     app = make_app(port)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
