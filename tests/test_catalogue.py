@@ -79,7 +79,9 @@ def test_every_kind_of_part_is_in_the_catalogue_with_its_options_and_columns(eve
     assert rows["phases.amnesty.limit"].record_key == "rules.phases.amnesty.limit"
     assert (rows["phases.amnesty.limit"].option.maximum, rows["phases.amnesty.limit"].option.default) == (6, 1)
     kinds = {k.name: k.column for k in catalogue.decision_kinds()}
-    assert kinds["pardon"] == len(MODES)  # a kind the layout does not know: the last column
+    # a kind the env imported before it does not know (it reads as the last mode column, "other"); a fresh
+    # env would place it after every kind listed before it
+    assert "pardon" not in MODES and kinds["pardon"] > kinds["chong_answer"]
     assert kinds["buy4"] == MODES.index("buy4")
     assert "phases" in catalogue.rules_keys()
     table = catalogue.markdown_table()
