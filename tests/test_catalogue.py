@@ -362,3 +362,18 @@ print("ok")
     assert r.returncode == 0, r.stderr
     assert "learned never saw amnesty" in r.stdout and "训练时没有见过赦免" in r.stdout
     assert "never saw amnesty" in (package_with_amnesty / "r.html").read_text(encoding="utf-8")
+
+
+def test_the_hooks_table_by_its_old_path_is_the_same_table() -> None:
+    """``python -m gouji_rules.hooks``, the command docs/variants.md gave before the layout, prints the
+    hooks' table as ``python -m gouji_rules.parts.hooks`` does (it printed nothing since the move)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    old, new = (
+        subprocess.run(
+            [sys.executable, "-m", module], capture_output=True, text=True, env=env, timeout=120, check=False
+        )
+        for module in ("gouji_rules.hooks", "gouji_rules.parts.hooks")
+    )
+    assert (old.returncode, new.returncode) == (0, 0)
+    assert old.stdout == new.stdout and "### `is_gouji`" in old.stdout
+    assert "moved" in old.stderr
