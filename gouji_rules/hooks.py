@@ -18,4 +18,8 @@ if TYPE_CHECKING:
 warnings.warn(
     "gouji_rules.hooks moved to gouji_rules.parts.hooks; import it from there", DeprecationWarning, stacklevel=2
 )
-sys.modules[__name__] = _moved
+if __name__ == "__main__":  # ``python -m gouji_rules.hooks``, the command before the move, still prints
+    print("gouji_rules.hooks moved: run python -m gouji_rules.parts.hooks", file=sys.stderr)
+    _moved.main()
+else:
+    sys.modules[__name__] = _moved

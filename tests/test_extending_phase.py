@@ -394,14 +394,14 @@ def test_the_env_encodes_every_word_and_kind_the_shipped_phases_declare() -> Non
     shipped phases declare, and the observation's modes only kinds they ask."""
     from gouji_rules.env.encoding import WORDS
     from gouji_rules.env.features import MODES, PLAY_MODES
-    from gouji_rules.parts.registry import DECISION_KINDS, PHASES
+    from gouji_rules.parts.registry import DECISION_KINDS, DECLARATIONS, PHASES
     from gouji_rules.phases.base import ANSWERED_BY, answering
 
     answering("")
     shipped = [PHASES[n] for n in PHASES if type(PHASES[n]).__module__.startswith("gouji_rules.")]
     words = {w for p in shipped for w in p.words}
     engine = {parse_action(w) for w in ("pass", "yield", "kou", "jiefeng", "agree", "refuse")}
-    declared = {parse_action(k) for k in ("xuandian", "hedian", "mingdian", "yudian")}
+    declared = {parse_action(k) for k in DECLARATIONS}  # a declaration added to the package is a word too
     assert set(WORDS) == words | engine | declared
     kinds = {k for k in DECISION_KINDS if type(ANSWERED_BY[k]).__module__.startswith("gouji_rules.")}
     # every mode column is a kind a shipped phase asks (a kind registered after the env's import reads

@@ -10,7 +10,9 @@ in the catalogue the moment it is registered, and so in every consumer that read
   (:func:`record_rules_schema`, read by :mod:`gouji_rules.records.read`);
 * ``gouji explain`` and ``gouji edit`` (through ``variant.SECTIONS`` and :func:`gouji_rules.parts.options.homes`);
 * the docs tables (:func:`markdown_table`, ``python -m gouji_rules.parts.catalogue``);
-* the env's mode columns (:func:`decision_kinds`, each kind with its column).
+* the env's mode columns (:func:`decision_kinds`, each kind with its column);
+* the events a part declares with its own words (:func:`events`), which docs/events.md's table of
+  who sees each event leaves to them.
 
 Nothing is pinned either: the env's mode columns are every registered decision kind in the order of
 its ``listed`` number (:func:`observed_kinds`; today's kinds keep the order they always had, 10 … 140),
@@ -186,6 +188,26 @@ def decision_kinds() -> list[KindRow]:
     return [KindRow(str(k), k.zh, k.en, k.listed, len(PLAY_MODES) + i) for i, k in enumerate(_kinds())]
 
 
+@dataclass(frozen=True)
+class EventRow:
+    """An event id, its place among the events (``listed``) and its own words: empty for the engine's and
+    the built-in phases' events, which docs/events.md describes by hand with who sees them and why."""
+
+    name: str
+    zh: str
+    en: str
+    listed: int
+
+
+def events() -> list[EventRow]:
+    """Every registered event id, by ``listed``.  One a part declares with its words
+    (``EventKind(name, listed, zh, en)``) is described by them, here, and seen by every seat: so a phase
+    added to the package edits no doc."""
+    from ..game.events import EVENTS  # here: reading it imports the phases, which `gouji validate` does not need
+
+    return [EventRow(e.name, e.zh, e.en, e.listed) for e in sorted(EVENTS.values(), key=lambda e: e.listed)]
+
+
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
 
@@ -208,13 +230,22 @@ def kinds_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def events_table() -> str:
+    """The events a part declares with its own words, as a Markdown table (the rest are docs/events.md's)."""
+    rows = ["| event | 中文 | English | listed |", "|---|---|---|---|"]
+    for e in events():
+        if e.zh or e.en:
+            rows.append(_row([f"`{e.name}`", e.zh, e.en, str(e.listed)]))
+    return "\n".join(rows) + "\n"
+
+
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
     from ..errors import VariantError
 
     try:
-        print(markdown_table() + "\n" + kinds_table(), end="")
+        print(markdown_table() + "\n" + kinds_table() + "\n" + events_table(), end="")
     except VariantError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -266,5 +266,10 @@ def markdown() -> str:
     return "\n".join(out)
 
 
-if __name__ == "__main__":
+def main() -> None:
+    """``python -m gouji_rules.parts.hooks`` (and the old path's): print docs/variants.md's list of hooks."""
     print(markdown(), end="")
+
+
+if __name__ == "__main__":
+    main()

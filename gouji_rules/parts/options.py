@@ -318,8 +318,10 @@ def markdown_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-if __name__ == "__main__":  # pragma: no cover
-    # the package's own module, not this copy run as __main__: an extension's Option is that one's
+def main() -> None:
+    """``python -m gouji_rules.parts.options`` (and the old path's): print the table, or exit 1 naming the extension
+    whose options cannot be read."""
+    # the package's own module, not a copy run as __main__: an extension's Option is that one's
     from gouji_rules.parts import options as _options
 
     try:
@@ -327,3 +329,7 @@ if __name__ == "__main__":  # pragma: no cover
     except VariantError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(1) from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

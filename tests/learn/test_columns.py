@@ -16,7 +16,7 @@ from gouji_rules.game.actions import PASS, Action, Choose
 from gouji_rules.game.legal import Legal
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, shipped_fit, shipped_path
 from gouji_rules.learn.checkpoint import columns_of, fit_columns, load_weights
-from gouji_rules.learn.features import ACT_COLUMNS, BASE_SIZE, OBS_COLUMNS, PLAY_MODES, Featurizer
+from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS, PLAY_MODES, Featurizer
 from gouji_rules.learn.net import WeightsError
 from gouji_rules.learn.rulecols import RULE_COLUMNS
 from gouji_rules.phases.base import Decision, DecisionKind, HandPrep, register_phase, unregister_phase
@@ -67,10 +67,16 @@ def test_the_converted_shipped_weights_make_the_decisions_they_made_before(varia
 def test_the_shipped_weights_name_every_column_and_the_kinds_they_learned(variant: str) -> None:
     _net, meta, _ = load_weights(shipped_path(variant))
     assert meta["net"]["format"] == 2
-    # trained before the rule block: they name every column before it, and the block reads 0 weights
-    assert columns_of(meta) == (OBS_COLUMNS[:BASE_SIZE], ACT_COLUMNS)
+    # trained before the rule block: they name format 1's columns (the shipped parts'), the block reads 0
+    # weights, and so does each column of a part added since (a kind's mode, a word): checked by name, so
+    # adding a part to the package edits nothing here (docs/extending.md)
+    obs, act = columns_of(meta)
+    assert (list(obs), list(act)) == _script().format1_columns()  # type: ignore[attr-defined]
     assert set(meta["learned_kinds"]) == PLAY_MODES
-    assert shipped_fit(variant)[2].new == RULE_COLUMNS
+    fit = shipped_fit(variant)[2]
+    assert fit.gone == () and tuple(c for c in fit.new if c.startswith("rule.")) == RULE_COLUMNS
+    assert all(c.startswith(("rule.", "mode.", "word.")) for c in fit.new)
+    assert [c for c in OBS_COLUMNS if c in obs] == list(obs) and [c for c in ACT_COLUMNS if c in act] == list(act)
 
 
 def _positions(n: int = 40) -> Iterator[tuple[Observation, Legal]]:
@@ -92,21 +98,23 @@ def test_a_column_added_since_training_gets_zero_weights_and_changes_no_q() -> N
     word's flag), so a zero row leaves every such Q as it was.  A column the file has and the layout
     lacks (a part not registered here) is dropped: here it is 0 too."""
     net, meta, _ = load_weights(shipped_path("dagang"))
-    base = OBS_COLUMNS[:BASE_SIZE]  # the columns the shipped file names (it predates the rule block)
+    base, act = columns_of(meta)  # the columns the shipped file names (it predates the rule block)
     obs_cols = (*base[:25], "mode.added", *base[25:])
-    act_cols = (*ACT_COLUMNS[:40], "word.added", *ACT_COLUMNS[40:])
+    act_cols = (*act[:40], "word.added", *act[40:])
+    at_obs = [OBS_COLUMNS.index(c) for c in base]  # this layout's rows read by the file's names
+    at_act = [ACT_COLUMNS.index(c) for c in act]
     fitted, fit = fit_columns(net, meta, obs_cols, act_cols)
     assert fit.new == ("mode.added", "word.added") and fit.gone == ()
     assert not fitted.p["w_obs"][25].any() and not fitted.p["w_act"][40].any()
     feat = Featurizer(dagang().rules)
     seen = 0
     for obs, legal in _positions():
-        x, rows = feat.base_row(obs), feat.action_rows(obs, legal, None)
+        x, rows = feat.base_row(obs)[at_obs], feat.action_rows(obs, legal, None)[:, at_act]
         wide_x, wide_rows = np.insert(x, 25, 0.0), np.insert(rows, 40, 0.0, axis=1)
         np.testing.assert_allclose(fitted.q(wide_x, wide_rows), net.q(x, rows), rtol=1e-5, atol=1e-5)
         seen += 1
     assert seen >= 20
-    back, fit = fit_columns(fitted, {"net": {"obs_columns": obs_cols, "act_columns": act_cols}}, base, ACT_COLUMNS)
+    back, fit = fit_columns(fitted, {"net": {"obs_columns": obs_cols, "act_columns": act_cols}}, base, act)
     assert fit.gone == ("mode.added", "word.added") and np.array_equal(back.p["w_obs"], net.p["w_obs"])
 
 
@@ -183,7 +191,8 @@ def test_the_conversion_names_a_format_1_file_and_changes_no_number(tmp_path: Pa
     np.savez(tmp_path / "old.npz", **{**arrays, "meta": np.array(json.dumps(meta))})
     assert script.main([str(tmp_path / "old.npz"), str(tmp_path / "new.npz")]) == 0  # type: ignore[attr-defined]
     net, meta, _ = load_weights(tmp_path / "new.npz")
-    assert columns_of(meta) == (OBS_COLUMNS[:BASE_SIZE], ACT_COLUMNS) and set(meta["learned_kinds"]) == PLAY_MODES
+    assert columns_of(meta) == columns_of(load_weights(shipped_path("dagang"))[1])
+    assert set(meta["learned_kinds"]) == PLAY_MODES
     assert all(np.array_equal(net.p[k], arrays[k]) for k in net.p)
     assert script.main([str(tmp_path / "new.npz"), str(tmp_path / "again.npz")]) == 1  # type: ignore[attr-defined]
     meta["net"] = {**meta["net"], "format": 1, "obs_size": 312}
@@ -193,13 +202,13 @@ def test_the_conversion_names_a_format_1_file_and_changes_no_number(tmp_path: Pa
 
 
 def test_columns_in_another_order_are_read_by_name_and_a_file_of_no_known_column_is_refused() -> None:
-    net, _meta, _ = load_weights(shipped_path("dianshaomenla"))
-    base = OBS_COLUMNS[:BASE_SIZE]
+    net, meta, _ = load_weights(shipped_path("dianshaomenla"))
+    base, act = columns_of(meta)
     order = np.random.default_rng(3).permutation(len(base))
     shuffled = net.copy()
     shuffled.p["w_obs"] = net.p["w_obs"][order]
-    names = {"net": {"obs_columns": [base[i] for i in order], "act_columns": list(ACT_COLUMNS)}}
-    back, fit = fit_columns(shuffled, names, base, ACT_COLUMNS)
+    names = {"net": {"obs_columns": [base[i] for i in order], "act_columns": list(act)}}
+    back, fit = fit_columns(shuffled, names, base, act)
     assert fit == type(fit)((), ()) and np.array_equal(back.p["w_obs"], net.p["w_obs"])
     other = {
         "net": {
