@@ -155,6 +155,8 @@ def test_the_learned_agent_plays_every_part_and_compare_says_what_it_never_saw(
     assert r.exit_code == 0, r.output
     assert "outside them: every_part" in r.output
     assert "learned never saw amnesty" in r.output
+    for part in ("top_card", "last_to_first", "baodian"):  # each kind of part, not only the phase
+        assert part in r.output.split("learned never saw", 1)[1], part
     assert "训练时没有见过赦免" in "".join(r.output.split())  # the Chinese summary, wrapped at any character
 
 

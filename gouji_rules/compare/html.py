@@ -424,9 +424,14 @@ def _sides_section(doc: dict[str, Any]) -> list[str]:
         for p in never_saw_parts(side):
             if (side["agent"], p["part"]) not in told:
                 told.add((side["agent"], p["part"]))
+                unseen_how = (
+                    ("这些决定由它的默认方式作出", "made by its default chooser")
+                    if p["kinds"]
+                    else ("它在这条规则下的打法没有训练过", "its play under it is untrained")
+                )
                 notes.append(
-                    f"<p>{escape(side['agent'])} 训练时没有见过{escape(p['zh'])}（{escape(p['part'])}）：这些决定由它的默认方式"
-                    f"作出。 {escape(side['agent'])} never saw {escape(p['part'])}: made by its default chooser.</p>"
+                    f"<p>{escape(side['agent'])} 训练时没有见过{escape(p['zh'])}（{escape(p['part'])}）：{unseen_how[0]}。 "
+                    f"{escape(side['agent'])} never saw {escape(p['part'])}: {unseen_how[1]}.</p>"
                 )
         over, outside = trained_over_parts(side)
         if over and ("trained", side["agent"]) not in told:

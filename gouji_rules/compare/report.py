@@ -736,10 +736,14 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
                 continue
             told.add((side["agent"], p["part"]))
             what = ", ".join([*p["kinds"], *(f"word {w}" for w in p["words"])])
+            why = (
+                "added since its weights were trained, so those decisions were made by the part's default "
+                "chooser, not learned play"
+                if p["kinds"]
+                else "no variant its weights were trained over plays it: its play under this part is untrained"
+            )
             out += wrap(
-                f"{side['agent']} never saw {p['part']} ({p['zh']}; {what}): added since its weights were "
-                "trained, so those decisions were made by the part's default chooser, not learned play",
-                indent="  ",
+                f"{side['agent']} never saw {p['part']} ({p['zh']}{'; ' + what if what else ''}): {why}", indent="  "
             )
         hidden = cannot_read_rules(side)
         if hidden and side["agent"] not in told_rules:

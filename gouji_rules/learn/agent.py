@@ -92,11 +92,13 @@ def default_chooser(kind: str) -> Chooser | None:
 def unseen_parts(variant: Variant) -> list[dict[str, Any]]:
     """The parts played under ``variant`` whose decision kinds or words the weights it plays with
     (:func:`base_variant`'s shipped file) never saw: the file names no column for them (they were added
-    since it was trained, or registered after the env was imported).  One ``{part, zh, en, kinds,
-    words}`` per phase; their kinds are made by their default choosers, never by the network."""
+    since it was trained, or registered after the env was imported), and the beat strategies, tribute
+    kinds and declarations it plays that none of the variants the weights trained over plays.  One
+    ``{part, zh, en, kinds, words}`` per part; a phase's kinds are made by their default choosers."""
+    from ..parts import catalogue
     from ..phases.base import phases_of
 
-    _, meta, _ = shipped_fit(base_variant(variant))
+    _, meta, fit = shipped_fit(base_variant(variant))
     obs, act = columns_of(meta)
     known = set(obs) | set(act)
     learned = set(meta["learned_kinds"])
@@ -107,7 +109,38 @@ def unseen_parts(variant: Variant) -> list[dict[str, Any]]:
             words = [str(w) for w in phase.words if f"word.{w}" not in known]
             if kinds or words:
                 out.append({"part": phase.name, "zh": phase.zh, "en": phase.en, "kinds": kinds, "words": words})
+    # the other kinds of part: played here, played under none of the variants the weights trained over
+    trained = _trained_variants(meta)
+    new = set(fit.new)
+    for part in catalogue.parts():
+        if part.kind == "match phase" or not _played(variant, part.kind, part.name):
+            continue
+        if any(_played(t, part.kind, part.name) for t in trained):
+            continue
+        words = [c[len("word.") :] for c in ACT_COLUMNS if c.startswith(f"word.{part.name}") and c in new]
+        out.append({"part": part.name, "zh": part.zh, "en": part.en, "kinds": [], "words": words})
     return out
+
+
+def _trained_variants(meta: dict[str, Any]) -> list[Variant]:
+    """The shipped variants a weights file was trained over (``trained_over``, else its ``variant``);
+    a drawn club's name names no file, so it is left out."""
+    from .. import catalog
+
+    names = (meta.get("trained_over") or {}).get("variants") or [meta.get("variant")]
+    return [catalog.resolve(str(n)) for n in names if str(n) in catalog.names()]
+
+
+def _played(variant: Variant, kind: str, name: str) -> bool:
+    """Is the part ``name`` of ``kind`` (a beat strategy, tribute kind or declaration) played under ``variant``?"""
+    if kind == "beat strategy":
+        return bool(variant.sets.beat == name)
+    if kind == "tribute kind":
+        return name in variant.tribute.order
+    if kind == "declaration":
+        d = variant.rules.declarations.get(name)
+        return bool(d is not None and d.enabled)
+    return False
 
 
 def _agreement(a: Any, b: Any) -> int:
