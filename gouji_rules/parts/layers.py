@@ -133,4 +133,11 @@ def table() -> str:
 
 
 if __name__ == "__main__":
-    print(table())
+    import os
+    import sys
+
+    try:
+        print(table())
+        sys.stdout.flush()
+    except BrokenPipeError:  # `python -m gouji_rules.parts.layers | head`: the reader went away
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
