@@ -38,6 +38,7 @@ from starlette.types import ASGIApp
 from ..errors import GoujiError
 from .editor import LOOPBACK, EditorConfig, create_editor_app, editor_url
 from .editor_gate import TOKEN_PARAM, TokenGate, denied_page
+from .lan import lan_addresses as _lan_addresses
 
 MAX_FORM = 64 * 1024
 """A new night's form: names of up to a few hundred players, nothing more."""
@@ -95,6 +96,21 @@ def launch_thread(make_app: Callable[[int], ASGIApp]) -> int:
     return port
 
 
+def launch_lan_thread(make_app: Callable[[int], ASGIApp]) -> int:
+    """A :data:`Launch` for the phones of the room: bind every address (``0.0.0.0``, as ``gouji event serve
+    --host 0.0.0.0`` does) on a port the system picks, then serve from a daemon thread."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("0.0.0.0", 0))  # every address: the phones of the club's room must reach it
+    sock.listen(128)
+    port = int(sock.getsockname()[1])
+    app = make_app(port)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
+    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"gouji-club-lan-{port}", daemon=True).start()
+    return port
+
+
 @dataclass
 class ClubConfig:
     """How ``gouji club`` was started: the club's folder, the port, the secret every request carries."""
@@ -103,6 +119,10 @@ class ClubConfig:
     port: int = 8020
     hosts: tuple[str, ...] = LOOPBACK
     launch: Launch = launch_thread
+    lan_launch: Launch = launch_lan_thread
+    """how a night is served to the phones of the room (让手机录入)"""
+    lan_address: Callable[[], list[str]] = field(default=lambda: _lan_addresses())
+    """this machine's addresses on the local network, the first one printed in the phones' links"""
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
 
@@ -123,6 +143,8 @@ class Club:
         self.lock = threading.Lock()
         self.editors: dict[str, str] = {}
         self.nights: dict[str, str] = {}
+        self.lan_nights: dict[str, str] = {}
+        """nights served to the phones of the room (让手机录入), by file name"""
         self.last_night: str | None = None
         self.new_count = 0
 
@@ -143,10 +165,13 @@ class Club:
 
     def started(self) -> int:
         """Sub-servers started so far: they are capped, each holding a port and a thread until ``gouji club`` stops."""
-        return len(self.editors) + len(self.nights)
+        return len(self.editors) + len(self.nights) + len(self.lan_nights)
 
-    def start(self, kept: dict[str, str], key: str, make: Callable[[int], tuple[ASGIApp, str]]) -> str:
-        """The address of the sub-server kept under ``key``, started now if it is not yet running."""
+    def start(
+        self, kept: dict[str, str], key: str, make: Callable[[int], tuple[ASGIApp, str]], launch: Launch | None = None
+    ) -> str:
+        """The address of the sub-server kept under ``key``, started now (by ``launch``, else the config's) if it
+        is not yet running."""
         with self.lock:
             if key in kept:
                 return kept[key]
@@ -163,7 +188,7 @@ class Club:
                 box.append(url)
                 return app
 
-            self.config.launch(made)
+            (launch or self.config.launch)(made)
             kept[key] = box[0]
             return box[0]
 
@@ -208,6 +233,43 @@ class Club:
         base, admin = self.start(self.nights, name, make).split("|", 1)
         self.last_night = name
         return f"{base}/admin/{admin}" if page == "admin" else f"{base}/season"
+
+    def night_for_phones(self, name: str) -> str:
+        """The organiser page of the night ``name`` served to the phones of the room, as ``gouji event serve
+        FILE --host 0.0.0.0`` serves it: every link and QR code carries this machine's address on the local
+        network.  Started once per night; it stops with ``gouji club``."""
+        from .app import create_app
+        from .night import Config, State
+
+        path = self.pick(name, (".sqlite",))
+        found = self.config.lan_address()
+        if not found:
+            raise Refusal(
+                "找不到这台电脑在局域网里的地址：请先连上 Wi-Fi（手机要连同一个 Wi-Fi），再点一次。",
+                "no local network address: join the Wi-Fi the phones use, then try again",
+                503,
+            )
+        addr = found[0]
+
+        def make(port: int) -> tuple[ASGIApp, str]:
+            cfg = Config(
+                event_path=path,
+                public_url=f"http://{addr}:{port}",
+                season_folder=self.config.folder,
+                log=self.config.log,
+                home=self.home,
+            )
+            state = State(cfg)
+            try:
+                state.start()
+            except BaseException:
+                state.close()
+                raise
+            self.config.log(f"{name}: served to the phones at http://{addr}:{port}/")
+            return create_app(cfg, state), f"http://{addr}:{port}|{state.links.admin_token}"
+
+        base, admin = self.start(self.lan_nights, name, make, self.config.lan_launch).split("|", 1)
+        return f"{base}/admin/{admin}"
 
     def new_night(self, form: dict[str, list[str]]) -> str:
         """Create a night as ``gouji event new --players`` does, from the form; the new file's name."""
@@ -321,8 +383,9 @@ def home_page(club: Club, error: str = "", status: int = 200) -> HTMLResponse:
     parts.append(f"<ul>{''.join(items)}</ul>" if items else "<p class='muted'>还没有规则文件（*.yaml）。</p>")
     parts.append("<h2>比赛</h2>")
     items = [
-        f"<li>{e(n)}<br>{_button('/nights/open', '打开比赛', n)}"
-        f"<br><span class='muted'>让手机录入（同一个 Wi-Fi）：<code>{e(serve_command(n))}</code></span></li>"
+        f"<li>{e(n)}<br>{_button('/nights/open', '打开比赛', n)}{_button('/nights/phones', '让手机录入', n)}"
+        "<br><span class='muted'>让手机录入：手机和这台电脑连同一个 Wi-Fi，扫描座位表上的二维码；电脑若问"
+        "是否允许联网（防火墙），请选允许。关掉 gouji club 就停止。</span></li>"
         for n in nights
     ]
     parts.append(f"<ul>{''.join(items)}</ul>" if items else "<p class='muted'>还没有比赛（*.sqlite）。</p>")
@@ -339,12 +402,6 @@ def home_page(club: Club, error: str = "", status: int = 200) -> HTMLResponse:
         "<button>创建比赛</button></form>"
     )
     return _page("够级俱乐部主页", "".join(parts), status)
-
-
-def serve_command(name: str) -> str:
-    """The command that serves a night to the phones of the room: the home's own server answers this machine only."""
-    quoted = f'"{name}"' if any(c.isspace() for c in name) else name
-    return f"gouji event serve {quoted} --host 0.0.0.0 --season ."
 
 
 def _club(request: Request) -> Club:
@@ -404,6 +461,13 @@ async def nights_open(request: Request) -> Response:
     return RedirectResponse(url, status_code=303, headers=HEADERS)
 
 
+async def nights_phones(request: Request) -> Response:
+    """POST: serve the night to the phones of the room (the local network) and open its organiser page there."""
+    form = await _form(request)
+    url = await run_in_threadpool(_club(request).night_for_phones, _one(form, "file"))
+    return RedirectResponse(url, status_code=303, headers=HEADERS)
+
+
 async def season(request: Request) -> Response:
     """GET: the season page over the folder's nights (served by the last night opened, else the newest)."""
     club = _club(request)
@@ -452,6 +516,7 @@ def create_club_app(config: ClubConfig) -> Starlette:
             Route("/rules/sheet", guarded(rules_sheet), methods=["GET"]),
             Route("/nights/new", guarded(nights_new), methods=["POST"]),
             Route("/nights/open", guarded(nights_open), methods=["POST"]),
+            Route("/nights/phones", guarded(nights_phones), methods=["POST"]),
             Route("/season", guarded(season), methods=["GET"]),
             Mount("/static", StaticFiles(packages=[("gouji_rules.web", "static")]), name="static"),
         ],
