@@ -95,6 +95,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("learned", "the learned agent, its features and weights", ("learn",)),
     ("compare", "variant analysis (it plays the learned agent)", ("compare",)),
     ("review", "复盘: a seat's decisions valued by search with the learned agent", ("review",)),
+    ("room", "a match online: six seats of people and agents, each told only what it may see", ("room",)),
     (
         "training",
         "self-play training, and the club files it draws",

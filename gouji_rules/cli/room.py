@@ -1,0 +1,86 @@
+"""``gouji room serve``: a room for people and agents under any variant, in the browser (issue 33).
+
+Listens on 127.0.0.1 unless ``--host`` says otherwise (``0.0.0.0`` for the phones of a club's Wi-Fi).
+The seats' links (one secret each) go to stdout; progress to stderr.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .common import SEED, FiniteFloat, add_commands, fail, handles_errors
+
+
+@click.group("room")
+def room_group() -> None:
+    """Play a match in the browser under any house rules: people and agents (docs/room.md)."""
+
+
+@room_group.command("serve")
+@click.argument("variant")
+@click.option(
+    "--people", type=click.IntRange(1, 6), default=1, show_default=True, help="seats for people (the first N)"
+)
+@click.option("--agents", default="greedy", show_default=True, help="who plays the other seats")
+@click.option("--hands", type=click.IntRange(1, 1000), default=None, help="hands in the match (default: the variant's)")
+@click.option("--delay", type=FiniteFloat(0, 60), default=1.0, show_default=True, help="seconds an agent's decision")
+@click.option("--takeover", type=FiniteFloat(1, 3600), default=30.0, show_default=True, help="seconds before 托管")
+@click.option("--show-hands", is_flag=True, help="show every hand after each hand (friendly rooms)")
+@click.option("--seed", type=SEED, default=None, help="the match's seed (default: drawn)")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0: every one)")
+@click.option("--port", default=8030, show_default=True, type=click.IntRange(1, 65535))
+@handles_errors
+def serve_cmd(
+    variant: str,
+    people: int,
+    agents: str,
+    hands: int | None,
+    delay: float,
+    takeover: float,
+    show_hands: bool,
+    seed: int | None,
+    host: str,
+    port: int,
+) -> None:
+    """Serve a room playing VARIANT (a shipped name or a file): the first --people seats are people, each with
+    its own link; --agents plays the others."""
+    import secrets
+
+    from .. import catalog
+    from ..play.agents import AGENTS
+    from .serve import _lan_address, _listen
+
+    try:
+        import uvicorn
+
+        from ..room.core import PERSON, Room
+        from ..web.room_app import create_room_app, seat_link
+    except ImportError as e:
+        fail(f"gouji room serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
+    if agents not in AGENTS:
+        raise click.BadParameter(f"{agents!r}: one of {', '.join(AGENTS)}", param_hint="--agents")
+    rules = catalog.resolve(variant)
+    room = Room(
+        rules,
+        [PERSON] * people + [agents] * (6 - people),
+        hands=hands,
+        seed=secrets.randbits(63) if seed is None else seed,
+        takeover=takeover,
+        show_hands_after=show_hands,
+    )
+    sock = _listen(host, port)
+    shown = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
+    click.echo(f"room {room.code}: {rules.title or rules.name}, {room.match.n_hands} hands (Ctrl+C stops)", err=True)
+    for s in range(people):
+        click.echo(f"seat {s + 1}: {seat_link(shown, room, s)}")
+    app = create_room_app(room, delay=delay)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
+    server.run(sockets=[sock])
+
+
+def register(group: click.Group) -> None:
+    """Add ``room`` to the ``gouji`` group."""
+    add_commands(group, room_group)
+
+
+__all__ = ["register", "room_group"]

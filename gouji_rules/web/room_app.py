@@ -1,0 +1,198 @@
+"""A room served to browsers and bots: one WebSocket per seat, the room's view pushed after every change.
+
+The seat protocol (docs/room.md): the client opens ``/r/{code}/ws`` and sends ``{"type": "join",
+"secret": K}`` (the secret of its seat's link); the server answers with a ``view`` frame
+(:meth:`Room.view`) and sends a new one to every seat after each decision.  The client acts with
+``{"type": "act", "seq": N, "action": "..."}``; a refused frame is answered ``{"type": "refused",
+"code": ..., "zh": ...}`` to that socket only, and the game is unchanged.  Agents (and 托管) are
+played by one task of the server, ``delay`` seconds a decision so people can follow.
+
+A socket that sends more than :data:`MAX_FRAMES` frames in a second, or a frame over
+:data:`MAX_FRAME` bytes, is closed: a flood never reaches the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..room.core import Room, RoomRefused
+
+MAX_FRAME = 4096
+"""bytes a seat's frame may have (an action's text is a few dozen)"""
+MAX_FRAMES = 20
+"""frames a socket may send in one second"""
+HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "connect-src 'self'",
+}
+
+
+class Hub:
+    """The sockets of each seat, and sending each its view."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.sockets: dict[int, set[WebSocket]] = {s: set() for s in range(6)}
+
+    async def send(self, seat: int, ws: WebSocket) -> None:
+        """Send ``ws`` (a socket of ``seat``) the seat's view now."""
+        with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
+            await ws.send_text(json.dumps(self.room.view(seat), ensure_ascii=False))
+
+    async def broadcast(self) -> None:
+        """Send every connected seat its own view (never another's)."""
+        for seat, sockets in self.sockets.items():
+            for ws in list(sockets):
+                await self.send(seat, ws)
+
+
+async def play_agents(hub: Hub, delay: float) -> None:
+    """Let the agents (and 托管) decide as they are due, ``delay`` seconds a decision, until the match ends."""
+    room = hub.room
+    while not room.match.is_over:
+        if room.agent_due():
+            if delay:
+                await asyncio.sleep(delay)
+            if room.step_agent():
+                await hub.broadcast()
+            continue
+        await asyncio.sleep(min(0.2, delay or 0.2))
+
+
+def create_room_app(room: Room, delay: float = 1.0) -> Starlette:
+    """The application of one room: its seats' page, their sockets, and the agents' task."""
+    hub = Hub(room)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(play_agents(hub, delay))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def page(request: Request) -> Response:
+        """GET /r/{code}: the seat's page (its secret travels in the link's ``#`` part, never to a log)."""
+        if request.path_params["code"] != room.code:
+            return PlainTextResponse("没有这个房间。 No such room.", status_code=404, headers=HEADERS)
+        return HTMLResponse(
+            PAGE.replace("{{title}}", html.escape(room.variant.title or room.variant.name)), headers=HEADERS
+        )
+
+    async def socket(ws: WebSocket) -> None:
+        """The seat protocol (the module's docstring)."""
+        await ws.accept()
+        if ws.path_params["code"] != room.code:
+            await ws.close(code=4404)
+            return
+        seat = -1
+        times: list[float] = []
+        try:
+            while True:
+                text = await ws.receive_text()
+                now = time.monotonic()
+                times = [t for t in times if now - t < 1.0] + [now]
+                if len(text) > MAX_FRAME or len(times) > MAX_FRAMES:
+                    await ws.close(code=4429)
+                    return
+                try:
+                    frame: Any = json.loads(text)
+                except ValueError:
+                    frame = None
+                kind = frame.get("type") if isinstance(frame, dict) else None
+                try:
+                    if kind == "join":
+                        seat = room.seat_of(frame.get("secret", ""))
+                        hub.sockets[seat].add(ws)
+                        await hub.send(seat, ws)
+                    elif kind == "act" and seat >= 0:
+                        room.act(room.seats[seat].secret, frame)
+                        await hub.broadcast()
+                    else:
+                        raise RoomRefused("malformed", "看不懂这条消息。", "expected a join or act frame")
+                except RoomRefused as e:
+                    refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
+                    await ws.send_text(json.dumps(refusal, ensure_ascii=False))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if seat >= 0:
+                hub.sockets[seat].discard(ws)
+
+    app = Starlette(
+        routes=[Route("/r/{code}", page, methods=["GET"]), WebSocketRoute("/r/{code}/ws", socket)],
+        lifespan=lifespan,
+    )
+    app.state.room = room
+    app.state.hub = hub
+    return app
+
+
+def seat_link(base: str, room: Room, seat: int) -> str:
+    """The link a seat's person opens: the room's page, the seat's secret after ``#``."""
+    return f"{base.rstrip('/')}/r/{room.code}#{room.seats[seat].secret}"
+
+
+PAGE = """<!doctype html>
+<html lang="zh"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>{{title}}</title>
+<style>
+body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:0;padding:12px;max-width:640px}
+h1{font-size:18px;margin:4px 0}.muted{color:#666;font-size:13px}
+#hand{font-size:20px;letter-spacing:1px;word-break:break-all;margin:8px 0}
+#acts button{font-size:17px;margin:4px;padding:10px 12px;min-width:56px}
+#msg{color:#b00;min-height:1.2em}
+</style></head><body>
+<h1>{{title}}</h1>
+<div class="muted" id="status">连接中…</div>
+<div>桌上：<span id="table">—</span></div>
+<div>我的牌：</div><div id="hand"></div>
+<div id="msg" role="alert"></div>
+<div id="acts"></div>
+<div class="muted" id="scores"></div>
+<script>
+const secret = decodeURIComponent(location.hash.slice(1));
+const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + location.pathname + "/ws");
+let view = null;
+const $ = (id) => document.getElementById(id);
+ws.onopen = () => ws.send(JSON.stringify({type: "join", secret: secret}));
+ws.onclose = () => { $("status").textContent = "连接断开，请刷新页面。"; };
+ws.onmessage = (ev) => {
+  const f = JSON.parse(ev.data);
+  if (f.type === "refused") { $("msg").textContent = f.zh; return; }
+  view = f; $("msg").textContent = "";
+  const o = f.observation;
+  $("status").textContent = f.over ? "这一场打完了。" :
+    (f.yours ? "轮到你了：" + f.mode_zh : (f.taken_over[f.seat] ? "托管中：机器人替你出牌，出一手就收回。" : "等待座位 " + (f.turn + 1) + "…"));
+  $("table").textContent = o.table || "—";
+  $("hand").textContent = o.hand || "（没有牌）";
+  $("scores").textContent = "第 " + f.hand_number + " / " + f.hands + " 局　比分 " + f.scores.join(" : ") + "　我是座位 " + (f.seat + 1);
+  const acts = $("acts"); acts.textContent = "";
+  if (f.yours) {
+    o.legal.forEach((a, i) => {
+      const b = document.createElement("button");
+      b.textContent = f.labels[i] || a;
+      b.onclick = () => ws.send(JSON.stringify({type: "act", seq: f.seq, action: a}));
+      acts.appendChild(b);
+    });
+  }
+};
+</script></body></html>
+"""

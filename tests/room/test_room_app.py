@@ -1,0 +1,101 @@
+"""The seat protocol over WebSockets (docs/room.md): join with the link's secret, a view after every change,
+refusals to the sender only, agents played by the server; a flood is cut off."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from gouji_rules.catalog import dagang
+from gouji_rules.room import PERSON, Room
+from gouji_rules.web.room_app import create_room_app, seat_link
+
+
+def _room() -> tuple[Room, TestClient]:
+    room = Room(dagang(), [PERSON] + ["greedy"] * 5, hands=1, seed=3, takeover=None)
+    return room, TestClient(create_room_app(room, delay=0))
+
+
+def _until_mine(ws) -> dict:
+    while True:
+        f = json.loads(ws.receive_text())
+        if f["type"] == "view" and (f["yours"] or f["over"]):
+            return f
+
+
+def test_a_person_plays_a_whole_hand_over_the_socket_with_five_agents() -> None:
+    room, client = _room()
+    with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+        while True:
+            f = _until_mine(ws)
+            if f["over"]:
+                break
+            ws.send_text(json.dumps({"type": "act", "seq": f["seq"], "action": f["observation"]["legal"][0]}))
+    assert room.match.is_over and len(room.records()) == 1
+
+
+def test_a_wrong_secret_another_seats_turn_and_a_stale_frame_are_refused_to_the_sender() -> None:
+    room, client = _room()
+    with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": "guess"}))
+        assert json.loads(ws.receive_text())["code"] == "secret"
+        ws.send_text(json.dumps({"type": "act", "seq": 0, "action": "pass"}))  # not joined: nothing applied
+        assert json.loads(ws.receive_text())["code"] == "malformed"
+        ws.send_text("not json")
+        assert json.loads(ws.receive_text())["code"] == "malformed"
+        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+        f = _until_mine(ws)
+        seq = room.seq
+        ws.send_text(json.dumps({"type": "act", "seq": f["seq"] - 1, "action": f["observation"]["legal"][0]}))
+        r = json.loads(ws.receive_text())
+        assert r["type"] == "refused" and r["code"] == "stale" and room.seq == seq
+
+
+def test_a_dropped_phone_that_comes_back_gets_the_same_view() -> None:
+    room, client = _room()
+    with client:
+        with client.websocket_connect(f"/r/{room.code}/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+            first = _until_mine(ws)
+        with client.websocket_connect(f"/r/{room.code}/ws") as again:
+            again.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+            assert json.loads(again.receive_text()) == first
+
+
+def test_a_flood_of_frames_closes_the_socket_and_the_game_goes_on() -> None:
+    room, client = _room()
+    with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+        f = _until_mine(ws)
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(200):
+                ws.send_text(json.dumps({"type": "act", "seq": -1, "action": "pass"}))
+                ws.receive_text()
+    assert room.seq == f["seq"] and not room.match.is_over
+
+
+def test_the_page_and_the_seat_link() -> None:
+    room, client = _room()
+    link = seat_link("http://127.0.0.1:8030", room, 0)
+    assert link.endswith(f"/r/{room.code}#{room.seats[0].secret}")
+    with client:
+        page = client.get(f"/r/{room.code}")
+        assert page.status_code == 200 and "WebSocket" in page.text and room.seats[0].secret not in page.text
+        assert client.get("/r/nope").status_code == 404
+
+
+def test_room_serve_refuses_a_bad_variant_or_agent_in_one_line() -> None:
+    from click.testing import CliRunner
+
+    from gouji_rules.cli import main
+
+    r = CliRunner().invoke(main, ["room", "serve", "nosuch", "--port", "1"])
+    assert r.exit_code == 1 and "unknown variant" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["room", "serve", "dagang", "--agents", "bogus"])
+    assert r.exit_code == 2 and "--agents" in r.output
