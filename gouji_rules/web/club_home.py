@@ -144,6 +144,8 @@ class Club:
         self.editors: dict[str, str] = {}
         self.nights: dict[str, str] = {}
         self.lan_nights: dict[str, str] = {}
+        self.rooms: dict[str, str] = {}
+        """rooms opened to try a rules file (试打一局), each its own match"""
         """nights served to the phones of the room (让手机录入), by file name"""
         self.last_night: str | None = None
         self.new_count = 0
@@ -165,7 +167,7 @@ class Club:
 
     def started(self) -> int:
         """Sub-servers started so far: they are capped, each holding a port and a thread until ``gouji club`` stops."""
-        return len(self.editors) + len(self.nights) + len(self.lan_nights)
+        return len(self.editors) + len(self.nights) + len(self.lan_nights) + len(self.rooms)
 
     def start(
         self, kept: dict[str, str], key: str, make: Callable[[int], tuple[ASGIApp, str]], launch: Launch | None = None
@@ -233,6 +235,28 @@ class Club:
         base, admin = self.start(self.nights, name, make).split("|", 1)
         self.last_night = name
         return f"{base}/admin/{admin}" if page == "admin" else f"{base}/season"
+
+    def room(self, name: str) -> str:
+        """A room to try the rules file ``name`` (试打一局): the organiser's seat and five ``simple`` agents
+        (numpy-free, stronger than greedy), one match of the file's length; the seat's link.  Each tap
+        opens a new room (``gouji room serve`` on this machine; docs/room.md)."""
+        from .. import catalog
+        from ..room.core import PERSON, Room
+        from .room_app import create_room_app, seat_link
+
+        path = self.pick(name, RULES_SUFFIXES)
+        try:
+            variant = catalog.resolve(str(path))
+        except GoujiError as e:
+            raise Refusal(f"这套规则还有错，请先在编辑器里改好：{e}", f"{name}: {e}") from None
+        key = f"{name} #{len(self.rooms) + 1}"
+
+        def make(port: int) -> tuple[ASGIApp, str]:
+            room = Room(variant, [PERSON] + ["simple"] * 5, seed=secrets.randbits(63), takeover=None)
+            self.config.log(f"{name}: a room at http://127.0.0.1:{port}/r/{room.code}")
+            return create_room_app(room, delay=1.0), seat_link(f"http://127.0.0.1:{port}", room, 0)
+
+        return self.start(self.rooms, key, make)
 
     def night_for_phones(self, name: str) -> str:
         """The organiser page of the night ``name`` served to the phones of the room, as ``gouji event serve
@@ -376,7 +400,7 @@ def home_page(club: Club, error: str = "", status: int = 200) -> HTMLResponse:
         parts.append(f'<p class="err" role="alert">{e(error)}</p>')
     parts.append("<h2>规则</h2>" + _button("/rules/new", "新建规则"))
     items = [
-        f"<li>{e(n)}<br>{_button('/rules/edit', '修改', n)}"
+        f"<li>{e(n)}<br>{_button('/rules/edit', '修改', n)}{_button('/rooms/new', '试打一局', n)}"
         f'<a class="btn" href="/rules/sheet?file={urllib.parse.quote(n)}" target="_blank">打印规则表</a></li>'
         for n in rules
     ]
@@ -461,6 +485,13 @@ async def nights_open(request: Request) -> Response:
     return RedirectResponse(url, status_code=303, headers=HEADERS)
 
 
+async def rooms_new(request: Request) -> Response:
+    """POST: open a room to try a rules file against five agents, and go to its seat."""
+    form = await _form(request)
+    url = await run_in_threadpool(_club(request).room, _one(form, "file"))
+    return RedirectResponse(url, status_code=303, headers=HEADERS)
+
+
 async def nights_phones(request: Request) -> Response:
     """POST: serve the night to the phones of the room (the local network) and open its organiser page there."""
     form = await _form(request)
@@ -517,6 +548,7 @@ def create_club_app(config: ClubConfig) -> Starlette:
             Route("/nights/new", guarded(nights_new), methods=["POST"]),
             Route("/nights/open", guarded(nights_open), methods=["POST"]),
             Route("/nights/phones", guarded(nights_phones), methods=["POST"]),
+            Route("/rooms/new", guarded(rooms_new), methods=["POST"]),
             Route("/season", guarded(season), methods=["GET"]),
             Mount("/static", StaticFiles(packages=[("gouji_rules.web", "static")]), name="static"),
         ],
