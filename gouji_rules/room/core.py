@@ -122,6 +122,7 @@ class Room:
         self.seq = 0
         self.takeovers: list[tuple[int, int]] = []
         """(seq, seat) of every decision the agent made for a silent person"""
+        self._takeover_hand: dict[int, int] = {}  # seq of a 托管 decision -> the hand it fell in (1, 2 …)
         self._started = -1
         self._tell_agents()
         self._ask()
@@ -237,6 +238,7 @@ class Room:
         if seat.who == PERSON:
             seat.taken_over = True
             self.takeovers.append((self.seq, turn))
+            self._takeover_hand[self.seq] = len(m.summaries) + 1  # hand_number starts at play, after 进贡
         assert seat.agent is not None
         self._apply(seat.agent.act(m.observation(turn), m.legal_actions()))
         return True
@@ -249,11 +251,11 @@ class Room:
         return n
 
     def records(self) -> list[dict[str, Any]]:
-        """The finished hands' records (``docs/records.md``), each with the 托管 decisions made in it as
-        ``takeover``: their indexes among the hand's decisions of the room (``seq``) and seats."""
+        """The finished hands' records (``docs/records.md``), each with the 托管 decisions made in that
+        hand (and no other) as ``takeover``: the room's ``seq`` of each and its seat."""
         out = []
-        for summary in self.match.summaries:
+        for number, summary in enumerate(self.match.summaries, start=1):
             rec = dict(summary.record)
-            rec["takeover"] = [{"seq": q, "seat": s} for q, s in self.takeovers]
+            rec["takeover"] = [{"seq": q, "seat": s} for q, s in self.takeovers if self._takeover_hand[q] == number]
             out.append(rec)
         return out

@@ -147,3 +147,17 @@ def test_a_room_has_six_seats() -> None:
 
     with pytest.raises(GoujiError, match="six seats"):
         Room(dagang(), [PERSON] * 5)
+
+
+def test_a_hands_record_lists_only_the_takeovers_made_in_that_hand() -> None:
+    """托管 marks belong to the hand they were made in: a record of hand 2 does not claim hand 1's."""
+    clock = Clock()
+    room = Room(dagang(), [PERSON] + ["greedy"] * 5, hands=2, seed=7, takeover=0, clock=clock)
+    while len(room.match.summaries) < 1:
+        room.step_agent()
+    first = len(room.takeovers)
+    room.run_agents()
+    records = room.records()
+    assert len(records) == 2 and first > 0 and len(room.takeovers) > first
+    assert [len(r["takeover"]) for r in records] == [first, len(room.takeovers) - first]
+    assert all(t["seat"] == 0 for r in records for t in r["takeover"])
