@@ -17,8 +17,9 @@ import asyncio
 import contextlib
 import html
 import json
+import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -27,6 +28,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
 
 MAX_FRAME = 4096
@@ -61,26 +63,38 @@ class Hub:
                 await self.send(seat, ws)
 
 
-async def play_agents(hub: Hub, delay: float) -> None:
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+async def play_agents(hub: Hub, delay: float, log: Callable[[str], None] = _stderr) -> None:
     """Let the agents (and 托管) decide as they are due, ``delay`` seconds a decision, until the match ends."""
     room = hub.room
     while not room.match.is_over:
         if room.agent_due():
             if delay:
                 await asyncio.sleep(delay)
-            if room.step_agent():
+            try:
+                stepped = room.step_agent()
+            except Exception as e:  # an agent that fails (a missing extra, a bug) must not hang the room
+                seat = room.seats[room.match.turn]
+                log(f"room {room.code}: the {seat.who} agent failed ({e}); greedy plays for it")
+                seat.agent = make_agent("greedy")
+                continue
+            if stepped:
                 await hub.broadcast()
             continue
         await asyncio.sleep(min(0.2, delay or 0.2))
 
 
-def create_room_app(room: Room, delay: float = 1.0) -> Starlette:
-    """The application of one room: its seats' page, their sockets, and the agents' task."""
+def create_room_app(room: Room, delay: float = 1.0, log: Callable[[str], None] = _stderr) -> Starlette:
+    """The application of one room: its seats' page, their sockets, and the agents' task (``log`` hears of
+    an agent that failed)."""
     hub = Hub(room)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.create_task(play_agents(hub, delay))
+        task = asyncio.create_task(play_agents(hub, delay, log))
         try:
             yield
         finally:

@@ -99,3 +99,26 @@ def test_room_serve_refuses_a_bad_variant_or_agent_in_one_line() -> None:
     assert r.exit_code == 1 and "unknown variant" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["room", "serve", "dagang", "--agents", "bogus"])
     assert r.exit_code == 2 and "--agents" in r.output
+
+
+def test_an_agent_that_fails_is_replaced_and_the_room_goes_on() -> None:
+    room, client = _room()
+
+    class Broken:
+        name = "broken"
+
+        def start_hand(self, seed: int, seat: int) -> None:
+            pass
+
+        def act(self, obs, legal):  # type: ignore[no-untyped-def]
+            raise RuntimeError("a bug in the agent")
+
+    room.seats[1].agent = Broken()  # type: ignore[assignment]
+    with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+        while True:
+            f = _until_mine(ws)
+            if f["over"]:
+                break
+            ws.send_text(json.dumps({"type": "act", "seq": f["seq"], "action": f["observation"]["legal"][0]}))
+    assert room.match.is_over
