@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "event": ("events", "Run a tournament under house rules: club events at real tables, or bot events."),
     "explain": ("variants", "Print VARIANT (a shipped name or a file) as a house-rules sheet."),
     "replay": ("records", "Step through a hand record: Enter for the next action, q to quit."),
-    "room": ("room", "Play a match in the browser under any house rules: people and agents (gouji room serve)."),
+    "room": ("room", "Play a match in the browser under any house rules: people and agents (docs/room.md)."),
     "review": ("review", "Review a seat's decisions (复盘) against the learned agent, in 头科 scores with intervals."),
     "schema": ("variants", "Print the JSON Schema of a variant file (for editors and other tools)."),
     "simulate": ("play", "Play HANDS hands of a variant with bots and count what happens."),
