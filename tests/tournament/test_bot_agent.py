@@ -274,6 +274,14 @@ def test_compare_workers_report_a_bot_fault_the_same_way(tmp_path: Path) -> None
     assert_all_gone(pids)
 
 
+def _as_from_a_terminal() -> None:
+    """The signal state a shell gives a foreground command (SIGINT and SIGTERM neither ignored nor blocked),
+    whatever this test process has come to (late in a full run Ctrl-C reached a command that ignored it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 CTRL_C = """
 import os, signal, sys, time
 thinking, group = sys.argv[1], int(sys.argv[2])
@@ -304,6 +312,7 @@ def test_ctrl_c_ends_every_bot(tmp_path: Path, args: list[str]) -> None:
         text=True,
         cwd=ROOT,
         start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
     )
     thinking = Path(str(pids) + ".thinking")
     # The "terminal" that presses Ctrl-C is a fresh process of its own, the moment a bot is thinking: late in
