@@ -116,7 +116,8 @@ def read_npz(path: str | Path, *, run_file: bool) -> dict[str, Any]:
         raise WeightsError(
             f"{path}: {why}; not a zip archive, or one truncated or damaged ({len(raw):,} bytes)"
         ) from None
-    except (ValueError, EOFError, KeyError, OSError, zlib.error, NotImplementedError, UnicodeDecodeError) as e:
+    # RuntimeError: zipfile's refusal of a compression method it cannot unpack is one of its kind
+    except (ValueError, EOFError, KeyError, OSError, zlib.error, RuntimeError, UnicodeDecodeError) as e:
         raise WeightsError(f"{path}: {why}; {type(e).__name__}: {str(e)[:80]}") from None
     except MemoryError:
         raise WeightsError(f"{path}: too large to read into memory; {why}") from None

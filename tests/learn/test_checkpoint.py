@@ -192,6 +192,27 @@ def test_a_truncated_checkpoint_is_refused(tmp_path, good) -> None:
         Trainer(_config(tmp_path))
 
 
+def test_a_checkpoint_packed_with_a_compression_zipfile_cannot_unpack_is_refused(tmp_path, good) -> None:
+    """An archive whose members name a compression method zipfile cannot unpack (98, PPMd): one line, not a traceback."""
+    import zipfile
+
+    whole = tmp_path / "whole.npz"
+    np.savez(whole, **good)
+    raw = bytearray(whole.read_bytes())
+    with zipfile.ZipFile(whole) as zf:
+        offsets = [i.header_offset for i in zf.infolist()]
+    for off in offsets:  # the method field of each local header, and of its central directory entry
+        raw[off + 8 : off + 10] = (98).to_bytes(2, "little")
+    at = raw.find(b"PK\x01\x02")
+    while at >= 0:
+        raw[at + 10 : at + 12] = (98).to_bytes(2, "little")
+        at = raw.find(b"PK\x01\x02", at + 4)
+    (tmp_path / "checkpoint.npz").write_bytes(bytes(raw))
+    whole.unlink()
+    with pytest.raises(GoujiError, match=r"checkpoint\.npz: not a weights file.*NotImplementedError"):
+        Trainer(_config(tmp_path))
+
+
 def test_a_checkpoint_with_a_pickle_inside_is_refused_unread(tmp_path, good) -> None:
     np.savez(tmp_path / "checkpoint.npz", **{**good, "evil": np.array([object()], dtype=object)})
     with pytest.raises(GoujiError, match=r"checkpoint\.npz: not a weights file"):
