@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GoujiError
 from ..game.actions import parse_action
 from ..game.cards import format_hand
-from ..play.engine import Hand
 from ..tournament.errors import InputError
 from ..variant import Variant
 from .read import RulesBook, read_records, schema_problem
-from .verify import deck_problem, seed_problem
+from .verify import deck_problem, hand_of_record, seed_problem
 
 if TYPE_CHECKING:
     pass
@@ -54,12 +53,7 @@ def pick(path: str, hand: int, override: Variant | None = None) -> tuple[Variant
 def replay_steps(variant: Variant, record: dict[str, Any]) -> Iterator[tuple[str, bool]]:
     """The hand as text, one block per step: the deal first, then each action and what it caused;
     each with whether it stands (False for the illegal action that ends the replay)."""
-    if "actions" not in record:
-        raise InputError("this record has no actions to step through (a result entered at a table)")
-    try:
-        hand = Hand.from_record(variant, record)
-    except (GoujiError, ValueError, KeyError, TypeError, IndexError) as e:
-        raise InputError(f"cannot set up the hand: {e}") from None
+    hand = hand_of_record(variant, record, "step through")
     head = [f"{variant.name}, seed {record.get('seed')}, seat {record['leader']} leads"]
     for s in range(6):
         who = ""

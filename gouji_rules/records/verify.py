@@ -36,7 +36,7 @@ from ..play.match import hand_result
 from ..play.outcome import settle_outcome
 from ..rules.settlement import settle
 from ..tournament.club import entry_of, outcome_of
-from ..tournament.errors import EventError
+from ..tournament.errors import EventError, InputError
 from ..tournament.storage import HandRow, schema_uri
 from ..variant import Variant
 from .preplay import Before, after_record, pre_play_problem, tribute_places
@@ -160,6 +160,18 @@ def _illegal_text(where: str, e: IllegalAction) -> str:
     return f"{where}: illegal: {e.message} (rule {e.rule}){clause}"
 
 
+def hand_of_record(variant: Variant, record: dict[str, Any], doing: str = "verify") -> Hand:
+    """The hand a played record starts from (its deal, leader and setup), for ``doing`` (``verify``,
+    ``review``, ``step through``).  InputError for a result entered at a table (no actions) or a record
+    the hand cannot be set up from."""
+    if "actions" not in record:
+        raise InputError(f"this record has no actions to {doing} (a result entered at a table)")
+    try:
+        return Hand.from_record(variant, record)
+    except (GoujiError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise InputError(f"cannot set up the hand: {e}") from None
+
+
 def verify_record(variant: Variant, record: dict[str, Any], before: Before | None = None) -> str | None:
     """None when the record replays to the same end under ``variant``; otherwise what is wrong.
 
@@ -173,9 +185,9 @@ def verify_record(variant: Variant, record: dict[str, Any], before: Before | Non
     if problem:
         return problem
     try:
-        hand = Hand.from_record(variant, record)
-    except (GoujiError, ValueError, KeyError, TypeError, IndexError) as e:
-        return f"cannot set up the hand: {e}"
+        hand = hand_of_record(variant, record)
+    except InputError as e:
+        return e.message
     actions = record["actions"]
     for k, text in enumerate(actions, start=1):
         seat_text, colon, act = str(text).partition(":")

@@ -27,8 +27,8 @@ from ..game.actions import Action, Forfeit, parse_action
 from ..game.legal import Legal
 from ..game.rng import SplitMix64, derive
 from ..play.agents import Agent
-from ..play.engine import Hand
 from ..play.observe import Observation
+from ..records.verify import hand_of_record
 from ..tournament.errors import InputError
 from ..variant import Variant
 from .values import Interval, interval, paired_values
@@ -267,12 +267,7 @@ def seat_decisions(
     """(step, the seat's observation, its legal actions, the action it played) for each of ``seat``'s
     decisions in the record, forced ones included; a damaged record raises InputError at the first
     action the rules refuse."""
-    if "actions" not in record:
-        raise InputError("this record has no actions to review (a result entered at a table)")
-    try:
-        hand = Hand.from_record(variant, record)
-    except (GoujiError, ValueError, KeyError, TypeError, IndexError) as e:
-        raise InputError(f"cannot set up the hand: {e}") from None
+    hand = hand_of_record(variant, record, "review")
     for step, text in enumerate(record["actions"], start=1):
         seat_text, _, act_text = str(text).partition(":")
         try:
