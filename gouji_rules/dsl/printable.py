@@ -113,6 +113,44 @@ def page_height(s: Sheet) -> int:
     return 60 + lines * 25
 
 
+def run_chromium(browser: str, profile: Path, args: list[str], what: str) -> subprocess.CompletedProcess[str]:
+    """Headless Chromium with its own ``profile`` folder and ``args``; RenderFailed when it cannot be started
+    or does not finish drawing ``what`` in :data:`RENDER_TIMEOUT_S` (the rule sheet's ``--png`` and the
+    standings' picture both draw so)."""
+    cmd = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        *args,
+    ]
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=RENDER_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        raise RenderFailed(f"{browser} did not finish drawing {what} in {RENDER_TIMEOUT_S} s") from None
+    except OSError as e:
+        raise RenderFailed(f"{browser} could not be started: {e.strerror}") from None
+
+
+def last_words(done: subprocess.CompletedProcess[str]) -> str:
+    """What a Chromium that drew nothing said last (its exit status where it said nothing)."""
+    return ((done.stderr or "").strip().splitlines()[-1:] or [f"exit status {done.returncode}"])[0]
+
+
+def write_picture(target: str | Path, data: bytes) -> None:
+    """Write a drawn PNG to ``target`` atomically: a part file beside it, then a rename."""
+    target = Path(target)
+    part = temp_beside(target, ".png")
+    try:
+        part.write_bytes(data)
+        os.replace(part, target)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+
+
 def write_png(page: str, s: Sheet, target: str | Path, browser: str | None = None) -> None:
     """Render ``page`` (from :func:`to_html`) to a PNG at ``target``, atomically.
 
@@ -121,40 +159,16 @@ def write_png(page: str, s: Sheet, target: str | Path, browser: str | None = Non
     browser = browser or find_chromium()
     if browser is None:
         raise RendererMissing("--png needs Chromium to draw the page: install it (Debian: apt-get install chromium)")
-    target = Path(target)
     with tempfile.TemporaryDirectory(prefix="gouji-sheet-") as tmp:
         page_file = Path(tmp) / "sheet.html"
         page_file.write_text(page, encoding="utf-8")
         shot = Path(tmp) / "sheet.png"
-        cmd = [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--no-first-run",
-            f"--user-data-dir={Path(tmp) / 'profile'}",
-            f"--window-size={PNG_WIDTH},{page_height(s)}",
-            f"--screenshot={shot}",
-            page_file.as_uri(),
-        ]
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=RENDER_TIMEOUT_S, check=False)
-        except subprocess.TimeoutExpired:
-            raise RenderFailed(f"{browser} did not finish drawing the page in {RENDER_TIMEOUT_S} s") from None
-        except OSError as e:
-            raise RenderFailed(f"{browser} could not be started: {e.strerror}") from None
+        size = [f"--window-size={PNG_WIDTH},{page_height(s)}", f"--screenshot={shot}", "--hide-scrollbars"]
+        done = run_chromium(browser, Path(tmp) / "profile", [*size, page_file.as_uri()], "the page")
         data = shot.read_bytes() if shot.is_file() else b""
         if not data.startswith(b"\x89PNG"):
-            why = (done.stderr or "").strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
-            raise RenderFailed(f"{browser} made no picture: {why[0]}")
-        part = temp_beside(target, ".png")
-        try:
-            part.write_bytes(data)
-            os.replace(part, target)
-        except BaseException:
-            part.unlink(missing_ok=True)
-            raise
+            raise RenderFailed(f"{browser} made no picture: {last_words(done)}")
+        write_picture(target, data)
 
 
-__all__ = ["RenderFailed", "RendererMissing", "find_chromium", "to_html", "write_png"]
+__all__ = ["RenderFailed", "RendererMissing", "find_chromium", "run_chromium", "to_html", "write_picture", "write_png"]

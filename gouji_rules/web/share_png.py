@@ -11,16 +11,13 @@ from __future__ import annotations
 import base64
 import binascii
 import html
-import os
 import re
-import subprocess
 import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..atomic import temp_beside
-from ..dsl.printable import RENDER_TIMEOUT_S, RendererMissing, RenderFailed, find_chromium
+from ..dsl.printable import RendererMissing, RenderFailed, find_chromium, last_words, run_chromium, write_picture
 from .share import as_json
 
 FONT = (
@@ -60,38 +57,15 @@ def write_png(data: dict[str, Any], target: str | Path, browser: str | None = No
     with tempfile.TemporaryDirectory(prefix="gouji-share-") as tmp:
         source = Path(tmp) / "share.html"
         source.write_text(page(data), encoding="utf-8")
-        cmd = [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            f"--user-data-dir={Path(tmp) / 'profile'}",
-            "--dump-dom",
-            source.as_uri(),
-        ]
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=RENDER_TIMEOUT_S, check=False)
-        except subprocess.TimeoutExpired:
-            raise RenderFailed(f"{browser} did not finish drawing the picture in {RENDER_TIMEOUT_S} s") from None
-        except OSError as e:
-            raise RenderFailed(f"{browser} could not be started: {e.strerror}") from None
+        done = run_chromium(browser, Path(tmp) / "profile", ["--dump-dom", source.as_uri()], "the picture")
     found = _DRAWN.search(done.stdout or "")
     try:
         png = base64.b64decode(found[1], validate=True) if found else b""
     except binascii.Error:
         png = b""
     if not png.startswith(b"\x89PNG"):
-        why = (done.stderr or "").strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
-        raise RenderFailed(f"{browser} drew no picture: {why[0]}")
-    target = Path(target)
-    part = temp_beside(target, ".png")
-    try:
-        part.write_bytes(png)
-        os.replace(part, target)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
+        raise RenderFailed(f"{browser} drew no picture: {last_words(done)}")
+    write_picture(target, png)
 
 
 __all__ = ["page", "write_png"]
