@@ -214,25 +214,41 @@ class Club:
             return self.start(self.editors, f"(new {self.new_count})", make)
         return self.start(self.editors, path.name, make)
 
-    def night(self, name: str, page: str = "admin") -> str:
-        """The address of the night ``name`` served as ``gouji event serve`` does (the folder is its season):
-        its organiser page, or its season page."""
+    def _served_night(
+        self, kept: dict[str, str], name: str, host: str, launch: Launch | None = None, public: bool = False
+    ) -> str:
+        """Serve the night ``name`` as ``gouji event serve`` does (the folder is its season), once, kept in
+        ``kept``; its address as ``http://HOST:PORT|ADMIN``.  ``public``: its links and QR codes carry ``host``."""
         from .app import create_app
         from .night import Config, State
 
         path = self.pick(name, (".sqlite",))
 
         def make(port: int) -> tuple[ASGIApp, str]:
-            cfg = Config(event_path=path, season_folder=self.config.folder, log=self.config.log, home=self.home)
+            base = f"http://{host}:{port}"
+            cfg = Config(
+                event_path=path,
+                public_url=base if public else None,
+                season_folder=self.config.folder,
+                log=self.config.log,
+                home=self.home,
+            )
             state = State(cfg)
             try:
                 state.start()
             except BaseException:
                 state.close()
                 raise
-            return create_app(cfg, state), f"http://127.0.0.1:{port}|{state.links.admin_token}"
+            if public:
+                self.config.log(f"{name}: served to the phones at {base}/")
+            return create_app(cfg, state), f"{base}|{state.links.admin_token}"
 
-        base, admin = self.start(self.nights, name, make).split("|", 1)
+        return self.start(kept, name, make, launch)
+
+    def night(self, name: str, page: str = "admin") -> str:
+        """The address of the night ``name`` served as ``gouji event serve`` does (the folder is its season):
+        its organiser page, or its season page."""
+        base, admin = self._served_night(self.nights, name, "127.0.0.1").split("|", 1)
         self.last_night = name
         return f"{base}/admin/{admin}" if page == "admin" else f"{base}/season"
 
@@ -262,10 +278,7 @@ class Club:
         """The organiser page of the night ``name`` served to the phones of the room, as ``gouji event serve
         FILE --host 0.0.0.0`` serves it: every link and QR code carries this machine's address on the local
         network.  Started once per night; it stops with ``gouji club``."""
-        from .app import create_app
-        from .night import Config, State
-
-        path = self.pick(name, (".sqlite",))
+        self.pick(name, (".sqlite",))
         found = self.config.lan_address()
         if not found:
             raise Refusal(
@@ -273,26 +286,8 @@ class Club:
                 "no local network address: join the Wi-Fi the phones use, then try again",
                 503,
             )
-        addr = found[0]
-
-        def make(port: int) -> tuple[ASGIApp, str]:
-            cfg = Config(
-                event_path=path,
-                public_url=f"http://{addr}:{port}",
-                season_folder=self.config.folder,
-                log=self.config.log,
-                home=self.home,
-            )
-            state = State(cfg)
-            try:
-                state.start()
-            except BaseException:
-                state.close()
-                raise
-            self.config.log(f"{name}: served to the phones at http://{addr}:{port}/")
-            return create_app(cfg, state), f"http://{addr}:{port}|{state.links.admin_token}"
-
-        base, admin = self.start(self.lan_nights, name, make, self.config.lan_launch).split("|", 1)
+        served = self._served_night(self.lan_nights, name, found[0], self.config.lan_launch, public=True)
+        base, admin = served.split("|", 1)
         return f"{base}/admin/{admin}"
 
     def new_night(self, form: dict[str, list[str]]) -> str:
