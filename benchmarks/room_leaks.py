@@ -10,14 +10,12 @@ in it.  Prints the hands, the views scanned and the leaks found (0 expected); ex
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 from gouji_rules import catalog
-from gouji_rules.game.cards import format_hand
 from gouji_rules.room import Room
-from gouji_rules.tournament.bots import observation_json
+from gouji_rules.room.scan import view_leaks
 
 
 def scan(variant: str, hands: int, agents: str, seed: int) -> tuple[int, int]:
@@ -28,18 +26,9 @@ def scan(variant: str, hands: int, agents: str, seed: int) -> tuple[int, int]:
         n = min(8, hands - played)
         room = Room(v, [agents] * 6, hands=n, seed=seed + played, takeover=None)
         while not room.match.is_over:
-            m = room.match
-            shown = [format_hand(h) for h in m.hands_now]
             for s in range(6):
-                view = room.view(s)
-                legal = m.legal_actions() if m.turn == s else type(m.legal_actions())()
-                text = json.dumps(view, ensure_ascii=False)
-                bad = view["observation"] != observation_json(m.observation(s), legal) or any(
-                    o != s and sum(m.hands_now[o]) >= 8 and shown[o] != shown[s] and f'"{shown[o]}"' in text
-                    for o in range(6)
-                )
                 views += 1
-                leaks += bad
+                leaks += bool(view_leaks(room, s))
             room.step_agent()
         played += n
     return views, leaks
