@@ -28,8 +28,8 @@ def _until_mine(ws) -> dict:
             return f
 
 
-def test_a_person_plays_a_whole_hand_over_the_socket_with_five_agents() -> None:
-    room, client = _room()
+def _play_seat_0(room: Room, client: TestClient) -> None:
+    """Seat 0's person joins and plays the first action offered until the match is over."""
     with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
         ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
         while True:
@@ -37,6 +37,11 @@ def test_a_person_plays_a_whole_hand_over_the_socket_with_five_agents() -> None:
             if f["over"]:
                 break
             ws.send_text(json.dumps({"type": "act", "seq": f["seq"], "action": f["observation"]["legal"][0]}))
+
+
+def test_a_person_plays_a_whole_hand_over_the_socket_with_five_agents() -> None:
+    room, client = _room()
+    _play_seat_0(room, client)
     assert room.match.is_over and len(room.records()) == 1
 
 
@@ -114,11 +119,5 @@ def test_an_agent_that_fails_is_replaced_and_the_room_goes_on() -> None:
             raise RuntimeError("a bug in the agent")
 
     room.seats[1].agent = Broken()  # type: ignore[assignment]
-    with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
-        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
-        while True:
-            f = _until_mine(ws)
-            if f["over"]:
-                break
-            ws.send_text(json.dumps({"type": "act", "seq": f["seq"], "action": f["observation"]["legal"][0]}))
+    _play_seat_0(room, client)
     assert room.match.is_over
