@@ -120,7 +120,12 @@ def create_room_app(room: Room, delay: float = 1.0, log: Callable[[str], None] =
         times: list[float] = []
         try:
             while True:
-                text = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if not isinstance(text, str):  # a binary frame: the protocol is JSON text
+                    text = ""
                 now = time.monotonic()
                 times = [t for t in times if now - t < 1.0] + [now]
                 if len(text) > MAX_FRAME or len(times) > MAX_FRAMES:

@@ -121,3 +121,12 @@ def test_an_agent_that_fails_is_replaced_and_the_room_goes_on() -> None:
     room.seats[1].agent = Broken()  # type: ignore[assignment]
     _play_seat_0(room, client)
     assert room.match.is_over
+
+
+def test_a_binary_frame_is_refused_as_malformed_and_the_socket_stays() -> None:
+    room, client = _room()
+    with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+        ws.send_bytes(b"\x00\x01")
+        assert json.loads(ws.receive_text())["code"] == "malformed"
+        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+        assert _until_mine(ws)["seat"] == 0
