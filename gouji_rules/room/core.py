@@ -51,6 +51,10 @@ def mode_words(mode: str) -> str:
     return next((k.zh for k in decision_kinds() if k.name == mode), mode)
 
 
+WORDS = {"with_head": "有头", "no_head": "无头", "waive": "免贡", "agree": "同意", "refuse": "不同意"}
+"""Words of the phases that are no decision kind's name, as a player says them."""
+
+
 def action_label(text: str, mode: str) -> str:
     """A legal action's text as a player reads it: 出 KKK2+SJ, 烧 AA+BJ, 过牌, 同意; a phase's word by its
     kind's Chinese name where it has one (``yudian`` → 预点), else as written."""
@@ -61,10 +65,17 @@ def action_label(text: str, mode: str) -> str:
         action = parse_action(text)
     except GoujiError:
         return text
+    if text in WORDS:
+        return WORDS[text]
+    if text.startswith("last") and text[4:].isdigit():  # name a seat the last place (商定大落)
+        return f"{int(text[4:]) + 1} 号座当大落"
     if isinstance(action, Choose):
-        return mode_words(action.what) if mode_words(action.what) != action.what else text
+        return mode_words(action.what)
     words = action_words(action, "zh", mode)
-    return words if words != str(action) else text
+    if words != str(action):
+        return words
+    word, _, cards = text.partition(" ")  # a word with its cards: ``give 2`` is 进贡 2
+    return f"{mode_words(word)} {cards}".strip()
 
 
 class RoomRefused(GoujiError):
@@ -154,7 +165,7 @@ class Room:
             "turn": turn,
             "yours": mine and not self.seats[seat].taken_over,
             "over": m.is_over,
-            "hand_number": m.hand_number,
+            "hand_number": min(len(m.summaries) + 1, m.n_hands),
             "hands": m.n_hands,
             "scores": list(m.scores),
             "who": [s.who for s in self.seats],

@@ -150,3 +150,22 @@ def test_a_hands_record_lists_only_the_takeovers_made_in_that_hand() -> None:
     assert len(records) == 2 and first > 0 and len(room.takeovers) > first
     assert [len(r["takeover"]) for r in records] == [first, len(room.takeovers) - first]
     assert all(t["seat"] == 0 for r in records for t in r["takeover"])
+
+
+def test_the_actions_offered_read_as_a_player_says_them() -> None:
+    from gouji_rules.room.core import action_label
+
+    said = {
+        ("yudian", "yudian"): "预点",
+        ("pass", "follow"): "过牌",
+        ("pass", "burn"): "不烧",
+        ("KKK2+SJ", "follow"): "出 KKK2+SJ",
+        ("geming", "geming"): "革命",
+        ("with_head", "head"): "有头",
+        ("last3", "choose_last"): "4 号座当大落",
+    }
+    assert {k: action_label(*k) for k in said} == said
+    room = Room(dagang(), [PERSON] + ["greedy"] * 5, hands=1, seed=3, takeover=None)
+    room.run_agents()
+    v = room.view(0)
+    assert v["mode_zh"] == "预点" and v["labels"] == ["预点", "过牌"]
