@@ -14,20 +14,6 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 
-def free_place(placed: Mapping[int, int], place: int) -> int:
-    """The place a seat placed before play takes when ``place`` is already another's: the nearest free
-    place below it, else the nearest above.  Only a club file that plays both 革命 (S4 第二十一条, four
-    科) and 冲点 (S0 十、冲点, 四客) can place two seats at one place before play, and neither text
-    speaks of the two in one hand (docs/rules.md, "革命 and 冲点 in one hand")."""
-    taken: set[int] = set(placed.values())
-    below: list[int] = list(range(place + 1, 7))
-    above: list[int] = list(range(place - 1, 0, -1))
-    for p in [place, *below, *above]:
-        if p not in taken:
-            return p
-    return place
-
-
 @dataclass(frozen=True)
 class HandSetup:
     """What the phases before play decide for the hand (革命, 冲点, 和点, 买4, 会五 …)."""

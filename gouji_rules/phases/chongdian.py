@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from ..game.actions import PASS, Action, Choose, Head, Pass, Play
 from ..game.cards import format_set
 from ..game.events import Event, EventKind
-from ..game.hand_setup import free_place
 from ..game.legal import Legal
 from ..game.seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
@@ -93,7 +92,7 @@ class Chongdian:
                 m.hands_now[o][r] = 0
         placing = rules.chongdian_placings([(s, results[s]) for s in players], prep.last_places or [0] * 6)[0]
         for s, place in sorted(placing.items(), key=lambda sp: sp[1]):
-            setup.placed[s] = free_place(setup.placed, place)
+            setup.placed[s] = rules.place_before_play(setup.placed, place)
         for s in players:
             o = opposite(s)
             if o in setup.placed:

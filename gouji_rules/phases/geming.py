@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from ..game.actions import PASS, Action, Choose, Head
 from ..game.events import Event, EventKind
-from ..game.hand_setup import free_place
 from ..game.seats import opposite
 from .base import Decision, DecisionKind, HandPrep, Recorded, recorded_by, register_phase
 
@@ -55,7 +54,7 @@ class Geming:
             return False
         for s in rev:
             m.event(Event("geming", s))
-            setup.placed[s] = free_place(setup.placed, rules.geming_final_place(False))
+            setup.placed[s] = rules.place_before_play(setup.placed, rules.geming_final_place(False))
             setup.geming.add(s)
             setup.closed.add(s)
             m.discard(s)

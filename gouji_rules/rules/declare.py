@@ -6,7 +6,7 @@ declarations themselves are registered parts (:mod:`gouji_rules.rules.declaratio
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction, VariantError
@@ -47,6 +47,19 @@ class DeclareChapter(PointsChapter):
         self.chongdian_no_head_closes = ch.no_head_closes
         self.chongdian_opposite_rights = HEAD_FOREVER if ch.opposite_rights is None else ch.opposite_rights
         """够死级 rights of a 冲点 player's opposite who keeps 有头 (S0 十、冲点: the whole hand)"""
+
+    def place_before_play(self, placed: Mapping[int, int], place: int) -> int:
+        """The place a seat placed before play takes when ``place`` is already another's: the nearest free
+        place below it, else the nearest above.  Only a club file that plays both 革命 (S4 第二十一条, 四科)
+        and 冲点 (S0 十、冲点, 四客) can place two seats at one place before play, and neither text speaks of
+        the two in one hand (docs/rules.md §32, "革命 and 冲点 in one hand")."""
+        taken: set[int] = set(placed.values())
+        below: list[int] = list(range(place + 1, 7))
+        above: list[int] = list(range(place - 1, 0, -1))
+        for p in [place, *below, *above]:
+            if p not in taken:
+                return p
+        return place
 
     def geming_final_place(self, teammates_top: bool) -> int:
         """The place of a 革命 player (S4 第二十一条): 四科, or 三科 when his two teammates took 头科 and 二科."""
