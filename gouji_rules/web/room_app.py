@@ -5,10 +5,11 @@ The seat protocol (docs/room.md): the client opens ``/r/{code}/ws`` and sends ``
 (:meth:`Room.view`) and sends a new one to every seat after each decision.  The client acts with
 ``{"type": "act", "seq": N, "action": "..."}``; a refused frame is answered ``{"type": "refused",
 "code": ..., "zh": ...}`` to that socket only, and the game is unchanged.  Agents (and 托管) are
-played by one task of the server, ``delay`` seconds a decision so people can follow.
+played by one task of each room, ``delay`` seconds a decision so people can follow.  One server holds
+many rooms (:class:`Rooms`, by code): ``gouji room serve`` serves one, a club's online round several.
 
-A socket that sends more than :data:`MAX_FRAMES` frames in a second, or a frame over
-:data:`MAX_FRAME` bytes, is closed: a flood never reaches the room.
+A socket that sends more than :data:`MAX_FRAMES` frames in a second that the game did not take (refused
+frames, joins), or a frame over :data:`MAX_FRAME` bytes, is closed: a flood never reaches the room.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ..room.core import Room, RoomRefused
 MAX_FRAME = 4096
 """bytes a seat's frame may have (an action's text is a few dozen)"""
 MAX_FRAMES = 20
-"""frames a socket may send in one second"""
+"""frames a socket may send in one second, besides the actions the game took"""
 HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -45,11 +46,16 @@ HEADERS = {
 
 
 class Hub:
-    """The sockets of each seat, and sending each its view."""
+    """One room served: the sockets of each seat, sending each its view, and the task of its agents."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, delay: float = 1.0) -> None:
         self.room = room
+        self.delay = delay
+        """seconds an agent's decision, so people can follow (0: none)"""
         self.sockets: dict[int, set[WebSocket]] = {s: set() for s in range(6)}
+        self.task: asyncio.Task[None] | None = None
+        self.wake = asyncio.Event()
+        """set when a person acts, so the agents' task need not poll to see that an agent is due"""
 
     async def send(self, seat: int, ws: WebSocket) -> None:
         """Send ``ws`` (a socket of ``seat``) the seat's view now."""
@@ -67,13 +73,14 @@ def _stderr(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
-async def play_agents(hub: Hub, delay: float, log: Callable[[str], None] = _stderr) -> None:
-    """Let the agents (and 托管) decide as they are due, ``delay`` seconds a decision, until the match ends."""
+async def play_agents(hub: Hub, log: Callable[[str], None] = _stderr) -> None:
+    """Let the agents (and 托管) decide as they are due, ``hub.delay`` seconds a decision, until the match
+    ends; between decisions it waits for a person's action (``hub.wake``) or for 托管 to fall due."""
     room = hub.room
     while not room.match.is_over:
         if room.agent_due():
-            if delay:
-                await asyncio.sleep(delay)
+            if hub.delay:
+                await asyncio.sleep(hub.delay)
             try:
                 stepped = room.step_agent()
             except Exception as e:  # an agent that fails (a missing extra, a bug) must not hang the room
@@ -84,83 +91,143 @@ async def play_agents(hub: Hub, delay: float, log: Callable[[str], None] = _stde
             if stepped:
                 await hub.broadcast()
             continue
-        await asyncio.sleep(min(0.2, delay or 0.2))
+        hub.wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(hub.wake.wait(), 0.2)
 
 
-def create_room_app(room: Room, delay: float = 1.0, log: Callable[[str], None] = _stderr) -> Starlette:
-    """The application of one room: its seats' page, their sockets, and the agents' task (``log`` hears of
-    an agent that failed)."""
-    hub = Hub(room)
+class Rooms:
+    """The rooms one server holds, by code (python-chess's registry shape: add, find).  A room added while
+    the server runs starts its agents at once; rooms added before start with the server."""
+
+    def __init__(self, log: Callable[[str], None] = _stderr) -> None:
+        self.hubs: dict[str, Hub] = {}
+        self.log = log
+        self.running = False
+
+    def add(self, room: Room, delay: float = 1.0) -> Hub:
+        """Serve ``room`` (its agents ``delay`` seconds a decision); its hub."""
+        hub = Hub(room, delay)
+        self.hubs[room.code] = hub
+        if self.running:
+            self.start(hub)
+        return hub
+
+    def find(self, code: str) -> Hub | None:
+        """The hub of the room ``code``, or None."""
+        return self.hubs.get(code) if isinstance(code, str) else None
+
+    def start(self, hub: Hub) -> None:
+        """Start ``hub``'s agents (in the running event loop)."""
+        if hub.task is None:
+            hub.wake = asyncio.Event()  # of this loop: a test's client may run the app in a loop of its own
+            hub.task = asyncio.get_running_loop().create_task(play_agents(hub, self.log))
+
+    async def stop(self) -> None:
+        """Stop every room's agents (the server is going down; the rooms stay as they are)."""
+        self.running = False
+        for hub in self.hubs.values():
+            if hub.task is not None:
+                hub.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await hub.task
+                hub.task = None
+
+
+def _no_room() -> Response:
+    return PlainTextResponse("没有这个房间。 No such room.", status_code=404, headers=HEADERS)
+
+
+async def _socket(hub: Hub, ws: WebSocket) -> None:
+    """The seat protocol (the module's docstring) on one accepted socket of ``hub``'s room."""
+    room = hub.room
+    seat = -1
+    times: list[float] = []
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if not isinstance(text, str):  # a binary frame: the protocol is JSON text
+                text = ""
+            now = time.monotonic()
+            times = [t for t in times if now - t < 1.0] + [now]
+            if len(text) > MAX_FRAME or len(times) > MAX_FRAMES:
+                await ws.close(code=4429)
+                return
+            try:
+                frame: Any = json.loads(text)
+            except ValueError:
+                frame = None
+            kind = frame.get("type") if isinstance(frame, dict) else None
+            try:
+                if kind == "join":
+                    seat = room.seat_of(frame.get("secret", ""))
+                    hub.sockets[seat].add(ws)
+                    await hub.send(seat, ws)
+                elif kind == "act" and seat >= 0:
+                    room.act(room.seats[seat].secret, frame)
+                    times.pop()  # an action the game took is no flood: only a seat's own turns bound those
+                    hub.wake.set()
+                    await hub.broadcast()
+                else:
+                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join or act frame")
+            except RoomRefused as e:
+                refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
+                await ws.send_text(json.dumps(refusal, ensure_ascii=False))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if seat >= 0:
+            hub.sockets[seat].discard(ws)
+
+
+def create_rooms_app(rooms: Rooms) -> Starlette:
+    """The application of a server of rooms: each room's seat page and sockets, and its agents' task."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.create_task(play_agents(hub, delay, log))
+        rooms.running = True
+        for hub in rooms.hubs.values():
+            rooms.start(hub)
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await rooms.stop()
 
     async def page(request: Request) -> Response:
         """GET /r/{code}: the seat's page (its secret travels in the link's ``#`` part, never to a log)."""
-        if request.path_params["code"] != room.code:
-            return PlainTextResponse("没有这个房间。 No such room.", status_code=404, headers=HEADERS)
-        return HTMLResponse(
-            PAGE.replace("{{title}}", html.escape(room.variant.title or room.variant.name)), headers=HEADERS
-        )
+        hub = rooms.find(request.path_params["code"])
+        if hub is None:
+            return _no_room()
+        title = hub.room.variant.title or hub.room.variant.name
+        return HTMLResponse(PAGE.replace("{{title}}", html.escape(title)), headers=HEADERS)
 
     async def socket(ws: WebSocket) -> None:
-        """The seat protocol (the module's docstring)."""
+        """GET /r/{code}/ws: the seat protocol."""
         await ws.accept()
-        if ws.path_params["code"] != room.code:
+        hub = rooms.find(ws.path_params["code"])
+        if hub is None:
             await ws.close(code=4404)
             return
-        seat = -1
-        times: list[float] = []
-        try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if not isinstance(text, str):  # a binary frame: the protocol is JSON text
-                    text = ""
-                now = time.monotonic()
-                times = [t for t in times if now - t < 1.0] + [now]
-                if len(text) > MAX_FRAME or len(times) > MAX_FRAMES:
-                    await ws.close(code=4429)
-                    return
-                try:
-                    frame: Any = json.loads(text)
-                except ValueError:
-                    frame = None
-                kind = frame.get("type") if isinstance(frame, dict) else None
-                try:
-                    if kind == "join":
-                        seat = room.seat_of(frame.get("secret", ""))
-                        hub.sockets[seat].add(ws)
-                        await hub.send(seat, ws)
-                    elif kind == "act" and seat >= 0:
-                        room.act(room.seats[seat].secret, frame)
-                        await hub.broadcast()
-                    else:
-                        raise RoomRefused("malformed", "看不懂这条消息。", "expected a join or act frame")
-                except RoomRefused as e:
-                    refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
-                    await ws.send_text(json.dumps(refusal, ensure_ascii=False))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if seat >= 0:
-                hub.sockets[seat].discard(ws)
+        await _socket(hub, ws)
 
     app = Starlette(
         routes=[Route("/r/{code}", page, methods=["GET"]), WebSocketRoute("/r/{code}/ws", socket)],
         lifespan=lifespan,
     )
+    app.state.rooms = rooms
+    return app
+
+
+def create_room_app(room: Room, delay: float = 1.0, log: Callable[[str], None] = _stderr) -> Starlette:
+    """The application of one room (``gouji room serve``): a server of rooms holding just this one
+    (``log`` hears of an agent that failed)."""
+    rooms = Rooms(log)
+    app = create_rooms_app(rooms)
+    app.state.hub = rooms.add(room, delay)
     app.state.room = room
-    app.state.hub = hub
     return app
 
 

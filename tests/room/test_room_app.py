@@ -130,3 +130,27 @@ def test_a_binary_frame_is_refused_as_malformed_and_the_socket_stays() -> None:
         assert json.loads(ws.receive_text())["code"] == "malformed"
         ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
         assert _until_mine(ws)["seat"] == 0
+
+
+def test_one_server_holds_many_rooms_and_a_seat_link_opens_only_its_own() -> None:
+    from gouji_rules.web.room_app import Rooms, create_rooms_app
+
+    rooms = Rooms()
+    a = Room(dagang(), [PERSON] + ["greedy"] * 5, hands=1, seed=3, takeover=None)
+    b = Room(dagang(), [PERSON] * 2 + ["greedy"] * 4, hands=1, seed=4, takeover=None)
+    rooms.add(a, delay=0)
+    rooms.add(b, delay=0)
+    with TestClient(create_rooms_app(rooms)) as client:
+        assert client.get(f"/r/{a.code}").status_code == 200 and client.get("/r/nope").status_code == 404
+        with client.websocket_connect(f"/r/{b.code}/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "secret": a.seats[0].secret}))
+            assert json.loads(ws.receive_text())["code"] == "secret"
+            ws.send_text(json.dumps({"type": "join", "secret": b.seats[1].secret}))
+            view = json.loads(ws.receive_text())
+            assert view["room"] == b.code and view["seat"] == 1
+    with (
+        TestClient(create_rooms_app(rooms)) as client,
+        client.websocket_connect("/r/nope/ws") as ws,
+        pytest.raises(WebSocketDisconnect),
+    ):
+        ws.receive_text()
