@@ -1,7 +1,7 @@
 """``gouji room serve``: a room for people and agents under any variant, in the browser (issue 33).
 
 Listens on 127.0.0.1 unless ``--host`` says otherwise (``0.0.0.0`` for the phones of a club's Wi-Fi).
-The seats' links (one secret each) go to stdout; progress to stderr.
+The host page's link, then the seats' links (one secret each), go to stdout; progress to stderr.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ def serve_cmd(
 
         from ..room.core import PERSON, Room
         from ..web.room_app import create_room_app, seat_link
+        from ..web.room_host import host_link
     except ImportError as e:
         fail(f"gouji room serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
     if agents not in AGENTS:
@@ -71,9 +72,11 @@ def serve_cmd(
     sock = _listen(host, port)
     shown = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
     click.echo(f"room {room.code}: {rules.title or rules.name}, {room.match.n_hands} hands (Ctrl+C stops)", err=True)
+    app = create_room_app(room, delay=delay)
+    app.state.rooms.base = shown
+    click.echo(f"host: {host_link(shown, app.state.hub)}")
     for s in range(people):
         click.echo(f"seat {s + 1}: {seat_link(shown, room, s)}")
-    app = create_room_app(room, delay=delay)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
     server.run(sockets=[sock])
 
