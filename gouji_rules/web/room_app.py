@@ -67,10 +67,15 @@ class Hub:
             await ws.send_text(json.dumps(self.room.view(seat), ensure_ascii=False))
 
     async def broadcast(self) -> None:
-        """Send every connected seat its own view (never another's)."""
+        """Send every connected seat its own view (never another's), built and encoded once per seat however
+        many sockets (phone and laptop) the seat has."""
         for seat, sockets in self.sockets.items():
+            if not sockets:
+                continue
+            text = json.dumps(self.room.view(seat), ensure_ascii=False)
             for ws in list(sockets):
-                await self.send(seat, ws)
+                with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
+                    await ws.send_text(text)
 
 
 def _stderr(msg: str) -> None:
@@ -83,8 +88,8 @@ async def play_agents(hub: Hub, log: Callable[[str], None] = _stderr) -> None:
     room = hub.room
     while not room.match.is_over:
         if room.agent_due():
-            if hub.delay:
-                await asyncio.sleep(hub.delay)
+            # even with no delay, let the loop serve the other rooms and the people's frames between decisions
+            await asyncio.sleep(hub.delay)
             try:
                 stepped = room.step_agent()
             except Exception as e:  # an agent that fails (a missing extra, a bug) must not hang the room
