@@ -8,6 +8,7 @@ carries every seat's link and QR, so only the host secret opens it — a seat's 
 
 from __future__ import annotations
 
+import functools
 import html
 import secrets
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,12 @@ if TYPE_CHECKING:
     from .room_app import Hub
 
 SECRET_HEADER = "X-Host-Secret"
+
+
+@functools.lru_cache(maxsize=256)
+def _qr(link: str) -> str:
+    """A seat link's QR, drawn once (4 ms each, on the event loop every room shares; the page polls)."""
+    return qr_svg(link)
 
 
 def host_link(base: str, hub: Hub) -> str:
@@ -50,7 +57,7 @@ def host_state(hub: Hub, base: str) -> dict[str, Any]:
         if seat.who == PERSON:
             link = f"{base.rstrip('/')}/r/{room.code}#{seat.secret}"
             entry["link"] = link
-            entry["qr"] = qr_svg(link)
+            entry["qr"] = _qr(link)
         seats.append(entry)
     return {
         "room": room.code,
