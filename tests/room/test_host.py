@@ -89,3 +89,41 @@ def test_room_serve_prints_the_host_link_first_then_each_seat(monkeypatch: pytes
     lines = r.stdout.splitlines()
     assert lines[0].startswith("host: http://127.0.0.1:") and "/host#" in lines[0]
     assert [line.split(":")[0] for line in lines[1:]] == ["seat 1", "seat 2"]
+
+
+def _room_of_programs(program: str) -> tuple[Room, list[str], list]:  # type: ignore[type-arg]
+    from gouji_rules.cli.room import seat_programs
+
+    room = Room(dagang(), [PERSON] + ["greedy"] * 5, hands=1, seed=3, takeover=None)
+    bots = seat_programs(room, program, 1)
+    said: list[str] = []
+    app = create_room_app(room, delay=0, log=said.append)
+    with TestClient(app) as client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+        while True:
+            f = json.loads(ws.receive_text())
+            if f["type"] == "view" and f["over"]:
+                break
+            if f["type"] == "view" and f["yours"]:
+                ws.send_text(json.dumps({"type": "act", "seq": f["seq"], "action": f["observation"]["legal"][0]}))
+    for bot in bots:
+        bot.close()
+    return room, said, bots
+
+
+def test_a_bot_program_plays_the_agents_seats_through_the_bot_protocol() -> None:
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
+    room, said, _ = _room_of_programs(f"{sys.executable} {example}")
+    assert room.match.is_over and said == [] and [s.who for s in room.seats] == [PERSON] + ["bot"] * 5
+
+
+def test_a_bot_program_that_crashes_is_replaced_by_greedy_and_logged(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nsys.exit(3)\n", encoding="utf-8")
+    room, said, _ = _room_of_programs(f"{sys.executable} {crash}")
+    assert room.match.is_over and len(said) == 5 and all("greedy plays for it" in line for line in said)
