@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import html
 import json
+import secrets
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -31,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
+from .room_host import host_page, host_state_response
 
 MAX_FRAME = 4096
 """bytes a seat's frame may have (an action's text is a few dozen)"""
@@ -53,6 +55,8 @@ class Hub:
         self.delay = delay
         """seconds an agent's decision, so people can follow (0: none)"""
         self.sockets: dict[int, set[WebSocket]] = {s: set() for s in range(6)}
+        self.host_secret = secrets.token_urlsafe(16)
+        """the secret of the host page's link (:mod:`.room_host`), a seat's secret opens no host page"""
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
         """set when a person acts, so the agents' task need not poll to see that an agent is due"""
@@ -63,10 +67,15 @@ class Hub:
             await ws.send_text(json.dumps(self.room.view(seat), ensure_ascii=False))
 
     async def broadcast(self) -> None:
-        """Send every connected seat its own view (never another's)."""
+        """Send every connected seat its own view (never another's), built and encoded once per seat however
+        many sockets (phone and laptop) the seat has."""
         for seat, sockets in self.sockets.items():
+            if not sockets:
+                continue
+            text = json.dumps(self.room.view(seat), ensure_ascii=False)
             for ws in list(sockets):
-                await self.send(seat, ws)
+                with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
+                    await ws.send_text(text)
 
 
 def _stderr(msg: str) -> None:
@@ -79,8 +88,8 @@ async def play_agents(hub: Hub, log: Callable[[str], None] = _stderr) -> None:
     room = hub.room
     while not room.match.is_over:
         if room.agent_due():
-            if hub.delay:
-                await asyncio.sleep(hub.delay)
+            # even with no delay, let the loop serve the other rooms and the people's frames between decisions
+            await asyncio.sleep(hub.delay)
             try:
                 stepped = room.step_agent()
             except Exception as e:  # an agent that fails (a missing extra, a bug) must not hang the room
@@ -104,6 +113,8 @@ class Rooms:
         self.hubs: dict[str, Hub] = {}
         self.log = log
         self.running = False
+        self.base: str | None = None
+        """the address the phones reach the server at, for the host page's QR codes (None: the host's own)"""
 
     def add(self, room: Room, delay: float = 1.0) -> Hub:
         """Serve ``room`` (its agents ``delay`` seconds a decision); its hub."""
@@ -204,6 +215,14 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         title = hub.room.variant.title or hub.room.variant.name
         return HTMLResponse(PAGE.replace("{{title}}", html.escape(title)), headers=HEADERS)
 
+    async def host(request: Request) -> Response:
+        """GET /r/{code}/host: the host page (its secret in the link's ``#``)."""
+        return host_page(rooms.find(request.path_params["code"]), HEADERS)
+
+    async def host_state(request: Request) -> Response:
+        """GET /r/{code}/host/state: the host page's state, to the host secret only."""
+        return host_state_response(rooms.find(request.path_params["code"]), request, rooms.base, HEADERS)
+
     async def socket(ws: WebSocket) -> None:
         """GET /r/{code}/ws: the seat protocol."""
         await ws.accept()
@@ -214,7 +233,12 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         await _socket(hub, ws)
 
     app = Starlette(
-        routes=[Route("/r/{code}", page, methods=["GET"]), WebSocketRoute("/r/{code}/ws", socket)],
+        routes=[
+            Route("/r/{code}", page, methods=["GET"]),
+            Route("/r/{code}/host", host, methods=["GET"]),
+            Route("/r/{code}/host/state", host_state, methods=["GET"]),
+            WebSocketRoute("/r/{code}/ws", socket),
+        ],
         lifespan=lifespan,
     )
     app.state.rooms = rooms
