@@ -182,8 +182,10 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                     times.pop()  # an action the game took is no flood: only a seat's own turns bound those
                     hub.wake.set()
                     await hub.broadcast()
+                elif kind == "records" and seat >= 0:
+                    await ws.send_text(json.dumps({"type": "records", "records": _records(room)}, ensure_ascii=False))
                 else:
-                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join or act frame")
+                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join, act or records frame")
             except RoomRefused as e:
                 refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
                 await ws.send_text(json.dumps(refusal, ensure_ascii=False))
@@ -192,6 +194,14 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
     finally:
         if seat >= 0:
             hub.sockets[seat].discard(ws)
+
+
+def _records(room: Room) -> list[dict[str, Any]]:
+    """The match's records for a seat that asks, once the match is over: a hand's record holds every dealt
+    hand, so before the end it would show a seat what the room does not (in an event room, at all)."""
+    if not room.match.is_over:
+        raise RoomRefused("notyet", "这一场打完后才能下载记录。", "the records are given once the match is over")
+    return room.records()
 
 
 def create_rooms_app(rooms: Rooms) -> Starlette:
@@ -287,6 +297,13 @@ ws.onclose = () => { $("status").textContent = "连接断开，请刷新页面�
 ws.onmessage = (ev) => {
   const f = JSON.parse(ev.data);
   if (f.type === "refused") { $("msg").textContent = f.zh; return; }
+  if (f.type === "records") {  // one record a line: the file gouji verify and gouji replay read
+    const text = f.records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], {type: "application/x-ndjson"}));
+    a.download = "room-" + view.room + ".jsonl"; document.body.appendChild(a); a.click(); a.remove();
+    return;
+  }
   view = f; $("msg").textContent = "";
   const o = f.observation;
   $("status").textContent = f.over ? "这一场打完了。" :
@@ -295,6 +312,12 @@ ws.onmessage = (ev) => {
   $("hand").textContent = o.hand || "（没有牌）";
   $("scores").textContent = "第 " + f.hand_number + " / " + f.hands + " 局　比分 " + f.scores.join(" : ") + "　我是座位 " + (f.seat + 1);
   const acts = $("acts"); acts.textContent = "";
+  if (f.over) {
+    const b = document.createElement("button");
+    b.id = "records"; b.textContent = "下载记录";
+    b.onclick = () => ws.send(JSON.stringify({type: "records"}));
+    acts.appendChild(b);
+  }
   if (f.yours) {
     o.legal.forEach((a, i) => {
       const b = document.createElement("button");
