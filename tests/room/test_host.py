@@ -76,17 +76,25 @@ def test_the_host_sees_the_scores_and_who_is_connected_as_the_match_goes() -> No
     assert s["over"] and s["scores"] == list(room.match.scores) and any(s["scores"])
 
 
-def test_room_serve_prints_the_host_link_first_then_each_seat(monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-    from click.testing import CliRunner
+def test_room_serve_prints_the_host_link_first_then_each_seat() -> None:
+    import socket
+    import subprocess
+    import sys
 
-    from gouji_rules.cli import main, serve
-
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
-    monkeypatch.setattr(serve, "_listen", lambda host, port: None)
-    r = CliRunner().invoke(main, ["room", "serve", "dagang", "--people", "2", "--seed", "1"])
-    assert r.exit_code == 0, r.output
-    lines = r.stdout.splitlines()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--people", "2", "--seed", "1",
+         "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(3)]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
     assert lines[0].startswith("host: http://127.0.0.1:") and "/host#" in lines[0]
     assert [line.split(":")[0] for line in lines[1:]] == ["seat 1", "seat 2"]
 
