@@ -298,7 +298,7 @@ ws.onmessage = (ev) => {
   const f = JSON.parse(ev.data);
   if (f.type === "refused") { $("msg").textContent = f.zh; return; }
   if (f.type === "records") {  // one record a line: the file gouji verify and gouji replay read
-    const text = f.records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+    const text = f.records.map((r) => JSON.stringify(r)).join("\\n") + "\\n";
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([text], {type: "application/x-ndjson"}));
     a.download = "room-" + view.room + ".jsonl"; document.body.appendChild(a); a.click(); a.remove();
