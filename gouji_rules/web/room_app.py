@@ -183,7 +183,7 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                     hub.wake.set()
                     await hub.broadcast()
                 elif kind == "records" and seat >= 0:
-                    await ws.send_text(json.dumps({"type": "records", "records": _records(room)}, ensure_ascii=False))
+                    await ws.send_text(json.dumps({"type": "records", "jsonl": _records(room)}, ensure_ascii=False))
                 else:
                     raise RoomRefused("malformed", "看不懂这条消息。", "expected a join, act or records frame")
             except RoomRefused as e:
@@ -196,12 +196,14 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
             hub.sockets[seat].discard(ws)
 
 
-def _records(room: Room) -> list[dict[str, Any]]:
-    """The match's records for a seat that asks, once the match is over: a hand's record holds every dealt
-    hand, so before the end it would show a seat what the room does not (in an event room, at all)."""
+def _records(room: Room) -> str:
+    """The match's records for a seat that asks, once the match is over (a hand's record holds every dealt
+    hand, so before the end it would show a seat what the room does not), one record a line: sent as text,
+    because a browser's JSON numbers lose the digits of a 63-bit seed past 2**53, and the record would no
+    longer replay."""
     if not room.match.is_over:
         raise RoomRefused("notyet", "这一场打完后才能下载记录。", "the records are given once the match is over")
-    return room.records()
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in room.records())
 
 
 def create_rooms_app(rooms: Rooms) -> Starlette:
@@ -297,10 +299,9 @@ ws.onclose = () => { $("status").textContent = "连接断开，请刷新页面�
 ws.onmessage = (ev) => {
   const f = JSON.parse(ev.data);
   if (f.type === "refused") { $("msg").textContent = f.zh; return; }
-  if (f.type === "records") {  // one record a line: the file gouji verify and gouji replay read
-    const text = f.records.map((r) => JSON.stringify(r)).join("\\n") + "\\n";
+  if (f.type === "records") {  // one record a line, kept as text: the file gouji verify and gouji replay read
     const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], {type: "application/x-ndjson"}));
+    a.href = URL.createObjectURL(new Blob([f.jsonl], {type: "application/x-ndjson"}));
     a.download = "room-" + view.room + ".jsonl"; document.body.appendChild(a); a.click(); a.remove();
     return;
   }

@@ -172,9 +172,9 @@ def test_a_player_downloads_the_match_records_when_it_ends_and_gouji_verify_chec
         ws.send_text(json.dumps({"type": "records"}))
         while (answer := json.loads(ws.receive_text()))["type"] != "records":
             pass
-    assert len(answer["records"]) == 1
+    assert answer["jsonl"].count("\n") == 1  # one record a line, one hand
     path = tmp_path / "room.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in answer["records"]), encoding="utf-8")
+    path.write_text(answer["jsonl"], encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "gouji_rules.cli", "verify", str(path)], capture_output=True, text=True
     )
