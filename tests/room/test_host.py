@@ -77,26 +77,11 @@ def test_the_host_sees_the_scores_and_who_is_connected_as_the_match_goes() -> No
 
 
 def test_room_serve_prints_the_host_link_first_then_each_seat() -> None:
-    import socket
-    import subprocess
-    import sys
+    from ..servers import room_serve
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--people", "2", "--seed", "1",
-         "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(3)]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-    assert lines[0].startswith("host: http://127.0.0.1:") and "/host#" in lines[0]
-    assert [line.split(":")[0] for line in lines[1:]] == ["seat 1", "seat 2"]
+    with room_serve("dagang", "--people", "2", "--seed", "1", lines=3) as links:
+        assert list(links) == ["host", "seat 1", "seat 2"]
+        assert links["host"].startswith("http://127.0.0.1:") and "/host#" in links["host"]
 
 
 def _room_of_programs(program: str) -> tuple[Room, list[str], list]:  # type: ignore[type-arg]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from ..servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
@@ -43,12 +44,6 @@ def make_event(path: Path, *, variant: str = "dagang", hands: int = 2) -> Path:
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass

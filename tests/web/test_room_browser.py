@@ -1,31 +1,25 @@
 """A room in Chromium at 390 px (issue 33): one person plays a whole match against five agents from the
-link `gouji room serve` prints, tapping the first action offered each time."""
+link `gouji room serve` prints, tapping the first action offered each time, then downloads the match's
+records, which `gouji verify` checks."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from selenium.webdriver.common.by import By
 
-from .conftest import ROOT, free_port, open_page, shot, wait_for
+from ..servers import room_serve
+from .conftest import open_page, shot, wait_for
 
 
-def test_one_person_and_five_agents_play_a_hand_in_chromium(browser: Any) -> None:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--hands", "1", "--delay", "0",
-         "--seed", "3", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(2)]  # the host's link first, then seat 1's
-        assert lines[0].startswith("host: ") and lines[1].startswith("seat 1: ")
-        link = lines[1].split(": ", 1)[1].strip()
-        open_page(browser, link, "#acts")
+def test_one_person_and_five_agents_play_a_hand_in_chromium(browser: Any, tmp_path: Path) -> None:
+    with room_serve("dagang", "--hands", "1", "--delay", "0", "--seed", "3") as links:
+        assert list(links) == ["host", "seat 1"]  # the host's link first, then seat 1's
+        open_page(browser, links["seat 1"], "#acts")
         shot_taken = False
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
@@ -44,9 +38,14 @@ def test_one_person_and_five_agents_play_a_hand_in_chromium(browser: Any) -> Non
                 time.sleep(0.05)
         assert "打完了" in browser.find_element(By.ID, "status").text
         assert "比分" in browser.find_element(By.ID, "scores").text
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+        browser.find_element(By.ID, "records").click()
+        wait_for(browser, lambda d: any(tmp_path.glob("room-*.jsonl")), "the records downloaded")
+    saved = next(tmp_path.glob("room-*.jsonl"))
+    done = subprocess.run(
+        [sys.executable, "-m", "gouji_rules.cli", "verify", str(saved)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _gone(element: Any) -> bool:

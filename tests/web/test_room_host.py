@@ -63,30 +63,17 @@ def test_a_draft_with_errors_opens_no_room_and_says_why_in_chinese(tmp_path: Pat
 def test_the_host_page_in_chromium_shows_a_qr_per_person_and_the_seats(browser: Any) -> None:
     """The host link ``gouji room serve`` prints first, opened in Chromium (its CSP lets the page fetch its
     state and draw the QR codes)."""
-    import subprocess
-    import sys
-
     from selenium.webdriver.common.by import By
 
-    from .conftest import ROOT, free_port, open_page, wait_for
+    from ..servers import room_serve
+    from .conftest import open_page, wait_for
 
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--people", "2", "--hands", "1",
-         "--seed", "3", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        host = proc.stdout.readline().split(": ", 1)[1].strip()
-        open_page(browser, host, "#seats")
+    with room_serve("dagang", "--people", "2", "--hands", "1", "--seed", "3", lines=1) as links:
+        open_page(browser, links["host"], "#seats")
         wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#seats .seat svg")) == 2, "two QR codes")
         seats = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#seats .seat")]
         assert seats[0].startswith("座位 1：真人") and seats[5].startswith("座位 6：贪心机器人")
         assert "比分" in browser.find_element(By.ID, "progress").text
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_from_the_editor_a_room_with_five_agents_takes_two_taps_in_chromium(tmp_path: Path, browser: Any) -> None:
