@@ -165,7 +165,7 @@ class Room:
             "turn": turn,
             "yours": mine and not self.seats[seat].taken_over,
             "over": m.is_over,
-            "hand_number": min(len(m.summaries) + 1, m.n_hands),
+            "hand_number": self.hand_number,
             "hands": m.n_hands,
             "scores": list(m.scores),
             "who": [s.who for s in self.seats],
@@ -175,6 +175,11 @@ class Room:
             "labels": [action_label(a, str(obs.mode)) for a in listed],
             "last_hands": self._shown_hands(),
         }
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played (1, 2 …; the last once the match is over), counted from before its deal."""
+        return min(len(self.match.summaries) + 1, self.match.n_hands)
 
     def _shown_hands(self) -> list[str] | None:
         """Every seat's cards as dealt in the last finished hand, in a friendly room only."""

@@ -257,8 +257,7 @@ class Club:
         (numpy-free, stronger than greedy), one match of the file's length; the seat's link.  Each tap
         opens a new room (``gouji room serve`` on this machine; docs/room.md)."""
         from .. import catalog
-        from ..room.core import PERSON, Room
-        from .room_app import create_room_app, seat_link
+        from .room_app import practice_room
 
         path = self.pick(name, RULES_SUFFIXES)
         try:
@@ -266,13 +265,7 @@ class Club:
         except GoujiError as e:
             raise Refusal(f"这套规则还有错，请先在编辑器里改好：{e}", f"{name}: {e}") from None
         key = f"{name} #{len(self.rooms) + 1}"
-
-        def make(port: int) -> tuple[ASGIApp, str]:
-            room = Room(variant, [PERSON] + ["simple"] * 5, seed=secrets.randbits(63), takeover=None)
-            self.config.log(f"{name}: a room at http://127.0.0.1:{port}/r/{room.code}")
-            return create_room_app(room, delay=1.0), seat_link(f"http://127.0.0.1:{port}", room, 0)
-
-        return self.start(self.rooms, key, make)
+        return self.start(self.rooms, key, lambda port: practice_room(variant, port, self.config.log))
 
     def night_for_phones(self, name: str) -> str:
         """The organiser page of the night ``name`` served to the phones of the room, as ``gouji event serve

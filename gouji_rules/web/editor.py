@@ -394,14 +394,18 @@ class Editor:
     def open_room(self, variant: Variant) -> str:
         """A room playing ``variant``: seat 1 for the person editing, five ``simple`` agents (as the club
         home's 试打一局), served on a port of its own; the seat's link, its own secret after ``#``."""
-        from ..room.core import PERSON, Room
         from .club_home import launch_thread
-        from .room_app import create_room_app, seat_link
+        from .room_app import practice_room
 
-        room = Room(variant, [PERSON] + ["simple"] * 5, seed=secrets.randbits(63), takeover=None)
-        port = (self.config.launch or launch_thread)(lambda _port: create_room_app(room, delay=1.0))
-        self.config.log(f"a room with the edited rules at http://127.0.0.1:{port}/r/{room.code}")
-        return seat_link(f"http://127.0.0.1:{port}", room, 0)
+        links: list[str] = []
+
+        def make(port: int) -> Starlette:
+            app, link = practice_room(variant, port, self.config.log)
+            links.append(link)
+            return app
+
+        (self.config.launch or launch_thread)(make)
+        return links[0]
 
     # the variants behind a draft
 

@@ -26,13 +26,14 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
-from .room_host import host_page, host_state_response
+from ..variant import Variant
+from .room_host import host_page, host_state_response, no_room
 
 MAX_FRAME = 4096
 """bytes a seat's frame may have (an action's text is a few dozen)"""
@@ -61,21 +62,21 @@ class Hub:
         self.wake = asyncio.Event()
         """set when a person acts, so the agents' task need not poll to see that an agent is due"""
 
-    async def send(self, seat: int, ws: WebSocket) -> None:
-        """Send ``ws`` (a socket of ``seat``) the seat's view now."""
-        with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
-            await ws.send_text(json.dumps(self.room.view(seat), ensure_ascii=False))
+    async def send(self, seat: int, *sockets: WebSocket) -> None:
+        """Send ``sockets`` (of ``seat``; every socket of the seat when none is named) the seat's view now,
+        built and encoded once however many sockets (phone and laptop) the seat has."""
+        sockets = sockets or tuple(self.sockets[seat])
+        if not sockets:
+            return
+        text = json.dumps(self.room.view(seat), ensure_ascii=False)
+        for ws in sockets:
+            with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
+                await ws.send_text(text)
 
     async def broadcast(self) -> None:
-        """Send every connected seat its own view (never another's), built and encoded once per seat however
-        many sockets (phone and laptop) the seat has."""
-        for seat, sockets in self.sockets.items():
-            if not sockets:
-                continue
-            text = json.dumps(self.room.view(seat), ensure_ascii=False)
-            for ws in list(sockets):
-                with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
-                    await ws.send_text(text)
+        """Send every connected seat its own view (never another's)."""
+        for seat in self.sockets:
+            await self.send(seat)
 
 
 def _stderr(msg: str) -> None:
@@ -143,10 +144,6 @@ class Rooms:
                 with contextlib.suppress(asyncio.CancelledError):
                     await hub.task
                 hub.task = None
-
-
-def _no_room() -> Response:
-    return PlainTextResponse("没有这个房间。 No such room.", status_code=404, headers=HEADERS)
 
 
 async def _socket(hub: Hub, ws: WebSocket) -> None:
@@ -223,7 +220,7 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         """GET /r/{code}: the seat's page (its secret travels in the link's ``#`` part, never to a log)."""
         hub = rooms.find(request.path_params["code"])
         if hub is None:
-            return _no_room()
+            return no_room(HEADERS)
         title = hub.room.variant.title or hub.room.variant.name
         return HTMLResponse(PAGE.replace("{{title}}", html.escape(title)), headers=HEADERS)
 
@@ -265,6 +262,18 @@ def create_room_app(room: Room, delay: float = 1.0, log: Callable[[str], None] =
     app.state.hub = rooms.add(room, delay)
     app.state.room = room
     return app
+
+
+def practice_room(variant: Variant, port: int, log: Callable[[str], None] = _stderr) -> tuple[Starlette, str]:
+    """A room to try ``variant`` in (试打一局, 用这套规则打一局): the person at seat 1 and five ``simple``
+    agents (numpy-free, stronger than greedy), one match of the variant's length, no 托管, served on
+    127.0.0.1:``port``; its application and seat 1's link."""
+    from ..room.core import PERSON
+
+    room = Room(variant, [PERSON] + ["simple"] * 5, seed=secrets.randbits(63), takeover=None)
+    base = f"http://127.0.0.1:{port}"
+    log(f"{variant.name}: a room at {base}/r/{room.code}")
+    return create_room_app(room, delay=1.0, log=log), seat_link(base, room, 0)
 
 
 def seat_link(base: str, room: Room, seat: int) -> str:

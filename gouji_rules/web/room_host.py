@@ -44,6 +44,8 @@ def is_host(hub: Hub, secret: object) -> bool:
 def host_state(hub: Hub, base: str) -> dict[str, Any]:
     """What the host page shows now: the room, each seat (who, connected sockets, a person's link and QR)
     and the match's progress."""
+    from .room_app import seat_link
+
     room = hub.room
     m = room.match
     seats = []
@@ -55,7 +57,7 @@ def host_state(hub: Hub, base: str) -> dict[str, Any]:
             "taken_over": seat.taken_over,
         }
         if seat.who == PERSON:
-            link = f"{base.rstrip('/')}/r/{room.code}#{seat.secret}"
+            link = seat_link(base, room, i)
             entry["link"] = link
             entry["qr"] = _qr(link)
         seats.append(entry)
@@ -63,7 +65,7 @@ def host_state(hub: Hub, base: str) -> dict[str, Any]:
         "room": room.code,
         "title": room.variant.title or room.variant.name,
         "hands": m.n_hands,
-        "hand_number": min(len(m.summaries) + 1, m.n_hands),
+        "hand_number": room.hand_number,
         "scores": list(m.scores),
         "over": m.is_over,
         "seq": room.seq,
@@ -71,10 +73,15 @@ def host_state(hub: Hub, base: str) -> dict[str, Any]:
     }
 
 
+def no_room(headers: dict[str, str]) -> Response:
+    """The answer to a room code this server does not hold."""
+    return PlainTextResponse("没有这个房间。 No such room.", status_code=404, headers=headers)
+
+
 def host_page(hub: Hub | None, headers: dict[str, str]) -> Response:
     """GET /r/{code}/host: the page (it holds nothing secret; its script asks for the state)."""
     if hub is None:
-        return PlainTextResponse("没有这个房间。 No such room.", status_code=404, headers=headers)
+        return no_room(headers)
     title = hub.room.variant.title or hub.room.variant.name
     return HTMLResponse(HOST_PAGE.replace("{{title}}", html.escape(title)), headers=headers)
 
@@ -82,7 +89,7 @@ def host_page(hub: Hub | None, headers: dict[str, str]) -> Response:
 def host_state_response(hub: Hub | None, request: Request, base: str | None, headers: dict[str, str]) -> Response:
     """GET /r/{code}/host/state: the state as JSON, to the host secret only (403 otherwise)."""
     if hub is None:
-        return PlainTextResponse("没有这个房间。 No such room.", status_code=404, headers=headers)
+        return no_room(headers)
     if not is_host(hub, request.headers.get(SECRET_HEADER)):
         return PlainTextResponse("这不是房主的链接。 Not the host's link.", status_code=403, headers=headers)
     return JSONResponse(host_state(hub, base or str(request.base_url)), headers=headers)
