@@ -72,6 +72,8 @@ def serve_cmd(
     program = agents[4:].strip() if agents.startswith("cmd:") else None
     if agents not in AGENTS and not program:
         raise click.BadParameter(f"{agents!r}: one of {', '.join(AGENTS)} or cmd:PROGRAM", param_hint="--agents")
+    if program:
+        _check_program(program)
     rules = catalog.resolve(variant)
     room = Room(
         rules,
@@ -96,6 +98,21 @@ def serve_cmd(
     finally:
         for bot in bots:
             bot.close()
+
+
+def _check_program(program: str) -> None:
+    """Refuse, before the room opens, a bot program that cannot start (a typo would otherwise be found at
+    its first decision and the seat handed to greedy: a room of greedy agents the host did not ask for)."""
+    import shlex
+    import shutil
+
+    try:
+        argv = shlex.split(program)
+    except ValueError as e:
+        raise click.BadParameter(f"cmd:{program}: cannot split the command: {e}", param_hint="--agents") from None
+    if not argv or shutil.which(argv[0]) is None:
+        what = argv[0] if argv else program
+        raise click.BadParameter(f"cmd:{program}: no program {what!r} to run", param_hint="--agents")
 
 
 def seat_programs(room: Room, program: str, people: int) -> list[BotAgent]:

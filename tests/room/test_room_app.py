@@ -106,6 +106,16 @@ def test_room_serve_refuses_a_bad_variant_or_agent_in_one_line() -> None:
     assert r.exit_code == 2 and "--agents" in r.output
 
 
+def test_room_serve_refuses_a_bot_program_that_cannot_start_before_the_room_opens() -> None:
+    from click.testing import CliRunner
+
+    from gouji_rules.cli import main
+
+    for program, why in [("cmd:/no/such/bot", "no program '/no/such/bot'"), ("cmd:'open", "cannot split")]:
+        r = CliRunner().invoke(main, ["room", "serve", "dagang", "--agents", program, "--port", "1"])
+        assert r.exit_code == 2 and why in r.output and "Traceback" not in r.output
+
+
 def test_an_agent_that_fails_is_replaced_and_the_room_goes_on() -> None:
     room, client = _room()
 
