@@ -65,8 +65,8 @@ def serve_cmd(
         import uvicorn
 
         from ..room.core import PERSON, Room
-        from ..web.room_app import create_room_app, seat_link
-        from ..web.room_host import host_link
+        from ..web.room_app import create_room_app
+        from ..web.room_host import host_link, seat_link
     except ImportError as e:
         fail(f"gouji room serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
     program = agents[4:].strip() if agents.startswith("cmd:") else None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import os
 import secrets
-import socket
 import sys
 import threading
 import urllib.parse
@@ -39,6 +38,7 @@ from ..errors import GoujiError
 from .editor import LOOPBACK, EditorConfig, create_editor_app, editor_url
 from .editor_gate import TOKEN_PARAM, TokenGate, denied_page
 from .lan import lan_addresses as _lan_addresses
+from .launch import Launch, launch_lan_thread, launch_thread
 
 MAX_FORM = 64 * 1024
 """A new night's form: names of up to a few hundred players, nothing more."""
@@ -59,10 +59,6 @@ DENIED = denied_page(
     "Open the address <code>gouji club</code> printed when it started (the one with <code>?token=…</code>).",
 )
 
-Launch = Callable[[Callable[[int], ASGIApp]], int]
-"""Starts an application on a free port of 127.0.0.1 and returns the port; the application is made for
-that port (the editor's cookie and address name it)."""
-
 
 class Refusal(Exception):
     """Something the home will not do, with the reason in Chinese (and English for the log)."""
@@ -79,36 +75,6 @@ class ClubGate(TokenGate):
     def denied(self) -> Response:
         """The refusal a stranger sees: what to open instead, in Chinese first."""
         return HTMLResponse(DENIED, status_code=403, headers=self.headers)
-
-
-def launch_thread(make_app: Callable[[int], ASGIApp]) -> int:
-    """The real :data:`Launch`: bind 127.0.0.1 on a port the system picks, then serve from a daemon thread
-    (it stops with ``gouji club``)."""
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)  # before the redirect: a browser that comes before the thread serves waits, never refused
-    port = int(sock.getsockname()[1])
-    app = make_app(port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
-    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"gouji-club-{port}", daemon=True).start()
-    return port
-
-
-def launch_lan_thread(make_app: Callable[[int], ASGIApp]) -> int:
-    """A :data:`Launch` for the phones of the room: bind every address (``0.0.0.0``, as ``gouji event serve
-    --host 0.0.0.0`` does) on a port the system picks, then serve from a daemon thread."""
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("0.0.0.0", 0))  # every address: the phones of the club's room must reach it
-    sock.listen(128)
-    port = int(sock.getsockname()[1])
-    app = make_app(port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
-    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"gouji-club-lan-{port}", daemon=True).start()
-    return port
 
 
 @dataclass
@@ -547,4 +513,4 @@ def create_club_app(config: ClubConfig) -> Starlette:
     return app
 
 
-__all__ = ["ClubConfig", "Refusal", "club_url", "create_club_app", "launch_thread"]
+__all__ = ["ClubConfig", "Refusal", "club_url", "create_club_app"]

@@ -259,7 +259,7 @@ class EditorConfig:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
     home: str | None = None  # the club home that started this editor: its header links back there
     launch: Callable[[Callable[[int], Any]], int] | None = None
-    """serves a room's app on a port it returns (None: club_home.launch_thread, a thread on 127.0.0.1)"""
+    """serves a room's app on a port it returns (None: launch.launch_thread, a thread on 127.0.0.1)"""
     paths_from_root: bool = False  # gouji club: a file name typed is in the club's folder, not where gouji club ran
 
     def __post_init__(self) -> None:
@@ -394,7 +394,7 @@ class Editor:
     def open_room(self, variant: Variant) -> str:
         """A room playing ``variant``: seat 1 for the person editing, five ``simple`` agents (as the club
         home's 试打一局), served on a port of its own; the seat's link, its own secret after ``#``."""
-        from .club_home import launch_thread
+        from .launch import launch_thread
         from .room_app import practice_room
 
         links: list[str] = []

@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
 from ..variant import Variant
-from .room_host import host_page, host_state_response, no_room
+from .room_host import host_page, host_state_response, no_room, seat_link
 
 MAX_FRAME = 4096
 """bytes a seat's frame may have (an action's text is a few dozen)"""
@@ -274,11 +274,6 @@ def practice_room(variant: Variant, port: int, log: Callable[[str], None] = _std
     base = f"http://127.0.0.1:{port}"
     log(f"{variant.name}: a room at {base}/r/{room.code}")
     return create_room_app(room, delay=1.0, log=log), seat_link(base, room, 0)
-
-
-def seat_link(base: str, room: Room, seat: int) -> str:
-    """The link a seat's person opens: the room's page, the seat's secret after ``#``."""
-    return f"{base.rstrip('/')}/r/{room.code}#{room.seats[seat].secret}"
 
 
 PAGE = """<!doctype html>

@@ -11,16 +11,29 @@ from __future__ import annotations
 import functools
 import html
 import secrets
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sized
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
-from ..room.core import PERSON
+from ..room.core import PERSON, Room
 from .organiser import qr_svg
 
-if TYPE_CHECKING:
-    from .room_app import Hub
+
+class Hub(Protocol):
+    """What the host page reads of a served room (:class:`~gouji_rules.web.room_app.Hub` is one): the
+    room, its host secret and the sockets open on each seat."""
+
+    @property
+    def room(self) -> Room: ...
+
+    @property
+    def host_secret(self) -> str: ...
+
+    @property
+    def sockets(self) -> Mapping[int, Sized]: ...
+
 
 SECRET_HEADER = "X-Host-Secret"
 
@@ -29,6 +42,11 @@ SECRET_HEADER = "X-Host-Secret"
 def _qr(link: str) -> str:
     """A seat link's QR, drawn once (4 ms each, on the event loop every room shares; the page polls)."""
     return qr_svg(link)
+
+
+def seat_link(base: str, room: Room, seat: int) -> str:
+    """The link a seat's person opens: the room's page, the seat's secret after ``#``."""
+    return f"{base.rstrip('/')}/r/{room.code}#{room.seats[seat].secret}"
 
 
 def host_link(base: str, hub: Hub) -> str:
@@ -44,8 +62,6 @@ def is_host(hub: Hub, secret: object) -> bool:
 def host_state(hub: Hub, base: str) -> dict[str, Any]:
     """What the host page shows now: the room, each seat (who, connected sockets, a person's link and QR)
     and the match's progress."""
-    from .room_app import seat_link
-
     room = hub.room
     m = room.match
     seats = []

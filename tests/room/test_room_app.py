@@ -13,7 +13,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from gouji_rules.catalog import dagang
 from gouji_rules.room import PERSON, Room
-from gouji_rules.web.room_app import create_room_app, seat_link
+from gouji_rules.web.room_app import create_room_app
+from gouji_rules.web.room_host import seat_link
 
 
 def _room() -> tuple[Room, TestClient]:

@@ -69,7 +69,7 @@ def test_a_phone_on_the_network_opens_its_table_link(tmp_path: Path) -> None:
     found = lan_addresses()
     if not found:
         pytest.skip("this machine has no local network address")
-    from gouji_rules.web.club_home import launch_lan_thread
+    from gouji_rules.web.launch import launch_lan_thread
 
     client, _launch = _home(tmp_path, found, launch_lan_thread)
     admin = client.post("/nights/phones", data={"file": "a.sqlite"}).headers["location"]

@@ -7,7 +7,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from gouji_rules.web.club_home import launch_thread
+from gouji_rules.web.launch import launch_thread
 
 
 def _app(port: int) -> Starlette:
