@@ -28,8 +28,10 @@ from typing import Any
 
 from ..errors import GoujiError
 from ..game.actions import Action
+from ..game.legal import Legal
 from ..play.agents import Agent, make_agent
 from ..play.match import Match
+from ..play.observe import Observation
 from ..tournament.bots import BotFault, observation_json, reply_action
 from ..variant import Variant
 
@@ -244,9 +246,21 @@ class Room:
             return True
         return self.takeover is not None and self.clock() - seat.asked_at >= self.takeover
 
-    def step_agent(self) -> bool:
-        """Let the agent make the decision now asked, if :meth:`agent_due`; True when it did."""
+    def agent_question(self) -> tuple[int, Agent, Observation, Legal] | None:
+        """The decision an agent is due to make now (:meth:`agent_due`): the room's ``seq``, the agent, and
+        what it is shown; None when no agent is due.  Asking and answering (:meth:`agent_answer`) are apart
+        so a server lets the agent think off its event loop: a bot program may take seconds."""
         if not self.agent_due():
+            return None
+        m = self.match
+        agent = self.seats[m.turn].agent
+        assert agent is not None
+        return self.seq, agent, m.observation(m.turn), m.legal_actions()
+
+    def agent_answer(self, seq: int, action: Action) -> bool:
+        """Apply an agent's answer to the question asked at ``seq``; False, the room unchanged, when the
+        room has moved on since (the person came back and played) or no agent is due any more."""
+        if seq != self.seq or not self.agent_due():
             return False
         m = self.match
         turn = m.turn
@@ -255,9 +269,16 @@ class Room:
             seat.taken_over = True
             self.takeovers.append((self.seq, turn))
             self._takeover_hand[self.seq] = len(m.summaries) + 1  # hand_number starts at play, after 进贡
-        assert seat.agent is not None
-        self._apply(seat.agent.act(m.observation(turn), m.legal_actions()))
+        self._apply(action)
         return True
+
+    def step_agent(self) -> bool:
+        """Let the agent make the decision now asked, if :meth:`agent_due`; True when it did."""
+        question = self.agent_question()
+        if question is None:
+            return False
+        seq, agent, obs, legal = question
+        return self.agent_answer(seq, agent.act(obs, legal))
 
     def run_agents(self, limit: int = 100_000) -> int:
         """Let agents decide until a person must (or the match ends); how many decisions they made."""

@@ -61,6 +61,8 @@ class Hub:
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
         """set when a person acts, so the agents' task need not poll to see that an agent is due"""
+        self.lock = asyncio.Lock()
+        """held while an agent thinks (in a thread): a person's action waits for its answer"""
 
     async def send(self, seat: int, *sockets: WebSocket) -> None:
         """Send ``sockets`` (of ``seat``; every socket of the seat when none is named) the seat's view now,
@@ -85,19 +87,29 @@ def _stderr(msg: str) -> None:
 
 async def play_agents(hub: Hub, log: Callable[[str], None] = _stderr) -> None:
     """Let the agents (and 托管) decide as they are due, ``hub.delay`` seconds a decision, until the match
-    ends; between decisions it waits for a person's action (``hub.wake``) or for 托管 to fall due."""
+    ends; between decisions it waits for a person's action (``hub.wake``) or for 托管 to fall due.
+
+    An agent thinks in a thread, off the event loop every room shares: a bot program that hangs stalls
+    only its own room (its people's frames wait on ``hub.lock`` until it answers or overruns its time),
+    never the other rooms."""
     room = hub.room
     while not room.match.is_over:
         if room.agent_due():
             # even with no delay, let the loop serve the other rooms and the people's frames between decisions
             await asyncio.sleep(hub.delay)
-            try:
-                stepped = room.step_agent()
-            except Exception as e:  # an agent that fails (a missing extra, a bug) must not hang the room
-                seat = room.seats[room.match.turn]
-                log(f"room {room.code}: the {seat.who} agent failed ({e}); greedy plays for it")
-                seat.agent = make_agent("greedy")
-                continue
+            async with hub.lock:
+                question = room.agent_question()
+                if question is None:
+                    continue
+                seq, agent, obs, legal = question
+                try:
+                    action = await asyncio.to_thread(agent.act, obs, legal)
+                except Exception as e:  # an agent that fails (a missing extra, a bug) must not hang the room
+                    seat = room.seats[room.match.turn]
+                    log(f"room {room.code}: the {seat.who} agent failed ({e}); greedy plays for it")
+                    seat.agent = make_agent("greedy")
+                    continue
+                stepped = room.agent_answer(seq, action)
             if stepped:
                 await hub.broadcast()
             continue
@@ -175,7 +187,8 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                     hub.sockets[seat].add(ws)
                     await hub.send(seat, ws)
                 elif kind == "act" and seat >= 0:
-                    room.act(room.seats[seat].secret, frame)
+                    async with hub.lock:
+                        room.act(room.seats[seat].secret, frame)
                     times.pop()  # an action the game took is no flood: only a seat's own turns bound those
                     hub.wake.set()
                     await hub.broadcast()
