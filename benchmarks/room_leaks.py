@@ -2,7 +2,8 @@
 
 For each view of seat s: it must be the engine's own observation of s (``Match.observation(s)``, the
 bot protocol's request), and no other seat's whole hand (8 cards or more, other than s's) may appear
-in it.  Prints the hands, the views scanned and the leaks found (0 expected); exit 1 on a leak.
+in it.  The spectator's view is scanned at each decision too (``spectator_leaks``: no hand, no event
+beyond what a seat that did not witness it was shown).  Prints the hands, the views scanned and the leaks found (0 expected); exit 1 on a leak.
 
     python benchmarks/room_leaks.py --variants dagang,dianshaomenla --hands 1000 --agents greedy
 """
@@ -15,7 +16,7 @@ import time
 
 from gouji_rules import catalog
 from gouji_rules.room import Room
-from gouji_rules.room.scan import view_leaks
+from gouji_rules.room.scan import spectator_leaks, view_leaks
 
 
 def scan(variant: str, hands: int, agents: str, seed: int) -> tuple[int, int]:
@@ -29,6 +30,8 @@ def scan(variant: str, hands: int, agents: str, seed: int) -> tuple[int, int]:
             for s in range(6):
                 views += 1
                 leaks += bool(view_leaks(room, s))
+            views += 1
+            leaks += bool(spectator_leaks(room))
             room.step_agent()
         played += n
     return views, leaks

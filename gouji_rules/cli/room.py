@@ -28,7 +28,11 @@ def room_group() -> None:
 @room_group.command("serve")
 @click.argument("variant")
 @click.option(
-    "--people", type=click.IntRange(1, 6), default=1, show_default=True, help="seats for people (the first N)"
+    "--people",
+    type=click.IntRange(0, 6),
+    default=1,
+    show_default=True,
+    help="seats for people (the first N; 0: agents only, to watch)",
 )
 @click.option(
     "--agents", default="greedy", show_default=True, help="who plays the other seats: an agent's name or cmd:PROGRAM"
@@ -66,7 +70,7 @@ def serve_cmd(
 
         from ..room.core import PERSON, Room
         from ..web.room_app import create_room_app
-        from ..web.room_host import host_link, seat_link
+        from ..web.room_host import host_link, seat_link, watch_link
     except ImportError as e:
         fail(f"gouji room serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
     program = agents[4:].strip() if agents.startswith("cmd:") else None
@@ -92,6 +96,7 @@ def serve_cmd(
     click.echo(f"host: {host_link(shown, app.state.hub)}")
     for s in range(people):
         click.echo(f"seat {s + 1}: {seat_link(shown, room, s)}")
+    click.echo(f"watch: {watch_link(shown, room)}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
     try:
         server.run(sockets=[sock])

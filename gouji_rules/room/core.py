@@ -31,11 +31,13 @@ from ..game.actions import Action
 from ..game.legal import Legal
 from ..play.agents import Agent, make_agent
 from ..play.match import Match
-from ..play.observe import Observation
+from ..play.observe import Observation, as_seen
 from ..tournament.bots import BotFault, observation_json, reply_action
 from ..variant import Variant
 
 SEATS = 6
+SPECTATOR = -1
+"""Not a seat: whoever watches the room, witness of no private event."""
 PERSON = "person"
 """A seat played by a person through its link (as opposed to an agent's name)."""
 
@@ -175,6 +177,37 @@ class Room:
             "observation": body,
             "mode_zh": mode_words(str(obs.mode)),
             "labels": [action_label(a, str(obs.mode)) for a in listed],
+            "last_hands": self._shown_hands(),
+        }
+
+    def spectator_view(self) -> dict[str, Any]:
+        """What a spectator is shown now: the table as every seat sees it, and no seat's hand.
+
+        Built from seat 0's observation with everything only seat 0 may see taken out: its hand, its
+        legal actions, its own card count unless the table knows it (as seat 1 knows it: 报牌 or 亮牌), and
+        the events only their witnesses see (a 点 call's card, an unshown tribute), redacted as for a seat
+        that did not witness them.  The dealt hands come after a hand only in a friendly room."""
+        m = self.match
+        obs = m.observation(0)
+        body = observation_json(obs, type(m.legal_actions())())
+        body["type"] = "watch"
+        body["seat"] = None
+        body["hand"] = ""
+        body["cards_left"][0] = m.observation(1).cards_left[0]
+        body["events"] = [as_seen(m.rules, SPECTATOR, e).to_json() for e in obs.events]
+        return {
+            "type": "watch",
+            "room": self.code,
+            "seq": self.seq,
+            "turn": None if m.is_over else m.turn,
+            "over": m.is_over,
+            "hand_number": self.hand_number,
+            "hands": m.n_hands,
+            "scores": list(m.scores),
+            "who": [s.who for s in self.seats],
+            "taken_over": [s.taken_over for s in self.seats],
+            "observation": body,
+            "mode_zh": mode_words(str(obs.mode)),
             "last_hands": self._shown_hands(),
         }
 

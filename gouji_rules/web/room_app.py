@@ -3,7 +3,8 @@
 The seat protocol (docs/room.md): the client opens ``/r/{code}/ws`` and sends ``{"type": "join",
 "secret": K}`` (the secret of its seat's link); the server answers with a ``view`` frame
 (:meth:`Room.view`) and sends a new one to every seat after each decision.  The client acts with
-``{"type": "act", "seq": N, "action": "..."}``; a refused frame is answered ``{"type": "refused",
+``{"type": "act", "seq": N, "action": "..."}``.  A spectator sends ``{"type": "watch"}`` instead of a
+join and is sent ``watch`` frames (:meth:`Room.spectator_view`: the table, no hand).  A refused frame is answered ``{"type": "refused",
 "code": ..., "zh": ...}`` to that socket only, and the game is unchanged.  Agents (and 托管) are
 played by one task of each room, ``delay`` seconds a decision so people can follow.  One server holds
 many rooms (:class:`Rooms`, by code): ``gouji room serve`` serves one, a club's online round several.
@@ -34,6 +35,7 @@ from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
 from ..variant import Variant
 from .room_host import host_page, host_state_response, no_room, seat_link
+from .room_watch import watch_page
 
 MAX_FRAME = 4096
 """bytes a seat's frame may have (an action's text is a few dozen)"""
@@ -46,6 +48,9 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
     "connect-src 'self'",
 }
+
+MAX_WATCHERS = 64
+"""spectators one room holds at once; the next is refused"""
 
 
 class Hub:
@@ -63,6 +68,8 @@ class Hub:
         """set when a person acts, so the agents' task need not poll to see that an agent is due"""
         self.lock = asyncio.Lock()
         """held while an agent thinks (in a thread): a person's action waits for its answer"""
+        self.watchers: set[WebSocket] = set()
+        """the spectators' sockets"""
 
     async def send(self, seat: int, *sockets: WebSocket) -> None:
         """Send ``sockets`` (of ``seat``; every socket of the seat when none is named) the seat's view now,
@@ -76,9 +83,20 @@ class Hub:
                 await ws.send_text(text)
 
     async def broadcast(self) -> None:
-        """Send every connected seat its own view (never another's)."""
+        """Send every connected seat its own view (never another's), and the spectators theirs."""
         for seat in self.sockets:
             await self.send(seat)
+        await self.show()
+
+    async def show(self, *sockets: WebSocket) -> None:
+        """Send ``sockets`` (every spectator when none is named) the spectator's view, encoded once."""
+        sockets = sockets or tuple(self.watchers)
+        if not sockets:
+            return
+        text = json.dumps(self.room.spectator_view(), ensure_ascii=False)
+        for ws in sockets:
+            with contextlib.suppress(Exception):
+                await ws.send_text(text)
 
 
 def _stderr(msg: str) -> None:
@@ -184,8 +202,14 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
             try:
                 if kind == "join":
                     seat = room.seat_of(frame.get("secret", ""))
+                    hub.watchers.discard(ws)
                     hub.sockets[seat].add(ws)
                     await hub.send(seat, ws)
+                elif kind == "watch" and seat < 0:
+                    if ws not in hub.watchers and len(hub.watchers) >= MAX_WATCHERS:
+                        raise RoomRefused("full", "观战的人太多了，请稍后再来。", "too many spectators in this room")
+                    hub.watchers.add(ws)
+                    await hub.show(ws)
                 elif kind == "act" and seat >= 0:
                     async with hub.lock:
                         room.act(room.seats[seat].secret, frame)
@@ -195,13 +219,14 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                 elif kind == "records" and seat >= 0:
                     await ws.send_text(json.dumps({"type": "records", "jsonl": _records(room)}, ensure_ascii=False))
                 else:
-                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join, act or records frame")
+                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join, watch, act or records frame")
             except RoomRefused as e:
                 refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
                 await ws.send_text(json.dumps(refusal, ensure_ascii=False))
     except WebSocketDisconnect:
         pass
     finally:
+        hub.watchers.discard(ws)
         if seat >= 0:
             hub.sockets[seat].discard(ws)
 
@@ -237,6 +262,13 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         title = hub.room.variant.title or hub.room.variant.name
         return HTMLResponse(PAGE.replace("{{title}}", html.escape(title)), headers=HEADERS)
 
+    async def watch(request: Request) -> Response:
+        """GET /r/{code}/watch: the spectators' page (no secret: it shows nothing hidden)."""
+        hub = rooms.find(request.path_params["code"])
+        if hub is None:
+            return no_room(HEADERS)
+        return HTMLResponse(watch_page(hub.room.variant.title or hub.room.variant.name), headers=HEADERS)
+
     async def host(request: Request) -> Response:
         """GET /r/{code}/host: the host page (its secret in the link's ``#``)."""
         return host_page(rooms.find(request.path_params["code"]), HEADERS)
@@ -257,6 +289,7 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
     app = Starlette(
         routes=[
             Route("/r/{code}", page, methods=["GET"]),
+            Route("/r/{code}/watch", watch, methods=["GET"]),
             Route("/r/{code}/host", host, methods=["GET"]),
             Route("/r/{code}/host/state", host_state, methods=["GET"]),
             WebSocketRoute("/r/{code}/ws", socket),

@@ -34,6 +34,9 @@ class Hub(Protocol):
     @property
     def sockets(self) -> Mapping[int, Sized]: ...
 
+    @property
+    def watchers(self) -> Sized: ...
+
 
 SECRET_HEADER = "X-Host-Secret"
 
@@ -47,6 +50,11 @@ def _qr(link: str) -> str:
 def seat_link(base: str, room: Room, seat: int) -> str:
     """The link a seat's person opens: the room's page, the seat's secret after ``#``."""
     return f"{base.rstrip('/')}/r/{room.code}#{room.seats[seat].secret}"
+
+
+def watch_link(base: str, room: Room) -> str:
+    """The spectators' page of ``room`` (no secret: it shows nothing hidden)."""
+    return f"{base.rstrip('/')}/r/{room.code}/watch"
 
 
 def host_link(base: str, hub: Hub) -> str:
@@ -86,6 +94,8 @@ def host_state(hub: Hub, base: str) -> dict[str, Any]:
         "over": m.is_over,
         "seq": room.seq,
         "seats": seats,
+        "watch": watch_link(base, room),
+        "watchers": len(hub.watchers),
     }
 
 
@@ -124,6 +134,7 @@ h1{font-size:20px;margin:4px 0}.muted{color:#666;font-size:13px}#msg{color:#b00}
 <div id="progress" class="muted">读取中…</div>
 <div id="msg" role="alert"></div>
 <div id="seats"></div>
+<p class="muted">观战链接（看不到任何人的牌）：<a id="watch" target="_blank" rel="noreferrer"></a>　<span id="watchers"></span></p>
 <script>
 const secret = decodeURIComponent(location.hash.slice(1));
 const $ = (id) => document.getElementById(id);
@@ -152,6 +163,8 @@ async function refresh() {
     }
     box.appendChild(d);
   });
+  $("watch").href = s.watch; $("watch").textContent = s.watch;
+  $("watchers").textContent = s.watchers ? s.watchers + " 人在看" : "";
   if (!s.over) setTimeout(refresh, 2000);
 }
 refresh();

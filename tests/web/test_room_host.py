@@ -103,3 +103,17 @@ def test_from_the_editor_a_room_with_five_agents_takes_two_taps_in_chromium(tmp_
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_watch_link_in_chromium_shows_the_six_seats_and_no_hand(browser: Any) -> None:
+    """The spectators' link ``gouji room serve`` prints last: a room of agents played on while watched."""
+    from selenium.webdriver.common.by import By
+
+    from ..servers import room_serve
+    from .conftest import open_page, wait_for
+
+    with room_serve("dagang", "--people", "0", "--hands", "1", "--seed", "3", "--delay", "0.2", lines=2) as links:
+        open_page(browser, links["watch"], "#seats")
+        wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#seats tr")) == 6, "six seats")
+        wait_for(browser, lambda d: d.find_element(By.ID, "table").text not in ("", "—"), "a set on the table")
+        assert "我的牌" not in browser.find_element(By.TAG_NAME, "body").text
