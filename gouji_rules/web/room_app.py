@@ -70,6 +70,8 @@ class Hub:
         """held while an agent thinks (in a thread): a person's action waits for its answer"""
         self.watchers: set[WebSocket] = set()
         """the spectators' sockets"""
+        self.reviewing = asyncio.Lock()
+        """held while a seat's 复盘 is searched (one at a time a room: each takes seconds of a core)"""
 
     async def send(self, seat: int, *sockets: WebSocket) -> None:
         """Send ``sockets`` (of ``seat``; every socket of the seat when none is named) the seat's view now,
@@ -216,10 +218,14 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                     times.pop()  # an action the game took is no flood: only a seat's own turns bound those
                     hub.wake.set()
                     await hub.broadcast()
+                elif kind == "review" and seat >= 0:
+                    await _review(hub, ws, seat, frame.get("hand"))
                 elif kind == "records" and seat >= 0:
                     await ws.send_text(json.dumps({"type": "records", "jsonl": _records(room)}, ensure_ascii=False))
                 else:
-                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join, watch, act or records frame")
+                    raise RoomRefused(
+                        "malformed", "看不懂这条消息。", "expected a join, watch, act, review or records frame"
+                    )
             except RoomRefused as e:
                 refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
                 await ws.send_text(json.dumps(refusal, ensure_ascii=False))
@@ -229,6 +235,20 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
         hub.watchers.discard(ws)
         if seat >= 0:
             hub.sockets[seat].discard(ws)
+
+
+async def _review(hub: Hub, ws: WebSocket, seat: int, hand: object) -> None:
+    """Answer a seat's ``review`` frame with the 复盘 page of its decisions in that finished hand, reviewed
+    in a thread (seconds of search); one review at a time a room, the next refused as ``busy``."""
+    from ..room.review import hand_record, review_page
+
+    room = hub.room
+    number, record = hand_record(room, hand)
+    if hub.reviewing.locked():
+        raise RoomRefused("busy", "正在复盘另一局，请稍等再点。", "a review of this room is already running")
+    async with hub.reviewing:
+        page = await asyncio.to_thread(review_page, room.variant, record, seat, number)
+    await ws.send_text(json.dumps({"type": "review", "hand": number, "html": page}, ensure_ascii=False))
 
 
 def _records(room: Room) -> str:
