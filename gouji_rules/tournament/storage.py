@@ -121,6 +121,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX faults_by_entrant ON faults(entrant);
         """,
     ),
+    (
+        3,
+        "an online round's journal: each table's decisions in order, so a restarted server resumes its rooms",
+        """
+        CREATE TABLE online_moves (
+            round INTEGER NOT NULL,
+            tbl INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            takeover INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (round, tbl, seq)
+        );
+        """,
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
