@@ -788,6 +788,12 @@ class EventDB:
         ).fetchone()
         return 0 if row is None else int(row[0])
 
+    def online_tables(self, rnd: int) -> set[int]:
+        """The tables of round ``rnd`` played online (``gouji event serve --online``): their results are the
+        engine's, never entered or corrected by hand."""
+        rows = self.con.execute("SELECT DISTINCT tbl FROM online_moves WHERE round = ?", (rnd,)).fetchall()
+        return {int(r[0]) for r in rows}
+
     def stored_units(self) -> set[tuple[int, int, int]]:
         """(round, table, rotation) of every match that has hands stored."""
         rows = self.con.execute("SELECT DISTINCT round, tbl, rotation FROM hands")

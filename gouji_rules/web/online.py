@@ -92,6 +92,7 @@ class OnlineTable(Room):
             record.update({"event": self.event.name, "round": self.rnd, "table": self.tbl, "hand": number})
             record.update({"rotation": 0, "players": names, "online": True})
             result = {
+                "finish": sorted(range(6), key=lambda s: summ.places[s]),
                 "seed": summ.seed,
                 "leader": summ.leader,
                 "sweep": summ.sweep,
