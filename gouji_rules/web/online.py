@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import sqlite3
 from collections.abc import AsyncIterator, Collection
 from typing import Any
 
@@ -69,17 +70,24 @@ class OnlineTable(Room):
         self._resume()
 
     def _apply(self, action: Action) -> None:
+        if self._replaying:
+            super()._apply(action)
+            return
         seq = self.seq
         took = bool(self.takeovers) and self.takeovers[-1][0] == seq
         finished = len(self.match.summaries)
-        super()._apply(action)
-        if self._replaying:
-            return
         with self.event.db.transaction() as con:
-            con.execute(
-                "INSERT INTO online_moves (round, tbl, seq, action, takeover) VALUES (?, ?, ?, ?, ?)",
-                (self.rnd, self.tbl, seq, str(action), int(took)),
-            )
+            try:  # journalled first: a decision the file refuses is never made in memory either
+                con.execute(
+                    "INSERT INTO online_moves (round, tbl, seq, action, takeover) VALUES (?, ?, ?, ?, ?)",
+                    (self.rnd, self.tbl, seq, str(action), int(took)),
+                )
+            except sqlite3.IntegrityError:
+                raise EventError(
+                    f"{self.event.db.path}: round {self.rnd} table {self.tbl} decision {seq} is already in the "
+                    "online journal: another server is playing this table"
+                ) from None
+            super()._apply(action)
             if len(self.match.summaries) > finished:
                 self._store(con)
 
