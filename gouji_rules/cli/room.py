@@ -1,14 +1,23 @@
 """``gouji room serve``: a room for people and agents under any variant, in the browser (issue 33).
 
 Listens on 127.0.0.1 unless ``--host`` says otherwise (``0.0.0.0`` for the phones of a club's Wi-Fi).
-The seats' links (one secret each) go to stdout; progress to stderr.
+The host page's link, then the seats' links (one secret each), go to stdout; progress to stderr.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from .common import SEED, FiniteFloat, add_commands, fail, handles_errors
+
+if TYPE_CHECKING:
+    from ..room.core import Room
+    from ..tournament.bot_agent import BotAgent
+
+BOT_SECONDS = 2.0
+"""seconds a bot program may take a decision before greedy takes its seat (the room waits meanwhile)"""
 
 
 @click.group("room")
@@ -21,7 +30,9 @@ def room_group() -> None:
 @click.option(
     "--people", type=click.IntRange(1, 6), default=1, show_default=True, help="seats for people (the first N)"
 )
-@click.option("--agents", default="greedy", show_default=True, help="who plays the other seats")
+@click.option(
+    "--agents", default="greedy", show_default=True, help="who plays the other seats: an agent's name or cmd:PROGRAM"
+)
 @click.option("--hands", type=click.IntRange(1, 1000), default=None, help="hands in the match (default: the variant's)")
 @click.option("--delay", type=FiniteFloat(0, 60), default=1.0, show_default=True, help="seconds an agent's decision")
 @click.option("--takeover", type=FiniteFloat(1, 3600), default=30.0, show_default=True, help="seconds before 托管")
@@ -55,27 +66,52 @@ def serve_cmd(
 
         from ..room.core import PERSON, Room
         from ..web.room_app import create_room_app, seat_link
+        from ..web.room_host import host_link
     except ImportError as e:
         fail(f"gouji room serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
-    if agents not in AGENTS:
-        raise click.BadParameter(f"{agents!r}: one of {', '.join(AGENTS)}", param_hint="--agents")
+    program = agents[4:].strip() if agents.startswith("cmd:") else None
+    if agents not in AGENTS and not program:
+        raise click.BadParameter(f"{agents!r}: one of {', '.join(AGENTS)} or cmd:PROGRAM", param_hint="--agents")
     rules = catalog.resolve(variant)
     room = Room(
         rules,
-        [PERSON] * people + [agents] * (6 - people),
+        [PERSON] * people + ["greedy" if program else agents] * (6 - people),
         hands=hands,
         seed=secrets.randbits(63) if seed is None else seed,
         takeover=takeover,
         show_hands_after=show_hands,
     )
+    bots = seat_programs(room, program, people) if program else []
     sock = _listen(host, port)
     shown = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
     click.echo(f"room {room.code}: {rules.title or rules.name}, {room.match.n_hands} hands (Ctrl+C stops)", err=True)
+    app = create_room_app(room, delay=delay)
+    app.state.rooms.base = shown
+    click.echo(f"host: {host_link(shown, app.state.hub)}")
     for s in range(people):
         click.echo(f"seat {s + 1}: {seat_link(shown, room, s)}")
-    app = create_room_app(room, delay=delay)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def seat_programs(room: Room, program: str, people: int) -> list[BotAgent]:
+    """Seat the bot program ``program`` (the bot protocol, docs/bot-protocol.md) at every seat after the
+    people's; the room's agents' task hands a seat whose program crashes or overruns its time to greedy and
+    logs it, and the room goes on."""
+    from ..tournament.bot_agent import BotAgent
+
+    bots = []
+    hand = room.match.hand
+    for i in range(people, 6):
+        bot = BotAgent(program, time_limit=BOT_SECONDS)
+        bot.start_hand((hand.seed or 0) if hand is not None else 0, i)
+        room.seats[i].agent, room.seats[i].who = bot, "bot"
+        bots.append(bot)
+    return bots
 
 
 def register(group: click.Group) -> None:

@@ -114,6 +114,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "check": ("检查", "Check"),
     "save": ("保存", "Save"),
     "try": ("试打比较", "Try it"),
+    "room": ("用这套规则打一局", "Play a match with these rules"),
+    "room_open": ("房间已开好，你坐座位 1，另外五位是机器人：", "The room is open, you at seat 1 and five agents: "),
+    "room_enter": ("进入房间", "Enter the room"),
     "same": ("同基础规则", "as the base"),
     "changed": ("已改", "changed"),
     "base_value": ("基础规则：", "Base: "),
@@ -188,6 +191,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "Convert the file to UTF-8 first, or save to another name.",
     ),
     "try_invalid": ("规则有错，不能试打：请先改正下面的错误。", "The rules have errors: fix them before trying."),
+    "room_invalid": ("规则有错，不能开房间打：请先改正下面的错误。", "The rules have errors: fix them before playing."),
     "try_failed": ("试打没有完成：{why}", "Try it did not finish: {why}"),
 }
 
@@ -254,6 +258,8 @@ class EditorConfig:
     port: int = 8010
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
     home: str | None = None  # the club home that started this editor: its header links back there
+    launch: Callable[[Callable[[int], Any]], int] | None = None
+    """serves a room's app on a port it returns (None: club_home.launch_thread, a thread on 127.0.0.1)"""
     paths_from_root: bool = False  # gouji club: a file name typed is in the club's folder, not where gouji club ran
 
     def __post_init__(self) -> None:
@@ -361,6 +367,8 @@ class Draft:
     refusal: str = ""
     refused: str = ""
     report: str = ""
+    room: str = ""
+    """the seat link of the room just opened with this draft (用这套规则打一局)"""
     hand: bool = False
 
     def refuse(self, kind: str, lang: str, **kw: object) -> None:
@@ -382,6 +390,18 @@ class Editor:
         self.save_lock = threading.Lock()
         assert config.root is not None  # set by EditorConfig
         self.root: Path = config.root
+
+    def open_room(self, variant: Variant) -> str:
+        """A room playing ``variant``: seat 1 for the person editing, five ``simple`` agents (as the club
+        home's 试打一局), served on a port of its own; the seat's link, its own secret after ``#``."""
+        from ..room.core import PERSON, Room
+        from .club_home import launch_thread
+        from .room_app import create_room_app, seat_link
+
+        room = Room(variant, [PERSON] + ["simple"] * 5, seed=secrets.randbits(63), takeover=None)
+        port = (self.config.launch or launch_thread)(lambda _port: create_room_app(room, delay=1.0))
+        self.config.log(f"a room with the edited rules at http://127.0.0.1:{port}/r/{room.code}")
+        return seat_link(f"http://127.0.0.1:{port}", room, 0)
 
     # the variants behind a draft
 
@@ -938,11 +958,12 @@ async def editor_post(request: Request) -> Response:
         status = 409 if draft.refused in ("changed", "exists") else 200
     else:
         result = await run_in_threadpool(ed.check, draft)
-        if action == "try":
-            if result.variant is None or result.errors:
-                draft.refuse("try_invalid", lang)
-            else:
-                await run_in_threadpool(ed.try_it, draft, result.variant, ed.base_variant(draft), lang)
+        if action in ("try", "room") and (result.variant is None or result.errors):
+            draft.refuse(f"{action}_invalid", lang)
+        elif action == "try" and result.variant is not None:
+            await run_in_threadpool(ed.try_it, draft, result.variant, ed.base_variant(draft), lang)
+        elif action == "room" and result.variant is not None:
+            draft.room = await run_in_threadpool(ed.open_room, result.variant)
     return render(request, ed, draft, result, lang, status)
 
 

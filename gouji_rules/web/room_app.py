@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import html
 import json
+import secrets
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -31,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
+from .room_host import host_page, host_state_response
 
 MAX_FRAME = 4096
 """bytes a seat's frame may have (an action's text is a few dozen)"""
@@ -53,6 +55,8 @@ class Hub:
         self.delay = delay
         """seconds an agent's decision, so people can follow (0: none)"""
         self.sockets: dict[int, set[WebSocket]] = {s: set() for s in range(6)}
+        self.host_secret = secrets.token_urlsafe(16)
+        """the secret of the host page's link (:mod:`.room_host`), a seat's secret opens no host page"""
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
         """set when a person acts, so the agents' task need not poll to see that an agent is due"""
@@ -63,10 +67,15 @@ class Hub:
             await ws.send_text(json.dumps(self.room.view(seat), ensure_ascii=False))
 
     async def broadcast(self) -> None:
-        """Send every connected seat its own view (never another's)."""
+        """Send every connected seat its own view (never another's), built and encoded once per seat however
+        many sockets (phone and laptop) the seat has."""
         for seat, sockets in self.sockets.items():
+            if not sockets:
+                continue
+            text = json.dumps(self.room.view(seat), ensure_ascii=False)
             for ws in list(sockets):
-                await self.send(seat, ws)
+                with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
+                    await ws.send_text(text)
 
 
 def _stderr(msg: str) -> None:
@@ -79,8 +88,8 @@ async def play_agents(hub: Hub, log: Callable[[str], None] = _stderr) -> None:
     room = hub.room
     while not room.match.is_over:
         if room.agent_due():
-            if hub.delay:
-                await asyncio.sleep(hub.delay)
+            # even with no delay, let the loop serve the other rooms and the people's frames between decisions
+            await asyncio.sleep(hub.delay)
             try:
                 stepped = room.step_agent()
             except Exception as e:  # an agent that fails (a missing extra, a bug) must not hang the room
@@ -104,6 +113,8 @@ class Rooms:
         self.hubs: dict[str, Hub] = {}
         self.log = log
         self.running = False
+        self.base: str | None = None
+        """the address the phones reach the server at, for the host page's QR codes (None: the host's own)"""
 
     def add(self, room: Room, delay: float = 1.0) -> Hub:
         """Serve ``room`` (its agents ``delay`` seconds a decision); its hub."""
@@ -171,8 +182,10 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                     times.pop()  # an action the game took is no flood: only a seat's own turns bound those
                     hub.wake.set()
                     await hub.broadcast()
+                elif kind == "records" and seat >= 0:
+                    await ws.send_text(json.dumps({"type": "records", "records": _records(room)}, ensure_ascii=False))
                 else:
-                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join or act frame")
+                    raise RoomRefused("malformed", "看不懂这条消息。", "expected a join, act or records frame")
             except RoomRefused as e:
                 refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
                 await ws.send_text(json.dumps(refusal, ensure_ascii=False))
@@ -181,6 +194,14 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
     finally:
         if seat >= 0:
             hub.sockets[seat].discard(ws)
+
+
+def _records(room: Room) -> list[dict[str, Any]]:
+    """The match's records for a seat that asks, once the match is over: a hand's record holds every dealt
+    hand, so before the end it would show a seat what the room does not (in an event room, at all)."""
+    if not room.match.is_over:
+        raise RoomRefused("notyet", "这一场打完后才能下载记录。", "the records are given once the match is over")
+    return room.records()
 
 
 def create_rooms_app(rooms: Rooms) -> Starlette:
@@ -204,6 +225,14 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         title = hub.room.variant.title or hub.room.variant.name
         return HTMLResponse(PAGE.replace("{{title}}", html.escape(title)), headers=HEADERS)
 
+    async def host(request: Request) -> Response:
+        """GET /r/{code}/host: the host page (its secret in the link's ``#``)."""
+        return host_page(rooms.find(request.path_params["code"]), HEADERS)
+
+    async def host_state(request: Request) -> Response:
+        """GET /r/{code}/host/state: the host page's state, to the host secret only."""
+        return host_state_response(rooms.find(request.path_params["code"]), request, rooms.base, HEADERS)
+
     async def socket(ws: WebSocket) -> None:
         """GET /r/{code}/ws: the seat protocol."""
         await ws.accept()
@@ -214,7 +243,12 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         await _socket(hub, ws)
 
     app = Starlette(
-        routes=[Route("/r/{code}", page, methods=["GET"]), WebSocketRoute("/r/{code}/ws", socket)],
+        routes=[
+            Route("/r/{code}", page, methods=["GET"]),
+            Route("/r/{code}/host", host, methods=["GET"]),
+            Route("/r/{code}/host/state", host_state, methods=["GET"]),
+            WebSocketRoute("/r/{code}/ws", socket),
+        ],
         lifespan=lifespan,
     )
     app.state.rooms = rooms
@@ -263,6 +297,13 @@ ws.onclose = () => { $("status").textContent = "连接断开，请刷新页面�
 ws.onmessage = (ev) => {
   const f = JSON.parse(ev.data);
   if (f.type === "refused") { $("msg").textContent = f.zh; return; }
+  if (f.type === "records") {  // one record a line: the file gouji verify and gouji replay read
+    const text = f.records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], {type: "application/x-ndjson"}));
+    a.download = "room-" + view.room + ".jsonl"; document.body.appendChild(a); a.click(); a.remove();
+    return;
+  }
   view = f; $("msg").textContent = "";
   const o = f.observation;
   $("status").textContent = f.over ? "这一场打完了。" :
@@ -271,6 +312,12 @@ ws.onmessage = (ev) => {
   $("hand").textContent = o.hand || "（没有牌）";
   $("scores").textContent = "第 " + f.hand_number + " / " + f.hands + " 局　比分 " + f.scores.join(" : ") + "　我是座位 " + (f.seat + 1);
   const acts = $("acts"); acts.textContent = "";
+  if (f.over) {
+    const b = document.createElement("button");
+    b.id = "records"; b.textContent = "下载记录";
+    b.onclick = () => ws.send(JSON.stringify({type: "records"}));
+    acts.appendChild(b);
+  }
   if (f.yours) {
     o.legal.forEach((a, i) => {
       const b = document.createElement("button");

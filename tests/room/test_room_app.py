@@ -154,3 +154,28 @@ def test_one_server_holds_many_rooms_and_a_seat_link_opens_only_its_own() -> Non
         pytest.raises(WebSocketDisconnect),
     ):
         ws.receive_text()
+
+
+def test_a_player_downloads_the_match_records_when_it_ends_and_gouji_verify_checks_them(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    room, client = _room()
+    with client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+        f = _until_mine(ws)
+        ws.send_text(json.dumps({"type": "records"}))  # mid-match: the records would show every hand
+        assert json.loads(ws.receive_text())["code"] == "notyet"
+        while not f["over"]:
+            ws.send_text(json.dumps({"type": "act", "seq": f["seq"], "action": f["observation"]["legal"][0]}))
+            f = _until_mine(ws)
+        ws.send_text(json.dumps({"type": "records"}))
+        while (answer := json.loads(ws.receive_text()))["type"] != "records":
+            pass
+    assert len(answer["records"]) == 1
+    path = tmp_path / "room.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in answer["records"]), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "gouji_rules.cli", "verify", str(path)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -22,7 +22,9 @@ def test_one_person_and_five_agents_play_a_hand_in_chromium(browser: Any) -> Non
     )  # fmt: skip
     try:
         assert proc.stdout is not None
-        link = proc.stdout.readline().split(": ", 1)[1].strip()
+        lines = [proc.stdout.readline() for _ in range(2)]  # the host's link first, then seat 1's
+        assert lines[0].startswith("host: ") and lines[1].startswith("seat 1: ")
+        link = lines[1].split(": ", 1)[1].strip()
         open_page(browser, link, "#acts")
         shot_taken = False
         deadline = time.monotonic() + 240
