@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -56,9 +57,32 @@ def _listen(host: str, port: int) -> socket.socket:
     type=click.Path(exists=True, file_okay=False),
     help="a folder of the club's event files, ranked at /season (gouji event season)",
 )
+@click.option(
+    "--online", is_flag=True, help="play a round's tables online: each seat a link, results stored as hands end"
+)
+@click.option(
+    "--round", "online_round", type=click.IntRange(1), help="the round played online (default: the last seated)"
+)
+@click.option("--absent", multiple=True, type=TEXT, help="a player not there: the agent plays their seat (repeatable)")
+@click.option("--agent", default="greedy", show_default=True, type=TEXT, help="the agent of absent players and 托管")
+@click.option(
+    "--takeover", default=30.0, show_default=True, type=click.FloatRange(0), help="seconds silent before 托管"
+)
+@click.option("--delay", default=1.0, show_default=True, type=click.FloatRange(0), help="seconds an agent's decision")
 @handles_errors
 def serve_cmd(
-    file: str, host: str, port: int, public_url: str | None, new_links: bool, season_folder: str | None
+    file: str,
+    host: str,
+    port: int,
+    public_url: str | None,
+    new_links: bool,
+    season_folder: str | None,
+    online: bool,
+    online_round: int | None,
+    absent: tuple[str, ...],
+    agent: str,
+    takeover: float,
+    delay: float,
 ) -> None:
     """Serve the club event FILE to phones: standings, seating, and results entered at the tables.
 
@@ -75,6 +99,8 @@ def serve_cmd(
         fail(f"gouji event serve needs the web extra: pip install 'gouji_rules[web]' ({e.name} is missing)")
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         raise click.UsageError("--public-url starts with http:// or https://")
+    if not online and (online_round is not None or absent):
+        raise click.UsageError("--round and --absent go with --online")
     config = Config(
         event_path=Path(file),
         public_url=public_url,
@@ -106,8 +132,45 @@ def serve_cmd(
     if host not in ("127.0.0.1", "localhost", "::1"):
         say("anyone on this network can read the standings; only table and organiser links change results")
     app = create_app(config, state)
+    if online:
+        app = _online(file, state, app, shown, online_round, set(absent), agent, takeover, delay)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
     server.run(sockets=[sock])
+
+
+def _online(
+    file: str,
+    state: Any,
+    night: Any,
+    shown: str,
+    rnd: int | None,
+    absent: set[str],
+    agent: str,
+    takeover: float,
+    delay: float,
+) -> Any:
+    """The night's app with round ``rnd``'s tables as rooms; each seat's link to stderr."""
+    from ..room.core import PERSON
+    from ..tournament.event import Tournament
+    from ..web.links import event_secret
+    from ..web.online import online_app, open_round
+    from ..web.room_app import Rooms
+    from ..web.room_host import seat_link
+
+    event = Tournament.open(file)  # its own connection: the rooms write as the hands end
+    seated = event.db.rounds_seated()
+    if not seated:
+        fail(f"{file}: no round is seated yet; seat one first (gouji event seat)")
+    rnd = rnd if rnd is not None else seated[-1]
+    tables = open_round(event, rnd, event_secret(event), absent=absent, agent=agent, takeover=takeover)
+    rooms = Rooms()
+    for t in tables:
+        rooms.add(t, delay)
+        names = event.seat_names(event.db.seating(rnd)[(rnd, t.tbl)])
+        for i, seat in enumerate(t.seats):
+            who = names[i] if seat.who == PERSON else f"{names[i]} ({seat.who})"
+            click.echo(f"online round {rnd} table {t.tbl} seat {i + 1} {who}: {seat_link(shown, t, i)}", err=True)
+    return online_app(night, rooms)
 
 
 def register(group: click.Group) -> None:

@@ -24,7 +24,7 @@ from ..play.outcome import Outcome, opened_in_play, settle_outcome
 from ..rules import Rules
 from ..rules.settlement import Debt, Settlement
 from . import schedule, standings
-from .errors import AlreadyRecorded, EventError, HandChanged, InputError, ScoreTooBig
+from .errors import AlreadyRecorded, EventError, HandChanged, InputError, PlayedOnline, ScoreTooBig
 from .event import Tournament, _rows, team_seats
 from .storage import INT64_MAX, INT64_MIN, EventDB, HandRow
 
@@ -273,6 +273,7 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
     a seat) and :class:`~gouji_rules.errors.IllegalAction` (rule and clause) when the rules
     could not have produced it: the check is :func:`gouji_rules.play.outcome.verify_outcome`.
     """
+    refuse_online(event, entry.round, entry.table)
     seats = seats_of(event, entry.round, entry.table, entry.hand)
     names = event.seat_names(seats)
     o = outcome_of(entry, names)
@@ -297,6 +298,15 @@ def score_entry(event: Tournament, entry: Entry) -> Scored:
     if o.choices:
         stored["choices"] = {k: [list(x) for x in v] for k, v in o.choices.items()}
     return Scored(entry, seats, names, stored, settlement, debts, list(o.places))
+
+
+def refuse_online(event: Tournament, rnd: int, tbl: int) -> None:
+    """:class:`PlayedOnline` for a table of an online round: its results come from the server alone."""
+    if tbl in event.db.online_tables(rnd):
+        raise PlayedOnline(
+            f"round {rnd} table {tbl} is played online: its results are stored by the server as each hand ends "
+            "and cannot be entered or corrected by hand"
+        )
 
 
 def entry_of(key: tuple[int, int, int], result: dict[str, Any], rules: Rules) -> Entry:
@@ -407,6 +417,7 @@ def record(
             en = sc.entry
             line = _line(source, file)
             _same_revision(event, (en.round, en.table, en.hand), revisions)
+            refuse_online(event, en.round, en.table)  # again under the lock: the server may have begun since
             old = event.db.hand(en.round, en.table, en.hand)
             where = f"round {en.round} table {en.table} hand {en.hand}"
             if old is not None and not (replace or correct):
@@ -533,6 +544,7 @@ def correct(
         key = (entry.round, entry.table, entry.hand)
         # read first: a change between the two reads is then caught
         revisions[key] = seen[key] if seen is not None and key in seen else event.db.revision(*key)
+        refuse_online(event, key[0], key[1])
         old = event.db.hand(*key)
         if old is None:
             raise InputError(

@@ -54,6 +54,11 @@ class AlreadyRecorded(EventError):
     """A hand that is already recorded was entered again (``correct`` or ``--replace`` change it)."""
 
 
+class PlayedOnline(AlreadyRecorded):
+    """A result entered for a table of an online round: the server stores its hands as they end, so an entry
+    (or a correction) would overwrite what the engine refereed."""
+
+
 class HandChanged(EventError):
     """The hand's stored result (or its waiting web entry) changed between the read a change was worked out
     from and the write: the change is refused, nothing is written, and the command can be run again."""

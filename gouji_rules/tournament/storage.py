@@ -121,6 +121,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX faults_by_entrant ON faults(entrant);
         """,
     ),
+    (
+        3,
+        "an online round's journal: each table's decisions in order, so a restarted server resumes its rooms",
+        """
+        CREATE TABLE online_moves (
+            round INTEGER NOT NULL,
+            tbl INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            takeover INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (round, tbl, seq)
+        );
+        """,
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -773,6 +787,12 @@ class EventDB:
             (rnd, tbl, hand, rotation),
         ).fetchone()
         return 0 if row is None else int(row[0])
+
+    def online_tables(self, rnd: int) -> set[int]:
+        """The tables of round ``rnd`` played online (``gouji event serve --online``): their results are the
+        engine's, never entered or corrected by hand."""
+        rows = self.con.execute("SELECT DISTINCT tbl FROM online_moves WHERE round = ?", (rnd,)).fetchall()
+        return {int(r[0]) for r in rows}
 
     def stored_units(self) -> set[tuple[int, int, int]]:
         """(round, table, rotation) of every match that has hands stored."""

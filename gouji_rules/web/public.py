@@ -209,7 +209,10 @@ def table_hands(ev: Tournament, rnd: int, tbl: int, names: list[str], lang: str)
                 "hand": n,
                 "finish": [names[s] for s in row.result["finish"]] if row else [],
                 "scores": list(row.scores) if row else None,
-                "summary": _stored_summary(ev, row, names, lang) if row else None,
+                "online": bool(row and row.result.get("online")),
+                "takeover": int(row.result.get("takeover") or 0) if row else 0,
+                # an online hand's facts are in its record (the engine's), not in entered fields to summarise
+                "summary": _stored_summary(ev, row, names, lang) if row and not row.result.get("online") else None,
                 "pending": wait,
                 "pending_finish": [names[int(s)] for s in wait.entry.finish] if wait else [],
                 "pending_summary": _pending_summary(ev, wait, lang) if wait else None,

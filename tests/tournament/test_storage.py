@@ -19,12 +19,13 @@ from .conftest import gouji, module_argv, run_gouji, standings_json
 
 
 def version_1_event(tmp_path: Path, players_csv: Path) -> Path:
-    """A new event made to look like a version-1 file: what version 2 added is dropped."""
+    """A new event made to look like a version-1 file: what versions 2 and 3 added is dropped."""
     ev = tmp_path / "e.sqlite"
     assert gouji("event", "new", str(ev), "--name", "e", "--players", str(players_csv)).exit_code == 0
     con = sqlite3.connect(ev)
     con.executescript(
-        "DROP INDEX faults_by_entrant; ALTER TABLE audit DROP COLUMN source; DELETE FROM schema_version WHERE version = 2;"
+        "DROP INDEX faults_by_entrant; ALTER TABLE audit DROP COLUMN source; DROP TABLE online_moves; "
+        "DELETE FROM schema_version WHERE version >= 2;"
     )
     con.close()
     return ev
@@ -35,6 +36,7 @@ def test_old_file_is_migrated_and_newer_refused(tmp_path: Path, players_csv: Pat
     with EventDB(ev) as db:
         assert db.schema_version() == SCHEMA_VERSION == MIGRATIONS[-1][0]
         assert "source" in {r[1] for r in db.con.execute("PRAGMA table_info(audit)")}
+        assert db.online_tables(1) == set()  # version 3: the online journal
         assert db.con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     con = sqlite3.connect(ev)
     con.execute("INSERT INTO schema_version VALUES (99, 'from the future')")
