@@ -41,6 +41,9 @@ def room_group() -> None:
 @click.option("--delay", type=FiniteFloat(0, 60), default=1.0, show_default=True, help="seconds an agent's decision")
 @click.option("--takeover", type=FiniteFloat(1, 3600), default=30.0, show_default=True, help="seconds before 托管")
 @click.option("--show-hands", is_flag=True, help="show every hand after each hand (friendly rooms)")
+@click.option(
+    "--advice/--no-advice", default=True, show_default=True, help="AI建议: a seat may ask the learned agent's top three"
+)
 @click.option("--seed", type=SEED, default=None, help="the match's seed (default: drawn)")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0: every one)")
 @click.option("--port", default=8030, show_default=True, type=click.IntRange(1, 65535))
@@ -53,6 +56,7 @@ def serve_cmd(
     delay: float,
     takeover: float,
     show_hands: bool,
+    advice: bool,
     seed: int | None,
     host: str,
     port: int,
@@ -86,6 +90,7 @@ def serve_cmd(
         seed=secrets.randbits(63) if seed is None else seed,
         takeover=takeover,
         show_hands_after=show_hands,
+        advice=advice,
     )
     bots = seat_programs(room, program, people) if program else []
     sock = _listen(host, port)

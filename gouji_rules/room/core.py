@@ -121,6 +121,7 @@ class Room:
         takeover: float | None = 30.0,
         helper: str = "greedy",
         show_hands_after: bool = False,
+        advice: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if len(seats) != SEATS:
@@ -130,6 +131,8 @@ class Room:
         self.clock = clock
         self.takeover = takeover
         self.show_hands_after = show_hands_after
+        self.advice = advice
+        """whether a seat may ask the learned agent's advice (AI建议): a friendly room's, never an event's"""
         self.seats = [Seat(who) for who in seats]
         for seat in self.seats:
             seat.agent = make_agent(helper if seat.who == PERSON else seat.who)
@@ -178,6 +181,7 @@ class Room:
             "mode_zh": mode_words(str(obs.mode)),
             "labels": [action_label(a, str(obs.mode)) for a in listed],
             "last_hands": self._shown_hands(),
+            "advice": self.advice,
         }
 
     def spectator_view(self) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import secrets
 import sys
@@ -35,6 +34,7 @@ from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
 from ..variant import Variant
 from .room_host import host_page, host_state_response, no_room, seat_link
+from .room_page import seat_page
 from .room_watch import watch_page
 
 MAX_FRAME = 4096
@@ -70,6 +70,11 @@ class Hub:
         """held while an agent thinks (in a thread): a person's action waits for its answer"""
         self.watchers: set[WebSocket] = set()
         """the spectators' sockets"""
+        self.sheet: str | None = None
+        """the rules sheet's page, made at its first request"""
+        self.adviser: Any = None
+        """the learned agent's ranking of a seat's choices (AI建议), made at its first request"""
+        self.advising = asyncio.Lock()
         self.reviewing = asyncio.Lock()
         """held while a seat's 复盘 is searched (one at a time a room: each takes seconds of a core)"""
 
@@ -218,13 +223,15 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                     times.pop()  # an action the game took is no flood: only a seat's own turns bound those
                     hub.wake.set()
                     await hub.broadcast()
+                elif kind == "hint" and seat >= 0:
+                    await _advise(hub, ws, seat, frame.get("seq"))
                 elif kind == "review" and seat >= 0:
                     await _review(hub, ws, seat, frame.get("hand"))
                 elif kind == "records" and seat >= 0:
                     await ws.send_text(json.dumps({"type": "records", "jsonl": _records(room)}, ensure_ascii=False))
                 else:
                     raise RoomRefused(
-                        "malformed", "看不懂这条消息。", "expected a join, watch, act, review or records frame"
+                        "malformed", "看不懂这条消息。", "expected a join, watch, act, hint, review or records frame"
                     )
             except RoomRefused as e:
                 refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
@@ -235,6 +242,28 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
         hub.watchers.discard(ws)
         if seat >= 0:
             hub.sockets[seat].discard(ws)
+
+
+async def _advise(hub: Hub, ws: WebSocket, seat: int, seq: object) -> None:
+    """Answer a seat's ``hint`` frame, on its own decision in a room that gives advice, with the learned
+    agent's three first choices in words (by its Q, no search: milliseconds)."""
+    room = hub.room
+    if not room.advice:
+        raise RoomRefused("off", "这个房间不给 AI 建议（比赛中关闭）。", "this room gives no advice")
+    if room.match.is_over or room.match.turn != seat or seq != room.seq:
+        raise RoomRefused("turn", "轮到你的时候才能看 AI 建议。", "advice is for the seat's own decision now")
+    obs, legal = room.match.observation(seat), room.match.legal_actions()
+    async with hub.advising:
+        if hub.adviser is None:
+            try:
+                from ..review import Reviewer
+
+                hub.adviser = await asyncio.to_thread(Reviewer)
+            except ImportError as e:
+                raise RoomRefused("unavailable", "这台服务器不能给 AI 建议（缺少 numpy）。", str(e)) from None
+        choices = await asyncio.to_thread(hub.adviser.hint, obs, legal)
+    answer = {"type": "hint", "seq": seq, "choices": [{"action": c.action, "zh": c.zh} for c in choices]}
+    await ws.send_text(json.dumps(answer, ensure_ascii=False))
 
 
 async def _review(hub: Hub, ws: WebSocket, seat: int, hand: object) -> None:
@@ -280,7 +309,19 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         if hub is None:
             return no_room(HEADERS)
         title = hub.room.variant.title or hub.room.variant.name
-        return HTMLResponse(PAGE.replace("{{title}}", html.escape(title)), headers=HEADERS)
+        return HTMLResponse(seat_page(title), headers=HEADERS)
+
+    async def rules(request: Request) -> Response:
+        """GET /r/{code}/rules: the room's rules sheet, every rule in words (``gouji explain --html``)."""
+        hub = rooms.find(request.path_params["code"])
+        if hub is None:
+            return no_room(HEADERS)
+        if hub.sheet is None:
+            from ..dsl.explain import sheet
+            from ..dsl.printable import to_html
+
+            hub.sheet = await asyncio.to_thread(lambda: to_html(sheet(hub.room.variant, "zh")))
+        return HTMLResponse(hub.sheet, headers=HEADERS)
 
     async def watch(request: Request) -> Response:
         """GET /r/{code}/watch: the spectators' page (no secret: it shows nothing hidden)."""
@@ -310,6 +351,7 @@ def create_rooms_app(rooms: Rooms) -> Starlette:
         routes=[
             Route("/r/{code}", page, methods=["GET"]),
             Route("/r/{code}/watch", watch, methods=["GET"]),
+            Route("/r/{code}/rules", rules, methods=["GET"]),
             Route("/r/{code}/host", host, methods=["GET"]),
             Route("/r/{code}/host/state", host_state, methods=["GET"]),
             WebSocketRoute("/r/{code}/ws", socket),
@@ -336,67 +378,7 @@ def practice_room(variant: Variant, port: int, log: Callable[[str], None] = _std
     127.0.0.1:``port``; its application and seat 1's link."""
     from ..room.core import PERSON
 
-    room = Room(variant, [PERSON] + ["simple"] * 5, seed=secrets.randbits(63), takeover=None)
+    room = Room(variant, [PERSON] + ["simple"] * 5, seed=secrets.randbits(63), takeover=None, advice=True)
     base = f"http://127.0.0.1:{port}"
     log(f"{variant.name}: a room at {base}/r/{room.code}")
     return create_room_app(room, delay=1.0, log=log), seat_link(base, room, 0)
-
-
-PAGE = """<!doctype html>
-<html lang="zh"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>{{title}}</title>
-<style>
-body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:0;padding:12px;max-width:640px}
-h1{font-size:18px;margin:4px 0}.muted{color:#666;font-size:13px}
-#hand{font-size:20px;letter-spacing:1px;word-break:break-all;margin:8px 0}
-#acts button{font-size:17px;margin:4px;padding:10px 12px;min-width:56px}
-#msg{color:#b00;min-height:1.2em}
-</style></head><body>
-<h1>{{title}}</h1>
-<div class="muted" id="status">连接中…</div>
-<div>桌上：<span id="table">—</span></div>
-<div>我的牌：</div><div id="hand"></div>
-<div id="msg" role="alert"></div>
-<div id="acts"></div>
-<div class="muted" id="scores"></div>
-<script>
-const secret = decodeURIComponent(location.hash.slice(1));
-const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + location.pathname + "/ws");
-let view = null;
-const $ = (id) => document.getElementById(id);
-ws.onopen = () => ws.send(JSON.stringify({type: "join", secret: secret}));
-ws.onclose = () => { $("status").textContent = "连接断开，请刷新页面。"; };
-ws.onmessage = (ev) => {
-  const f = JSON.parse(ev.data);
-  if (f.type === "refused") { $("msg").textContent = f.zh; return; }
-  if (f.type === "records") {  // one record a line, kept as text: the file gouji verify and gouji replay read
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([f.jsonl], {type: "application/x-ndjson"}));
-    a.download = "room-" + view.room + ".jsonl"; document.body.appendChild(a); a.click(); a.remove();
-    return;
-  }
-  view = f; $("msg").textContent = "";
-  const o = f.observation;
-  $("status").textContent = f.over ? "这一场打完了。" :
-    (f.yours ? "轮到你了：" + f.mode_zh : (f.taken_over[f.seat] ? "托管中：机器人替你出牌，出一手就收回。" : "等待座位 " + (f.turn + 1) + "…"));
-  $("table").textContent = o.table || "—";
-  $("hand").textContent = o.hand || "（没有牌）";
-  $("scores").textContent = "第 " + f.hand_number + " / " + f.hands + " 局　比分 " + f.scores.join(" : ") + "　我是座位 " + (f.seat + 1);
-  const acts = $("acts"); acts.textContent = "";
-  if (f.over) {
-    const b = document.createElement("button");
-    b.id = "records"; b.textContent = "下载记录";
-    b.onclick = () => ws.send(JSON.stringify({type: "records"}));
-    acts.appendChild(b);
-  }
-  if (f.yours) {
-    o.legal.forEach((a, i) => {
-      const b = document.createElement("button");
-      b.textContent = f.labels[i] || a;
-      b.onclick = () => ws.send(JSON.stringify({type: "act", seq: f.seq, action: a}));
-      acts.appendChild(b);
-    });
-  }
-};
-</script></body></html>
-"""

@@ -1,0 +1,124 @@
+"""The seat's page in Chromium (issue 33, deliver 3 and 8): whole matches played with the phone-first
+table — 最小能管 / 出最小 in one tap, 提示 then 出牌 in two, 过牌 in one, a set picked rank by rank — under
+`dagang`, `dianshaomenla` and a club file, one person with five agents and two people in two browser
+sessions with four agents; AI建议, 规则 and 复盘 from the page; screenshots at 390 and 1280 wide."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from ..servers import room_serve
+from .conftest import open_page, shot, wait_for
+
+DEADLINE = 300
+
+
+class Player:
+    """One person at one browser: makes each decision of its seat with at most two taps, and checks the
+    server took it (the view's seq moved on, no refusal shown)."""
+
+    def __init__(self, driver: Any, link: str) -> None:
+        self.driver = driver
+        open_page(driver, link, "#acts")
+        wait_for(driver, lambda d: d.execute_script("return view !== null"), "the first view")
+        self.decisions = self.taps = self.picked = self.advised = 0
+
+    def state(self) -> dict[str, Any]:
+        return self.driver.execute_script("return view")
+
+    def over(self) -> bool:
+        return bool(self.state()["over"])
+
+    def step(self) -> bool:
+        """Make the decision asked, if it is this seat's; True when it made one."""
+        d, f = self.driver, self.state()
+        if not f["yours"] or f["over"]:
+            return False
+        taps = self._decide(f)
+        self.decisions += 1
+        assert taps <= 2 or taps == -1
+        wait_for(
+            d,
+            lambda d: d.execute_script("return view.seq") != f["seq"] or d.find_element(By.ID, "msg").text,
+            "the next view",
+        )
+        assert d.find_element(By.ID, "msg").text == "", (f["observation"]["mode"], d.find_element(By.ID, "msg").text)
+        return True
+
+    def _click(self, css: str) -> None:
+        self.driver.find_element(By.CSS_SELECTOR, css).click()
+        self.taps += 1
+
+    def _decide(self, f: dict[str, Any]) -> int:
+        o, d = f["observation"], self.driver
+        k = self.decisions
+        if not d.find_elements(By.ID, "smallest"):  # not a set of cards: the decision's own buttons
+            self._click("#acts button")
+            return 1
+        legal = o["legal"]
+        plain = [a for a in legal if a not in o["legal_compact"]["extras"] and len(set(a)) == 1 and a[0] not in "2"]
+        if not self.picked and plain and o["legal_compact"]["kind"] == "play":  # a set picked rank by rank
+            for _ in plain[0]:
+                self._click(f'#hand button[data-rank="{plain[0][0]}"]')
+            self._click("#play")
+            self.picked += 1
+            return -1  # not the common case: as many taps as cards, then 出牌
+        if f["advice"] and not self.advised and k % 5 == 4:  # AI建议, then one of its three
+            self._click("#advise")
+            wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#advice button"), "the agent's advice")
+            assert 1 <= len(d.find_elements(By.CSS_SELECTOR, "#advice button")) <= 3
+            self._click("#advice button")
+            self.advised += 1
+            return 2
+        if k % 3 == 1:
+            self._click("#hint")
+            self._click("#play")
+            return 2
+        if k % 3 == 2 and d.find_elements(By.ID, "pass"):
+            self._click("#pass")
+            return 1
+        self._click("#smallest")
+        return 1
+
+
+def _play(players: list[Player]) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while not players[0].over():
+        assert time.monotonic() < deadline, "the match did not end"
+        if not any(p.step() for p in players):
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("variant", ["dagang", "dianshaomenla", "examples/clubs/qingdao.yaml"])
+def test_one_person_plays_a_whole_match_with_the_table_in_one_or_two_taps(browser: Any, variant: str) -> None:
+    with room_serve(variant, "--hands", "2", "--delay", "0", "--seed", "5", "--agents", "simple") as links:
+        me = Player(browser, links["seat 1"])
+        _play([me])
+        assert me.decisions > 10 and me.picked == 1 and me.advised == 1
+        assert "打完了" in browser.find_element(By.ID, "status").text
+
+
+def test_two_people_in_two_browsers_play_a_match_and_review_a_hand(browser: Any, desktop: Any) -> None:
+    with room_serve("dagang", "--people", "2", "--hands", "2", "--delay", "0", "--seed", "8", lines=3) as links:
+        phone, laptop = Player(browser, links["seat 1"]), Player(desktop, links["seat 2"])
+        shot_taken = False
+        deadline = time.monotonic() + DEADLINE
+        while not phone.over():
+            assert time.monotonic() < deadline, "the match did not end"
+            if not shot_taken and phone.state()["yours"] and len(phone.state()["observation"]["hand"]) > 30:
+                shot(browser, "room-390", height=844)
+                shot(desktop, "room-1280", height=800, width=1280)
+                shot_taken = True
+            if not any(p.step() for p in (phone, laptop)):
+                time.sleep(0.05)
+        assert shot_taken and phone.decisions > 10 and laptop.decisions > 10
+        browser.find_element(By.XPATH, "//button[text()='复盘第1局']").click()
+        link = wait_for(browser, lambda d: d.find_elements(By.PARTIAL_LINK_TEXT, "打开第1局复盘"), "the review")[0]
+        browser.get(link.get_attribute("href"))
+        assert "复盘 · 第1座" in browser.find_element(By.TAG_NAME, "h1").text
+        open_page(desktop, links["seat 2"].split("#")[0] + "/rules", "h1")
+        assert "够级" in desktop.find_element(By.TAG_NAME, "body").text
