@@ -49,3 +49,23 @@ def test_a_spectator_cannot_ask_for_a_review() -> None:
         ws.send_text(json.dumps({"type": "watch"}))
         ws.send_text(json.dumps({"type": "review", "hand": 1}))
         assert _answer(ws, "review")["code"] == "malformed"
+
+
+def test_ai_advice_names_three_legal_choices_on_the_seats_own_decision_and_is_off_unless_the_room_gives_it() -> None:
+    for advice in (False, True):
+        room = Room(dagang(), [PERSON] + ["greedy"] * 5, hands=1, seed=3, takeover=None, advice=advice)
+        with TestClient(create_room_app(room, delay=0)) as client, client.websocket_connect(f"/r/{room.code}/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "secret": room.seats[0].secret}))
+            while not (f := json.loads(ws.receive_text()))["yours"]:
+                pass
+            ws.send_text(json.dumps({"type": "hint", "seq": f["seq"] - 1}))  # an old view's decision
+            stale = _answer(ws, "hint")
+            ws.send_text(json.dumps({"type": "hint", "seq": f["seq"]}))
+            answer = _answer(ws, "hint")
+        if not advice:
+            assert stale["code"] == "off" and answer["code"] == "off"
+            continue
+        assert stale["code"] == "turn"
+        legal = room.match.legal_actions()
+        assert 1 <= len(answer["choices"]) <= 3
+        assert all(c["zh"] and any(str(a) == c["action"] for a in legal) for c in answer["choices"])
