@@ -45,6 +45,12 @@ def room_group() -> None:
     "--advice/--no-advice", default=True, show_default=True, help="AI建议: a seat may ask the learned agent's top three"
 )
 @click.option("--seed", type=SEED, default=None, help="the match's seed (default: drawn)")
+@click.option(
+    "--store",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="keep the match in FILE: started again with it, the room resumes where it was (its own settings win)",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0: every one)")
 @click.option("--port", default=8030, show_default=True, type=click.IntRange(1, 65535))
 @handles_errors
@@ -58,6 +64,7 @@ def serve_cmd(
     show_hands: bool,
     advice: bool,
     seed: int | None,
+    store: str | None,
     host: str,
     port: int,
 ) -> None:
@@ -73,6 +80,7 @@ def serve_cmd(
         import uvicorn
 
         from ..room.core import PERSON, Room
+        from ..room.store import StoredRoom
         from ..web.room_app import create_room_app
         from ..web.room_host import host_link, seat_link, watch_link
     except ImportError as e:
@@ -83,20 +91,47 @@ def serve_cmd(
     if program:
         _check_program(program)
     rules = catalog.resolve(variant)
-    room = Room(
-        rules,
-        [PERSON] * people + ["greedy" if program else agents] * (6 - people),
-        hands=hands,
-        seed=secrets.randbits(63) if seed is None else seed,
-        takeover=takeover,
-        show_hands_after=show_hands,
-        advice=advice,
-    )
+    seats = [PERSON] * people + ["greedy" if program else agents] * (6 - people)
+    room: Room
+    if store is not None:
+        import os
+
+        from ..outputs import check_outputs, variant_inputs
+        from ..room.store import open_room
+
+        if not os.path.lexists(store):  # a new store; an existing one is checked as a room store when opened
+            check_outputs([store], variant_inputs(variant))
+        settings = {"seats": seats, "hands": hands, "seed": secrets.randbits(63) if seed is None else seed,
+                    "takeover": takeover, "show_hands": show_hands, "advice": advice, "agents": agents}  # fmt: skip
+        room, resumed = open_room(store, rules, settings)
+        assert isinstance(room, StoredRoom)
+        if resumed:
+            kept = room.settings
+            people = kept["seats"].count(PERSON)
+            agents = kept["agents"]
+            program = agents[4:].strip() if agents.startswith("cmd:") else None
+            click.echo(
+                f"{store}: resuming room {room.code} at decision {room.seq}, hand {room.hand_number} of "
+                f"{room.match.n_hands} (the file's own settings apply)",
+                err=True,
+            )
+    else:
+        room = Room(
+            rules,
+            seats,
+            hands=hands,
+            seed=secrets.randbits(63) if seed is None else seed,
+            takeover=takeover,
+            show_hands_after=show_hands,
+            advice=advice,
+        )
     bots = seat_programs(room, program, people) if program else []
     sock = _listen(host, port)
     shown = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
     click.echo(f"room {room.code}: {rules.title or rules.name}, {room.match.n_hands} hands (Ctrl+C stops)", err=True)
     app = create_room_app(room, delay=delay)
+    if isinstance(room, StoredRoom):
+        app.state.hub.host_secret = room.host_secret
     app.state.rooms.base = shown
     click.echo(f"host: {host_link(shown, app.state.hub)}")
     for s in range(people):

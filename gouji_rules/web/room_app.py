@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..errors import GoujiError
 from ..play.agents import make_agent
 from ..room.core import Room, RoomRefused
 from ..variant import Variant
@@ -134,7 +135,12 @@ async def play_agents(hub: Hub, log: Callable[[str], None] = _stderr) -> None:
                     log(f"room {room.code}: the {seat.who} agent failed ({e}); greedy plays for it")
                     seat.agent = make_agent("greedy")
                     continue
-                stepped = room.agent_answer(seq, action)
+                try:
+                    stepped = room.agent_answer(seq, action)
+                except GoujiError as e:  # the room's store refused the decision (disk full, another server)
+                    log(f"room {room.code}: {e}; trying again in 5 s")
+                    await asyncio.sleep(5)
+                    continue
             if stepped:
                 await hub.broadcast()
             continue
@@ -235,6 +241,14 @@ async def _socket(hub: Hub, ws: WebSocket) -> None:
                     )
             except RoomRefused as e:
                 refusal = {"type": "refused", "code": e.code, "zh": e.zh, "en": str(e)}
+                await ws.send_text(json.dumps(refusal, ensure_ascii=False))
+            except GoujiError as e:  # the room's store refused the decision: it was not made
+                refusal = {
+                    "type": "refused",
+                    "code": "server",
+                    "zh": "服务器没能保存这一步，请稍后再出。",
+                    "en": str(e),
+                }
                 await ws.send_text(json.dumps(refusal, ensure_ascii=False))
     except WebSocketDisconnect:
         pass
