@@ -76,7 +76,7 @@ def to_html(s: Sheet) -> str:
     for part in s.parts:
         mark = star if part.off and part.changed else ""
         cls = ' class="changed"' if part.off and part.changed else ""
-        out.append(f'<section class="{"off" if part.off else "on"}">')
+        out.append(f'<section id="{part.key}" class="{"off" if part.off else "on"}">')
         out.append(f"<h2{cls}>{mark}{html.escape(heading(part, s.lang))}</h2>")
         if part.items:
             out.append("<ol>")

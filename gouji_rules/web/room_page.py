@@ -8,7 +8,8 @@ The common decision takes one tap or two: 最小能管 (出最小 when leading) 
 提示 cycles through the legal sets smallest first (then 出牌), 不要 passes.  Decisions that are not a
 set of cards (declarations, tribute, 冲点, 革命 …) stay buttons, each in the words of the table.
 
-In a friendly room, AI建议 asks the server for the learned agent's three first choices (a ``hint``
+这一步的规则 beside the decision opens the rules sheet at the part that governs it (出牌 → 出牌, 烧牌 → 烧牌,
+预点 → 宣点与明点 …).  In a friendly room, AI建议 asks the server for the learned agent's three first choices (a ``hint``
 frame; off in events); 规则 opens the rules sheet; once a hand has ended, 复盘 asks for the review of
 the seat's own decisions in it.
 """
@@ -23,7 +24,7 @@ _PAGE = r"""<!doctype html>
 <style>
 body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:0;padding:10px;max-width:720px}
 h1{font-size:17px;margin:2px 0}.muted{color:#666;font-size:13px}a{color:#05c}
-#status{font-size:16px;margin:4px 0;min-height:1.3em}#status.mine{color:#b50;font-weight:bold}
+#status{font-size:16px;margin:4px 0;min-height:1.3em}#clause{font-size:13px}#status.mine{color:#b50;font-weight:bold}
 #tablebox{background:#f3f6f3;border-radius:8px;padding:6px 8px;margin:6px 0}
 #table{font-size:22px;font-weight:bold;letter-spacing:1px}
 #seats{display:flex;flex-wrap:wrap;gap:4px;margin:4px 0}
@@ -39,7 +40,7 @@ h1{font-size:17px;margin:2px 0}.muted{color:#666;font-size:13px}a{color:#05c}
 #recent{font-size:13px;color:#444;word-break:break-all}
 </style></head><body>
 <h1>{{title}} <a id="rules" href="" target="_blank" rel="noreferrer" class="muted">规则</a></h1>
-<div id="status">连接中…</div>
+<div><span id="status">连接中…</span> <a id="clause" href="" target="_blank" rel="noreferrer" hidden>这一步的规则 ›</a></div>
 <div id="tablebox">桌上：<span id="table">—</span> <span class="muted" id="owner"></span>
 <div id="seats"></div><div id="recent"></div></div>
 <div id="msg" role="alert"></div>
@@ -58,6 +59,10 @@ $("rules").href = location.pathname + "/rules";
 const BIG_FIRST = ["Y", "BJ", "SJ", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3"];
 const MAIN = "3456789TJQKA";
 const NAMES = {Y: "花", BJ: "大王", SJ: "小王", T: "10"};
+const SECTION = {lead: "play", follow: "play", kou: "play", burn: "burn", consent: "jiefeng", buy4: "buy",
+  geming: "geming", head: "geming", chongdian: "chongdian", chong_set: "chongdian", chong_answer: "chongdian",
+  choose_last: "places", mingdian: "declare", yudian: "declare", xuandian: "declare", waive: "tribute",
+  point_call: "tribute", give: "tribute", accept: "tribute"};  // a decision's mode -> its part of the rules sheet
 const WHO = {person: "玩家", learned: "学习型", ismcts: "ISMCTS", greedy: "贪心", simple: "简单", random: "随机", bot: "程序"};
 let view = null, chosen = {}, hintAt = -1, reviews = {};
 const say = (r) => NAMES[r] || r;
@@ -116,6 +121,9 @@ function showAdvice(f) {
 }
 function draw() {
   const f = view, o = f.observation, me = f.seat;
+  const part = f.yours ? SECTION[o.mode] : null;
+  $("clause").hidden = !part;
+  if (part) $("clause").href = location.pathname + "/rules#" + part;
   const st = $("status");
   st.className = f.yours ? "mine" : "";
   st.textContent = f.over ? "这一场打完了。" :

@@ -26,6 +26,8 @@ class Player:
         open_page(driver, link, "#acts")
         wait_for(driver, lambda d: d.execute_script("return view !== null"), "the first view")
         self.decisions = self.taps = self.picked = self.advised = 0
+        self.parts: set[str] = set()
+        """the parts of the rules sheet the decisions' 这一步的规则 links opened at"""
 
     def state(self) -> dict[str, Any]:
         return self.driver.execute_script("return view")
@@ -38,6 +40,9 @@ class Player:
         d, f = self.driver, self.state()
         if not f["yours"] or f["over"]:
             return False
+        clause = d.find_element(By.ID, "clause")
+        if clause.is_displayed():
+            self.parts.add(clause.get_attribute("href").rsplit("#", 1)[1])
         taps = self._decide(f)
         self.decisions += 1
         assert taps <= 2 or taps == -1
@@ -100,6 +105,10 @@ def test_one_person_plays_a_whole_match_with_the_table_in_one_or_two_taps(browse
         _play([me])
         assert me.decisions > 10 and me.picked == 1 and me.advised == 1
         assert "打完了" in browser.find_element(By.ID, "status").text
+        assert "play" in me.parts
+        open_page(browser, links["seat 1"].split("#")[0] + "/rules", "h1")
+        for part in me.parts:  # each decision's link lands on a part of the sheet that exists
+            assert browser.find_elements(By.ID, part), part
 
 
 def test_two_people_in_two_browsers_play_a_match_and_review_a_hand(browser: Any, desktop: Any) -> None:
