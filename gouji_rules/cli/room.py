@@ -51,6 +51,13 @@ def room_group() -> None:
     default=None,
     help="keep the match in FILE: started again with it, the room resumes where it was (its own settings win)",
 )
+@click.option(
+    "--records",
+    "records_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="append each hand's record to FILE (JSON lines) as the hand ends",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0: every one)")
 @click.option("--port", default=8030, show_default=True, type=click.IntRange(1, 65535))
 @handles_errors
@@ -65,14 +72,17 @@ def serve_cmd(
     advice: bool,
     seed: int | None,
     store: str | None,
+    records_path: str | None,
     host: str,
     port: int,
 ) -> None:
     """Serve a room playing VARIANT (a shipped name or a file): the first --people seats are people, each with
     its own link; --agents plays the others."""
+    import os
     import secrets
 
     from .. import catalog
+    from ..outputs import check_outputs, variant_inputs
     from ..play.agents import AGENTS
     from .serve import _lan_address, _listen
 
@@ -93,14 +103,15 @@ def serve_cmd(
     rules = catalog.resolve(variant)
     seats = [PERSON] * people + ["greedy" if program else agents] * (6 - people)
     room: Room
+    resumed = False
+    # a new store is checked as an output; an existing one is checked as a room store when it is opened
+    new_store = store if store is not None and not os.path.lexists(store) else None
+    check_outputs([new_store, records_path], variant_inputs(variant))
+    if store is not None and records_path is not None and os.path.abspath(store) == os.path.abspath(records_path):
+        raise click.BadParameter("the records file cannot be the store", param_hint="--records")
     if store is not None:
-        import os
-
-        from ..outputs import check_outputs, variant_inputs
         from ..room.store import open_room
 
-        if not os.path.lexists(store):  # a new store; an existing one is checked as a room store when opened
-            check_outputs([store], variant_inputs(variant))
         settings = {"seats": seats, "hands": hands, "seed": secrets.randbits(63) if seed is None else seed,
                     "takeover": takeover, "show_hands": show_hands, "advice": advice, "agents": agents}  # fmt: skip
         room, resumed = open_room(store, rules, settings)
@@ -125,11 +136,18 @@ def serve_cmd(
             show_hands_after=show_hands,
             advice=advice,
         )
+    if records_path is not None:
+        from ..room.records_file import RecordsFile
+
+        written = RecordsFile(records_path, room, resumed)
+        written.catch_up(room)  # the hands a killed server ended but had not written yet
     bots = seat_programs(room, program, people) if program else []
     sock = _listen(host, port)
     shown = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
     click.echo(f"room {room.code}: {rules.title or rules.name}, {room.match.n_hands} hands (Ctrl+C stops)", err=True)
     app = create_room_app(room, delay=delay)
+    if records_path is not None:
+        app.state.hub.after = written.catch_up
     if isinstance(room, StoredRoom):
         app.state.hub.host_secret = room.host_secret
     app.state.rooms.base = shown

@@ -71,6 +71,8 @@ class Hub:
         """held while an agent thinks (in a thread): a person's action waits for its answer"""
         self.watchers: set[WebSocket] = set()
         """the spectators' sockets"""
+        self.after: Callable[[Room], object] | None = None
+        """called with the room after each change it broadcasts (``--records`` writes the ended hands)"""
         self.sheet: str | None = None
         """the rules sheet's page, made at its first request"""
         self.adviser: Any = None
@@ -91,10 +93,13 @@ class Hub:
                 await ws.send_text(text)
 
     async def broadcast(self) -> None:
-        """Send every connected seat its own view (never another's), and the spectators theirs."""
+        """Send every connected seat its own view (never another's), and the spectators theirs; then tell
+        ``after`` (the records file) that the room changed."""
         for seat in self.sockets:
             await self.send(seat)
         await self.show()
+        if self.after is not None:
+            self.after(self.room)
 
     async def show(self, *sockets: WebSocket) -> None:
         """Send ``sockets`` (every spectator when none is named) the spectator's view, encoded once."""

@@ -117,3 +117,36 @@ def test_a_damaged_store_is_one_line_naming_the_file_and_exit_1(tmp_path: Path) 
     )  # fmt: skip
     assert done.returncode == 1 and str(store) in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gouji_rules.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout
+    )
+
+
+def test_records_are_written_as_hands_end_checked_by_verify_and_never_twice_or_into_another_match(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    store, records = tmp_path / "room.sqlite", tmp_path / "room.jsonl"
+    cmd = [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--people", "0", "--hands", "2",
+           "--delay", "0", "--seed", "6", "--store", str(store), "--records", str(records)]  # fmt: skip
+    for _ in range(2):  # the second start finds the match over and its two records written: nothing added
+        proc = subprocess.Popen(
+            [*cmd, "--port", str(free_port())], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while (not records.exists() or records.read_text().count("\n") < 2) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(0.5)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        assert records.read_text().count("\n") == 2
+    done = _run("verify", str(records))
+    assert done.returncode == 0, done.stdout + done.stderr
+    other = _run("room", "serve", "dagang", "--records", str(records), "--port", str(free_port()))
+    assert other.returncode == 1 and "another match" in other.stderr and records.read_text().count("\n") == 2
