@@ -131,3 +131,52 @@ def test_two_people_in_two_browsers_play_a_match_and_review_a_hand(browser: Any,
         assert "复盘 · 第1座" in browser.find_element(By.TAG_NAME, "h1").text
         open_page(desktop, links["seat 2"].split("#")[0] + "/rules", "h1")
         assert "够级" in desktop.find_element(By.TAG_NAME, "body").text
+
+
+def test_attacks_from_the_page_are_refused_in_chinese_and_leave_the_game_unchanged(browser: Any) -> None:
+    """Issue 33 deliver 8's attacks, each from a real page: a malformed action, an illegal one, a replayed
+    frame, another seat's turn, a second tab of the same seat, an old link, a wrong secret, a flood."""
+    import json
+
+    with room_serve("dagang", "--people", "2", "--hands", "1", "--delay", "0", "--seed", "3", lines=3) as links:
+        me = Player(browser, links["seat 1"])
+        d = browser
+
+        def refused(frame: object) -> str:
+            text = frame if isinstance(frame, str) else json.dumps(frame)
+            d.execute_script("document.getElementById('msg').textContent = ''; ws.send(arguments[0])", text)
+            return str(wait_for(d, lambda d: d.find_element(By.ID, "msg").text, "a refusal"))
+
+        wait_for(d, lambda d: me.state()["yours"], "seat 1's decision")
+        f = me.state()
+        assert refused({"type": "act", "seq": f["seq"], "action": "KKKKKKKKK"}) == "这一步不合规则，请换一手。"
+        assert refused("not json") == "看不懂这条消息。"
+        assert me.state()["seq"] == f["seq"]  # nothing changed
+        frame = {"type": "act", "seq": f["seq"], "action": f["observation"]["legal"][0]}
+        d.execute_script("ws.send(arguments[0])", json.dumps(frame))
+        wait_for(d, lambda d: d.execute_script("return view.seq") != f["seq"], "the move taken")
+        assert refused(frame) == "这一步已经过去了，请看最新的牌面。"  # the same frame replayed
+        wait_for(d, lambda d: me.state()["turn"] == 1 or me.state()["yours"], "a person's decision")
+        assert me.state()["turn"] == 1  # seat 2's person decides (no 托管 for 30 s): seat 1 acts for them
+        taken = me.state()["seq"]
+        assert refused({"type": "act", "seq": taken, "action": "pass"}) == "还没轮到你。"
+        assert me.state()["seq"] == taken
+        d.switch_to.new_window("tab")  # a second tab of the same seat: the same view, its old frame refused
+        open_page(d, links["seat 1"], "#acts")
+        wait_for(d, lambda d: d.execute_script("return view !== null"), "the second tab's view")
+        assert refused(frame) == "这一步已经过去了，请看最新的牌面。"
+        code = links["seat 1"].split("/r/")[1].split("#")[0]
+        d.get(links["seat 1"].replace(code, code[::-1]))  # a link of a room this server does not hold
+        assert "没有这个房间" in d.find_element(By.TAG_NAME, "body").text
+        d.get("about:blank")  # a link that differs only after # would not reload the page
+        open_page(d, links["seat 1"].split("#")[0] + "#" + "x" * 22, "#acts")  # this room, a secret it never gave
+        assert wait_for(d, lambda d: d.find_element(By.ID, "msg").text, "a refusal") == "这个链接不是本房间的座位链接。"
+        d.get("about:blank")
+        open_page(d, links["seat 1"], "#acts")
+        wait_for(d, lambda d: d.execute_script("return view !== null"), "the view")
+        d.execute_script("for (let i = 0; i < 60; i++) ws.send('{}')")  # a flood of refused frames
+        wait_for(d, lambda d: "连接断开" in d.find_element(By.ID, "status").text, "the flooding socket closed")
+        d.close()
+        d.switch_to.window(d.window_handles[0])
+        assert "连接断开" not in d.find_element(By.ID, "status").text  # the first tab is still at the table
+        assert me.state()["seq"] >= f["seq"] + 1
