@@ -20,9 +20,11 @@ drives it directly.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,6 +144,8 @@ class Room:
         """(seq, seat) of every decision the agent made for a silent person"""
         self._takeover_hand: dict[int, int] = {}  # seq of a 托管 decision -> the hand it fell in (1, 2 …)
         self._started = -1
+        self.replaying = False
+        """True while :meth:`replay` makes a journal's decisions again"""
         self._tell_agents()
         self._ask()
 
@@ -164,23 +168,11 @@ class Room:
         obs = m.observation(seat)
         body = observation_json(obs, legal if legal is not None else type(m.legal_actions())())
         listed = body.get("legal") or []
-        return {
-            "type": "view",
-            "room": self.code,
+        return self._framed("view", body, str(obs.mode)) | {
             "seat": seat,
-            "seq": self.seq,
             "turn": turn,
             "yours": mine and not self.seats[seat].taken_over,
-            "over": m.is_over,
-            "hand_number": self.hand_number,
-            "hands": m.n_hands,
-            "scores": list(m.scores),
-            "who": [s.who for s in self.seats],
-            "taken_over": [s.taken_over for s in self.seats],
-            "observation": body,
-            "mode_zh": mode_words(str(obs.mode)),
             "labels": [action_label(a, str(obs.mode)) for a in listed],
-            "last_hands": self._shown_hands(),
             "advice": self.advice,
         }
 
@@ -199,11 +191,16 @@ class Room:
         body["hand"] = ""
         body["cards_left"][0] = m.observation(1).cards_left[0]
         body["events"] = [as_seen(m.rules, SPECTATOR, e).to_json() for e in obs.events]
+        return self._framed("watch", body, str(obs.mode)) | {"turn": None if m.is_over else m.turn}
+
+    def _framed(self, kind: str, body: dict[str, Any], mode: str) -> dict[str, Any]:
+        """What every frame of the table carries, a seat's or a spectator's: the room, the match's progress,
+        who plays each seat, and the observation ``body``."""
+        m = self.match
         return {
-            "type": "watch",
+            "type": kind,
             "room": self.code,
             "seq": self.seq,
-            "turn": None if m.is_over else m.turn,
             "over": m.is_over,
             "hand_number": self.hand_number,
             "hands": m.n_hands,
@@ -211,7 +208,7 @@ class Room:
             "who": [s.who for s in self.seats],
             "taken_over": [s.taken_over for s in self.seats],
             "observation": body,
-            "mode_zh": mode_words(str(obs.mode)),
+            "mode_zh": mode_words(mode),
             "last_hands": self._shown_hands(),
         }
 
@@ -256,10 +253,23 @@ class Room:
         s.taken_over = False
 
     def _apply(self, action: Action) -> None:
+        if self.replaying:
+            self._make(action)
+            return
+        took = bool(self.takeovers) and self.takeovers[-1][0] == self.seq
+        with self.journal(self.seq, action, took):
+            self._make(action)
+
+    def _make(self, action: Action) -> None:
         self.match.apply(action)
         self.seq += 1
         self._tell_agents()
         self._ask()
+
+    def journal(self, seq: int, action: Action, took: bool) -> AbstractContextManager[None]:
+        """Around each decision made (not replayed): a room kept in a file writes it there first, so a
+        decision the file refuses is never made in memory either (``took``: 托管 made it).  Nothing here."""
+        return contextlib.nullcontext()
 
     def _tell_agents(self) -> None:
         m = self.match
@@ -316,6 +326,37 @@ class Room:
             return False
         seq, agent, obs, legal = question
         return self.agent_answer(seq, agent.act(obs, legal))
+
+    def replay(self, moves: Iterable[tuple[int, str, int]], damaged: Callable[[str], GoujiError]) -> int:
+        """Make a journal's decisions again (``(seq, action text, whether 托管 made it)``, in order), each
+        checked legal by the engine, with the 托管 marks they had; a decision out of place or not legal
+        raises ``damaged(why)``.  While it runs, :attr:`replaying` is True, so a room that journals its
+        decisions (a store, an event file) does not write them again.  How many there were."""
+        n = 0
+        self.replaying = True
+        try:
+            for seq, text, took in moves:
+                m = self.match
+                if seq != self.seq or m.is_over:
+                    raise damaged(f"the journal is damaged at decision {seq}")
+                turn = m.turn
+                try:
+                    action = reply_action({"action": text}, m.legal_actions(), seq, str(m.observation(turn).mode))
+                except BotFault as e:
+                    raise damaged(f"decision {seq} does not replay ({e}); were the rules changed?") from None
+                seat = self.seats[turn]
+                if took:
+                    seat.taken_over = True
+                    self.takeovers.append((self.seq, turn))
+                    self._takeover_hand[self.seq] = len(m.summaries) + 1
+                elif seat.who == PERSON:
+                    seat.taken_over = False
+                self._apply(action)
+                n += 1
+        finally:
+            self.replaying = False
+        self._ask()
+        return n
 
     def run_agents(self, limit: int = 100_000) -> int:
         """Let agents decide until a person must (or the match ends); how many decisions they made."""

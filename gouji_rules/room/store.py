@@ -20,14 +20,14 @@ import contextlib
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import GoujiError
 from ..game.actions import Action
-from ..tournament.bots import BotFault, reply_action
 from ..variant import Variant
-from .core import PERSON, Room
+from .core import Room
 
 FORMAT = "gouji-room-store"
 VERSION = 1
@@ -51,7 +51,6 @@ class StoredRoom(Room):
         self.path = path
         self.con = con
         self.settings = settings
-        self._replaying = False
         super().__init__(
             variant,
             settings["seats"],
@@ -70,14 +69,11 @@ class StoredRoom(Room):
         """The host page's secret, kept so the host's link works after a restart too."""
         return str(self.settings["host_secret"])
 
-    def _apply(self, action: Action) -> None:
-        if self._replaying:
-            super()._apply(action)
-            return
-        seq = self.seq
-        took = bool(self.takeovers) and self.takeovers[-1][0] == seq
+    @contextlib.contextmanager
+    def journal(self, seq: int, action: Action, took: bool) -> Iterator[None]:
+        """The decision written and synced before it is made."""
         try:
-            with self.con:  # journalled first: a decision the file refuses is never made in memory either
+            with self.con:
                 self.con.execute(
                     "INSERT INTO moves (seq, action, takeover) VALUES (?, ?, ?)", (seq, str(action), int(took))
                 )
@@ -87,7 +83,7 @@ class StoredRoom(Room):
             ) from None
         except sqlite3.Error as e:
             raise RoomStoreError(f"{self.path}: cannot store decision {seq}: {e}") from None
-        super()._apply(action)
+        yield
 
     def close(self) -> None:
         """Close the file and let another server take the room."""
@@ -96,32 +92,10 @@ class StoredRoom(Room):
         if held is not None:
             os.close(held)
 
-    def replay(self) -> int:
+    def resume(self) -> int:
         """Make the journal's decisions again, each checked legal; how many there were."""
         moves = self.con.execute("SELECT seq, action, takeover FROM moves ORDER BY seq").fetchall()
-        self._replaying = True
-        try:
-            for seq, text, took in moves:
-                m = self.match
-                if seq != self.seq or m.is_over:
-                    raise RoomStoreError(f"{self.path}: the journal is damaged at decision {seq}")
-                turn = m.turn
-                try:
-                    action = reply_action({"action": text}, m.legal_actions(), seq, str(m.observation(turn).mode))
-                except BotFault as e:
-                    raise RoomStoreError(f"{self.path}: decision {seq} does not replay ({e})") from None
-                seat = self.seats[turn]
-                if took:
-                    seat.taken_over = True
-                    self.takeovers.append((self.seq, turn))
-                    self._takeover_hand[self.seq] = len(m.summaries) + 1
-                elif seat.who == PERSON:
-                    seat.taken_over = False
-                self._apply(action)
-        finally:
-            self._replaying = False
-        self._ask()
-        return len(moves)
+        return self.replay(moves, lambda why: RoomStoreError(f"{self.path}: {why}"))
 
 
 def open_room(path: str | Path, variant: Variant, settings: dict[str, Any]) -> tuple[StoredRoom, bool]:
@@ -140,7 +114,7 @@ def open_room(path: str | Path, variant: Variant, settings: dict[str, Any]) -> t
                 "another --store file for a new room"
             )
         room = StoredRoom(p, con, variant, stored)
-        room.replay()
+        room.resume()
         return room, True
     con = _create(p, variant, settings)
     fresh = StoredRoom(p, con, variant, _settings(p, con))

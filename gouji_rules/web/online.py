@@ -16,7 +16,7 @@ import contextlib
 import hashlib
 import hmac
 import sqlite3
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Collection, Iterator
 from typing import Any
 
 from starlette.applications import Starlette
@@ -25,7 +25,6 @@ from starlette.routing import Mount
 from ..game.actions import Action
 from ..game.rng import derive
 from ..room.core import PERSON, Room
-from ..tournament.bots import BotFault, reply_action
 from ..tournament.errors import EventError
 from ..tournament.event import Tournament
 from ..tournament.storage import EventDB, HandRow
@@ -55,7 +54,6 @@ class OnlineTable(Room):
         self.event = event
         self.rnd = rnd
         self.tbl = tbl
-        self._replaying = False
         super().__init__(
             event.variant,
             seats,
@@ -69,15 +67,12 @@ class OnlineTable(Room):
             seat.secret = _mac(secret, f"seat:{rnd}:{tbl}:{i}", 32)
         self._resume()
 
-    def _apply(self, action: Action) -> None:
-        if self._replaying:
-            super()._apply(action)
-            return
-        seq = self.seq
-        took = bool(self.takeovers) and self.takeovers[-1][0] == seq
+    @contextlib.contextmanager
+    def journal(self, seq: int, action: Action, took: bool) -> Iterator[None]:
+        """The decision journalled, made, and any hand it finishes stored, in one transaction of the event file."""
         finished = len(self.match.summaries)
         with self.event.db.transaction() as con:
-            try:  # journalled first: a decision the file refuses is never made in memory either
+            try:
                 con.execute(
                     "INSERT INTO online_moves (round, tbl, seq, action, takeover) VALUES (?, ?, ?, ?, ?)",
                     (self.rnd, self.tbl, seq, str(action), int(took)),
@@ -87,7 +82,7 @@ class OnlineTable(Room):
                     f"{self.event.db.path}: round {self.rnd} table {self.tbl} decision {seq} is already in the "
                     "online journal: another server is playing this table"
                 ) from None
-            super()._apply(action)
+            yield
             if len(self.match.summaries) > finished:
                 self._store(con)
 
@@ -124,31 +119,8 @@ class OnlineTable(Room):
                     "table; it cannot be played online"
                 )
             return
-        self._replaying = True
-        try:
-            for seq, text, took in moves:
-                m = self.match
-                if seq != self.seq or m.is_over:
-                    raise EventError(f"{self.event.db.path}: the online journal of round {self.rnd} table "
-                                     f"{self.tbl} is damaged at decision {seq}")  # fmt: skip
-                turn = m.turn
-                try:
-                    action = reply_action({"action": text}, m.legal_actions(), seq, str(m.observation(turn).mode))
-                except BotFault as e:
-                    raise EventError(
-                        f"{self.event.db.path}: the online journal of round {self.rnd} table {self.tbl} does not "
-                        f"replay at decision {seq} ({e}); was the variant changed?"
-                    ) from None
-                seat = self.seats[turn]
-                if took:
-                    seat.taken_over = True
-                    self.takeovers.append((self.seq, turn))
-                    self._takeover_hand[self.seq] = len(m.summaries) + 1
-                elif seat.who == PERSON:
-                    seat.taken_over = False
-                self._apply(action)
-        finally:
-            self._replaying = False
+        where = f"{self.event.db.path}: the online journal of round {self.rnd} table {self.tbl}"
+        self.replay(moves, lambda why: EventError(f"{where}: {why}"))
         with self.event.db.transaction() as con:
             self._store(con)
 
