@@ -2,8 +2,10 @@
 
 Phone first: a 36-card hand cannot be a list of every legal set.  The hand is shown a rank a button (大王
 小王 2 A K … 3, with counts); a tap adds one card of that rank to the chosen set, a tap on a chosen card
-takes it back; 出牌 sends the chosen set.  The server alone decides legality (the page never guesses it
-from a partial list): a set the rules refuse comes back as a refusal in Chinese and nothing changes.
+takes it back; 出牌 sends the listed legal action equal to the chosen set, in the server's own spelling
+(``SJ+BJ``, never the page's).  When the view lists every legal action and none equals the chosen set, the
+page says why in Chinese and sends nothing; when a big lead lists only a spread of them, the server
+decides, and a set the rules refuse comes back as a refusal in Chinese with nothing changed.
 The common decision takes one tap or two: 最小能管 (出最小 when leading) plays the smallest legal set,
 提示 cycles through the legal sets smallest first (then 出牌), 不要 passes.  Decisions that are not a
 set of cards (declarations, tribute, 冲点, 革命 …) stay buttons, each in the words of the table.
@@ -90,6 +92,21 @@ function playable(o) {  // the listed legal actions that are sets of cards, smal
   const extras = (o.legal_compact && o.legal_compact.extras) || [];
   return (o.legal || []).filter((a) => !extras.includes(a));
 }
+function sameCards(a, b) {
+  const x = countsOf(a), y = countsOf(b);
+  return BIG_FIRST.every((r) => (x[r] || 0) === (y[r] || 0));
+}
+function playChosen(o) {  // 出牌: the listed legal set equal to the chosen cards, in the server's own spelling
+  const t = setText(chosen), pre = prefix(o);
+  if (!t) { $("msg").textContent = "还没有选牌。"; return; }
+  const match = playable(o).find((a) => sameCards(a.slice(pre.length), t));
+  if (match) { act(match); return; }
+  if ((o.legal || []).length < o.legal_count) { act(pre + t); return; }  // a partial list: the server decides
+  const n = tokens(t).length, want = o.table ? tokens(o.table).length : 0;
+  $("msg").textContent = "「" + spoken(chosen) + "」不能出：" + (o.table
+    ? (want && n !== want ? "桌上是 " + want + " 张，你选了 " + n + " 张" : "管不上桌上的「" + spoken(countsOf(o.table)) + "」")
+    : "这几张不能作为一手一起出（一手是同一点数，可挂王、贴2）") + "。点 提示 看能出的牌。";
+}
 function picking(f) { return f.yours && playable(f.observation).length > 0; }
 function button(parent, text, onclick, cls) {
   const b = document.createElement("button"); b.textContent = text; b.onclick = onclick;
@@ -165,7 +182,7 @@ function draw() {
       const sets = playable(o), pre = prefix(o);
       button(acts, o.table ? "最小能管" : "出最小", () => act(sets[0]), "main").id = "smallest";
       button(acts, "提示", () => { hintAt = (hintAt + 1) % sets.length; chosen = countsOf(sets[hintAt].slice(pre.length)); draw(); }).id = "hint";
-      const go = button(acts, "出牌", () => { const t = setText(chosen); if (t) act(pre + t); else $("msg").textContent = "还没有选牌。"; }, "main");
+      const go = button(acts, "出牌", () => playChosen(o), "main");
       go.id = "play";
     }
     listed.forEach((a, i) => {

@@ -186,3 +186,52 @@ def test_attacks_from_the_page_are_refused_in_chinese_and_leave_the_game_unchang
         d.switch_to.window(d.window_handles[0])
         assert "连接断开" not in d.find_element(By.ID, "status").text  # the first tab is still at the table
         assert me.state()["seq"] >= f["seq"] + 1
+
+
+def test_a_chosen_set_that_is_not_legal_is_explained_in_chinese_and_never_sent(browser: Any) -> None:
+    """出牌 with a chosen set that no legal action equals (a single low card on a bigger set): the page says
+    why in Chinese and sends nothing; a set it does send is the server's own spelling of a legal action."""
+    import json
+
+    with room_serve("dagang", "--hands", "1", "--delay", "0", "--seed", "5", "--agents", "simple") as links:
+        me = Player(browser, links["seat 1"])
+        d = browser
+        d.execute_script("window.sent = []; const s0 = ws.send.bind(ws); ws.send = (t) => { sent.push(t); s0(t); };")
+        deadline = time.monotonic() + DEADLINE
+        while True:
+            assert time.monotonic() < deadline and not me.over(), "no follow decision with a full list came"
+            f = me.state()
+            if not f["yours"]:
+                time.sleep(0.05)
+                continue
+            o = f["observation"]
+            bad = _single_not_legal(o) if d.find_elements(By.ID, "smallest") else None
+            if bad is not None:
+                break
+            me.step()
+        before = len(d.execute_script("return sent"))
+        d.find_element(By.CSS_SELECTOR, f'#hand button[data-rank="{bad}"]').click()
+        d.find_element(By.ID, "play").click()
+        msg = d.find_element(By.ID, "msg").text
+        assert "不能出" in msg and ("管不上" in msg or "张" in msg), msg
+        assert len(d.execute_script("return sent")) == before  # nothing went to the server
+        assert me.state()["seq"] == f["seq"]
+        d.find_element(By.CSS_SELECTOR, "#chosen button").click()  # the chosen card taken back
+        assert d.execute_script("return Object.values(chosen).every((n) => n === 0)")
+        d.find_element(By.ID, "hint").click()
+        d.find_element(By.ID, "play").click()
+        wait_for(d, lambda d: d.execute_script("return view.seq") != f["seq"], "the hinted set taken")
+        assert json.loads(d.execute_script("return sent")[-1])["action"] in o["legal"]
+
+
+def _single_not_legal(o: dict[str, Any]) -> str | None:
+    """A rank of the seat's hand whose single card is no legal set, when the legal list is complete and the
+    seat follows a set on the table; else None."""
+    legal = o["legal"]
+    if not o.get("table") or len(legal) < o["legal_count"] or o["legal_compact"]["kind"] != "play":
+        return None
+    hand = o["hand"].replace("SJ", "").replace("BJ", "")
+    for rank in "3456789TJQKA":
+        if rank in hand and rank not in legal:
+            return rank
+    return None
