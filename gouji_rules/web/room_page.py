@@ -40,6 +40,7 @@ h1{font-size:17px;margin:2px 0}.muted{color:#666;font-size:13px}a{color:#05c}
 #acts button.main{background:#ffe0b3;border:1px solid #b50}
 #msg{color:#b00;min-height:1.2em}#advice button{font-size:15px;margin:3px;padding:8px}
 #recent{font-size:13px;color:#444;word-break:break-all}
+@media (min-width:900px){body{max-width:880px}}
 </style></head><body>
 <h1>{{title}} <a id="rules" href="" target="_blank" rel="noreferrer" class="muted">规则</a></h1>
 <div><span id="status">连接中…</span> <a id="clause" href="" target="_blank" rel="noreferrer" hidden>这一步的规则 ›</a></div>
