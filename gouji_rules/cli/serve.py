@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .common import TEXT, add_commands, fail, handles_errors
+from .common import TEXT, FiniteFloat, add_commands, fail, handles_errors
 
 
 def _lan_address() -> str:
@@ -66,9 +66,9 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--absent", multiple=True, type=TEXT, help="a player not there: the agent plays their seat (repeatable)")
 @click.option("--agent", default="greedy", show_default=True, type=TEXT, help="the agent of absent players and 托管")
 @click.option(
-    "--takeover", default=30.0, show_default=True, type=click.FloatRange(0), help="seconds silent before 托管"
+    "--takeover", default=30.0, show_default=True, type=FiniteFloat(0, 3600), help="seconds silent before 托管"
 )
-@click.option("--delay", default=1.0, show_default=True, type=click.FloatRange(0), help="seconds an agent's decision")
+@click.option("--delay", default=1.0, show_default=True, type=FiniteFloat(0, 60), help="seconds an agent's decision")
 @handles_errors
 def serve_cmd(
     file: str,
