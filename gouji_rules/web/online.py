@@ -63,6 +63,8 @@ class OnlineTable(Room):
             helper=agent,
         )
         self.code = _mac(secret, f"room:{rnd}:{tbl}", 12)
+        self.host_secret = _mac(secret, f"host:{rnd}:{tbl}", 32)
+        """the table's host page secret (its QR code per seat for the organiser), the same after a restart"""
         for i, seat in enumerate(self.seats):
             seat.secret = _mac(secret, f"seat:{rnd}:{tbl}:{i}", 32)
         self._resume()

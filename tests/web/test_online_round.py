@@ -51,7 +51,7 @@ def _serve(ev: Path, port: int, person: str, *extra: str) -> tuple[subprocess.Po
     assert proc.stderr is not None
     seats: dict[int, tuple[str, str]] = {}
     log = []
-    while len(seats) < 6:
+    while len(seats) < 7:  # the six seats, then the table's host link
         line = proc.stderr.readline()
         if not line:
             pytest.fail("the server stopped: " + "".join(log))
@@ -59,6 +59,8 @@ def _serve(ev: Path, port: int, person: str, *extra: str) -> tuple[subprocess.Po
         m = SEAT_RE.match(line.strip())
         if m:
             seats[int(m[3]) - 1] = (m[4] + (m[5] or ""), m[6])
+        elif line.startswith("online round 1 table 1 host"):
+            seats[-1] = ("host", line.strip().rsplit(": ", 1)[1])
     url = f"http://127.0.0.1:{port}/"
     for _ in range(600):
         try:
@@ -88,7 +90,13 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
     proc, seats = _serve(ev, port, person, "--takeover", "600")
     try:
         mine = next(i for i, (who, _) in seats.items() if who == person)
-        assert all(who.endswith("(greedy)") for i, (who, _) in seats.items() if i != mine)  # the absent: agents
+        assert all(who.endswith("(greedy)") for i, (who, _) in seats.items() if i not in (mine, -1))
+        host = seats[-1][1].split("#")
+        asked = urllib.request.Request(host[0] + "/state", headers={"X-Host-Secret": host[1]})
+        state = json.loads(urllib.request.urlopen(asked, timeout=30).read())
+        assert [s["seat"] for s in state["seats"] if "qr" in s] == [
+            mine + 1
+        ]  # the present player's QR  # the absent: agents
         ws, view = _socket(seats[mine][1])
         acted = 0
         while acted < 3:  # the person plays three decisions; the agents play the absent players' seats
@@ -110,7 +118,7 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
 
     proc, again = _serve(ev, port, person, "--takeover", "600")  # the same command again
     try:
-        assert again == seats  # same room code, same seat links
+        assert again == seats  # same room code, same seat links, same host link
         ws, resumed = _socket(again[mine][1])
         assert resumed == before  # the same hand at the same decision: nothing lost
         ws.close()
