@@ -164,13 +164,14 @@ def _online(
     rnd = rnd if rnd is not None else seated[-1]
     tables = open_round(event, rnd, event_secret(event), absent=absent, agent=agent, takeover=takeover)
     rooms = Rooms()
+    click.echo(f"online round {rnd}, every seat's QR: {shown}/admin/{state.links.admin_token}/online", err=True)
     for t in tables:
         rooms.add(t, delay)
         names = event.seat_names(event.db.seating(rnd)[(rnd, t.tbl)])
         for i, seat in enumerate(t.seats):
             who = names[i] if seat.who == PERSON else f"{names[i]} ({seat.who})"
             click.echo(f"online round {rnd} table {t.tbl} seat {i + 1} {who}: {seat_link(shown, t, i)}", err=True)
-    return online_app(night, rooms)
+    return online_app(night, rooms, shown)
 
 
 def register(group: click.Group) -> None:

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from .conftest import free_port  # noqa: E402
 
 SEAT_RE = re.compile(r"^online round (\d+) table (\d+) seat (\d) (\S+?)( \(\w+\))?: (\S+)$")
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
+SHEET: list[str] = []
 
 
 def gouji(*args: str) -> subprocess.CompletedProcess[str]:
@@ -42,6 +44,7 @@ def _event(tmp: Path) -> Path:
 
 
 def _serve(ev: Path, port: int, person: str, *extra: str) -> tuple[subprocess.Popen[str], dict[int, tuple[str, str]]]:
+    """The server, and each seat's (player, link) as it prints them; its organiser's QR sheet in ``SHEET``."""
     absent = [a for n in NAMES if n != person for a in ("--absent", n)]
     proc = subprocess.Popen(
         [sys.executable, "-m", "gouji_rules.cli", "event", "serve", str(ev), "--port", str(port), "--online",
@@ -56,6 +59,8 @@ def _serve(ev: Path, port: int, person: str, *extra: str) -> tuple[subprocess.Po
         if not line:
             pytest.fail("the server stopped: " + "".join(log))
         log.append(line)
+        if "every seat's QR: " in line:
+            SHEET[:] = [line.split("every seat's QR: ")[1].strip()]
         m = SEAT_RE.match(line.strip())
         if m:
             seats[int(m[3]) - 1] = (m[4] + (m[5] or ""), m[6])
@@ -89,6 +94,13 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
     try:
         mine = next(i for i, (who, _) in seats.items() if who == person)
         assert all(who.endswith("(greedy)") for i, (who, _) in seats.items() if i != mine)  # the absent: agents
+        sheet = urllib.request.urlopen(SHEET[0], timeout=30).read().decode()  # the organiser's screen
+        assert sheet.count("<svg") == 1 and seats[mine][1].replace("&", "&amp;") in sheet  # the one person's QR
+        assert sheet.count("托管（greedy）") == 5
+        bad = SHEET[0].replace("/admin/", "/admin/x")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(bad, timeout=30)
+        assert refused.value.code == 403
         ws, view = _socket(seats[mine][1])
         acted = 0
         while acted < 3:  # the person plays three decisions; the agents play the absent players' seats
@@ -131,7 +143,7 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
         (_hand, a, b, result, record), *_ = _hands(ev)
         record = json.loads(record)
         assert record["takeover"] and json.loads(result)["takeover"] == len(record["takeover"])
-        assert all(t["seat"] == mine for t in record["takeover"])
+        assert any(t["seat"] == mine for t in record["takeover"])  # the silent person's, beside the absent seats'
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/rounds/1", timeout=30).read().decode()
         assert f"托管 {len(record['takeover'])} 步" in page
     finally:
