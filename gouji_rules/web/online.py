@@ -16,7 +16,9 @@ import contextlib
 import hashlib
 import hmac
 import html
+import os
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Collection, Iterator
 from typing import Any
 
@@ -57,6 +59,7 @@ class OnlineTable(Room):
         takeover: float | None,
     ) -> None:
         self.event = event
+        self.held: object = None
         self.rnd = rnd
         self.tbl = tbl
         super().__init__(
@@ -143,6 +146,29 @@ class OnlineTable(Room):
             self._store(con)
 
 
+class _Held:
+    """The event file held by this process's online server (an advisory flock, gone with the process, even
+    after ``kill -9``): a second server would replay the same journal and both would play the same tables."""
+
+    def __init__(self, event: Tournament) -> None:
+        self.fd: int | None = None
+        try:
+            import fcntl
+        except ImportError:  # no flock (Windows): two servers meet at the journal's unique decision instead
+            return
+        fd = os.open(event.db.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise EventError(
+                f"{event.db.path}: another server is already playing an online round from this file; "
+                "stop it first (its seat links stay the same)"
+            ) from None
+        self.fd = fd
+        weakref.finalize(self, os.close, fd)
+
+
 def open_round(
     event: Tournament,
     rnd: int,
@@ -161,10 +187,13 @@ def open_round(
     unknown = sorted(set(absent) - names)
     if unknown:
         raise EventError(f"{event.db.path}: {unknown[0]!r} does not play in round {rnd}")
+    held = _Held(event)
     tables = []
     for (_, tbl), seats in sorted(seating.items()):
         who = [agent if n in absent else PERSON for n in event.seat_names(seats)]
-        tables.append(OnlineTable(event, rnd, tbl, secret, who, agent=agent, takeover=takeover))
+        table = OnlineTable(event, rnd, tbl, secret, who, agent=agent, takeover=takeover)
+        table.held = held  # the file stays held while any of the round's tables is alive
+        tables.append(table)
     return tables
 
 

@@ -4,6 +4,7 @@ record, in the journal (a restart keeps the marks), and in ``gouji event standin
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from gouji_rules.tournament.errors import EventError
 from gouji_rules.tournament.event import Tournament
 from gouji_rules.web.online import open_round
 
@@ -67,3 +69,23 @@ def test_an_absent_players_moves_are_takeover_in_the_record_standings_and_season
     assert season.returncode == 0, season.stderr
     note = next(line for line in season.stdout.splitlines() if line.startswith("托管"))
     assert all(f"{names[s]} {by_seat[s]} 步" in note for s in range(6) if s != mine)
+
+
+def test_a_second_server_on_the_event_file_is_refused_until_the_first_is_gone(tmp_path: Path) -> None:
+    """Two servers would each replay the journal and play the same tables; the second is one clear error."""
+    (tmp_path / "p.csv").write_text("name\n" + "".join(f"{n}\n" for n in NAMES), encoding="utf-8")
+    ev = tmp_path / "ev.db"
+    gouji("event", "new", str(ev), "--name", "线上赛", "--variant", "dagang", "--players", str(tmp_path / "p.csv"),
+          "--rounds", "1", "--hands", "1")  # fmt: skip
+    gouji("event", "seat", str(ev), "--round", "1")
+    first, second = Tournament.open(str(ev)), Tournament.open(str(ev))
+    try:
+        tables = open_round(first, 1, b"k" * 32)
+        with pytest.raises(EventError, match="another server is already playing an online round"):
+            open_round(second, 1, b"k" * 32)
+        del tables
+        gc.collect()
+        assert open_round(second, 1, b"k" * 32)  # the first server gone, the file is free
+    finally:
+        first.db.con.close()
+        second.db.con.close()
