@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .common import TEXT, add_commands, fail, handles_errors
+from .common import TEXT, FiniteFloat, add_commands, fail, handles_errors
 
 
 def _lan_address() -> str:
@@ -66,9 +66,9 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--absent", multiple=True, type=TEXT, help="a player not there: the agent plays their seat (repeatable)")
 @click.option("--agent", default="greedy", show_default=True, type=TEXT, help="the agent of absent players and 托管")
 @click.option(
-    "--takeover", default=30.0, show_default=True, type=click.FloatRange(0), help="seconds silent before 托管"
+    "--takeover", default=30.0, show_default=True, type=FiniteFloat(0, 3600), help="seconds silent before 托管"
 )
-@click.option("--delay", default=1.0, show_default=True, type=click.FloatRange(0), help="seconds an agent's decision")
+@click.option("--delay", default=1.0, show_default=True, type=FiniteFloat(0, 60), help="seconds an agent's decision")
 @handles_errors
 def serve_cmd(
     file: str,
@@ -155,7 +155,7 @@ def _online(
     from ..web.links import event_secret
     from ..web.online import online_app, open_round
     from ..web.room_app import Rooms
-    from ..web.room_host import seat_link
+    from ..web.room_host import host_link, seat_link
 
     event = Tournament.open(file)  # its own connection: the rooms write as the hands end
     seated = event.db.rounds_seated()
@@ -164,14 +164,16 @@ def _online(
     rnd = rnd if rnd is not None else seated[-1]
     tables = open_round(event, rnd, event_secret(event), absent=absent, agent=agent, takeover=takeover)
     rooms = Rooms()
-    click.echo(f"online round {rnd}, every seat's QR: {shown}/admin/{state.links.admin_token}/online", err=True)
+    rooms.base = shown
     for t in tables:
-        rooms.add(t, delay)
+        hub = rooms.add(t, delay)
+        hub.host_secret = t.host_secret
         names = event.seat_names(event.db.seating(rnd)[(rnd, t.tbl)])
         for i, seat in enumerate(t.seats):
             who = names[i] if seat.who == PERSON else f"{names[i]} ({seat.who})"
             click.echo(f"online round {rnd} table {t.tbl} seat {i + 1} {who}: {seat_link(shown, t, i)}", err=True)
-    return online_app(night, rooms, shown)
+        click.echo(f"online round {rnd} table {t.tbl} host (a QR code per seat): {host_link(shown, hub)}", err=True)
+    return online_app(night, rooms)
 
 
 def register(group: click.Group) -> None:

@@ -4,9 +4,9 @@ Each table of the round is a room (``room_app.Rooms``) whose six seats are the r
 player's seat is a person's, an absent player's is played by the agent.  The engine knows each hand's
 result, so a finished hand is stored in the event file at once, with no entry or confirmation, and counts in
 standings and the season like a hand entered at a real table; its record keeps the 托管 decisions
-(``takeover``): a silent person's and every decision of an absent player's seat.  Every decision is journalled in the event file (table ``online_moves``) in the same
-transaction as any hand it finishes, so a server killed mid-hand and started again replays each table to
-where it was.  Room codes and seat secrets are derived from the event's link secret, so the links survive
+(``takeover``): a silent person's and every decision of an absent player's seat.  Every decision is
+journalled in the event file (table ``online_moves``) in the same transaction as any hand it finishes, so
+a server killed mid-hand and started again replays each table to where it was.  Room codes and seat secrets are derived from the event's link secret, so the links survive
 a restart too.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import html
 import os
 import sqlite3
 import weakref
@@ -23,9 +22,7 @@ from collections.abc import AsyncIterator, Collection, Iterator
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount
 
 from ..game.actions import Action
 from ..game.rng import derive
@@ -33,9 +30,7 @@ from ..room.core import PERSON, Room
 from ..tournament.errors import EventError
 from ..tournament.event import Tournament
 from ..tournament.storage import EventDB, HandRow
-from .pages import fail, state_of
 from .room_app import Rooms, create_rooms_app
-from .room_host import _qr, seat_link
 
 __all__ = ["OnlineTable", "online_app", "open_round"]
 
@@ -71,8 +66,9 @@ class OnlineTable(Room):
             helper=agent,
         )
         self.absent = frozenset(i for i, who in enumerate(seats) if who != PERSON)
-        self.names = event.seat_names(event.db.seating(rnd)[(rnd, tbl)])  # by seat, for the organiser's page
         self.code = _mac(secret, f"room:{rnd}:{tbl}", 12)
+        self.host_secret = _mac(secret, f"host:{rnd}:{tbl}", 32)
+        """the table's host page secret (its QR code per seat for the organiser), the same after a restart"""
         for i, seat in enumerate(self.seats):
             seat.secret = _mac(secret, f"seat:{rnd}:{tbl}:{i}", 32)
         for i in self.absent:
@@ -197,44 +193,9 @@ def open_round(
     return tables
 
 
-def _seat_cell(base: str, table: OnlineTable, i: int) -> str:
-    name = html.escape(table.names[i])
-    if i in table.absent:
-        return f"<td>{i + 1}</td><td>{name}</td><td>托管（{html.escape(table.seats[i].who)}）</td>"
-    link = html.escape(seat_link(base, table, i))
-    return f'<td>{i + 1}</td><td>{name}</td><td>{_qr(seat_link(base, table, i))}<br><a href="{link}">{link}</a></td>'
-
-
-def links_page(tables: list[OnlineTable], base: str) -> str:
-    """The organiser's sheet of an online round: each table's seats, each present player's link as a QR to
-    scan from the organiser's screen (the absent players' seats say the agent plays them)."""
-    parts = []
-    for t in tables:
-        rows = "".join(f"<tr>{_seat_cell(base, t, i)}</tr>" for i in range(6))
-        parts.append(f"<h2>第 {t.tbl} 桌 (table {t.tbl})</h2><table><tr><th>座位</th><th>选手</th><th>链接</th></tr>"
-                     f"{rows}</table>")  # fmt: skip
-    rnd = tables[0].rnd if tables else 0
-    return (
-        '<!doctype html><html lang="zh"><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-        f"<title>第 {rnd} 轮 在线 (online round {rnd})</title>"
-        "<style>svg{width:9em;height:9em}td{vertical-align:top;padding:.3em}</style>"
-        f"<h1>第 {rnd} 轮 在线：每位选手扫自己的二维码 (online round {rnd}: each player scans their own QR)</h1>"
-        + "".join(parts)
-    )
-
-
-def online_app(night: Starlette, rooms: Rooms, base: str = "") -> Starlette:
-    """The night's pages with the round's rooms beside them (``/r/{code}``), one server, one lifespan, and the
-    organiser's sheet of seat links at ``/admin/{token}/online`` (``base``: the address the phones reach)."""
+def online_app(night: Starlette, rooms: Rooms) -> Starlette:
+    """The night's pages with the round's rooms beside them (``/r/{code}``), one server, one lifespan."""
     rooms_app = create_rooms_app(rooms)
-    tables = [h.room for h in rooms.hubs.values() if isinstance(h.room, OnlineTable)]
-
-    async def sheet(request: Request) -> Response:
-        if not state_of(request).links.is_admin(str(request.path_params["token"])):
-            raise fail(403, "this is not the organiser's link", "这不是组织者的链接。")
-        return HTMLResponse(links_page(tables, base or str(request.base_url)))
-
-    night.router.routes.insert(0, Route("/admin/{token}/online", sheet))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -26,16 +26,24 @@ class Hub(Protocol):
     room, its host secret and the sockets open on each seat."""
 
     @property
-    def room(self) -> Room: ...
+    def room(self) -> Room:
+        """The room served."""
+        ...
 
     @property
-    def host_secret(self) -> str: ...
+    def host_secret(self) -> str:
+        """The secret of the host page's link."""
+        ...
 
     @property
-    def sockets(self) -> Mapping[int, Sized]: ...
+    def sockets(self) -> Mapping[int, Sized]:
+        """Each seat's open sockets."""
+        ...
 
     @property
-    def watchers(self) -> Sized: ...
+    def watchers(self) -> Sized:
+        """The spectators' open sockets."""
+        ...
 
 
 SECRET_HEADER = "X-Host-Secret"

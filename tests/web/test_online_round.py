@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from .conftest import free_port  # noqa: E402
 
 SEAT_RE = re.compile(r"^online round (\d+) table (\d+) seat (\d) (\S+?)( \(\w+\))?: (\S+)$")
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
-SHEET: list[str] = []
 
 
 def gouji(*args: str) -> subprocess.CompletedProcess[str]:
@@ -44,7 +42,6 @@ def _event(tmp: Path) -> Path:
 
 
 def _serve(ev: Path, port: int, person: str, *extra: str) -> tuple[subprocess.Popen[str], dict[int, tuple[str, str]]]:
-    """The server, and each seat's (player, link) as it prints them; its organiser's QR sheet in ``SHEET``."""
     absent = [a for n in NAMES if n != person for a in ("--absent", n)]
     proc = subprocess.Popen(
         [sys.executable, "-m", "gouji_rules.cli", "event", "serve", str(ev), "--port", str(port), "--online",
@@ -54,16 +51,16 @@ def _serve(ev: Path, port: int, person: str, *extra: str) -> tuple[subprocess.Po
     assert proc.stderr is not None
     seats: dict[int, tuple[str, str]] = {}
     log = []
-    while len(seats) < 6:
+    while len(seats) < 7:  # the six seats, then the table's host link
         line = proc.stderr.readline()
         if not line:
             pytest.fail("the server stopped: " + "".join(log))
         log.append(line)
-        if "every seat's QR: " in line:
-            SHEET[:] = [line.split("every seat's QR: ")[1].strip()]
         m = SEAT_RE.match(line.strip())
         if m:
             seats[int(m[3]) - 1] = (m[4] + (m[5] or ""), m[6])
+        elif line.startswith("online round 1 table 1 host"):
+            seats[-1] = ("host", line.strip().rsplit(": ", 1)[1])
     url = f"http://127.0.0.1:{port}/"
     for _ in range(600):
         try:
@@ -93,14 +90,13 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
     proc, seats = _serve(ev, port, person, "--takeover", "600")
     try:
         mine = next(i for i, (who, _) in seats.items() if who == person)
-        assert all(who.endswith("(greedy)") for i, (who, _) in seats.items() if i != mine)  # the absent: agents
-        sheet = urllib.request.urlopen(SHEET[0], timeout=30).read().decode()  # the organiser's screen
-        assert sheet.count("<svg") == 1 and seats[mine][1].replace("&", "&amp;") in sheet  # the one person's QR
-        assert sheet.count("托管（greedy）") == 5
-        bad = SHEET[0].replace("/admin/", "/admin/x")
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(bad, timeout=30)
-        assert refused.value.code == 403
+        assert all(who.endswith("(greedy)") for i, (who, _) in seats.items() if i not in (mine, -1))
+        host = seats[-1][1].split("#")
+        asked = urllib.request.Request(host[0] + "/state", headers={"X-Host-Secret": host[1]})
+        state = json.loads(urllib.request.urlopen(asked, timeout=30).read())
+        assert [s["seat"] for s in state["seats"] if "qr" in s] == [
+            mine + 1
+        ]  # the present player's QR  # the absent: agents
         ws, view = _socket(seats[mine][1])
         acted = 0
         while acted < 3:  # the person plays three decisions; the agents play the absent players' seats
@@ -122,7 +118,7 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
 
     proc, again = _serve(ev, port, person, "--takeover", "600")  # the same command again
     try:
-        assert again == seats  # same room code, same seat links
+        assert again == seats  # same room code, same seat links, same host link
         ws, resumed = _socket(again[mine][1])
         assert resumed == before  # the same hand at the same decision: nothing lost
         ws.close()
