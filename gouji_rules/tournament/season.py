@@ -116,6 +116,7 @@ class Night:
     games: list[Game]
     identity: tuple[int, int]
     fingerprint: str
+    takeover: dict[str, int] = field(default_factory=dict)  # a player's 托管 decisions this night
 
 
 def _night(path: str, event: Tournament) -> Night:
@@ -172,6 +173,7 @@ def _night(path: str, event: Tournament) -> Night:
         games=games,
         identity=event.db.identity,
         fingerprint=digest.hexdigest(),
+        takeover=standings.takeover_steps(event),
     )
 
 
@@ -418,7 +420,12 @@ def to_text(season: Season, lang: str = "zh") -> str:
             "\nRating: OpenSkill Plackett-Luce, each hand a game between the two sides of three, won by the side "
             f"with more points; ranked by the ordinal μ − {Z:g}σ. Players are matched across nights by name (NFKC)."
         )
-    return out + foot + (mixed if season.mixed else "") + "\n"
+    steps: dict[str, int] = {}
+    for night in season.nights:
+        for name, k in night.takeover.items():
+            steps[name] = steps.get(name, 0) + k
+    note = standings.takeover_note(steps, lang)
+    return out + ("\n" + note if note else "") + foot + (mixed if season.mixed else "") + "\n"
 
 
 def _row(x: SeasonLine, ranked: bool) -> dict[str, Any]:

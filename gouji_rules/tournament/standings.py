@@ -226,6 +226,29 @@ def table(headers: list[str], rows: list[list[str]], numeric: set[int] | None = 
     return "\n".join(lines) + "\n"
 
 
+def takeover_steps(event: Tournament) -> dict[str, int]:
+    """Each player's decisions made for them by the agent (托管) in the hands stored, from the records of an
+    online round (``takeover``, with ``players`` by seat); a player with none is left out."""
+    steps: dict[str, int] = {}
+    for row in event.db.hands():
+        players = row.record.get("players") if isinstance(row.record, dict) else None
+        if not isinstance(players, list):
+            continue
+        for t in row.record.get("takeover") or ():
+            name = str(players[t["seat"]])
+            steps[name] = steps.get(name, 0) + 1
+    return steps
+
+
+def takeover_note(steps: dict[str, int], lang: str = "zh") -> str:
+    """One line naming who had 托管 moves and how many (empty when nobody did)."""
+    if not steps:
+        return ""
+    if lang == "zh":
+        return "托管（代打）：" + "，".join(f"{n} {k} 步" for n, k in sorted(steps.items())) + "\n"
+    return "托管 (moves the agent made): " + ", ".join(f"{n} {k}" for n, k in sorted(steps.items())) + "\n"
+
+
 def to_text(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
     """The standings as a text table, with how many hands are in and what ranks ties, Chinese first unless ``lang`` is
     English."""
@@ -241,7 +264,12 @@ def to_text(event: Tournament, lines: list[Line], lang: str = "zh") -> str:
         foot = "Ranked by " + ", ".join(tiebreak_names("en", event.tiebreaks)) + "\n"
     rows = [[str(getattr(line, c)) for c, _ in COLUMNS] for line in lines]
     numeric = {i for i, (c, _) in enumerate(COLUMNS) if c != "name"}
-    return head + table(headers(lang, by_team=event.by_team), rows, numeric) + foot
+    return (
+        head
+        + table(headers(lang, by_team=event.by_team), rows, numeric)
+        + foot
+        + takeover_note(takeover_steps(event), lang)
+    )
 
 
 def to_html(event: Tournament, lines: list[Line], lang: str = "zh") -> str:

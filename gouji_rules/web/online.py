@@ -4,9 +4,9 @@ Each table of the round is a room (``room_app.Rooms``) whose six seats are the r
 player's seat is a person's, an absent player's is played by the agent.  The engine knows each hand's
 result, so a finished hand is stored in the event file at once, with no entry or confirmation, and counts in
 standings and the season like a hand entered at a real table; its record keeps the 托管 decisions
-(``takeover``).  Every decision is journalled in the event file (table ``online_moves``) in the same
-transaction as any hand it finishes, so a server killed mid-hand and started again replays each table to
-where it was.  Room codes and seat secrets are derived from the event's link secret, so the links survive
+(``takeover``): a silent person's and every decision of an absent player's seat.  Every decision is
+journalled in the event file (table ``online_moves``) in the same transaction as any hand it finishes, so
+a server killed mid-hand and started again replays each table to where it was.  Room codes and seat secrets are derived from the event's link secret, so the links survive
 a restart too.
 """
 
@@ -15,7 +15,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import os
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Collection, Iterator
 from typing import Any
 
@@ -52,6 +54,7 @@ class OnlineTable(Room):
         takeover: float | None,
     ) -> None:
         self.event = event
+        self.held: object = None
         self.rnd = rnd
         self.tbl = tbl
         super().__init__(
@@ -62,12 +65,24 @@ class OnlineTable(Room):
             takeover=takeover,
             helper=agent,
         )
+        self.absent = frozenset(i for i, who in enumerate(seats) if who != PERSON)
         self.code = _mac(secret, f"room:{rnd}:{tbl}", 12)
         self.host_secret = _mac(secret, f"host:{rnd}:{tbl}", 32)
         """the table's host page secret (its QR code per seat for the organiser), the same after a restart"""
         for i, seat in enumerate(self.seats):
             seat.secret = _mac(secret, f"seat:{rnd}:{tbl}:{i}", 32)
+        for i in self.absent:
+            self.seats[i].taken_over = True  # the table shows 托管 at an absent player's seat from the start
         self._resume()
+
+    def agent_answer(self, seq: int, action: Action) -> bool:
+        """An absent player's decision is 托管 as a silent person's is: the hand counts in the player's
+        standings, so the record, the journal and the night's pages say the agent made it."""
+        m = self.match
+        if seq == self.seq and self.agent_due() and m.turn in self.absent:
+            self.takeovers.append((self.seq, m.turn))
+            self._takeover_hand[self.seq] = len(m.summaries) + 1
+        return super().agent_answer(seq, action)
 
     @contextlib.contextmanager
     def journal(self, seq: int, action: Action, took: bool) -> Iterator[None]:
@@ -127,6 +142,29 @@ class OnlineTable(Room):
             self._store(con)
 
 
+class _Held:
+    """The event file held by this process's online server (an advisory flock, gone with the process, even
+    after ``kill -9``): a second server would replay the same journal and both would play the same tables."""
+
+    def __init__(self, event: Tournament) -> None:
+        self.fd: int | None = None
+        try:
+            import fcntl
+        except ImportError:  # no flock (Windows): two servers meet at the journal's unique decision instead
+            return
+        fd = os.open(event.db.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise EventError(
+                f"{event.db.path}: another server is already playing an online round from this file; "
+                "stop it first (its seat links stay the same)"
+            ) from None
+        self.fd = fd
+        weakref.finalize(self, os.close, fd)
+
+
 def open_round(
     event: Tournament,
     rnd: int,
@@ -145,10 +183,13 @@ def open_round(
     unknown = sorted(set(absent) - names)
     if unknown:
         raise EventError(f"{event.db.path}: {unknown[0]!r} does not play in round {rnd}")
+    held = _Held(event)
     tables = []
     for (_, tbl), seats in sorted(seating.items()):
         who = [agent if n in absent else PERSON for n in event.seat_names(seats)]
-        tables.append(OnlineTable(event, rnd, tbl, secret, who, agent=agent, takeover=takeover))
+        table = OnlineTable(event, rnd, tbl, secret, who, agent=agent, takeover=takeover)
+        table.held = held  # the file stays held while any of the round's tables is alive
+        tables.append(table)
     return tables
 
 
