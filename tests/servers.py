@@ -23,7 +23,7 @@ def free_port() -> int:
 def room_serve(*args: str, lines: int = 2) -> Iterator[dict[str, str]]:
     """``gouji room serve ARGS`` on a free port, its first ``lines`` lines of stdout as ``{who: link}``
     (``host``, ``seat 1`` …, in the order printed); the server is stopped on leaving."""
-    cmd = [sys.executable, "-m", "gouji_rules.cli", "room", "serve", *args, "--port", str(free_port())]
+    cmd = [sys.executable, "-P", "-m", "gouji_rules.cli", "room", "serve", *args, "--port", str(free_port())]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     try:
         assert proc.stdout is not None

@@ -59,7 +59,7 @@ def test_a_store_of_other_rules_a_foreign_file_and_a_second_server_are_refused(t
 
 
 def _serve(store: Path, port: int) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    cmd = [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--hands", "2", "--delay", "0",
+    cmd = [sys.executable, "-P", "-m", "gouji_rules.cli", "room", "serve", "dagang", "--hands", "2", "--delay", "0",
            "--takeover", "600", "--seed", "4", "--store", str(store), "--port", str(port)]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     assert proc.stdout is not None
@@ -112,7 +112,7 @@ def test_a_damaged_store_is_one_line_naming_the_file_and_exit_1(tmp_path: Path) 
     store = tmp_path / "room.sqlite"
     store.write_bytes(b"SQLite format 3\x00" + b"\xff" * 2000)
     done = subprocess.run(
-        [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--store", str(store), "--port",
+        [sys.executable, "-P", "-m", "gouji_rules.cli", "room", "serve", "dagang", "--store", str(store), "--port",
          str(free_port())], capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert done.returncode == 1 and str(store) in done.stderr and "Traceback" not in done.stderr
@@ -121,7 +121,7 @@ def test_a_damaged_store_is_one_line_naming_the_file_and_exit_1(tmp_path: Path) 
 
 def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gouji_rules.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout
+        [sys.executable, "-P", "-m", "gouji_rules.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout
     )
 
 
@@ -131,7 +131,7 @@ def test_records_are_written_as_hands_end_checked_by_verify_and_never_twice_or_i
     import time
 
     store, records = tmp_path / "room.sqlite", tmp_path / "room.jsonl"
-    cmd = [sys.executable, "-m", "gouji_rules.cli", "room", "serve", "dagang", "--people", "0", "--hands", "2",
+    cmd = [sys.executable, "-P", "-m", "gouji_rules.cli", "room", "serve", "dagang", "--people", "0", "--hands", "2",
            "--delay", "0", "--seed", "6", "--store", str(store), "--records", str(records)]  # fmt: skip
     for _ in range(2):  # the second start finds the match over and its two records written: nothing added
         proc = subprocess.Popen(
