@@ -121,7 +121,11 @@ def test_a_damaged_store_is_one_line_naming_the_file_and_exit_1(tmp_path: Path) 
 
 def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "gouji_rules.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout
+        [sys.executable, "-P", "-m", "gouji_rules.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
     )
 
 
