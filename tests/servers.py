@@ -32,3 +32,14 @@ def room_serve(*args: str, lines: int = 2) -> Iterator[dict[str, str]]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@contextmanager
+def killed(proc: subprocess.Popen[str]) -> Iterator[None]:
+    """Run the block, then end the server with SIGKILL (mid-hand, nothing shut down cleanly), whatever
+    the block did: the restart tests resume from what a killed server left."""
+    try:
+        yield
+    finally:
+        proc.kill()
+        proc.wait()

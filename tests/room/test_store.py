@@ -4,8 +4,6 @@ resumes with nothing lost.」"""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +14,7 @@ from gouji_rules.catalog import dagang, resolve
 from gouji_rules.room import PERSON
 from gouji_rules.room.store import RoomStoreError, open_room
 
-from ..servers import ROOT, free_port
+from ..servers import ROOT, free_port, killed
 
 SETTINGS = {"seats": [PERSON] + ["greedy"] * 5, "hands": 2, "seed": 9, "takeover": 0.0, "show_hands": False,
             "advice": True, "agents": "greedy"}  # fmt: skip
@@ -80,7 +78,7 @@ def test_room_serve_killed_mid_hand_and_started_again_resumes_with_nothing_lost(
     pytest.importorskip("websocket")
     store, port = tmp_path / "room.sqlite", free_port()
     proc, links = _serve(store, port)
-    try:
+    with killed(proc):
         ws = _join(links["seat 1"])
         acted = 0
         while True:
@@ -90,13 +88,7 @@ def test_room_serve_killed_mid_hand_and_started_again_resumes_with_nothing_lost(
                     break
                 ws.send(json.dumps({"type": "act", "seq": view["seq"], "index": 0}))
                 acted += 1
-        os.kill(proc.pid, signal.SIGKILL)  # mid-hand, nothing shut down cleanly
-        proc.wait()
-        ws.close()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    ws.close()
     proc, again = _serve(store, port)
     try:
         assert again == links  # the same host, seat and watch links

@@ -5,9 +5,7 @@ seats the agent plays, over a real server's socket; killed mid-hand and started 
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +19,7 @@ import pytest
 pytest.importorskip("starlette")
 websocket = pytest.importorskip("websocket")  # websocket-client, which selenium (the test extra) brings
 
+from ..servers import killed  # noqa: E402
 from .conftest import free_port  # noqa: E402
 
 SEAT_RE = re.compile(r"^online round (\d+) table (\d+) seat (\d) (\S+?)( \(\w+\))?: (\S+)$")
@@ -88,15 +87,13 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
     person = NAMES[0]
     port = free_port()
     proc, seats = _serve(ev, port, person, "--takeover", "600")
-    try:
+    with killed(proc):  # mid-hand
         mine = next(i for i, (who, _) in seats.items() if who == person)
         assert all(who.endswith("(greedy)") for i, (who, _) in seats.items() if i not in (mine, -1))
         host = seats[-1][1].split("#")
         asked = urllib.request.Request(host[0] + "/state", headers={"X-Host-Secret": host[1]})
         state = json.loads(urllib.request.urlopen(asked, timeout=30).read())
-        assert [s["seat"] for s in state["seats"] if "qr" in s] == [
-            mine + 1
-        ]  # the present player's QR  # the absent: agents
+        assert [s["seat"] for s in state["seats"] if "qr" in s] == [mine + 1]  # the present player's QR
         ws, view = _socket(seats[mine][1])
         acted = 0
         while acted < 3:  # the person plays three decisions; the agents play the absent players' seats
@@ -108,13 +105,7 @@ def test_an_online_round_is_stored_as_it_ends_resumes_after_sigkill_and_refuses_
             view = json.loads(ws.recv())
         before = view
         assert not before["over"] and _hands(ev) == []
-        os.kill(proc.pid, signal.SIGKILL)  # mid-hand, nothing shut down cleanly
-        proc.wait()
-        ws.close()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    ws.close()
 
     proc, again = _serve(ev, port, person, "--takeover", "600")  # the same command again
     try:
