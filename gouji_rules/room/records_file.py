@@ -42,6 +42,8 @@ class RecordsFile:
 
     def catch_up(self, room: Room) -> int:
         """Append the records of the hands that ended since the last call; how many."""
+        if len(room.match.summaries) == self.written:  # called after every decision: most end no hand
+            return 0
         records = room.records()
         new = records[self.written :]
         for record in new:
