@@ -85,12 +85,8 @@ class Hub:
         """Send ``sockets`` (of ``seat``; every socket of the seat when none is named) the seat's view now,
         built and encoded once however many sockets (phone and laptop) the seat has."""
         sockets = sockets or tuple(self.sockets[seat])
-        if not sockets:
-            return
-        text = json.dumps(self.room.view(seat), ensure_ascii=False)
-        for ws in sockets:
-            with contextlib.suppress(Exception):  # a socket that went away is dropped by its own loop
-                await ws.send_text(text)
+        if sockets:
+            await _deliver(sockets, self.room.view(seat))
 
     async def broadcast(self) -> None:
         """Send every connected seat its own view (never another's), and the spectators theirs; then tell
@@ -104,12 +100,16 @@ class Hub:
     async def show(self, *sockets: WebSocket) -> None:
         """Send ``sockets`` (every spectator when none is named) the spectator's view, encoded once."""
         sockets = sockets or tuple(self.watchers)
-        if not sockets:
-            return
-        text = json.dumps(self.room.spectator_view(), ensure_ascii=False)
-        for ws in sockets:
-            with contextlib.suppress(Exception):
-                await ws.send_text(text)
+        if sockets:
+            await _deliver(sockets, self.room.spectator_view())
+
+
+async def _deliver(sockets: tuple[WebSocket, ...], frame: dict[str, Any]) -> None:
+    """Send ``frame`` to ``sockets``, encoded once; a socket that went away is dropped by its own loop."""
+    text = json.dumps(frame, ensure_ascii=False)
+    for ws in sockets:
+        with contextlib.suppress(Exception):
+            await ws.send_text(text)
 
 
 def _stderr(msg: str) -> None:
