@@ -2,7 +2,9 @@
 
 Every deal is played twice, the second time with every hand moved one seat on, so each team holds
 both sides' cards; a pair's value is team A's mean score difference per hand, and each figure is
-the mean over pairs with a 95% interval (mean ± 1.96·s/√n, ``gouji_rules.learn.duplicate``).
+the mean over pairs with a 95% interval (mean ± 1.96·s/√n, ``gouji_rules.learn.duplicate``), and the
+mean in units of the variant's 头科 score (``mean_in_top_scores``).  ``--match-hands 8`` plays each pair
+as a match of 8 hands (what one hand leaves the next counts); ``--variants`` takes files too.
 Prints one JSON document; progress goes to stderr.
 
     python benchmarks/strength.py --pairs 100 --matchups learned-greedy,learned-ismcts=30,ismcts+learned-greedy=10
@@ -24,6 +26,7 @@ from typing import Any
 
 from gouji_rules import catalog
 from gouji_rules.learn.agent import LearnedAgent
+from gouji_rules.learn.carry import score_unit
 from gouji_rules.learn.checkpoint import fit_columns, load
 from gouji_rules.learn.duplicate import Strength, duplicate
 from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
@@ -60,7 +63,15 @@ def main() -> None:
     )
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--weights", action="append", default=[], help="VARIANT=FILE: learned plays these weights")
+    ap.add_argument(
+        "--match-hands",
+        type=int,
+        default=0,
+        help="play each pair as a match of K hands (tribute and all between hands), per hand still; 0: single hands",
+    )
     args = ap.parse_args()
+    if args.match_hands < 0 or args.pairs < 1:
+        ap.error("--match-hands must be 0 or more and --pairs at least 1")
     weights: dict[str, tuple[QNet, dict[str, Any]]] = {}
     for w in args.weights:
         v, _, path = w.partition("=")
@@ -79,7 +90,8 @@ def main() -> None:
             def progress(done: int, s: Strength, label: str = f"{vname} {a} − {b}", total: int = pairs) -> None:
                 print(f"{label}: {done}/{total} {s}", file=sys.stderr, flush=True)
 
-            s = duplicate(variant, pairs, args.seed, factory(a, net), factory(b, net), progress)
+            s = duplicate(variant, pairs, args.seed, factory(a, net), factory(b, net), progress, args.match_hands)
+            top = score_unit(variant.rules)
             out.append(
                 {
                     "variant": vname,
@@ -89,6 +101,8 @@ def main() -> None:
                     "seed": args.seed,
                     "mean_points_per_hand": round(s.mean, 4),
                     "ci95": [round(s.low, 4), round(s.high, 4)],
+                    "match_hands": args.match_hands,
+                    "mean_in_top_scores": round(s.mean / top, 4),
                     "seconds": round(time.perf_counter() - start, 1),
                     "weights": next((w for w in args.weights if w.startswith(vname + "=")), "shipped")
                     if "learned" in (a, b)

@@ -27,7 +27,7 @@ always one of the candidates.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .errors import IllegalAction
 from .game.actions import AGREE, JIEFENG, KOU, PASS, REFUSE, YIELD, Action, Burn, Forfeit, Play
@@ -302,10 +302,17 @@ class SearchAgent:
             return False
         return obs.mode != "follow" or self._contested(obs)
 
-    def world_values(self, obs: Observation, legal: Legal, cands: Sequence[Action]) -> tuple[list[float], int]:
+    def world_values(
+        self,
+        obs: Observation,
+        legal: Legal,
+        cands: Sequence[Action],
+        value: Callable[[Hand], float] | None = None,
+    ) -> tuple[list[float], int]:
         """Each candidate's total team score (this seat's team − the other) over the worlds played,
         and how many worlds were: up to ``worlds``, fewer where worlds could not be rebuilt or the
-        time cap (``seconds``) ran out."""
+        time cap (``seconds``) ran out.  ``value``, when given, values a finished world for team 0
+        instead of its score difference (the match objective: the score plus what the hand carries)."""
         team = side(obs.seat)
         totals = [0.0] * len(cands)
         done = 0
@@ -322,8 +329,12 @@ class SearchAgent:
                 sim = world.copy()
                 sim.apply(a)
                 rollout(sim, self.players)
-                sc = sim.scores()
-                totals[i] += sc[team] - sc[1 - team]
+                if value is None:
+                    sc = sim.scores()
+                    totals[i] += sc[team] - sc[1 - team]
+                else:
+                    v = value(sim)
+                    totals[i] += v if team == 0 else -v
         return totals, done
 
     def act(self, obs: Observation, legal: Legal) -> Action:

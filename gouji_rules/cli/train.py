@@ -128,6 +128,14 @@ def _line(p: Any) -> str:
     help="distil ismcts: branch only where it searches, among its candidates, each judged over this many "
     "worlds drawn from the seat's view (0: branches judged in the real deal)",
 )
+@click.option(
+    "--teacher-scope",
+    type=click.Choice(["searched", "play"]),
+    default="searched",
+    show_default=True,
+    help="with --teacher-worlds: judge the decisions ismcts searches, or every decision of play with a choice "
+    "(a teammate's set and small follows too; the network then chooses at all of them)",
+)
 @click.option("--branch-rate", type=FiniteFloat(0, 1), default=0.1, show_default=True, help="decisions that branch")
 @click.option(
     "--behaviour",
@@ -228,6 +236,7 @@ def train_cmd(
     branches: int,
     branch_rate: float,
     teacher_worlds: int,
+    teacher_scope: str,
     target: str,
     alternatives: str,
     behaviour: str,
@@ -328,6 +337,7 @@ def train_cmd(
         branches=branches,
         branch_rate=branch_rate,
         teacher_worlds=teacher_worlds,
+        teacher_scope=teacher_scope,
         advantage=target == "advantage",
         search_candidates=alternatives == "search",
         batch=batch,

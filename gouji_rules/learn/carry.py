@@ -27,8 +27,11 @@ from ..game.hand_setup import Debt
 from ..game.rng import derive
 from ..game.seats import side
 from ..play.agents import Agent, GreedyAgent
-from ..play.match import Before, HandSummary, after, play_match
+from ..play.engine import Hand
+from ..play.match import Before, HandSummary, after, hand_result, play_match
+from ..play.observe import Observation
 from ..rules import Rules
+from ..rules.settlement import settle
 from ..variant import Variant
 
 LEADER = "leader"
@@ -38,6 +41,13 @@ LEADER = "leader"
 def score_unit(rules: Rules) -> float:
     """The return's unit: the largest place score in absolute value (4 under dagang, 2 under dianshaomenla)."""
     return float(max(1, max(abs(rules.place_points(p)) for p in range(1, 7))))
+
+
+def declared_stakes(obs: Observation) -> list[tuple[str, int]]:
+    """The staked declarations (宣点, 明点, 预点) a seat's events name since its hand began: what a
+    search world's hand settles with (:meth:`CarryValue.of_hand`)."""
+    staked = set(obs.rules.staked_declarations())
+    return [(e.type, e.seat) for e in obs.events if e.type in staked]
 
 
 def debt_feature(debt: Debt) -> str:
@@ -80,6 +90,15 @@ class CarryValue:
     def value(self, rules: Rules, summary: HandSummary) -> float:
         """The carry value of a finished hand for team 0 (team 1's is its negative)."""
         return sum(self.prices.get(k, 0.0) * x for k, x in features(rules, summary).items())
+
+    def of_hand(self, hand: Hand, declarations: Sequence[tuple[str, int]] = ()) -> float:
+        """Team 0's value of a finished ``hand`` in the variant's points: its settled score difference
+        plus the carry value of what it leaves (a search world's hand: no 商定大落, the match's
+        ``declarations`` as its events named them, its 革命 seats from its setup)."""
+        rules = hand.rules
+        st = settle(rules, hand_result(hand, declarations, hand.setup.geming, hand.places))
+        summary = HandSummary(0, 0, 0, list(hand.places), st.scores, st.sweep, st.debts)
+        return float(st.scores[0] - st.scores[1]) + self.value(rules, summary) * score_unit(rules)
 
     def to_meta(self) -> dict[str, Any]:
         """The prices as a weights file's meta keeps them (``meta["carry"]``)."""

@@ -3,7 +3,9 @@
 Each deal is played twice, the second time with every hand moved one seat on, so each team holds
 both sides' cards and the luck of the deal cancels.  A pair's value is team A's mean score
 difference per hand over its two seatings; the figure is the mean over pairs with a 95% interval
-(mean ± 1.96·s/√n).
+(mean ± 1.96·s/√n).  With ``match_hands`` K each pair is a match of K hands played twice, every
+hand's cards moved one seat on the second time (``play_match(rotate=1)``), so what one hand leaves
+the next (tribute, 点贡, who leads) counts in the figure; its value is still per hand.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..compare.work import play
 from ..game.rng import derive
 from ..game.seats import SEATS, side
 from ..play.agents import Agent
+from ..play.match import play_match
 from ..variant import Variant
 
 
@@ -43,13 +46,19 @@ def interval(values: Sequence[float]) -> Strength:
     return Strength(n, mean, mean - half, mean + half)
 
 
-def play_pair(variant: Variant, seed: int, team_a: Callable[[], Agent], team_b: Callable[[], Agent]) -> float:
-    """Team A's mean score difference per hand over the deal's two seatings."""
+def play_pair(
+    variant: Variant, seed: int, team_a: Callable[[], Agent], team_b: Callable[[], Agent], match_hands: int = 0
+) -> float:
+    """Team A's mean score difference per hand over the deal's (or the match's) two seatings."""
     total = 0.0
     for rotate in (0, 1):
         agents = [team_a() if side(s) == 0 else team_b() for s in range(SEATS)]
-        sc = play(variant, seed, rotate, agents).scores()
-        total += (sc[0] - sc[1]) / 2
+        if match_hands:
+            m = play_match(variant, seed, match_hands, agents, rotate=rotate)
+            sc, hands = m.scores, max(1, len(m.summaries))
+        else:
+            sc, hands = play(variant, seed, rotate, agents).scores(), 1
+        total += (sc[0] - sc[1]) / hands / 2
     return total
 
 
@@ -65,11 +74,13 @@ def duplicate(
     team_a: Callable[[], Agent],
     team_b: Callable[[], Agent],
     progress: Callable[[int, Strength], None] | None = None,
+    match_hands: int = 0,
 ) -> Strength:
-    """Team A − team B in points per hand over ``pairs`` deal pairs (deal ``i`` from ``derive(seed, i)``)."""
+    """Team A − team B in points per hand over ``pairs`` deal pairs (deal ``i`` from ``derive(seed, i)``),
+    or over ``pairs`` match pairs of ``match_hands`` hands."""
     values: list[float] = []
     for i in range(pairs):
-        values.append(play_pair(variant, pair_seed(seed, i), team_a, team_b))
+        values.append(play_pair(variant, pair_seed(seed, i), team_a, team_b, match_hands))
         if progress is not None:
             progress(i + 1, interval(values))
     return interval(values)

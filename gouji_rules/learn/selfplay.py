@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -58,7 +59,7 @@ from ..play.observe import Observation
 from ..search import SearchAgent, rollout
 from ..variant import Variant
 from .agent import LearnedAgent
-from .carry import CarryValue
+from .carry import CarryValue, declared_stakes
 from .features import ACT_SIZE, OBS_SIZE, PLAY_MODES, Featurizer, FloatArray
 from .net import QNet
 
@@ -88,6 +89,9 @@ class SelfPlayUnit:
     carry: dict[str, float] | None = None
     """the match objective (``learn.carry``): hands played as the first hand of a match, every decision
     between hands included, each valued by the hand's score plus these prices of what it carries on"""
+    teacher_scope: str = "searched"
+    """with ``teacher_worlds``: the decisions the teacher judges, ``searched`` (those ismcts searches) or
+    ``play`` (every decision of play with a choice: a teammate's set and small follows too)"""
 
 
 @dataclass
@@ -149,10 +153,10 @@ def run_selfplay(unit: SelfPlayUnit) -> Samples:
     net = QNet(OBS_SIZE, ACT_SIZE, unit.hidden)
     net.p = {k: v.astype(np.float32) for k, v in unit.params.items()}
     scale = score_unit([rules.place_points(p) for p in range(1, 7)])
-    if unit.carry is not None:
-        return _matched(unit, variant, net, scale)
     if unit.teacher_worlds > 0:
         return _taught(unit, variant, net, scale)
+    if unit.carry is not None:
+        return _matched(unit, variant, net, scale)
     if unit.branches > 1:
         return _branched(unit, variant, net, scale)
     obs_rows: list[FloatArray] = []
@@ -198,38 +202,85 @@ class _ExploringGreedy(GreedyAgent):
         return super().act(obs, legal)
 
 
+def _teaches(unit: SelfPlayUnit, teacher: SearchAgent, obs: Observation, legal: Legal) -> bool:
+    """Is this a decision the teacher judges: one ismcts searches, or (``teacher_scope`` ``play``) any
+    decision of play with a choice, a teammate's set and an opponent's small set included."""
+    if unit.teacher_scope == "play":
+        return obs.mode in PLAY_MODES and len(legal) > 1
+    return teacher.searches(obs, legal)
+
+
 def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Samples:
-    """Hands whose branch points are judged as ismcts judges them: see the module's docstring."""
+    """Hands whose branch points are judged as ismcts judges them: see the module's docstring.  With the
+    match objective (``unit.carry``) each unit hand is a one-hand match started from drawn last places
+    (its decisions between hands made by the behaviour), and a world is valued by its settled score
+    plus the carry value of what it leaves (``CarryValue.of_hand``)."""
     feat = Featurizer(variant.rules)
     judge = GreedyAgent()
     teacher = SearchAgent(worlds=unit.teacher_worlds, candidates=max(2, unit.branches))
     players = _players(unit, net, unit.epsilon)
+    carry = CarryValue(dict(unit.carry)) if unit.carry is not None else None
     rate = int(unit.branch_rate * 1_000_000)
     obs_rows: list[FloatArray] = []
     act_rows: list[FloatArray] = []
     targets: list[float] = []
+
+    def teach(rng: SplitMix64, obs: Observation, legal: Legal) -> None:
+        if not _teaches(unit, teacher, obs, legal) or rng.below(1_000_000) >= rate:
+            return
+        first = judge.act(obs, legal)
+        cands = teacher.candidate_actions(obs, legal, first)
+        if len(cands) < 2:
+            return
+        value = None
+        if carry is not None:
+            declared = declared_stakes(obs)
+            value = partial(carry.of_hand, declarations=declared)
+        totals, done = teacher.world_values(obs, legal, cands, value)
+        if not done:
+            return
+        x = feat.obs_row(obs)
+        idx, rows = feat.indexed_rows(obs, legal, first)
+        for a, total in zip(cands, totals, strict=True):
+            j = int(np.flatnonzero(idx == feat.encoding.encode(a))[0])
+            obs_rows.append(x)
+            act_rows.append(rows[j])
+            targets.append((total - totals[0]) / done / scale)
+
+    if carry is None:
+        decisions = 0
+        # the teacher draws one world stream a hand, in the order of the hand's decisions
+        for rng, hand in _deals(unit, variant, feat, players, [judge], [teacher]):
+            while not hand.is_over:
+                s = hand.turn
+                obs = hand.observation(s)
+                legal = hand.legal_actions()
+                action = players[s].act(obs, legal)
+                teach(rng, obs, legal)
+                hand.apply(action)
+            decisions += hand.decisions
+        return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
     decisions = 0
-    # the teacher draws one world stream a hand, in the order of the hand's decisions
-    for rng, hand in _deals(unit, variant, feat, players, [judge], [teacher]):
-        while not hand.is_over:
-            s = hand.turn
-            obs = hand.observation(s)
-            legal = hand.legal_actions()
-            action = players[s].act(obs, legal)
-            if teacher.searches(obs, legal) and rng.below(1_000_000) < rate:
-                first = judge.act(obs, legal)
-                cands = teacher.candidate_actions(obs, legal, first)
-                totals, done = teacher.world_values(obs, legal, cands) if len(cands) > 1 else ([], 0)
-                if done:
-                    x = feat.obs_row(obs)
-                    idx, rows = feat.indexed_rows(obs, legal, first)
-                    for a, total in zip(cands, totals, strict=True):
-                        j = int(np.flatnonzero(idx == feat.encoding.encode(a))[0])
-                        obs_rows.append(x)
-                        act_rows.append(rows[j])
-                        targets.append((total - totals[0]) / done / scale)
-            hand.apply(action)
-        decisions += hand.decisions
+    for k in range(unit.hands):
+        seed = unit_seed(unit.seed, unit.index, k, unit.hands)
+        first_row = len(targets)
+        try:
+            m = Match(variant, seed, hands=1, last_places=match_start(seed))
+            rng = SplitMix64(derive(seed, 0xB7A))
+            for group in (players, [judge], [teacher]):
+                for s, a in enumerate(group):
+                    a.start_hand(seed, s)
+            feat.reset()
+            started = [0]
+            while not m.is_over:
+                s, obs, legal = _drive(m, players, started)
+                action = players[s].act(obs, legal)
+                if obs.mode in PLAY_MODES:
+                    teach(rng, obs, legal)
+                m.apply(action)
+            decisions += m.decisions
+        except GoujiError:  # the engine stopped the hand (a club's rules that void every deal): no samples
+            del obs_rows[first_row:], act_rows[first_row:], targets[first_row:]
     return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
 
 
@@ -241,9 +292,8 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
         return [_ExploringGreedy(epsilon) for _ in range(6)]
     if unit.teacher_worlds > 0:
         k = max(2, unit.branches)
-        return [
-            LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope="searched") for _ in range(6)
-        ]
+        scope = "all" if unit.teacher_scope == "play" else "searched"
+        return [LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope=scope) for _ in range(6)]
     kinds = MODES if unit.carry is not None else None
     return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
 

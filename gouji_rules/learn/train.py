@@ -69,6 +69,12 @@ EVAL_SEED = 0xE7A1
 """Deals of the strength figure: the same fixed duplicate set in every run and every session."""
 
 
+def taught_scope(teacher_scope: str) -> str:
+    """The ``LearnedAgent`` scope of a network taught at ``teacher_scope``'s decisions: the teacher's
+    ``searched`` ones, or every decision of play (``play``: scope ``all``, still among the candidates)."""
+    return "all" if teacher_scope == "play" else "searched"
+
+
 @dataclass
 class TrainConfig:
     """What a run is asked to do (`gouji train`'s options); kept in every checkpoint, so a resumed run is the same run."""
@@ -111,6 +117,9 @@ class TrainConfig:
     """with the match objective: the rate of branch points at the decisions between hands"""
     carry: dict[str, Any] | None = None
     """the fitted carry prices (``CarryValue.to_meta``), kept in the run's config so a resumed run keeps them"""
+    teacher_scope: str = "searched"
+    """with ``teacher_worlds``: ``searched``, the decisions ismcts searches; ``play``, every decision of
+    play with a choice (a teammate's set and small follows too), the network then choosing at all of them"""
 
 
 @dataclass
@@ -309,7 +318,10 @@ class Trainer:
         as in the strength figure (``scope: searched``, its candidates, the eval margin); a network of
         the match objective at every kind of decision, with the carry prices it was trained with."""
         if self.cfg.teacher_worlds > 0:
-            return {"scope": "searched", "candidates": max(2, self.cfg.branches), "margin": self.cfg.eval_margin}
+            taught = {**self.play_scope(), "margin": self.cfg.eval_margin}
+            if self.cfg.objective == "match":
+                taught.update(objective="match", carry=self.cfg.carry)
+            return taught
         if self.cfg.objective == "match":
             return {"scope": "all", "learned_kinds": sorted(MODES), "objective": "match", "carry": self.cfg.carry}
         return {"scope": "all"}
@@ -360,6 +372,12 @@ class Trainer:
             said = f"--teacher-worlds {was}" if was else "no --teacher-worlds (branches judged in the real deal)"
             raise GoujiError(
                 f"{path} continues a run trained with {said}, not --teacher-worlds {self.cfg.teacher_worlds}: "
+                "give the run's own, or use another --out"
+            )
+        was_scope = meta.get("config", {}).get("teacher_scope", "searched")
+        if self.cfg.teacher_worlds and was_scope != self.cfg.teacher_scope:
+            raise GoujiError(
+                f"{path} continues a run taught with --teacher-scope {was_scope}, not {self.cfg.teacher_scope}: "
                 "give the run's own, or use another --out"
             )
         self.net = net
@@ -432,7 +450,7 @@ class Trainer:
         """How the network plays in the strength figure: a distilled one (``teacher_worlds``) as ismcts
         chooses, at its decisions among its candidates; any other at every decision of play."""
         if self.cfg.teacher_worlds > 0:
-            return {"scope": "searched", "candidates": max(2, self.cfg.branches)}
+            return {"scope": taught_scope(self.cfg.teacher_scope), "candidates": max(2, self.cfg.branches)}
         return {}
 
     def evaluate(self) -> Strength:
@@ -478,6 +496,7 @@ class Trainer:
             self.cfg.eval_margin,
             self.cfg.between_rate,
             CarryValue.from_meta(self.cfg.carry).prices if self.cfg.objective == "match" else None,
+            self.cfg.teacher_scope,
         )
 
     def run(
@@ -610,7 +629,7 @@ def export(
         meta["exported_from"] = src.name
         config = meta.get("config", {})
         distilled = int(config.get("teacher_worlds", 0)) > 0
-        scope = "searched" if distilled else "all"
+        scope = taught_scope(str(config.get("teacher_scope", "searched"))) if distilled else "all"
         meta["scope"] = scope
         if distilled and not margins:  # as the run measured it, not margin 0 over every action
             meta["candidates"] = max(2, int(config.get("branches", 4)))
