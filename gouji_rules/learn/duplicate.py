@@ -55,10 +55,11 @@ def play_pair(
         agents = [team_a() if side(s) == 0 else team_b() for s in range(SEATS)]
         if match_hands:
             m = play_match(variant, seed, match_hands, agents, rotate=rotate)
-            sc, hands = m.scores, max(1, len(m.summaries))
+            diff, hands = m.scores[0] - m.scores[1], max(1, len(m.summaries))
         else:
-            sc, hands = play(variant, seed, rotate, agents).scores(), 1
-        total += (sc[0] - sc[1]) / hands / 2
+            sc = play(variant, seed, rotate, agents).scores()
+            diff, hands = sc[0] - sc[1], 1
+        total += diff / hands / 2
     return total
 
 
