@@ -136,6 +136,12 @@ def _line(p: Any) -> str:
     help="with --teacher-worlds: judge the decisions ismcts searches, or every decision of play with a choice "
     "(a teammate's set and small follows too; the network then chooses at all of them)",
 )
+@click.option(
+    "--teach-between",
+    is_flag=True,
+    help="with --objective match and --teacher-worlds: branch at the decisions between hands too "
+    "(--between-rate), judged in the real deal; the weights then make every kind of decision",
+)
 @click.option("--branch-rate", type=FiniteFloat(0, 1), default=0.1, show_default=True, help="decisions that branch")
 @click.option(
     "--behaviour",
@@ -237,6 +243,7 @@ def train_cmd(
     branch_rate: float,
     teacher_worlds: int,
     teacher_scope: str,
+    teach_between: bool,
     target: str,
     alternatives: str,
     behaviour: str,
@@ -319,6 +326,10 @@ def train_cmd(
         widths = ()
     if len(widths) != 3 or min(widths) < 1:
         raise click.BadParameter(f"{hidden!r}: three positive widths, such as 256,128,64", param_hint="--hidden")
+    if teach_between and not (teacher_worlds and objective == "match"):
+        raise click.UsageError("--teach-between goes with --objective match and --teacher-worlds")
+    if teacher_scope != "searched" and not teacher_worlds:
+        raise click.UsageError("--teacher-scope goes with --teacher-worlds")
     if teacher_worlds and branches < 2:
         raise click.BadParameter(
             f"--teacher-worlds needs at least 2 candidates to compare (--branches {branches})", param_hint="--branches"
@@ -338,6 +349,7 @@ def train_cmd(
         branch_rate=branch_rate,
         teacher_worlds=teacher_worlds,
         teacher_scope=teacher_scope,
+        teach_between=teach_between,
         advantage=target == "advantage",
         search_candidates=alternatives == "search",
         batch=batch,

@@ -92,6 +92,10 @@ class SelfPlayUnit:
     teacher_scope: str = "searched"
     """with ``teacher_worlds``: the decisions the teacher judges, ``searched`` (those ismcts searches) or
     ``play`` (every decision of play with a choice: a teammate's set and small follows too)"""
+    teach_between: bool = False
+    """with ``teacher_worlds`` and ``carry``: branch points at the decisions between hands too (at
+    ``between_rate``), each action's hand played out by greedy seats in the real deal and valued by its
+    score plus the carry, against the behaviour's action (search draws no worlds before play)"""
 
 
 @dataclass
@@ -260,6 +264,8 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
                 hand.apply(action)
             decisions += hand.decisions
         return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
+    rollers: list[Agent] = [GreedyAgent() for _ in range(6)]
+    between = int(unit.between_rate * 1_000_000)
     decisions = 0
     for k in range(unit.hands):
         seed = unit_seed(unit.seed, unit.index, k, unit.hands)
@@ -267,7 +273,7 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
         try:
             m = Match(variant, seed, hands=1, last_places=match_start(seed))
             rng = SplitMix64(derive(seed, 0xB7A))
-            for group in (players, [judge], [teacher]):
+            for group in (players, rollers, [judge], [teacher]):
                 for s, a in enumerate(group):
                     a.start_hand(seed, s)
             feat.reset()
@@ -277,6 +283,17 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
                 action = players[s].act(obs, legal)
                 if obs.mode in PLAY_MODES:
                     teach(rng, obs, legal)
+                elif unit.teach_between and len(legal) > 1 and rng.below(1_000_000) < between:
+                    x, rows, chosen, others = _branch_point(
+                        feat, judge, net, None, unit.branches, rng, obs, legal, action
+                    )
+                    returns = []
+                    for j in [chosen, *others]:
+                        sim = m.copy()
+                        sim.apply(legal[j])
+                        _finish(sim, rollers, started[0])
+                        returns.append(_match_return(sim, side(s), carry, scale))
+                    _branch_rows(x, rows, chosen, others, returns, True, (obs_rows, act_rows, targets))
                 m.apply(action)
             decisions += m.decisions
         except GoujiError:  # the engine stopped the hand (a club's rules that void every deal): no samples

@@ -120,6 +120,9 @@ class TrainConfig:
     teacher_scope: str = "searched"
     """with ``teacher_worlds``: ``searched``, the decisions ismcts searches; ``play``, every decision of
     play with a choice (a teammate's set and small follows too), the network then choosing at all of them"""
+    teach_between: bool = False
+    """with ``teacher_worlds`` and the match objective: branch points at the decisions between hands too
+    (``between_rate``), judged in the real deal; the weights then make every kind of decision"""
 
 
 @dataclass
@@ -247,6 +250,8 @@ class Trainer:
         self.dir.mkdir(parents=True, exist_ok=True)
         if cfg.objective not in ("hand", "match"):
             raise GoujiError(f"objective {cfg.objective!r}: hand or match")
+        if cfg.teach_between and not (cfg.teacher_worlds and cfg.objective == "match"):
+            raise GoujiError("--teach-between goes with --objective match and --teacher-worlds")
         self.cfg.hidden = self.net.hidden
         self.adam = Adam(self.net, cfg.lr)
         self.decisions = self.samples = self.updates = self.units = 0
@@ -321,6 +326,8 @@ class Trainer:
             taught = {**self.play_scope(), "margin": self.cfg.eval_margin}
             if self.cfg.objective == "match":
                 taught.update(objective="match", carry=self.cfg.carry)
+                if self.cfg.teach_between:
+                    taught["learned_kinds"] = sorted(MODES)
             return taught
         if self.cfg.objective == "match":
             return {"scope": "all", "learned_kinds": sorted(MODES), "objective": "match", "carry": self.cfg.carry}
@@ -375,6 +382,10 @@ class Trainer:
                 "give the run's own, or use another --out"
             )
         was_scope = meta.get("config", {}).get("teacher_scope", "searched")
+        was_between = bool(meta.get("config", {}).get("teach_between", False))
+        if was_between != self.cfg.teach_between:
+            said = "with --teach-between" if was_between else "without --teach-between"
+            raise GoujiError(f"{path} continues a run taught {said}: give the run's own, or use another --out")
         if self.cfg.teacher_worlds and was_scope != self.cfg.teacher_scope:
             raise GoujiError(
                 f"{path} continues a run taught with --teacher-scope {was_scope}, not {self.cfg.teacher_scope}: "
@@ -497,6 +508,7 @@ class Trainer:
             self.cfg.between_rate,
             CarryValue.from_meta(self.cfg.carry).prices if self.cfg.objective == "match" else None,
             self.cfg.teacher_scope,
+            self.cfg.teach_between,
         )
 
     def run(

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 from gouji_rules.catalog import dagang
+from gouji_rules.env import features as ef
 from gouji_rules.errors import GoujiError
 from gouji_rules.game.actions import PASS
 from gouji_rules.game.legal import Legal
 from gouji_rules.learn.carry import CarryValue, features, score_unit
 from gouji_rules.learn.checkpoint import load_weights
-from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
+from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE, PLAY_MODES
 from gouji_rules.learn.net import QNet
 from gouji_rules.learn.selfplay import SelfPlayUnit, _teaches, run_selfplay
 from gouji_rules.learn.train import TrainConfig, Trainer, export
@@ -145,3 +146,34 @@ def test_a_match_taught_run_plays_every_decision_of_play_and_keeps_its_prices(tm
         Trainer(_config(tmp_path, teacher_scope="searched"))  # the same folder, another scope
     out = export(tmp_path, tmp_path / "w.npz")
     assert (out["scope"], out["candidates"]) == ("all", 4)
+    assert set(meta["learned_kinds"]) == set(PLAY_MODES)  # between hands: the kinds' default choosers
+    between = Trainer(_config(tmp_path / "between", teach_between=True)).meta()
+    assert set(between["learned_kinds"]) == set(ef.MODES)
+
+
+def test_teach_between_branches_at_the_decisions_between_hands_too() -> None:
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    args = (0, 7, "dagang", 3, net.p, net.hidden, 0.0, True, 4, 1.0)
+    play_only = run_selfplay(SelfPlayUnit(*args, teacher_worlds=1, carry=PRICES, between_rate=1.0))
+    both = run_selfplay(SelfPlayUnit(*args, teacher_worlds=1, carry=PRICES, between_rate=1.0, teach_between=True))
+    cols = {m: ef.MODE_AT + ef.MODE_COLUMN[m] for m in ef.MODES if m in ef.MODE_COLUMN}
+
+    def kinds(s) -> set[str]:
+        return {m for m, c in cols.items() if (s.obs[:, c] > 0).any()}
+
+    between = kinds(both) - PLAY_MODES
+    assert not kinds(play_only) - PLAY_MODES and between  # e.g. the tribute card, 还贡, declarations
+    assert len(both.target) > len(play_only.target)
+
+
+def test_teach_between_needs_the_match_and_a_teacher(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from gouji_rules.cli import main
+
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "r"), "--teach-between", "--teacher-worlds", "2"])
+    assert r.exit_code == 2 and "--objective match" in r.output
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "r"), "--teacher-scope", "play"])
+    assert r.exit_code == 2 and "--teacher-worlds" in r.output
+    with pytest.raises(GoujiError, match="--teach-between"):
+        Trainer(_config(tmp_path, objective="hand", teach_between=True))
