@@ -291,11 +291,12 @@ class LearnedAgent:
         return self.greedy.act(obs, legal) if chooser is None else chooser(obs, legal)
 
     def act(self, obs: Observation, legal: Legal) -> Action:
-        """The legal action of highest Q at a kind the weights learned, else the kind's own default chooser."""
+        """The legal action of highest Q at a kind the weights learned, else the kind's own default chooser
+        (also where a legal word has no column: an extension registered since the layout was built)."""
         if len(legal) == 1:
             return legal[0]
         feat, net = self._setup(obs.rules)
-        if obs.mode not in self._learned:
+        if obs.mode not in self._learned or (legal.extras and not feat.reads(legal)):
             return self._default(obs, legal)
         first = self.greedy.act(obs, legal)
         if self._searched_only and not self._search.searches(obs, legal):

@@ -121,6 +121,12 @@ class Featurizer:
             hit = self._rows[key] = (int(i[0]), f[0])
         return hit
 
+    def reads(self, legal: Legal) -> bool:
+        """Has every legal word a column?  A word registered after the package's layout was built (a
+        club's extension loaded at run time) has none, so no network can score it."""
+        index = self.encoding.word_index
+        return all(x in index for x in legal.extras)
+
     def encoded(self, legal: Legal) -> tuple[IntArray, FloatArray]:
         """The encoding's indices and feature rows of ``legal`` (``ActionEncoding.encode_legal``'s)."""
         if legal.boxes:
