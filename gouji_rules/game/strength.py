@@ -29,7 +29,7 @@ _SEARCH = "python benchmarks/search_duplicate.py --variant {v} --pairs {n} --wor
 _RANDOM = "gouji compare dagang dianshaomenla --agents random,greedy --hands 200 --seed 2026 (skill_gap)"
 
 _LEARNED = (
-    "learned (the shipped weights, ismcts distilled) against greedy on 200 duplicate deal pairs, seed 2026: "
+    "learned (the shipped weights, {how}) against greedy on 200 duplicate deal pairs, seed 2026: "
     "python benchmarks/strength.py --variants {v} --matchups learned-greedy=200 (docs/research.md)"
 )
 _SIMPLE = (
@@ -51,8 +51,12 @@ STRENGTHS: tuple[Strength, ...] = (
     ),
     Strength("random", "dagang", -5.32, -5.79, -4.85, 200, _RANDOM),
     Strength("random", "dianshaomenla", -5.31, -5.44, -5.17, 200, _RANDOM),
-    Strength("learned", "dagang", 2.10, 1.67, 2.54, 200, _LEARNED.format(v="dagang")),
-    Strength("learned", "dianshaomenla", 1.15, 0.85, 1.44, 200, _LEARNED.format(v="dianshaomenla")),
+    Strength(
+        "learned", "dagang", 2.59, 2.14, 3.04, 200, _LEARNED.format(v="dagang", how="ismcts distilled over the match")
+    ),
+    Strength(
+        "learned", "dianshaomenla", 1.15, 0.85, 1.44, 200, _LEARNED.format(v="dianshaomenla", how="ismcts distilled")
+    ),
     Strength("simple", "dagang", 1.81, 1.45, 2.17, 400, _SIMPLE.format(v="dagang")),
     Strength("simple", "dianshaomenla", 1.78, 1.59, 1.97, 400, _SIMPLE.format(v="dianshaomenla")),
 )

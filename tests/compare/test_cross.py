@@ -113,7 +113,10 @@ def test_the_cross_check_leaves_the_compared_agents_numbers_alone(gouji: click.G
     assert (opts["agent_name"], opts["cross_check"]) == (DEFAULT_AGENTS, DEFAULT_CROSS_CHECK)
 
 
-def test_the_report_names_what_learned_was_trained_over_and_flags_a_club_outside_it(gouji: click.Group) -> None:
+def test_the_report_names_what_learned_was_trained_over_and_flags_a_club_outside_it(
+    gouji: click.Group, session7_weights: None
+) -> None:
+    """Weights trained over dagang alone (session 7's): qingdao's file lies outside them."""
     doc = run_json(gouji, "dagang", CLUB, "--hands", "2", "--match-hands", "0", "--cross-check", "none")
     rows = {r["variant"]: r for r in doc["sides"][0]["strength"]}
     assert rows["dagang"]["trained_over"]["variants"] == ["dagang"] and rows["dagang"]["outside_training"] is False
@@ -125,6 +128,19 @@ def test_the_report_names_what_learned_was_trained_over_and_flags_a_club_outside
     greedy = run_json(gouji, "dagang", CLUB, "--hands", "1", "--match-hands", "0", "--agents", "greedy",
                       "--cross-check", "none")  # fmt: skip
     assert all(r["trained_over"] is None and r["outside_training"] is None for r in greedy["sides"][0]["strength"])
+
+
+def test_weights_trained_over_drawn_clubs_name_them_and_take_a_club_inside_their_ranges(gouji: click.Group) -> None:
+    """The shipped dagang weights were trained over dagang, dianshaomenla and club files drawn from ranges
+    that cover qingdao's options (burning without 开点, 2/1/0, 预点, no 革命): not flagged, ranges named."""
+    doc = run_json(gouji, "dagang", CLUB, "--hands", "1", "--match-hands", "0", "--cross-check", "none")
+    rows = {r["variant"]: r for r in doc["sides"][0]["strength"]}
+    trained = rows["qingdao"]["trained_over"]
+    assert trained["variants"] == ["dagang", "dianshaomenla"] and trained["clubs"]["count"] > 0
+    assert trained["clubs"]["ranges"]["burn.needs_open_point"] == [True, False]
+    assert rows["qingdao"]["outside_training"] is False
+    text = "".join(line.strip() for line in render_text(doc).splitlines())
+    assert "learned 训练时用过的规则：dagang、dianshaomenla、按范围抽出的俱乐部规则。" in text
 
 
 def test_cross_check_ismcts_plays_the_same_deals_at_its_written_down_budget(gouji: click.Group) -> None:

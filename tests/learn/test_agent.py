@@ -23,8 +23,10 @@ from ..conftest import swap_hidden
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_weights_name_variant_command_seed_decisions_and_code_version(name) -> None:
+    """A variant's shipped file was trained under that variant (its own run's, or one of several)."""
     _, meta, _ = load(shipped_path(name))
-    assert meta["variant"] == name and meta["command"].startswith("gouji train")
+    trained = (meta.get("trained_over") or {}).get("variants") or [meta["variant"]]
+    assert name in trained and meta["command"].startswith("gouji train")
     assert isinstance(meta["seed"], int) and meta["decisions"] > 0 and meta["code_version"]
     assert shipped_path(name).stat().st_size < 5_000_000
 

@@ -1,5 +1,5 @@
-"""The learned agent's input read by column name (issue 31, item 3): the shipped weights, converted to
-format 2, play as they played; a column added since a file was trained gets zero weights, exact on
+"""The learned agent's input read by column name (issue 31, item 3): the session-7 weights (shipped until
+session 14, kept in ``tests/learn/data``), converted to format 2, play as they played; a column added since a file was trained gets zero weights, exact on
 every position it was trained on; a kind the weights never learned goes to the kind's default chooser."""
 
 import hashlib
@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from gouji_rules.catalog import dagang, resolve
+from gouji_rules.env.features import MODES
 from gouji_rules.game.actions import PASS, Action, Choose
 from gouji_rules.game.legal import Legal
 from gouji_rules.learn.agent import SHIPPED, LearnedAgent, shipped_fit, shipped_path
@@ -25,7 +26,7 @@ from gouji_rules.play.observe import Observation
 from gouji_rules.sim import play_hand
 
 ROOT = Path(__file__).resolve().parents[2]
-BEFORE = {  # taken with the format-1 shipped files and the hand-kept layout, before the conversion
+BEFORE = {  # taken with the session-7 files in format 1 and the hand-kept layout, before the conversion
     "dagang": ("cef1bf08cd749cff", "7c36aec00745d15d", 2233),
     "dianshaomenla": ("0cedb42e17eaaf9c", "8e70b23e7cb7161d", 1988),
 }
@@ -56,16 +57,23 @@ def matches_digest(variant: str, matches: int = 3, hands: int = 3) -> tuple[str,
     return h.hexdigest()[:16], n
 
 
+def session7(variant: str) -> Path:
+    """The session-7 weights file of a shipped variant (``session7_weights`` in tests/conftest.py plays them)."""
+    return ROOT / "tests" / "learn" / "data" / "dagang-session7.npz" if variant == "dagang" else shipped_path(variant)
+
+
 @pytest.mark.parametrize("variant", SHIPPED)
-def test_the_converted_shipped_weights_make_the_decisions_they_made_before(variant: str) -> None:
+def test_the_converted_shipped_weights_make_the_decisions_they_made_before(
+    variant: str, session7_weights: None
+) -> None:
     hands, match, n = BEFORE[variant]
     assert hands_digest(variant) == hands
     assert matches_digest(variant) == (match, n)
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
-def test_the_shipped_weights_name_every_column_and_the_kinds_they_learned(variant: str) -> None:
-    _net, meta, _ = load_weights(shipped_path(variant))
+def test_the_shipped_weights_name_every_column_and_the_kinds_they_learned(variant: str, session7_weights: None) -> None:
+    _net, meta, _ = load_weights(session7(variant))
     assert meta["net"]["format"] == 2
     # trained before the rule block: they name format 1's columns (the shipped parts'), the block reads 0
     # weights, and so does each column of a part added since (a kind's mode, a word): checked by name, so
@@ -93,12 +101,24 @@ def _positions(n: int = 40) -> Iterator[tuple[Observation, Legal]]:
         del e
 
 
-def test_a_column_added_since_training_gets_zero_weights_and_changes_no_q() -> None:
+@pytest.mark.parametrize("variant", ["dagang"])
+def test_the_weights_trained_over_the_match_name_the_rule_block_and_learned_every_kind(variant: str) -> None:
+    """The dagang file shipped since session 14 was trained with the rules as input: it names every
+    ``rule.*`` column, so a club's options reach its network, and it makes every kind of decision."""
+    _net, meta, _ = load_weights(shipped_path(variant))
+    obs, _act = columns_of(meta)
+    assert [c for c in obs if c.startswith("rule.")] == list(RULE_COLUMNS)
+    assert set(meta["learned_kinds"]) == set(MODES) > PLAY_MODES  # tribute (give), 还贡 (accept), 冲点, 革命 …
+    assert meta["objective"] == "match" and meta["trained_over"]["variants"] == ["dagang", "dianshaomenla"]
+    assert not shipped_fit(variant)[2].gone
+
+
+def test_a_column_added_since_training_gets_zero_weights_and_changes_no_q(session7_weights: None) -> None:
     """Sound: a new column is 0 in every position the weights were trained on (a new kind's mode, a new
     word's flag), so a zero row leaves every such Q as it was.  A column the file has and the layout
     lacks (a part not registered here) is dropped: here it is 0 too."""
-    net, meta, _ = load_weights(shipped_path("dagang"))
-    base, act = columns_of(meta)  # the columns the shipped file names (it predates the rule block)
+    net, meta, _ = load_weights(session7("dagang"))
+    base, act = columns_of(meta)  # the columns the session-7 file names (it predates the rule block)
     obs_cols = (*base[:25], "mode.added", *base[25:])
     act_cols = (*act[:40], "word.added", *act[40:])
     at_obs = [OBS_COLUMNS.index(c) for c in base]  # this layout's rows read by the file's names
@@ -160,8 +180,9 @@ def pick() -> Iterator[None]:
 
 
 def test_a_kind_the_weights_never_learned_is_made_by_its_default_chooser(pick: None) -> None:
-    """The shipped weights learned the modes of play only (their meta says so); a new phase's kind goes
-    to the chooser its DecisionKind declares, never to the network, and the match plays on."""
+    """A phase registered after the weights were trained: its kind is not among the kinds their meta says
+    they learned, so it goes to the chooser its DecisionKind declares, never to the network, and the
+    match plays on."""
     Pick.asked = 0
     agents = [LearnedAgent() for _ in range(6)]
     m = Match(dagang(), seed=1, hands=2)
@@ -181,9 +202,9 @@ def _script() -> object:
 
 
 def test_the_conversion_names_a_format_1_file_and_changes_no_number(tmp_path: Path) -> None:
-    """training/name_columns.py on a format-1 file (the shipped file as it was: no names, format 1)."""
+    """training/name_columns.py on a format-1 file (the session-7 file as it was: no names, format 1)."""
     script = _script()
-    with np.load(shipped_path("dagang")) as z:
+    with np.load(session7("dagang")) as z:
         arrays = {k: z[k] for k in z.files}
     meta = json.loads(str(arrays["meta"]))
     meta["net"] = {k: v for k, v in meta["net"].items() if not k.endswith("_columns")} | {"format": 1}
@@ -191,7 +212,7 @@ def test_the_conversion_names_a_format_1_file_and_changes_no_number(tmp_path: Pa
     np.savez(tmp_path / "old.npz", **{**arrays, "meta": np.array(json.dumps(meta))})
     assert script.main([str(tmp_path / "old.npz"), str(tmp_path / "new.npz")]) == 0  # type: ignore[attr-defined]
     net, meta, _ = load_weights(tmp_path / "new.npz")
-    assert columns_of(meta) == columns_of(load_weights(shipped_path("dagang"))[1])
+    assert columns_of(meta) == columns_of(load_weights(session7("dagang"))[1])
     assert set(meta["learned_kinds"]) == PLAY_MODES
     assert all(np.array_equal(net.p[k], arrays[k]) for k in net.p)
     assert script.main([str(tmp_path / "new.npz"), str(tmp_path / "again.npz")]) == 1  # type: ignore[attr-defined]
