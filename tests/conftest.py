@@ -121,10 +121,7 @@ def session7_weights(monkeypatch: pytest.MonkeyPatch) -> None:
     shipped = agent.shipped_path
     monkeypatch.setattr(agent, "shipped_path", lambda name: SESSION7.get(name) or shipped(name))
     monkeypatch.setattr(agent, "_CACHE", {})
-    source = (
-        "learned (the shipped weights, ismcts distilled) against greedy on 200 duplicate deal pairs, seed 2026: "
-        "python benchmarks/strength.py --variants dagang --matchups learned-greedy=200 (docs/research.md)"
-    )
+    source = strength._LEARNED.format(v="dagang", how="ismcts distilled")
     then = strength.Strength("learned", "dagang", 2.10, 1.67, 2.54, 200, source)
     table = tuple(then if (s.agent, s.variant) == ("learned", "dagang") else s for s in strength.STRENGTHS)
     monkeypatch.setattr(strength, "STRENGTHS", table)

@@ -1,6 +1,7 @@
 """The learned agent's input read by column name (issue 31, item 3): the session-7 weights (shipped until
-session 14, kept in ``tests/learn/data``), converted to format 2, play as they played; a column added since a file was trained gets zero weights, exact on
-every position it was trained on; a kind the weights never learned goes to the kind's default chooser."""
+session 14, dagang's kept in ``tests/learn/data``), converted to format 2, play as they played; a column
+added since a file was trained gets zero weights, exact on every position it was trained on; a kind the
+weights never learned goes to the kind's default chooser."""
 
 import hashlib
 import json
@@ -101,16 +102,15 @@ def _positions(n: int = 40) -> Iterator[tuple[Observation, Legal]]:
         del e
 
 
-@pytest.mark.parametrize("variant", ["dagang"])
-def test_the_weights_trained_over_the_match_name_the_rule_block_and_learned_every_kind(variant: str) -> None:
+def test_the_weights_trained_over_the_match_name_the_rule_block_and_learned_every_kind() -> None:
     """The dagang file shipped since session 14 was trained with the rules as input: it names every
     ``rule.*`` column, so a club's options reach its network, and it makes every kind of decision."""
-    _net, meta, _ = load_weights(shipped_path(variant))
+    _net, meta, _ = load_weights(shipped_path("dagang"))
     obs, _act = columns_of(meta)
     assert [c for c in obs if c.startswith("rule.")] == list(RULE_COLUMNS)
     assert set(meta["learned_kinds"]) == set(MODES) > PLAY_MODES  # tribute (give), 还贡 (accept), 冲点, 革命 …
     assert meta["objective"] == "match" and meta["trained_over"]["variants"] == ["dagang", "dianshaomenla"]
-    assert not shipped_fit(variant)[2].gone
+    assert not shipped_fit("dagang")[2].gone
 
 
 def test_a_column_added_since_training_gets_zero_weights_and_changes_no_q(session7_weights: None) -> None:
