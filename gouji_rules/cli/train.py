@@ -69,6 +69,23 @@ def _line(p: Any) -> str:
     )
 
 
+def _turns(specs: tuple[str, ...], variants: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """``--turns VARIANT=K`` read: each VARIANT one given to --variant, once; K a whole number 1 to 100."""
+    out: dict[str, int] = {}
+    for spec in specs:
+        name, eq, count = spec.rpartition("=")
+        if not eq or not count.strip().isdigit() or not 1 <= int(count) <= 100:
+            raise click.BadParameter(f"{spec!r}: VARIANT=K, K a whole number 1 to 100", param_hint="--turns")
+        if name not in variants:
+            raise click.BadParameter(
+                f"{name!r} is not one of the --variant given ({', '.join(variants)})", param_hint="--turns"
+            )
+        if name in out:
+            raise click.BadParameter(f"{name!r} given twice", param_hint="--turns")
+        out[name] = int(count)
+    return tuple(out.items())
+
+
 @click.command("train")
 @click.option(
     "--variant",
@@ -77,6 +94,14 @@ def _line(p: Any) -> str:
     help="a shipped name or a variant file [default: dagang]; again for more variants, played in turn (the "
     "first is the run's: its strength figure and name); with --export --margins: the run's variant, when it is "
     "not shipped",
+)
+@click.option(
+    "--turns",
+    "turn_specs",
+    multiple=True,
+    metavar="VARIANT=K",
+    help="self-play takes VARIANT (as given to --variant) K times in each round of turns, not once; again for "
+    "another variant",
 )
 @click.option(
     "--draw-clubs",
@@ -230,6 +255,7 @@ def _line(p: Any) -> str:
 @handles_errors
 def train_cmd(
     variant_specs: tuple[str, ...],
+    turn_specs: tuple[str, ...],
     draw_clubs: int,
     out: str,
     seed: int,
@@ -277,8 +303,10 @@ def train_cmd(
     variant_spec = variant_specs[0] if variant_specs else None
 
     if export_to is not None:
-        if len(variant_specs) > 1 or draw_clubs:
-            raise click.UsageError("--export measures the run under one variant: give --variant once, no --draw-clubs")
+        if len(variant_specs) > 1 or draw_clubs or turn_specs:
+            raise click.UsageError(
+                "--export measures the run under one variant: give --variant once, no --draw-clubs or --turns"
+            )
         check_output_paths([export_to], [os.path.join(out, "best.npz"), os.path.join(out, "checkpoint.npz")])
         try:
             tried = [float(m) for m in margins.split(",") if m.strip()]
@@ -312,7 +340,10 @@ def train_cmd(
         click.echo(json.dumps({k: meta[k] for k in keys if k in meta}, ensure_ascii=False))
         return
     if len(set(variant_specs)) < len(variant_specs):
-        raise click.BadParameter("a variant given twice", param_hint="--variant")
+        raise click.BadParameter(
+            "a variant given twice (--turns VARIANT=K plays one more often)", param_hint="--variant"
+        )
+    turns = _turns(turn_specs, variant_specs or ("dagang",))
     for spec in variant_specs or ("dagang",):
         kept = None if allow_held_out else held_out(spec)
         if kept is not None:
@@ -338,6 +369,7 @@ def train_cmd(
     cfg = TrainConfig(
         variant=variant_spec or "dagang",
         also=tuple(variant_specs[1:]),
+        turns=turns,
         draw_clubs=draw_clubs,
         out=out,
         seed=seed,

@@ -105,6 +105,8 @@ class TrainConfig:
     command: str = ""
     also: tuple[str, ...] = ()
     """more variants to play (``--variant`` given again): self-play units take the variants in turn"""
+    turns: tuple[tuple[str, int], ...] = ()
+    """(variant as given, K): that variant takes K self-play units in each round of turns, not 1 (``--turns``)"""
     draw_clubs: int = 0
     """club files drawn from ``learn.clubs.RANGES`` (seeded by ``seed``) played in turn with the variants"""
     objective: str = "hand"
@@ -240,12 +242,21 @@ class Trainer:
         self.sources: list[VariantSource] = [self.source, *(portable_source(v) for v in cfg.also)]
         # a variant that does not load is refused now, not in a worker
         self.names = list(dict.fromkeys([self.variant.name, *(load_variant(v)[0].name for v in self.sources[1:])]))
+        turns = dict(cfg.turns)
+        self.in_turn: list[VariantSource] = [
+            src
+            for spec, src in zip([cfg.variant, *cfg.also], self.sources, strict=True)
+            for _ in range(turns.get(spec, 1))
+        ]
+        """the sources as self-play units take them: each variant its ``--turns`` times a round, then the clubs"""
         self.clubs_before: dict[str, Any] | None = None
         """the drawn clubs a resumed run said it played, kept when this command draws none"""
         if cfg.draw_clubs:
             from .clubs import draw_clubs
 
-            self.sources += [portable_source(v) for v in draw_clubs(cfg.draw_clubs, cfg.seed)]
+            clubs = [portable_source(v) for v in draw_clubs(cfg.draw_clubs, cfg.seed)]
+            self.sources += clubs
+            self.in_turn += clubs
         self.net = initial_net(cfg)
         self.dir.mkdir(parents=True, exist_ok=True)
         if cfg.objective not in ("hand", "match"):
@@ -493,7 +504,7 @@ class Trainer:
         return SelfPlayUnit(
             index,
             self.cfg.seed,
-            self.sources[index % len(self.sources)],
+            self.in_turn[index % len(self.in_turn)],
             self.cfg.hands_per_unit,
             {k: v.copy() for k, v in self.net.p.items()},
             self.net.hidden,

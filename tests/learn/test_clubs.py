@@ -99,3 +99,30 @@ def test_gouji_train_takes_variant_twice_and_draw_clubs(tmp_path) -> None:
         text=True,
     )
     assert r.returncode == 2 and "given twice" in r.stderr
+
+
+def test_turns_play_a_variant_more_often_in_each_round(tmp_path) -> None:
+    cfg = TrainConfig(
+        variant="dagang", out=str(tmp_path), seed=3, hands_per_unit=1, batch=32, buffer=2000, hidden=(16, 8, 8),
+        eval_every=10**6, eval_pairs=1, also=("dianshaomenla",), turns=(("dianshaomenla", 3),), draw_clubs=1,
+    )  # fmt: skip
+    t = Trainer(cfg)
+    assert [getattr(t.unit(i).source, "name", t.unit(i).source) for i in range(6)] == [
+        "dagang", "dianshaomenla", "dianshaomenla", "dianshaomenla", "club_3_0", "dagang",
+    ]  # fmt: skip
+    assert t.trained_over()["variants"] == ["dagang", "dianshaomenla"]
+
+
+def test_gouji_train_turns_are_checked_before_any_work(tmp_path) -> None:
+    base = [sys.executable, "-m", "gouji_rules.cli", "train", "--out", str(tmp_path / "r"), "--variant", "dagang"]
+    for turns, said in (
+        ("dianshaomenla=2", "not one of the --variant given"),
+        ("dagang=0", "K a whole number 1 to 100"),
+        ("dagang", "VARIANT=K"),
+        ("dagang=x", "VARIANT=K"),
+    ):
+        r = subprocess.run([*base, "--turns", turns], capture_output=True, text=True)
+        assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr, (turns, r.stderr)
+    r = subprocess.run([*base, "--turns", "dagang=2", "--turns", "dagang=3"], capture_output=True, text=True)
+    assert r.returncode == 2 and "given twice" in r.stderr
+    assert not (tmp_path / "r").exists()
