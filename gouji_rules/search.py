@@ -240,7 +240,10 @@ class SearchAgent:
         search_all: bool = False,
         margin: float | None = None,
         rollout: str = "greedy",
+        rollers: Sequence[Agent] | None = None,
     ) -> None:
+        """``rollers``, when given, are the six seats that play out each world (a trainer's current
+        network, say), instead of ``rollout``'s named agents."""
         if worlds < 1 or candidates < 1:
             raise ValueError("worlds and candidates must be at least 1")
         if rollout not in ("greedy", "learned"):
@@ -252,7 +255,9 @@ class SearchAgent:
         self.margin = margin
         self.greedy = GreedyAgent()
         self.rollout = rollout
-        self.players: list[Agent] = [make_agent(rollout) for _ in range(6)]
+        if rollers is not None and len(rollers) != 6:
+            raise ValueError(f"rollers must be six seats, not {len(rollers)}")
+        self.players: list[Agent] = list(rollers) if rollers is not None else [make_agent(rollout) for _ in range(6)]
         self.rng = SplitMix64(0)
         self.seat = 0
         self.searched = 0  # decisions decided by search (the rest went to greedy)

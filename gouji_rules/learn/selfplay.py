@@ -96,6 +96,10 @@ class SelfPlayUnit:
     """with ``teacher_worlds`` and ``carry``: branch points at the decisions between hands too (at
     ``between_rate``), each action's hand played out by greedy seats in the real deal and valued by its
     score plus the carry, against the behaviour's action (search draws no worlds before play)"""
+    teacher_rollout: str = "greedy"
+    """with ``teacher_worlds``: who plays out the teacher's worlds (and the decisions between hands):
+    ``greedy`` seats, or ``learned`` seats playing the network as the apprentice plays it, without
+    exploration (expert iteration's second step; greedy while the behaviour still follows greedy)"""
 
 
 @dataclass
@@ -221,7 +225,8 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
     plus the carry value of what it leaves (``CarryValue.of_hand``)."""
     feat = Featurizer(variant.rules)
     judge = GreedyAgent()
-    teacher = SearchAgent(worlds=unit.teacher_worlds, candidates=max(2, unit.branches))
+    rollers = _rollers(unit, net)
+    teacher = SearchAgent(worlds=unit.teacher_worlds, candidates=max(2, unit.branches), rollers=rollers)
     players = _players(unit, net, unit.epsilon)
     carry = CarryValue(dict(unit.carry)) if unit.carry is not None else None
     rate = int(unit.branch_rate * 1_000_000)
@@ -264,7 +269,6 @@ def _taught(unit: SelfPlayUnit, variant: Variant, net: QNet, scale: float) -> Sa
                 hand.apply(action)
             decisions += hand.decisions
         return _samples(obs_rows, act_rows, targets, decisions, unit.hands)
-    rollers: list[Agent] = [GreedyAgent() for _ in range(6)]
     between = int(unit.between_rate * 1_000_000)
     decisions = 0
     for k in range(unit.hands):
@@ -313,6 +317,21 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
         return [LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope=scope) for _ in range(6)]
     kinds = MODES if unit.carry is not None else None
     return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
+
+
+def _rollers(unit: SelfPlayUnit, net: QNet) -> list[Agent]:
+    """The six seats that play out the teacher's worlds and the decisions between hands: greedy, or
+    (``teacher_rollout="learned"`` once the behaviour is the network's) the apprentice as it plays,
+    without exploration, at every kind of decision it learns."""
+    if unit.teacher_rollout != "learned" or unit.follow_greedy:
+        return [GreedyAgent() for _ in range(6)]
+    k = max(2, unit.branches)
+    scope = "all" if unit.teacher_scope == "play" else "searched"
+    kinds = MODES if unit.teach_between else None
+    return [
+        LearnedAgent(net, epsilon=0.0, margin=unit.margin, candidates=k, scope=scope, learned_kinds=kinds)
+        for _ in range(6)
+    ]
 
 
 def _branch_point(

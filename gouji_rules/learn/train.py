@@ -125,6 +125,9 @@ class TrainConfig:
     teach_between: bool = False
     """with ``teacher_worlds`` and the match objective: branch points at the decisions between hands too
     (``between_rate``), judged in the real deal; the weights then make every kind of decision"""
+    teacher_rollout: str = "greedy"
+    """with ``teacher_worlds``: who plays out the teacher's worlds, ``greedy`` or ``learned`` (the network
+    as the apprentice plays it: expert iteration's second step)"""
 
 
 @dataclass
@@ -263,6 +266,10 @@ class Trainer:
             raise GoujiError(f"objective {cfg.objective!r}: hand or match")
         if cfg.teach_between and not (cfg.teacher_worlds and cfg.objective == "match"):
             raise GoujiError("--teach-between goes with --objective match and --teacher-worlds")
+        if cfg.teacher_rollout not in ("greedy", "learned"):
+            raise GoujiError(f"teacher rollout {cfg.teacher_rollout!r}: greedy or learned")
+        if cfg.teacher_rollout != "greedy" and not cfg.teacher_worlds:
+            raise GoujiError("--teacher-rollouts goes with --teacher-worlds")
         self.cfg.hidden = self.net.hidden
         self.adam = Adam(self.net, cfg.lr)
         self.decisions = self.samples = self.updates = self.units = 0
@@ -397,6 +404,13 @@ class Trainer:
         if was_between != self.cfg.teach_between:
             said = "with --teach-between" if was_between else "without --teach-between"
             raise GoujiError(f"{path} continues a run taught {said}: give the run's own, or use another --out")
+        was_rollout = meta.get("config", {}).get("teacher_rollout", "greedy")
+        if was_rollout != self.cfg.teacher_rollout:
+            raise GoujiError(
+                f"{path} continues a run whose teacher played out its worlds with {was_rollout} seats, not "
+                f"{self.cfg.teacher_rollout}: give the run's own --teacher-rollouts, or use another --out "
+                "(with --init its best.npz)"
+            )
         if self.cfg.teacher_worlds and was_scope != self.cfg.teacher_scope:
             raise GoujiError(
                 f"{path} continues a run taught with --teacher-scope {was_scope}, not {self.cfg.teacher_scope}: "
@@ -520,6 +534,7 @@ class Trainer:
             CarryValue.from_meta(self.cfg.carry).prices if self.cfg.objective == "match" else None,
             self.cfg.teacher_scope,
             self.cfg.teach_between,
+            self.cfg.teacher_rollout,
         )
 
     def run(

@@ -177,3 +177,39 @@ def test_teach_between_needs_the_match_and_a_teacher(tmp_path) -> None:
     assert r.exit_code == 2 and "--teacher-worlds" in r.output
     with pytest.raises(GoujiError, match="--teach-between"):
         Trainer(_config(tmp_path, objective="hand", teach_between=True))
+
+
+def test_learned_rollouts_play_the_teachers_worlds_with_the_network_as_it_plays() -> None:
+    from gouji_rules.learn.agent import LearnedAgent
+    from gouji_rules.learn.selfplay import _rollers
+
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY)
+    args = (0, 7, "dagang", 1, net.p, net.hidden, 0.0, False, 4, 0.2)
+    kw = dict(teacher_worlds=1, carry=PRICES, teacher_scope="play", teach_between=True, between_rate=0.2)
+    rollers = _rollers(SelfPlayUnit(*args, **kw, teacher_rollout="learned"), net)
+    assert len(rollers) == 6 and all(isinstance(a, LearnedAgent) for a in rollers)
+    assert set(rollers[0].learned_kinds) == set(ef.MODES) and rollers[0].epsilon == 0.0
+    # while the behaviour still follows greedy, so do the rollouts
+    early = SelfPlayUnit(*args[:7], True, *args[8:], **kw, teacher_rollout="learned")
+    assert all(isinstance(a, GreedyAgent) for a in _rollers(early, net))
+    by_greedy = run_selfplay(SelfPlayUnit(*args, **kw))
+    by_net = run_selfplay(SelfPlayUnit(*args, **kw, teacher_rollout="learned"))
+    # the same hands and candidates, judged by other players of the worlds: other targets
+    assert (by_greedy.obs == by_net.obs).all() and (by_greedy.act == by_net.act).all()
+    assert not np.allclose(by_greedy.target, by_net.target)
+
+
+def test_teacher_rollouts_are_the_runs_own_and_need_a_teacher(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from gouji_rules.cli import main
+
+    Trainer(_config(tmp_path, teacher_rollout="learned")).run(max_decisions=200)
+    _, meta, _ = load_weights(tmp_path / "checkpoint.npz", run_file=True)
+    assert meta["config"]["teacher_rollout"] == "learned"
+    with pytest.raises(GoujiError, match="with learned seats, not greedy"):
+        Trainer(_config(tmp_path))  # the same folder, greedy rollouts
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "r"), "--teacher-rollouts", "learned"])
+    assert r.exit_code == 2 and "--teacher-worlds" in r.output and not (tmp_path / "r").exists()
+    with pytest.raises(ValueError, match="six seats"):
+        SearchAgent(rollers=[GreedyAgent()])
