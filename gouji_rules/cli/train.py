@@ -168,7 +168,7 @@ def _turns(specs: tuple[str, ...], variants: tuple[str, ...]) -> tuple[tuple[str
     default="greedy",
     show_default=True,
     help="with --teacher-worlds: who plays out each world, greedy seats or the network as it plays "
-    "(expert iteration's second step; about three times slower a decision)",
+    "(expert iteration's second step; about 20 times fewer samples a second, docs/research.md)",
 )
 @click.option(
     "--teach-between",
