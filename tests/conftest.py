@@ -105,10 +105,13 @@ def play_on(game: Any, agents: Sequence[Any], seed: int, decisions: int | None =
         game.apply(agents[game.turn].act(game.observation(), game.legal_actions()))
 
 
-SESSION7 = {"dagang": Path(__file__).parent / "learn" / "data" / "dagang-session7.npz"}
-"""The weights shipped for dagang from session 7 to session 14 (format 2, play decisions only, no rule
-block): the tests that pin what those weights did (their conversion, their decisions) keep them here.
-dianshaomenla's shipped file is still session 7's."""
+SESSION7 = {
+    "dagang": Path(__file__).parent / "learn" / "data" / "dagang-session7.npz",
+    "dianshaomenla": Path(__file__).parent / "learn" / "data" / "dianshaomenla-session7.npz",
+}
+"""The weights shipped from session 7 (format 2, play decisions only, no rule block), for dagang until
+session 14 and for dianshaomenla until session 15: the tests that pin what those weights did (their
+conversion, their decisions) keep them here."""
 
 
 @pytest.fixture
@@ -121,7 +124,9 @@ def session7_weights(monkeypatch: pytest.MonkeyPatch) -> None:
     shipped = agent.shipped_path
     monkeypatch.setattr(agent, "shipped_path", lambda name: SESSION7.get(name) or shipped(name))
     monkeypatch.setattr(agent, "_CACHE", {})
-    source = strength._LEARNED.format(v="dagang", how="ismcts distilled")
-    then = strength.Strength("learned", "dagang", 2.10, 1.67, 2.54, 200, source)
-    table = tuple(then if (s.agent, s.variant) == ("learned", "dagang") else s for s in strength.STRENGTHS)
+    then = {
+        v: strength.Strength("learned", v, *figures, 200, strength._LEARNED.format(v=v, how="ismcts distilled"))
+        for v, figures in (("dagang", (2.10, 1.67, 2.54)), ("dianshaomenla", (1.15, 0.85, 1.44)))
+    }
+    table = tuple(then[s.variant] if s.agent == "learned" and s.variant in then else s for s in strength.STRENGTHS)
     monkeypatch.setattr(strength, "STRENGTHS", table)

@@ -55,7 +55,13 @@ STRENGTHS: tuple[Strength, ...] = (
         "learned", "dagang", 2.59, 2.14, 3.04, 200, _LEARNED.format(v="dagang", how="ismcts distilled over the match")
     ),
     Strength(
-        "learned", "dianshaomenla", 1.15, 0.85, 1.44, 200, _LEARNED.format(v="dianshaomenla", how="ismcts distilled")
+        "learned",
+        "dianshaomenla",
+        1.11,
+        0.82,
+        1.41,
+        200,
+        _LEARNED.format(v="dianshaomenla", how="ismcts distilled over the match"),
     ),
     Strength("simple", "dagang", 1.81, 1.45, 2.17, 400, _SIMPLE.format(v="dagang")),
     Strength("simple", "dianshaomenla", 1.78, 1.59, 1.97, 400, _SIMPLE.format(v="dianshaomenla")),

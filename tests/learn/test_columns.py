@@ -60,7 +60,7 @@ def matches_digest(variant: str, matches: int = 3, hands: int = 3) -> tuple[str,
 
 def session7(variant: str) -> Path:
     """The session-7 weights file of a shipped variant (``session7_weights`` in tests/conftest.py plays them)."""
-    return ROOT / "tests" / "learn" / "data" / "dagang-session7.npz" if variant == "dagang" else shipped_path(variant)
+    return ROOT / "tests" / "learn" / "data" / f"{variant}-session7.npz"
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
@@ -102,15 +102,17 @@ def _positions(n: int = 40) -> Iterator[tuple[Observation, Legal]]:
         del e
 
 
-def test_the_weights_trained_over_the_match_name_the_rule_block_and_learned_every_kind() -> None:
-    """The dagang file shipped since session 14 was trained with the rules as input: it names every
-    ``rule.*`` column, so a club's options reach its network, and it makes every kind of decision."""
-    _net, meta, _ = load_weights(shipped_path("dagang"))
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_the_weights_trained_over_the_match_name_the_rule_block_and_learned_every_kind(variant: str) -> None:
+    """The files shipped since session 14 (dagang) and 15 (dianshaomenla) were trained with the rules as
+    input: each names every ``rule.*`` column, so a club's options reach its network, and makes every
+    kind of decision."""
+    _net, meta, _ = load_weights(shipped_path(variant))
     obs, _act = columns_of(meta)
     assert [c for c in obs if c.startswith("rule.")] == list(RULE_COLUMNS)
     assert set(meta["learned_kinds"]) == set(MODES) > PLAY_MODES  # tribute (give), 还贡 (accept), 冲点, 革命 …
     assert meta["objective"] == "match" and meta["trained_over"]["variants"] == ["dagang", "dianshaomenla"]
-    assert not shipped_fit("dagang")[2].gone
+    assert not shipped_fit(variant)[2].gone
 
 
 def test_a_column_added_since_training_gets_zero_weights_and_changes_no_q(session7_weights: None) -> None:
