@@ -39,7 +39,7 @@ unit's hands depend only on the run's seed and the unit's index.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -312,9 +312,7 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
     if unit.follow_greedy:
         return [_ExploringGreedy(epsilon) for _ in range(6)]
     if unit.teacher_worlds > 0:
-        k = max(2, unit.branches)
-        scope = "all" if unit.teacher_scope == "play" else "searched"
-        return [LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope=scope) for _ in range(6)]
+        return _apprentices(unit, net, epsilon, None)
     kinds = MODES if unit.carry is not None else None
     return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
 
@@ -325,11 +323,16 @@ def _rollers(unit: SelfPlayUnit, net: QNet) -> list[Agent]:
     without exploration, at every kind of decision it learns."""
     if unit.teacher_rollout != "learned" or unit.follow_greedy:
         return [GreedyAgent() for _ in range(6)]
+    return _apprentices(unit, net, 0.0, MODES if unit.teach_between else None)
+
+
+def _apprentices(unit: SelfPlayUnit, net: QNet, epsilon: float, kinds: Collection[str] | None) -> list[Agent]:
+    """Six seats playing a distilled network as the agent it becomes plays: among the teacher's
+    candidates, at its scope, leaving greedy's choice only by the margin."""
     k = max(2, unit.branches)
     scope = "all" if unit.teacher_scope == "play" else "searched"
-    kinds = MODES if unit.teach_between else None
     return [
-        LearnedAgent(net, epsilon=0.0, margin=unit.margin, candidates=k, scope=scope, learned_kinds=kinds)
+        LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope=scope, learned_kinds=kinds)
         for _ in range(6)
     ]
 
