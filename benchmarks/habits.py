@@ -25,64 +25,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gouji_rules import catalog
 from gouji_rules.errors import GoujiError
-from gouji_rules.game.actions import Action, Burn, Play
-from gouji_rules.game.cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, CardSet
+from gouji_rules.game.actions import Action
 from gouji_rules.game.legal import Legal
 from gouji_rules.game.rng import derive
 from gouji_rules.play.agents import Agent, make_agent
+from gouji_rules.play.blunders import BLUNDERS
 from gouji_rules.play.match import play_match
 from gouji_rules.play.observe import Observation
 
-Verdict = bool | None
-"""None: the blunder was not possible here; False: possible, not made; True: made."""
-
-
-def fours_before_open(obs: Observation, legal: Legal, action: Action) -> Verdict:
-    """4s led while the point is still to open and a pure 够级 set in hand could open it."""
-    rules, h, me = obs.rules, obs.hand, obs.seat
-    if obs.mode != "lead" or not rules.open_point or obs.point[me] != "none" or not h[FOUR]:
-        return None
-    deadline = rules.open_point_deadline_out  # seats out after which nobody opens; None: no deadline
-    if deadline is not None and len(obs.finish) >= deadline:
-        return None
-    if not any(r != FOUR and h[r] and rules.is_pure_gouji(CardSet(r, h[r])) for r in range(NRANKS)):
-        return None
-    return isinstance(action, Play) and action.cards.rank == FOUR
-
-
-def jokerless_burn(obs: Observation, legal: Legal, action: Action) -> Verdict:
-    """A burn started from a hand without a joker, unless only the last 3s follow the burning set."""
-    if not isinstance(action, Burn):
-        return None
-    h = obs.hand
-    if h[SJ] + h[BJ] + h[TOP]:
-        return False
-    after = list(h)
-    for r, n in action.cards.card_counts().items():
-        after[r] -= n
-    return any(n for r, n in enumerate(after) if r != THREE)
-
-
-def lone_big_joker(obs: Observation, legal: Legal, action: Action) -> Verdict:
-    """A single 大王 played while one of the legal sets carries a 大王 on cards of a plain rank."""
-    if not isinstance(action, Play | Burn):
-        return None
-    cs = action.cards
-    if (cs.rank, cs.count, cs.attached) != (BJ, 1, 0):
-        return None
-    return any(s.bj and s.rank < SJ for s in legal.iter_sets())
-
-
-DETECTORS: dict[str, Callable[[Observation, Legal, Action], Verdict]] = {
-    "fours_before_open": fours_before_open,
-    "jokerless_burn": jokerless_burn,
-    "lone_big_joker": lone_big_joker,
-}
+DETECTORS = BLUNDERS
+"""The detectors, by name (``gouji_rules.play.blunders``: the learned agent's guards name the same)."""
 
 
 @dataclass
@@ -141,6 +97,7 @@ def player(agent: str, worlds: int) -> Agent:
             scope=meta.get("scope"),
             margin=meta.get("margin"),
             candidates=meta.get("candidates"),
+            guards=meta.get("guards", ()),
         )
     return make_agent(agent)
 

@@ -45,8 +45,8 @@ def factory(name: str, weights: tuple[QNet, dict[str, Any]] | None) -> Callable[
     if name == "learned" and weights is not None:
         net, meta = weights
         margin, k, scope = float(meta.get("margin", 0.0)), int(meta.get("candidates", 0)), meta.get("scope", "all")
-        kinds = meta.get("learned_kinds")
-        return lambda: LearnedAgent(net, margin=margin, candidates=k, scope=scope, learned_kinds=kinds)
+        kinds, guards = meta.get("learned_kinds"), meta.get("guards", ())
+        return lambda: LearnedAgent(net, margin=margin, candidates=k, scope=scope, learned_kinds=kinds, guards=guards)
     if name == "ismcts":
         return SearchAgent
     if name == "ismcts+learned":

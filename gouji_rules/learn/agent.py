@@ -30,6 +30,7 @@ from ..game.actions import Action
 from ..game.legal import Legal
 from ..game.rng import SplitMix64, derive
 from ..play.agents import GreedyAgent
+from ..play.blunders import check_guards, made
 from ..play.observe import Observation
 from ..rules import Rules
 from ..search import SearchAgent
@@ -201,6 +202,10 @@ class LearnedAgent:
     ``margin`` too (the shipped weights take all three from their meta).  ``learned_kinds``: the decision
     kinds the network makes (a weights file's ``meta["learned_kinds"]``; default: the shipped weights'
     meta, or the modes of play for a network of one's own); every other kind goes to its default chooser.
+    ``guards``: names of blunders (``gouji_rules.play.blunders``) the network's choice is checked for; one
+    it makes is replaced by greedy's choice where greedy's is no such blunder (``meta["guards"]``, measured
+    before it was written there: docs/research.md, "The guards"; default: the shipped weights' meta, or
+    none for a network of one's own).
     """
 
     name = "learned"
@@ -215,6 +220,7 @@ class LearnedAgent:
         candidates: int | None = None,
         scope: str | None = None,
         learned_kinds: Collection[str] | None = None,
+        guards: Collection[str] | None = None,
     ) -> None:
         if scope not in (None, "all", "searched"):
             raise ValueError(f"scope must be all or searched, not {scope!r}")
@@ -239,6 +245,8 @@ class LearnedAgent:
         self.learned_kinds = learned_kinds
         self._learned: frozenset[str] = PLAY_MODES if learned_kinds is None else frozenset(learned_kinds) & KNOWN
         self._choosers: dict[str, Chooser | None] = {}
+        self.guards = guards
+        self._guards: tuple[str, ...] = () if guards is None else check_guards(list(guards))
 
     def start_hand(self, seed: int, seat: int) -> None:
         """A new hand: seed the exploration stream from the hand, so a seat's play repeats under its seed."""
@@ -267,6 +275,8 @@ class LearnedAgent:
                     self._search = SearchAgent(candidates=max(1, self._candidates))
                 if self.scope is None:
                     self._searched_only = meta.get("scope", "all") == "searched"
+                if self.guards is None:
+                    self._guards = check_guards(meta.get("guards", []))
             if (self._play.obs_size, self._play.act_size) != (OBS_SIZE, ACT_SIZE):
                 raise WeightsError(
                     f"the network reads {self._play.obs_size} numbers of an observation and {self._play.act_size} "
@@ -326,6 +336,10 @@ class LearnedAgent:
             if margin > 0 and rows[i, GREEDY_AT] == 0.0:
                 hit = np.flatnonzero(rows[:, GREEDY_AT])
                 if len(hit) and q[i] - q[hit[0]] < margin:
+                    i = int(hit[0])
+            if self._guards and rows[i, GREEDY_AT] == 0.0 and made(self._guards, obs, legal, legal[i]):
+                hit = np.flatnonzero(rows[:, GREEDY_AT])
+                if len(hit) and not made(self._guards, obs, legal, legal[int(hit[0])]):
                     i = int(hit[0])
         if self.trace is not None:
             self.trace(self.seat, x if fast is None else np.concatenate((x, feat.rule_block)), rows[i])

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..play.blunders import check_guards
 from .net import Adam, FloatArray, QNet, WeightsError
 from .runfiles import read_npz, write_npz
 
@@ -160,7 +161,7 @@ def check_trained_over(name: str, meta: dict[str, Any]) -> None:
 
 def check_play_meta(name: str, meta: dict[str, Any]) -> None:
     """What the agent reads of a weights file's meta to play: ``learned_kinds``, ``margin``,
-    ``candidates``, ``scope``, and what a report reads: ``trained_over``."""
+    ``candidates``, ``scope``, ``guards``, and what a report reads: ``trained_over``."""
     if len(_names(name, "learned_kinds", meta.get("learned_kinds"))) > MAX_KINDS:
         raise WeightsError(f"{name}: learned_kinds lists more than {MAX_KINDS} kinds")
     if "margin" in meta:
@@ -169,6 +170,11 @@ def check_play_meta(name: str, meta: dict[str, Any]) -> None:
         _whole(name, "candidates", meta["candidates"], 0, 1000)
     if meta.get("scope", "all") not in ("all", "searched"):
         raise WeightsError(f"{name}: scope must be all or searched, not {_show(meta['scope'])}")
+    if "guards" in meta:
+        try:
+            check_guards(meta["guards"])
+        except ValueError as e:
+            raise WeightsError(f"{name}: {e}") from None
     check_trained_over(name, meta)
 
 

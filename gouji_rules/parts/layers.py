@@ -99,7 +99,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "training",
         "self-play training, and the club files it draws",
-        ("learn.selfplay", "learn.train", "learn.duplicate", "learn.workers", "learn.clubs"),
+        ("learn.selfplay", "learn.train", "learn.duplicate", "learn.workers", "learn.clubs", "learn.guards"),
     ),
     ("web", "club night, editor, rooms", ("web",)),
     (

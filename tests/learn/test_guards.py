@@ -1,0 +1,82 @@
+"""The learned agent's guards (``meta["guards"]``): a blunder the network chooses is replaced by
+greedy's choice, and nothing else changes; a weights file naming an unknown blunder is refused."""
+
+import pytest
+
+from gouji_rules.catalog import dianshaomenla
+from gouji_rules.learn.agent import LearnedAgent
+from gouji_rules.learn.checkpoint import check_play_meta
+from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
+from gouji_rules.learn.net import QNet, WeightsError
+from gouji_rules.play.agents import GreedyAgent
+from gouji_rules.play.blunders import BLUNDERS, made
+
+from .test_agent import _positions
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_a_guarded_blunder_is_replaced_by_greedys_choice_and_nothing_else_changes(seed: int) -> None:
+    """Issue 32's habits: with ``guards`` the agent never plays a named blunder where greedy's choice
+    is none; every other decision is the network's, as without guards."""
+    net = QNet(OBS_SIZE, ACT_SIZE, (16, 8, 8), seed=seed)  # a random network blunders by chance
+    guards = tuple(BLUNDERS)
+    bare, guarded = LearnedAgent(net, margin=0.0), LearnedAgent(net, margin=0.0, guards=guards)
+    for a in (bare, guarded):
+        a.start_hand(0, 0)
+    replaced = same = 0
+    for hand, s in _positions(dianshaomenla(), range(4)):
+        legal, obs = hand.legal_actions(), hand.observation(s)
+        mine, kept = bare.act(obs, legal), guarded.act(obs, legal)
+        greedy = GreedyAgent().act(obs, legal)
+        if made(guards, obs, legal, mine) and not made(guards, obs, legal, greedy):
+            assert kept == greedy and not made(guards, obs, legal, kept)
+            replaced += 1
+        else:
+            assert kept == mine
+            same += 1
+    assert replaced > 0 and same > replaced
+
+
+def test_guards_name_known_blunders_in_the_agent_and_in_a_weights_file() -> None:
+    with pytest.raises(ValueError, match="no blunder named 'fours'; known: fours_before_open"):
+        LearnedAgent(guards=["fours"])
+    meta = {"learned_kinds": ["lead"], "guards": ["jokerless_burn", "burning_early"]}
+    with pytest.raises(WeightsError, match=r"w\.npz: no blunder named 'burning_early'"):
+        check_play_meta("w.npz", meta)
+    with pytest.raises(WeightsError, match="guards must be a list"):
+        check_play_meta("w.npz", {"learned_kinds": ["lead"], "guards": "jokerless_burn"})
+    check_play_meta("w.npz", {"learned_kinds": ["lead"], "guards": ["jokerless_burn"]})
+
+
+def test_choose_guards_measures_each_blunder_under_each_variant_and_keeps_those_that_pay() -> None:
+    from gouji_rules.catalog import dagang
+    from gouji_rules.learn.guards import GUARD_SEED, choose_guards
+
+    net = QNet(OBS_SIZE, ACT_SIZE, (16, 8, 8), seed=3)
+    out = choose_guards(net, {"margin": 0.0}, [dagang(), dianshaomenla()], pairs=2, match_hands=1)
+    figures = out["guard_choice"]["figures"]
+    assert out["guard_choice"]["seed"] == GUARD_SEED
+    singles = [f for f in figures if len(f["guards"]) == 1]
+    assert [(f["guards"][0], f["variant"]) for f in singles] == [
+        (b, v) for b in BLUNDERS for v in ("dagang", "dianshaomenla")
+    ]
+    for name in BLUNDERS:  # kept: clear under one variant and no loss under any
+        rows = [f for f in singles if f["guards"] == [name]]
+        pays = any(r["ci95"][0] > 0 for r in rows) and all(r["gain"] >= 0 for r in rows)
+        assert (name in out["guards"]) == pays
+
+
+def test_choose_guards_script_refuses_a_bad_file_and_writes_nothing(tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "training" / "choose_guards.py"
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a weights file")
+    dest = tmp_path / "out.npz"
+    r = subprocess.run(
+        [sys.executable, str(script), str(bad), str(dest), "--pairs", "2"], capture_output=True, text=True
+    )
+    assert r.returncode == 1 and r.stderr.startswith("choose_guards: ") and "Traceback" not in r.stderr
+    assert not dest.exists()

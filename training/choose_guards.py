@@ -1,0 +1,60 @@
+"""Measure each blunder's guard for a weights file and write the file again with those that pay.
+
+Usage: python training/choose_guards.py IN.npz OUT.npz --variants dagang,dianshaomenla [--pairs 400] [--match-hands 8]
+
+The network's numbers are written unchanged; the meta gains ``guards`` (the blunders whose guard
+pays, ``gouji_rules.learn.guards``), ``guard_choice`` (every figure: the network with one guard
+against the network without it, points a hand on duplicate match deals, 95% intervals) and
+``guard_command`` (this command).  Progress on stderr; the chosen guards on stdout.  A bad file or
+variant: its name and why on stderr, exit status 1, nothing written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+
+from gouji_rules import catalog
+from gouji_rules.errors import GoujiError
+from gouji_rules.learn.checkpoint import check_play_meta, fit_columns, load_weights, save_weights
+from gouji_rules.learn.duplicate import Strength
+from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
+from gouji_rules.learn.guards import choose_guards
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("source")
+    ap.add_argument("dest")
+    ap.add_argument("--variants", default="dagang,dianshaomenla")
+    ap.add_argument("--pairs", type=int, default=400)
+    ap.add_argument("--match-hands", type=int, default=8)
+    args = ap.parse_args()
+    if args.pairs < 2 or args.match_hands < 0:
+        ap.error("--pairs must be at least 2 and --match-hands 0 or more")
+    try:
+        net, meta, _ = load_weights(args.source)
+        check_play_meta(args.source, meta)
+        net = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]
+        variants = [catalog.resolve(v) for v in args.variants.split(",") if v.strip()]
+    except (GoujiError, OSError, ValueError) as e:
+        print(f"choose_guards: {str(e).splitlines()[0]}", file=sys.stderr)
+        raise SystemExit(1) from None
+    if not variants:
+        ap.error("--variants names at least one")
+
+    def progress(guards: str, variant: str, s: Strength) -> None:
+        print(f"{variant} +{guards}: {s}", file=sys.stderr, flush=True)
+
+    chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress)
+    meta = {k: v for k, v in meta.items() if k != "net"}
+    meta.update(chosen)
+    meta["guard_command"] = shlex.join(["python", "training/choose_guards.py", *sys.argv[1:]])
+    save_weights(args.dest, net, meta)
+    print(json.dumps(chosen["guards"]))
+
+
+if __name__ == "__main__":
+    main()
