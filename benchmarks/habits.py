@@ -14,7 +14,8 @@ the blunders, and blunders per 100 hands.  Beside them, from the hands' records,
 ``point_closed`` (a seat's own 开点 closed: the next hand's 点贡), ``burns`` and ``burn_fails``
 (烧牌 started, and failed: 烧贡).  A table on stdout, or ``--json``; progress on stderr.
 ``--weights FILE`` plays ``learned`` with a weights file (a training run's ``best.npz``) instead of
-the shipped ones, every kind of decision its meta says it learned.
+the shipped ones, every kind of decision its meta says it learned.  ``unguarded`` is ``learned`` without
+its file's guards (``meta["guards"]``): the network's own choices at every decision.
 
     python benchmarks/habits.py --variants dagang,dianshaomenla --agents greedy,simple,learned --hands 96
     python benchmarks/habits.py --agents ismcts --worlds 2 --hands 48     # search: about half a second a hand
@@ -84,7 +85,11 @@ def player(agent: str, worlds: int) -> Agent:
         from gouji_rules.search import SearchAgent
 
         return SearchAgent(worlds=worlds)
-    if agent == "learned" and WEIGHTS:
+    if agent == "unguarded" and not WEIGHTS:
+        from gouji_rules.learn.agent import LearnedAgent
+
+        return LearnedAgent(guards=())
+    if agent in ("learned", "unguarded") and WEIGHTS:
         from gouji_rules.learn.agent import LearnedAgent
         from gouji_rules.learn.checkpoint import fit_columns, load_weights
         from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
@@ -97,7 +102,7 @@ def player(agent: str, worlds: int) -> Agent:
             scope=meta.get("scope"),
             margin=meta.get("margin"),
             candidates=meta.get("candidates"),
-            guards=meta.get("guards", ()),
+            guards=meta.get("guards", ()) if agent == "learned" else (),
         )
     return make_agent(agent)
 

@@ -10,7 +10,8 @@ Prints one JSON document; progress goes to stderr.
     python benchmarks/strength.py --pairs 100 --matchups learned-greedy,learned-ismcts=30,ismcts+learned-greedy=10
 
 Agents: ``greedy``, ``simple`` (lowest set first, never over a partner), ``learned`` (the shipped weights, or ``--weights VARIANT=FILE``: that file's network
-played as its meta says, margin, candidates and scope), ``shipped`` (the shipped weights even with
+played as its meta says, margin, candidates and scope), ``unguarded`` (``learned`` without its file's
+guards, ``meta["guards"]``: the network's own choice at every decision), ``shipped`` (the shipped weights even with
 ``--weights``, to measure a new file against them), ``ismcts`` (its default budget: 6 worlds, 4
 candidates), ``ismcts+learned`` (the same search with learned rollouts, the shipped weights).
 """
@@ -42,16 +43,18 @@ def factory(name: str, weights: tuple[QNet, dict[str, Any]] | None) -> Callable[
         return SimpleAgent
     if name == "shipped" or (name == "learned" and weights is None):
         return LearnedAgent
-    if name == "learned" and weights is not None:
+    if name == "unguarded" and weights is None:
+        return lambda: LearnedAgent(guards=())
+    if name in ("learned", "unguarded") and weights is not None:
         net, meta = weights
         margin, k, scope = float(meta.get("margin", 0.0)), int(meta.get("candidates", 0)), meta.get("scope", "all")
-        kinds, guards = meta.get("learned_kinds"), meta.get("guards", ())
+        kinds, guards = meta.get("learned_kinds"), meta.get("guards", ()) if name == "learned" else ()
         return lambda: LearnedAgent(net, margin=margin, candidates=k, scope=scope, learned_kinds=kinds, guards=guards)
     if name == "ismcts":
         return SearchAgent
     if name == "ismcts+learned":
         return lambda: SearchAgent(rollout="learned")
-    raise SystemExit(f"unknown agent {name!r}: greedy, simple, learned, shipped, ismcts, ismcts+learned")
+    raise SystemExit(f"unknown agent {name!r}: greedy, simple, learned, unguarded, shipped, ismcts, ismcts+learned")
 
 
 def main() -> None:
@@ -105,7 +108,7 @@ def main() -> None:
                     "mean_in_top_scores": round(s.mean / top, 4),
                     "seconds": round(time.perf_counter() - start, 1),
                     "weights": next((w for w in args.weights if w.startswith(vname + "=")), "shipped")
-                    if "learned" in (a, b)
+                    if {"learned", "unguarded"} & {a, b}
                     else "shipped"
                     if {"shipped", "ismcts+learned"} & {a, b}
                     else None,

@@ -15,6 +15,7 @@ from gouji_rules.learn.agent import SHIPPED, LearnedAgent, base_variant, shipped
 from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.features import PLAY_MODES, Featurizer
 from gouji_rules.play.agents import AGENTS, GreedyAgent, make_agent
+from gouji_rules.play.blunders import made
 from gouji_rules.play.engine import Hand
 from gouji_rules.sim import play_hand
 
@@ -74,13 +75,15 @@ def test_learned_scores_every_legal_action_and_leaves_greedy_only_by_its_margin(
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_the_shipped_agent_plays_as_its_weights_meta_says(name) -> None:
-    """margin, choice set and scope come from the file: the best of the choice set by Q where the
-    scope asks the network, greedy's choice unless that best clears the margin."""
+    """margin, choice set, scope and guards come from the file: the best of the choice set by Q where
+    the scope asks the network, greedy's choice unless that best clears the margin and is no blunder
+    the file guards against."""
     from gouji_rules.catalog import resolve
     from gouji_rules.search import SearchAgent
 
     meta = shipped_weights(name)[1]
     margin, k, scope = meta["margin"], meta.get("candidates", 0), meta.get("scope", "all")
+    guards = tuple(meta.get("guards", ()))
     agent, search = LearnedAgent(), SearchAgent(candidates=max(1, k))
     agent.start_hand(0, 0)
     checked = 0
@@ -94,7 +97,10 @@ def test_the_shipped_agent_plays_as_its_weights_meta_says(name) -> None:
         keep = search.candidate_actions(obs, legal, greedy) if k else list(legal)
         best = max(keep, key=lambda a: (q[list(legal).index(a)], -list(legal).index(a)))
         gain = q[list(legal).index(best)] - q[list(legal).index(greedy)]
-        assert agent.act(obs, legal) == (best if gain >= margin else greedy)
+        chosen = best if gain >= margin else greedy
+        if made(guards, obs, legal, chosen) and not made(guards, obs, legal, greedy):
+            chosen = greedy  # a blunder the file guards against
+        assert agent.act(obs, legal) == chosen
         checked += 1
     assert checked > 10
 
