@@ -351,7 +351,7 @@ print("ok")
     )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert doc["schema_version"] == 5
+    assert doc["schema_version"] == 6
     for side in doc["sides"]:
         saw = {row["variant"]: row["never_saw"] for row in side["strength"]}
         assert saw["dagang"] == []

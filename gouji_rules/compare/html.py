@@ -30,6 +30,8 @@ from .report import (
     fmt_estimate,
     fmt_value,
     governed_rows,
+    guards_of,
+    guards_zh,
     is_zero,
     never_saw_parts,
     power_cell,
@@ -444,6 +446,13 @@ def _sides_section(doc: dict[str, Any]) -> list[str]:
             )
             notes.append(
                 f'<p class="trained">{escape(side["agent"])} 训练时用过的规则 trained over：{escape("、".join(over))}。{flag}</p>'
+            )
+        guards = guards_of(side)
+        if guards and ("guards", side["agent"]) not in told:
+            told.add(("guards", side["agent"]))
+            notes.append(
+                f'<p class="guards">{escape(guards_zh(side))} {escape(side["agent"])} is guarded against '
+                f"{escape(', '.join(guards))}: where its network would make one, it plays greedy's choice.</p>"
             )
     c = doc.get("cross_check")
     if c and c.get("agents"):

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import IO, Any
 
 from ..outputs import spreadsheet_cell
+from ..play.blunders import BLUNDER_ZH
 
 MAX_COLUMNS = 100  # the text report fits a 100-column terminal, whatever the number of variants
 CLEAR_NOTE = "≈0: the 95% interval contains 0, no clear difference"
@@ -345,7 +346,7 @@ def agents_zh(doc: dict[str, Any]) -> str:
                 f"{side['agent']} 读不到这些规则（表达式钩子和没有输入列的选项）：{'、'.join(hidden)}"
                 "；它只按读得到的选项打。"
             )
-        text += trained_zh(side)
+        text += trained_zh(side) + guards_zh(side)
     return text + cross_zh(doc)
 
 
@@ -380,6 +381,23 @@ def trained_zh(side: dict[str, Any]) -> str:
     if outside:
         text += f"{'、'.join(outside)} 不在其中：它在这套规则下的打法没有经过训练，结果要打折扣看。"
     return text
+
+
+def guards_of(side: dict[str, Any]) -> list[str]:
+    """The blunders a side's agent is guarded against under any compared variant (each once)."""
+    out: list[str] = []
+    for row in side["strength"]:
+        out += [g for g in row.get("guards") or () if g not in out]
+    return out
+
+
+def guards_zh(side: dict[str, Any]) -> str:
+    """What a side's guards do (Chinese), or nothing."""
+    guards = guards_of(side)
+    if not guards:
+        return ""
+    named = "、".join(BLUNDER_ZH.get(g, g) for g in guards)
+    return f"{side['agent']} 有防错：它的网络要{named}时，改出 greedy 的牌。"
 
 
 def trained_over_parts(side: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -730,6 +748,7 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
     told: set[tuple[str, str]] = set()
     told_rules: set[str] = set()
     told_over: set[str] = set()
+    told_guards: set[str] = set()
     for side in doc.get("sides", []):
         for p in never_saw_parts(side):
             if (side["agent"], p["part"]) in told:
@@ -760,6 +779,14 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
             if outside:
                 text += f"; outside them: {', '.join(outside)} (its play there was never trained)"
             out += wrap(text, indent="  ")
+        guards = guards_of(side)
+        if guards and side["agent"] not in told_guards:
+            told_guards.add(side["agent"])
+            out += wrap(
+                f"{side['agent']} is guarded against {', '.join(guards)}: where its network would make one of "
+                "these blunders, it plays greedy's choice",
+                indent="  ",
+            )
     c = doc.get("cross_check")
     if c and c.get("agents"):
         budget = c.get("budget")

@@ -33,7 +33,7 @@ from .work import (
     tally_for,
 )
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 CONFIDENCE = 0.95
 POWER = 0.8
 """The power of the "detectable" change: an interval clear of 0 in this share of runs (findings.power)."""

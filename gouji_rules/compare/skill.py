@@ -153,14 +153,19 @@ def cannot_read(agent: str, variant: Variant) -> list[str]:
 def training_of(agent: str, variant: Variant) -> dict[str, Any]:
     """What the weights ``agent`` plays ``variant`` with were trained over (their meta's ``trained_over``;
     a file written before that key was trained over its own variant alone), and whether ``variant`` lies
-    outside it: ``{"trained_over": null, "outside_training": null}`` for an agent with no weights."""
+    outside it, and the blunders it is guarded against (``meta["guards"]``: where its network would make
+    one, it plays greedy's choice); all three null for an agent with no weights."""
     if agent != "learned":
-        return {"trained_over": None, "outside_training": None}
+        return {"trained_over": None, "outside_training": None, "guards": None}
     from ..learn.agent import base_variant, shipped_weights
 
     _, meta = shipped_weights(base_variant(variant))
     over = meta.get("trained_over") or {"variants": [str(meta.get("variant", base_variant(variant)))], "clubs": None}
-    return {"trained_over": over, "outside_training": not _inside(variant, over)}
+    return {
+        "trained_over": over,
+        "outside_training": not _inside(variant, over),
+        "guards": list(meta.get("guards", [])),
+    }
 
 
 def _inside(variant: Variant, over: dict[str, Any]) -> bool:

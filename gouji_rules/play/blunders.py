@@ -68,6 +68,13 @@ BLUNDERS: dict[str, Blunder] = {
 }
 """Every blunder by name: the names ``benchmarks/habits.py`` reports and ``meta["guards"]`` lists."""
 
+BLUNDER_ZH: dict[str, str] = {
+    "fours_before_open": "没开点先出4",
+    "jokerless_burn": "手里没王就烧牌",
+    "lone_big_joker": "能挂王时大王单出",
+}
+"""How a report names each blunder in Chinese."""
+
 
 def check_guards(names: object) -> tuple[str, ...]:
     """``names`` as a tuple of blunder names; ValueError naming the unknown one and the known ones."""
@@ -86,6 +93,7 @@ def made(guards: tuple[str, ...], obs: Observation, legal: Legal, action: Action
 
 __all__ = [
     "BLUNDERS",
+    "BLUNDER_ZH",
     "Blunder",
     "Verdict",
     "check_guards",

@@ -30,7 +30,7 @@ def test_same_seed_gives_the_same_document(gouji: click.Group) -> None:
 
 def test_document_shape(gouji: click.Group) -> None:
     doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "6", "--match-hands", "0")
-    assert doc["schema_version"] == 5
+    assert doc["schema_version"] == 6
     assert all(row["never_saw"] == [] for side in doc["sides"] for row in side["strength"])
     for side in doc["sides"]:  # the names of places are text: the learned agent has no column for them
         assert [row["cannot_read"] for row in side["strength"]] == [[], ["places.names"]]
@@ -59,6 +59,7 @@ def test_the_learned_agent_compares_as_before_its_weights_were_read_by_name(
             assert row.pop("cannot_read") == (["places.names"] if row["variant"] == "dianshaomenla" else [])
             assert row.pop("trained_over") == {"variants": [row["variant"]], "clubs": None}
             assert row.pop("outside_training") is False
+            assert row.pop("guards") == []  # schema 6: the session-7 files name no guards
     assert doc.pop("cross_check")["agents"] is None  # schema 5: the cross-check, none asked for here
     for d in doc["differences"]:
         assert d.pop("depends_on_play") == [] and d.pop("cross_check") == {}

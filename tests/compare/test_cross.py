@@ -94,7 +94,7 @@ def test_the_cross_check_leaves_the_compared_agents_numbers_alone(gouji: click.G
     checked = run_json(gouji, *args)  # the defaults: learned, cross-checked by greedy
     alone = run_json(gouji, *args, "--cross-check", "none")
     by_greedy = run_json(gouji, *args, "--agents", "greedy", "--cross-check", "none")
-    assert checked["schema_version"] == 5 and checked["agents"] == DEFAULT_AGENTS == "learned"
+    assert checked["schema_version"] == 6 and checked["agents"] == DEFAULT_AGENTS == "learned"
     c = checked["cross_check"]
     assert (c["kind"], c["agents"], c["skipped"]) == (DEFAULT_CROSS_CHECK, "greedy", None) == ("greedy",) * 2 + (None,)
     assert checked["results"] == alone["results"]
@@ -202,7 +202,7 @@ def test_the_cross_check_keys_are_documented(alone: dict[str, Any]) -> None:
     entry = next(iter(doc["differences"][0]["cross_check"].values()))
     keys = set(doc["cross_check"]) | set(entry) | set(doc["cross_check"]["differences"][0])
     assert not [k for k in sorted(keys) if not re.search(rf'"{k}"', json_part)]
-    assert '"schema_version": 5' in json_part and "--cross-check" in page
+    assert '"schema_version": 6' in json_part and "--cross-check" in page
 
 
 def test_the_events_a_rule_governs_say_depends_on_play_not_clear_for_such_a_difference(alone: dict[str, Any]) -> None:
