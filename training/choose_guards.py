@@ -1,11 +1,13 @@
 """Measure each blunder's guard for a weights file and write the file again with those that pay.
 
 Usage: python training/choose_guards.py IN.npz OUT.npz --variants dagang,dianshaomenla [--pairs 400] [--match-hands 8]
+       [--reuse EARLIER.npz]
 
 The network's numbers are written unchanged; the meta gains ``guards`` (the blunders whose guard
 pays, ``gouji_rules.learn.guards``), ``guard_choice`` (every figure: the network with one guard
 against the network without it, points a hand on duplicate match deals, 95% intervals) and
-``guard_command`` (this command).  Progress on stderr; the chosen guards on stdout.  A bad file or
+``guard_command`` (this command).  ``--reuse`` takes the figures of an earlier choice written in another
+file (the same pairs, hands and deals) instead of measuring them again.  Progress on stderr; the chosen guards on stdout.  A bad file or
 variant: its name and why on stderr, exit status 1, nothing written.
 """
 
@@ -31,6 +33,7 @@ def main() -> None:
     ap.add_argument("--variants", default="dagang,dianshaomenla")
     ap.add_argument("--pairs", type=int, default=400)
     ap.add_argument("--match-hands", type=int, default=8)
+    ap.add_argument("--reuse", default=None, help="a file whose guard_choice figures are taken, not measured again")
     args = ap.parse_args()
     if args.pairs < 2 or args.match_hands < 0:
         ap.error("--pairs must be at least 2 and --match-hands 0 or more")
@@ -39,6 +42,7 @@ def main() -> None:
         check_play_meta(args.source, meta)
         net = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]
         variants = [catalog.resolve(v) for v in args.variants.split(",") if v.strip()]
+        reuse = load_weights(args.reuse)[1].get("guard_choice") if args.reuse else None
     except (GoujiError, OSError, ValueError) as e:
         print(f"choose_guards: {str(e).splitlines()[0]}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -48,7 +52,7 @@ def main() -> None:
     def progress(guards: str, variant: str, s: Strength) -> None:
         print(f"{variant} +{guards}: {s}", file=sys.stderr, flush=True)
 
-    chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress)
+    chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress, reuse)
     meta = {k: v for k, v in meta.items() if k != "net"}
     meta.update(chosen)
     meta["guard_command"] = shlex.join(["python", "training/choose_guards.py", *sys.argv[1:]])
