@@ -55,7 +55,12 @@ def main() -> None:
     chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress, reuse)
     meta = {k: v for k, v in meta.items() if k != "net"}
     meta.update(chosen)
-    meta["guard_command"] = shlex.join(["python", "training/choose_guards.py", *sys.argv[1:]])
+    argv = sys.argv[1:]
+    if "--reuse" in argv:  # it changes no figure: the command without it writes the same file
+        i = argv.index("--reuse")
+        argv = argv[:i] + argv[i + 2 :]
+    argv = [a for a in argv if not a.startswith("--reuse=")]
+    meta["guard_command"] = shlex.join(["python", "training/choose_guards.py", *argv])
     save_weights(args.dest, net, meta)
     print(json.dumps(chosen["guards"]))
 
