@@ -25,7 +25,7 @@ def _load() -> ModuleType:
 habits = _load()
 
 
-@pytest.mark.parametrize("agent", ["greedy", "simple"])
+@pytest.mark.parametrize("agent", ["greedy", "simple", "unguarded"])
 def test_habits_counts_a_short_run(agent: str) -> None:
     row = habits.habits("dagang", agent, hands=2, seed=1)
     assert row["hands"] == 2
