@@ -1,11 +1,11 @@
 """Measure each blunder's guard for a weights file and write the file again with those that pay.
 
 Usage: python training/choose_guards.py IN.npz OUT.npz --variants dagang,dianshaomenla [--pairs 400] [--match-hands 8]
-       [--reuse EARLIER.npz]
+       [--opponents self,greedy,simple] [--reuse EARLIER.npz]
 
 The network's numbers are written unchanged; the meta gains ``guards`` (the blunders whose guard
-pays, ``gouji_rules.learn.guards``), ``guard_choice`` (every figure: the network with one guard
-against the network without it, points a hand on duplicate match deals, 95% intervals) and
+pays, ``gouji_rules.learn.guards``), ``guard_choice`` (every figure: what one guard gains the network
+against itself unguarded, greedy and simple, points a hand on duplicate match deals, 95% intervals) and
 ``guard_command`` (this command).  ``--reuse`` takes the figures of an earlier choice written in another
 file (the same pairs, hands and deals) instead of measuring them again.  Progress on stderr; the chosen guards on stdout.  A bad file or
 variant: its name and why on stderr, exit status 1, nothing written.
@@ -23,7 +23,7 @@ from gouji_rules.errors import GoujiError
 from gouji_rules.learn.checkpoint import check_play_meta, fit_columns, load_weights, save_weights
 from gouji_rules.learn.duplicate import Strength
 from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
-from gouji_rules.learn.guards import choose_guards
+from gouji_rules.learn.guards import OPPONENTS, choose_guards
 
 
 def main() -> None:
@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--variants", default="dagang,dianshaomenla")
     ap.add_argument("--pairs", type=int, default=400)
     ap.add_argument("--match-hands", type=int, default=8)
+    ap.add_argument("--opponents", default=",".join(OPPONENTS), help="whom each guard is measured against")
     ap.add_argument("--reuse", default=None, help="a file whose guard_choice figures are taken, not measured again")
     args = ap.parse_args()
     if args.pairs < 2 or args.match_hands < 0:
@@ -52,7 +53,10 @@ def main() -> None:
     def progress(guards: str, variant: str, s: Strength) -> None:
         print(f"{variant} +{guards}: {s}", file=sys.stderr, flush=True)
 
-    chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress, reuse)
+    opponents = [o for o in args.opponents.split(",") if o.strip()]
+    if not opponents or any(o not in OPPONENTS for o in opponents):
+        ap.error(f"--opponents names some of {', '.join(OPPONENTS)}")
+    chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress, reuse, opponents)
     meta = {k: v for k, v in meta.items() if k != "net"}
     meta.update(chosen)
     argv = sys.argv[1:]

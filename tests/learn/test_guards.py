@@ -48,23 +48,41 @@ def test_guards_name_known_blunders_in_the_agent_and_in_a_weights_file() -> None
     check_play_meta("w.npz", {"learned_kinds": ["lead"], "guards": ["jokerless_burn"]})
 
 
-def test_choose_guards_measures_each_blunder_under_each_variant_and_keeps_those_that_pay() -> None:
+def test_choose_guards_measures_each_blunder_against_each_opponent_and_keeps_those_that_cost_nothing() -> None:
     from gouji_rules.catalog import dagang
+    from gouji_rules.learn.duplicate import pair_seed, play_pair
     from gouji_rules.learn.guards import GUARD_SEED, choose_guards
 
     net = QNet(OBS_SIZE, ACT_SIZE, (16, 8, 8), seed=3)
-    out = choose_guards(net, {"margin": 0.0}, [dagang(), dianshaomenla()], pairs=2, match_hands=1)
-    figures = out["guard_choice"]["figures"]
-    assert out["guard_choice"]["seed"] == GUARD_SEED
-    singles = [f for f in figures if len(f["guards"]) == 1]
-    assert [(f["guards"][0], f["variant"]) for f in singles] == [
-        (b, v) for b in BLUNDERS for v in ("dagang", "dianshaomenla")
+    variants = [dagang(), dianshaomenla()]
+    out = choose_guards(net, {"margin": 0.0}, variants, pairs=2, match_hands=1, opponents=("self", "greedy"))
+    choice = out["guard_choice"]
+    assert (choice["seed"], choice["opponents"]) == (GUARD_SEED, ["self", "greedy"])
+    singles = [f for f in choice["figures"] if len(f["guards"]) == 1]
+    assert [(f["guards"][0], f["variant"], f["against"]) for f in singles] == [
+        (b, v, o) for b in BLUNDERS for v in ("dagang", "dianshaomenla") for o in ("self", "greedy")
     ]
-    for name in BLUNDERS:  # kept: no loss under any variant
+    for name in BLUNDERS:  # kept: no loss against anyone under any variant
         rows = [f for f in singles if f["guards"] == [name]]
         assert (name in out["guards"]) == all(r["gain"] >= 0 for r in rows)
-    again = choose_guards(net, {"margin": 0.0}, [dagang(), dianshaomenla()], 2, 1, reuse=out["guard_choice"])
+    # against greedy: (guarded − greedy) − (unguarded − greedy) on the same deal pairs
+    row = next(
+        f for f in singles if (f["guards"], f["variant"], f["against"]) == (["jokerless_burn"], "dagang", "greedy")
+    )
+
+    def team(guards: tuple[str, ...]) -> LearnedAgent:
+        return LearnedAgent(net, margin=0.0, candidates=0, scope="all", guards=guards)
+
+    diffs = [
+        play_pair(variants[0], pair_seed(GUARD_SEED, i), lambda: team(("jokerless_burn",)), GreedyAgent, 1)
+        - play_pair(variants[0], pair_seed(GUARD_SEED, i), lambda: team(()), GreedyAgent, 1)
+        for i in range(2)
+    ]
+    assert row["gain"] == round(sum(diffs) / 2, 4)
+    again = choose_guards(net, {"margin": 0.0}, variants, 2, 1, reuse=choice, opponents=("self", "greedy"))
     assert again == out  # the same figures, taken from the earlier choice, the same guards
+    with pytest.raises(ValueError, match="opponents must be among self, greedy, simple"):
+        choose_guards(net, {}, variants, 2, 1, opponents=("ismcts",))
 
 
 def test_choose_guards_script_refuses_a_bad_file_and_writes_nothing(tmp_path) -> None:
