@@ -746,9 +746,6 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
     for source in sources:
         out += wrap(f"source: {source}", indent="  ")
     told: set[tuple[str, str]] = set()
-    told_rules: set[str] = set()
-    told_over: set[str] = set()
-    told_guards: set[str] = set()
     for side in doc.get("sides", []):
         for p in never_saw_parts(side):
             if (side["agent"], p["part"]) in told:
@@ -764,29 +761,28 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
             out += wrap(
                 f"{side['agent']} never saw {p['part']} ({p['zh']}{'; ' + what if what else ''}): {why}", indent="  "
             )
-        hidden = cannot_read_rules(side)
-        if hidden and side["agent"] not in told_rules:
-            told_rules.add(side["agent"])
-            out += wrap(
+        hidden, (over, outside), guards = cannot_read_rules(side), trained_over_parts(side), guards_of(side)
+        trained = f"{side['agent']} was trained over {', '.join(over)}"
+        if outside:
+            trained += f"; outside them: {', '.join(outside)} (its play there was never trained)"
+        for what, shown, text in (
+            (
+                "rules",
+                hidden,
                 f"{side['agent']} cannot read {', '.join(hidden)} (expression hooks and options with no input "
                 "column): it plays by the options it reads",
-                indent="  ",
-            )
-        over, outside = trained_over_parts(side)
-        if over and side["agent"] not in told_over:
-            told_over.add(side["agent"])
-            text = f"{side['agent']} was trained over {', '.join(over)}"
-            if outside:
-                text += f"; outside them: {', '.join(outside)} (its play there was never trained)"
-            out += wrap(text, indent="  ")
-        guards = guards_of(side)
-        if guards and side["agent"] not in told_guards:
-            told_guards.add(side["agent"])
-            out += wrap(
+            ),
+            ("over", over, trained),
+            (
+                "guards",
+                guards,
                 f"{side['agent']} is guarded against {', '.join(guards)}: where its network would make one of "
                 "these blunders, it plays greedy's choice",
-                indent="  ",
-            )
+            ),
+        ):
+            if shown and (f"note:{what}", side["agent"]) not in told:  # each note once per agent
+                told.add((f"note:{what}", side["agent"]))
+                out += wrap(text, indent="  ")
     c = doc.get("cross_check")
     if c and c.get("agents"):
         budget = c.get("budget")
