@@ -18,8 +18,6 @@ import math
 import sys
 from functools import partial
 
-from habits import fours_before_open
-
 from gouji_rules import catalog
 from gouji_rules.game.actions import Action, Play
 from gouji_rules.game.cards import FOUR, CardSet
@@ -27,6 +25,7 @@ from gouji_rules.game.legal import Legal
 from gouji_rules.game.rng import derive
 from gouji_rules.learn.carry import declared_stakes, fit_carry
 from gouji_rules.play.agents import GreedyAgent
+from gouji_rules.play.blunders import fours_before_open
 from gouji_rules.play.match import play_match
 from gouji_rules.play.observe import Observation
 from gouji_rules.search import SearchAgent

@@ -9,8 +9,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-def test_the_teacher_values_fours_against_greedys_lead_with_and_without_the_carry(monkeypatch) -> None:
-    monkeypatch.syspath_prepend(str(BENCH))  # it imports habits.py beside it
+def test_the_teacher_values_fours_against_greedys_lead_with_and_without_the_carry() -> None:
     spec = importlib.util.spec_from_file_location("teacher_values", BENCH / "teacher_values.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
