@@ -96,14 +96,7 @@ def player(agent: str, worlds: int) -> Agent:
 
         net, meta, _ = load_weights(WEIGHTS[0])
         net = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]
-        return LearnedAgent(
-            net,
-            learned_kinds=meta["learned_kinds"],
-            scope=meta.get("scope"),
-            margin=meta.get("margin"),
-            candidates=meta.get("candidates"),
-            guards=meta.get("guards", ()) if agent == "learned" else (),
-        )
+        return LearnedAgent.from_meta(net, meta, None if agent == "learned" else ())
     return make_agent(agent)
 
 

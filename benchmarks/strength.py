@@ -47,9 +47,7 @@ def factory(name: str, weights: tuple[QNet, dict[str, Any]] | None) -> Callable[
         return lambda: LearnedAgent(guards=())
     if name in ("learned", "unguarded") and weights is not None:
         net, meta = weights
-        margin, k, scope = float(meta.get("margin", 0.0)), int(meta.get("candidates", 0)), meta.get("scope", "all")
-        kinds, guards = meta.get("learned_kinds"), meta.get("guards", ()) if name == "learned" else ()
-        return lambda: LearnedAgent(net, margin=margin, candidates=k, scope=scope, learned_kinds=kinds, guards=guards)
+        return lambda: LearnedAgent.from_meta(net, meta, None if name == "learned" else ())
     if name == "ismcts":
         return SearchAgent
     if name == "ismcts+learned":

@@ -248,6 +248,19 @@ class LearnedAgent:
         self.guards = guards
         self._guards: tuple[str, ...] = () if guards is None else check_guards(list(guards))
 
+    @classmethod
+    def from_meta(cls, net: QNet, meta: dict[str, Any], guards: Collection[str] | None = None) -> LearnedAgent:
+        """The agent a weights file describes: ``net`` played with its meta's margin, candidates, scope,
+        learned kinds and guards (``guards`` overrides the last: ``()`` plays the file unguarded)."""
+        return cls(
+            net,
+            margin=float(meta.get("margin", 0.0)),
+            candidates=int(meta.get("candidates", 0)),
+            scope=meta.get("scope", "all"),
+            learned_kinds=meta.get("learned_kinds"),
+            guards=meta.get("guards", ()) if guards is None else guards,
+        )
+
     def start_hand(self, seed: int, seat: int) -> None:
         """A new hand: seed the exploration stream from the hand, so a seat's play repeats under its seed."""
         self.rng = SplitMix64(derive(seed, 4000 + seat))

@@ -2,15 +2,14 @@
 
 A guard (``gouji_rules.play.blunders``, ``LearnedAgent(guards=…)``) replaces a blunder the network
 chooses by greedy's choice.  Whether that helps is a question for the agent's own play, not for the
-teacher that trained it: the teacher valued each move by greedy's play of the rest, and greedy
-never burns back and never punishes an unopened point the way the network does (docs/research.md,
+teacher that trained it: the teacher valued each move by greedy's play of the rest (docs/research.md,
 "The guards").  So each blunder is measured as the network plays,
 on duplicate deals in matches, under each variant the file plays, against each of ``opponents``: the
 network without the guard (``self``), and greedy and simple, paired on the same deals.  A guard is kept
 when its mean gain is not below 0 against any of them under any variant: the blunders are the ones
 club players point out and issue 32 asks the agent not to make, so a guard stays unless it measurably
 costs the agent points.  (Measured against the network alone, both guards of dianshaomenla's file
-gained, +0.26 together; against greedy and simple the same guards cost −0.35 and −0.87: whether a habit
+gained, +0.26 together; against greedy and simple the same guards cost −0.37 and −0.87: whether a habit
 is a blunder depends on whom it meets; docs/research.md, "The guards".)  The kept set is then measured
 as a whole the same way, and every figure is written in the file's meta (``guard_choice``) beside the
 guards (``guards``).  ``reuse``: the figures of an earlier choice on the same deals (its
@@ -36,14 +35,7 @@ GUARD_SEED = 0x6A2D
 def _agent(net: QNet, meta: dict[str, Any], guards: Sequence[str]) -> Any:
     from .agent import LearnedAgent
 
-    return LearnedAgent(
-        net,
-        margin=float(meta.get("margin", 0.0)),
-        candidates=int(meta.get("candidates", 0)),
-        scope=meta.get("scope", "all"),
-        learned_kinds=meta.get("learned_kinds"),
-        guards=tuple(guards),
-    )
+    return LearnedAgent.from_meta(net, meta, tuple(guards))
 
 
 OPPONENTS = ("self", "greedy", "simple")

@@ -99,7 +99,15 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "training",
         "self-play training, and the club files it draws",
-        ("learn.selfplay", "learn.train", "learn.duplicate", "learn.workers", "learn.clubs", "learn.guards"),
+        (
+            "learn.selfplay",
+            "learn.train",
+            "learn.duplicate",
+            "learn.workers",
+            "learn.clubs",
+            "learn.guards",
+            "learn.distil",
+        ),
     ),
     ("web", "club night, editor, rooms", ("web",)),
     (

@@ -1,0 +1,135 @@
+"""Distil the weights of several variants into one file that plays every variant (gouji_rules.learn.distil).
+
+Usage: python training/distil.py OUT.npz [--teacher dagang=FILE --teacher dianshaomenla=FILE]
+       [--init FILE] [--turns 3] [--draw-clubs 24 --club-seed 14] [--matches 400] [--match-hands 8]
+       [--rounds 2] [--epochs 12] [--lr 3e-4] [--seed 17]
+
+Each teacher is the weights a variant played with (default: the shipped files); a drawn club is labelled
+by the teacher of the shipped variant nearest its rules (``agent.base_variant``), as it was played
+before.  Round 1 records the teachers' own matches, each later round the student's (DAgger), against
+themselves, greedy and simple; after each round the student (started from ``--init``, default the
+last teacher) is fitted on all rounds' positions and OUT is written (completely or not at all), its meta
+naming the teachers, the rounds and the held-out agreement with the teachers.  Progress on stderr; the
+agreement of the last round on stdout as JSON.  A bad file or variant: its name and why, exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from gouji_rules import catalog
+from gouji_rules.errors import GoujiError
+from gouji_rules.learn import clubs as club_space
+from gouji_rules.learn import distil
+from gouji_rules.learn.agent import SHIPPED, base_variant, shipped_path
+from gouji_rules.learn.checkpoint import check_play_meta, fit_columns, load_weights, save_weights
+from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
+from gouji_rules.learn.net import QNet
+
+
+def _load(path: str) -> tuple[QNet, dict[str, Any]]:
+    net, meta, _ = load_weights(path)
+    check_play_meta(path, meta)
+    return fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0], meta
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dest")
+    ap.add_argument("--teacher", action="append", default=[], help="VARIANT=FILE (default: the shipped files)")
+    ap.add_argument("--init", default=None, help="the student's first weights (default: the last teacher)")
+    ap.add_argument("--turns", type=int, default=3, help="matches of each teacher's variant per drawn club's")
+    ap.add_argument("--draw-clubs", type=int, default=24)
+    ap.add_argument("--club-seed", type=int, default=14)
+    ap.add_argument("--matches", type=int, default=400, help="matches recorded per round")
+    ap.add_argument("--match-hands", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--epochs", type=float, default=12.0)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--seed", type=int, default=17)
+    args = ap.parse_args()
+    if min(args.matches, args.match_hands, args.rounds, args.turns) < 1 or args.draw_clubs < 0 or args.epochs <= 0:
+        ap.error(
+            "--matches, --match-hands, --rounds and --turns must be at least 1, --draw-clubs 0 or more, --epochs > 0"
+        )
+    pairs = [t.split("=", 1) for t in args.teacher] or [[n, str(shipped_path(n))] for n in SHIPPED]
+    if any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
+        ap.error("--teacher is VARIANT=FILE")
+    try:
+        teachers = {name: _load(path) for name, path in pairs}
+        variants = {name: catalog.resolve(name) for name in teachers}
+        student, meta = _load(args.init) if args.init else (teachers[pairs[-1][0]][0].copy(), teachers[pairs[-1][0]][1])
+        drawn = club_space.draw_clubs(args.draw_clubs, args.club_seed) if args.draw_clubs else []
+    except (GoujiError, OSError, ValueError) as e:
+        print(f"distil: {str(e).splitlines()[0]}", file=sys.stderr)
+        raise SystemExit(1) from None
+    jobs = [(variants[n], teachers[n][0]) for n in teachers for _ in range(args.turns)]
+    for club in drawn:
+        near = base_variant(club)
+        if near not in teachers:
+            print(f"distil: drawn club {club.name} is nearest {near}, which no --teacher names", file=sys.stderr)
+            raise SystemExit(1)
+        jobs.append((club, teachers[near][0]))
+    digests = {n: hashlib.sha256(Path(p).read_bytes()).hexdigest()[:16] for n, p in pairs}
+    margin = float(meta.get("margin", 0.0))
+    samples, held = distil.Samples(), distil.Samples()
+    adam = None
+    rounds: list[dict[str, Any]] = []
+    for r in range(args.rounds):
+        t0 = time.monotonic()
+        got = distil.collect(jobs, meta, args.matches, args.match_hands, args.seed * 1000 + r, student if r else None)
+        train, out = got.split(20)
+        samples.extend(train)
+        held.extend(out)
+        t1 = time.monotonic()
+        print(f"round {r + 1}: {len(got)} positions in {t1 - t0:.0f} s; fitting {len(samples)}", file=sys.stderr)
+
+        def progress(step: int, loss: float) -> None:
+            if step % 2000 == 0:
+                print(f"  step {step}: loss {loss:.5f}", file=sys.stderr, flush=True)
+
+        adam = distil.fit(student, samples, args.epochs, args.lr, seed=args.seed + r, adam=adam, progress=progress)
+        agree = distil.agreement(student, held, margin)
+        rounds.append(
+            {
+                "round": r + 1,
+                "behaviour": "student" if r else "teachers",
+                "positions": len(got),
+                "fitted_on": len(samples),
+                "held_out": len(held),
+                "agreement": agree,
+                "seconds": round(time.monotonic() - t0, 1),
+            }
+        )
+        print(f"round {r + 1}: agreement {json.dumps(agree)}", file=sys.stderr, flush=True)
+        out_meta = {k: v for k, v in meta.items() if k not in ("net", "guards", "guard_choice", "guard_command")}
+        out_meta["distilled"] = {
+            "teachers": {n: {"file": p, "sha256": digests[n]} for n, p in pairs},
+            "clubs_labelled_by": "the teacher of the nearest shipped variant (agent.base_variant)",
+            "matches_per_round": args.matches,
+            "match_hands": args.match_hands,
+            "opponents": list(distil.OPPONENTS),
+            "epochs": args.epochs,
+            "lr": args.lr,
+            "seed": args.seed,
+            "rounds": rounds,
+            "method": "policy distillation (Q regression on the candidates) with DAgger rounds",
+        }
+        out_meta["trained_over"] = {
+            "variants": list(teachers),
+            "clubs": club_space.space(args.draw_clubs, args.club_seed) if args.draw_clubs else None,
+        }
+        out_meta["command"] = shlex.join(["python", "training/distil.py", *sys.argv[1:]])
+        save_weights(args.dest, student, out_meta)
+    print(json.dumps(rounds[-1]["agreement"]))
+
+
+if __name__ == "__main__":
+    main()
