@@ -116,13 +116,15 @@ conversion, their decisions) keep them here."""
 
 @pytest.fixture
 def session7_weights(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``LearnedAgent()`` and ``shipped_fit`` read the session-7 weights while the test runs, and the
+    """``LearnedAgent()`` and ``shipped_fit`` read the session-7 weights while the test runs (each
+    variant the file of the one it is nearest, as a club played before one file played them all), and the
     strength table gives the figure measured for them."""
     from gouji_rules.game import strength
     from gouji_rules.learn import agent
 
     shipped = agent.shipped_path
-    monkeypatch.setattr(agent, "shipped_path", lambda name: SESSION7.get(name) or shipped(name))
+    monkeypatch.setattr(agent, "shipped_path", lambda name=agent.WEIGHTS: SESSION7.get(name) or shipped(name))
+    monkeypatch.setattr(agent, "weights_of", lambda variant: agent.nearest(variant, list(SESSION7)))
     monkeypatch.setattr(agent, "_CACHE", {})
     then = {
         v: strength.Strength("learned", v, *figures, 200, strength._LEARNED.format(v=v, how="ismcts distilled"))

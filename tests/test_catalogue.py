@@ -335,9 +335,9 @@ from gouji_rules.env.encoding import WORDS
 from gouji_rules.env.features import MODES
 from gouji_rules.learn.agent import shipped_fit
 assert MODES[-1] == "pardon" and WORDS[-1] == Choose("pardon"), (MODES, WORDS)
+fit = shipped_fit()[2]
+assert [c for c in fit.new if c.endswith(".pardon")] == ["mode.pardon", "word.pardon"] and not fit.gone, fit
 for v in BEFORE:
-    fit = shipped_fit(v)[2]
-    assert [c for c in fit.new if c.endswith(".pardon")] == ["mode.pardon", "word.pardon"] and not fit.gone, fit
     assert hands_digest(v) == BEFORE[v], v
 assert aec_digest("dagang", 400) == "84034009c2cb5ed4"  # the env's pins, by name (tests/env/test_env_lazy.py)
 assert aec_digest("dagang_jifen", 400, True) == "8e0969a6e0957edf"

@@ -4,13 +4,14 @@ Usage: python training/distil.py OUT.npz [--teacher dagang=FILE --teacher diansh
        [--init FILE] [--turns 3] [--draw-clubs 24 --club-seed 14] [--matches 400] [--match-hands 8]
        [--rounds 2] [--epochs 12] [--lr 3e-4] [--seed 17]
 
-Each teacher is the weights a variant played with (default: the shipped files); a drawn club is labelled
-by the teacher of the shipped variant nearest its rules (``agent.base_variant``), as it was played
-before.  Round 1 records the teachers' own matches, each later round the student's (DAgger), against
-themselves, greedy and simple; after each round the student (started from ``--init``, default the
-last teacher) is fitted on all rounds' positions and OUT is written (completely or not at all), its meta
-naming the teachers, the rounds and the held-out agreement with the teachers.  Progress on stderr; the
-agreement of the last round on stdout as JSON.  A bad file or variant: its name and why, exit 1.
+Each teacher is the weights a variant played with (default: the two files dagang and dianshaomenla
+shipped until session 17, kept in training/one/teachers/); a drawn club is labelled by the teacher of
+the variant nearest its rules (``agent.nearest``), the file it was played with before.  Round 1 records
+the teachers' own matches, each later round the student's (DAgger), against themselves, greedy and
+simple; after each round the student (started from ``--init``, default the last teacher) is fitted on
+all rounds' positions and OUT is written (completely or not at all), its meta naming the teachers, the
+rounds and the held-out agreement with the teachers.  Progress on stderr; the agreement of the last
+round on stdout as JSON.  A bad file or variant: its name and why, exit 1.
 """
 
 from __future__ import annotations
@@ -28,10 +29,20 @@ from gouji_rules import catalog
 from gouji_rules.errors import GoujiError
 from gouji_rules.learn import clubs as club_space
 from gouji_rules.learn import distil
-from gouji_rules.learn.agent import SHIPPED, base_variant, shipped_path
+from gouji_rules.learn.agent import nearest
 from gouji_rules.learn.checkpoint import check_play_meta, fit_columns, load_weights, save_weights
 from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
 from gouji_rules.learn.net import QNet
+
+TEACHERS = Path(__file__).resolve().parent / "one" / "teachers"
+DEFAULT = ("dagang", "dianshaomenla")
+
+
+def _shown(path: str) -> str:
+    """A teacher's path as the meta names it: from the checkout's root when it lies inside."""
+    full = Path(path).resolve()
+    root = TEACHERS.parents[2]
+    return str(full.relative_to(root)) if full.is_relative_to(root) else path
 
 
 def _load(path: str) -> tuple[QNet, dict[str, Any]]:
@@ -59,7 +70,7 @@ def main() -> None:
         ap.error(
             "--matches, --match-hands, --rounds and --turns must be at least 1, --draw-clubs 0 or more, --epochs > 0"
         )
-    pairs = [t.split("=", 1) for t in args.teacher] or [[n, str(shipped_path(n))] for n in SHIPPED]
+    pairs = [t.split("=", 1) for t in args.teacher] or [[n, str(TEACHERS / f"{n}.npz")] for n in DEFAULT]
     if any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
         ap.error("--teacher is VARIANT=FILE")
     try:
@@ -71,12 +82,7 @@ def main() -> None:
         print(f"distil: {str(e).splitlines()[0]}", file=sys.stderr)
         raise SystemExit(1) from None
     jobs = [(variants[n], teachers[n][0]) for n in teachers for _ in range(args.turns)]
-    for club in drawn:
-        near = base_variant(club)
-        if near not in teachers:
-            print(f"distil: drawn club {club.name} is nearest {near}, which no --teacher names", file=sys.stderr)
-            raise SystemExit(1)
-        jobs.append((club, teachers[near][0]))
+    jobs += [(club, teachers[nearest(club, list(teachers))][0]) for club in drawn]
     digests = {n: hashlib.sha256(Path(p).read_bytes()).hexdigest()[:16] for n, p in pairs}
     margin = float(meta.get("margin", 0.0))
     samples, held = distil.Samples(), distil.Samples()
@@ -111,8 +117,8 @@ def main() -> None:
         print(f"round {r + 1}: agreement {json.dumps(agree)}", file=sys.stderr, flush=True)
         out_meta = {k: v for k, v in meta.items() if k not in ("net", "guards", "guard_choice", "guard_command")}
         out_meta["distilled"] = {
-            "teachers": {n: {"file": p, "sha256": digests[n]} for n, p in pairs},
-            "clubs_labelled_by": "the teacher of the nearest shipped variant (agent.base_variant)",
+            "teachers": {n: {"file": _shown(p), "sha256": digests[n]} for n, p in pairs},
+            "clubs_labelled_by": "the teacher of the nearest variant (agent.nearest)",
             "matches_per_round": args.matches,
             "match_hands": args.match_hands,
             "opponents": list(distil.OPPONENTS),

@@ -122,7 +122,7 @@ def _turns(specs: tuple[str, ...], variants: tuple[str, ...]) -> tuple[tuple[str
     default=None,
     help="a Dask scheduler address (tcp://host:8786) to run self-play on",
 )
-@click.option("--init", "init", default=None, help="start from the weights shipped for a variant (dagang) or a file")
+@click.option("--init", "init", default=None, help="start from the shipped weights (learned) or a weights file")
 @click.option("--epsilon", type=FiniteFloat(0, 1), default=0.02, show_default=True, help="exploration rate")
 @click.option(
     "--branches",

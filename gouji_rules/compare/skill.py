@@ -157,10 +157,10 @@ def training_of(agent: str, variant: Variant) -> dict[str, Any]:
     one, it plays greedy's choice); all three null for an agent with no weights."""
     if agent != "learned":
         return {"trained_over": None, "outside_training": None, "guards": None}
-    from ..learn.agent import base_variant, shipped_weights
+    from ..learn.agent import shipped_weights, weights_of
 
-    _, meta = shipped_weights(base_variant(variant))
-    over = meta.get("trained_over") or {"variants": [str(meta.get("variant", base_variant(variant)))], "clubs": None}
+    _, meta = shipped_weights(weights_of(variant))
+    over = meta.get("trained_over") or {"variants": [str(meta.get("variant", variant.name))], "clubs": None}
     return {
         "trained_over": over,
         "outside_training": not _inside(variant, over),

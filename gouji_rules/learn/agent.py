@@ -9,16 +9,16 @@ The weights are read by column name (``learn.checkpoint.fit_columns``), once whe
 added since they were trained adds columns they give zero weight, and its kinds they never learned,
 so they play on (:func:`unseen_parts` says what they never saw; ``gouji compare`` reports it).
 
-Which weights: those shipped for the variant's name; for any other variant (a club file), those of
-the shipped variant it extends — judged from the rules themselves, as the shipped variant whose
-sections it shares most (a club file that ``extends: dagang`` and changes a few keys is nearest
-to ``dagang``), because a Variant does not keep the chain it was loaded from.
+Which weights: the one file shipped, ``gouji_rules/data/agents/learned.npz``, for every variant; it reads
+the rules it plays under (the ``rule.*`` columns).  Until session 17 each of dagang and dianshaomenla
+shipped a file of its own and a club played the file of the shipped variant nearest its rules
+(:func:`nearest`); the one file is those two distilled into one network (``learn.distil``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, cast
@@ -49,34 +49,42 @@ from .features import (
 )
 from .net import QNet, WeightsError, one_blas_thread
 
-SHIPPED = ("dagang", "dianshaomenla")
-"""The variants whose weights ship in ``gouji_rules/data/agents/<name>.npz``."""
+WEIGHTS = "learned"
+"""The name of the one weights file shipped: ``gouji_rules/data/agents/learned.npz``, played under every variant."""
 
 _CACHE: dict[str, tuple[QNet, dict[str, Any], Fit]] = {}
 Chooser = Callable[[Observation, Legal], Action]
 KNOWN = frozenset(MODES)
 
 
-def shipped_path(name: str) -> Path:
-    """Where the weights shipped for variant ``name`` are installed (``gouji_rules/data/agents/NAME.npz``)."""
+def shipped_path(name: str = WEIGHTS) -> Path:
+    """Where the shipped weights named ``name`` are installed (``gouji_rules/data/agents/NAME.npz``)."""
     return Path(str(resources.files("gouji_rules.data").joinpath("agents", f"{name}.npz")))
 
 
-def shipped_fit(name: str) -> tuple[QNet, dict[str, Any], Fit]:
-    """The shipped network of a shipped variant fitted to this installation's columns by name, its
-    meta, and what fitting it did (loaded once per process).  WeightsError if absent."""
+def weights_of(variant: Variant) -> str:
+    """The name of the shipped weights ``variant`` is played with: the one file, for every variant.
+    (Tests that pin what earlier per-variant files did put :func:`nearest` here.)"""
+    del variant
+    return WEIGHTS
+
+
+def shipped_fit(name: str = WEIGHTS) -> tuple[QNet, dict[str, Any], Fit]:
+    """The shipped network named ``name`` fitted to this installation's columns by name, its meta, and
+    what fitting it did (loaded once per process).  WeightsError if absent."""
     hit = _CACHE.get(name)
     if hit is None:
-        if name not in SHIPPED:
-            raise WeightsError(f"no shipped weights for {name!r}; shipped: {', '.join(SHIPPED)}")
-        net, meta, _ = load_weights(shipped_path(name))
+        path = shipped_path(name)
+        if not path.exists():
+            raise WeightsError(f"no shipped weights named {name!r}; shipped: {WEIGHTS}")
+        net, meta, _ = load_weights(path)
         net, fit = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)
         hit = _CACHE[name] = (net, meta, fit)
     return hit
 
 
-def shipped_weights(name: str) -> tuple[QNet, dict[str, Any]]:
-    """The shipped network of a shipped variant, of this installation's layout, and its meta."""
+def shipped_weights(name: str = WEIGHTS) -> tuple[QNet, dict[str, Any]]:
+    """The shipped network named ``name``, of this installation's layout, and its meta."""
     net, meta, _ = shipped_fit(name)
     return net, meta
 
@@ -92,14 +100,14 @@ def default_chooser(kind: str) -> Chooser | None:
 
 def unseen_parts(variant: Variant) -> list[dict[str, Any]]:
     """The parts played under ``variant`` whose decision kinds or words the weights it plays with
-    (:func:`base_variant`'s shipped file) never saw: the file names no column for them (they were added
+    (:func:`weights_of`) never saw: the file names no column for them (they were added
     since it was trained, or registered after the env was imported), and the beat strategies, tribute
     kinds and declarations it plays that none of the variants the weights trained over plays.  One
     ``{part, zh, en, kinds, words}`` per part; a phase's kinds are made by their default choosers."""
     from ..parts import catalogue
     from ..phases.base import phases_of
 
-    _, meta, fit = shipped_fit(base_variant(variant))
+    _, meta, fit = shipped_fit(weights_of(variant))
     obs, act = columns_of(meta)
     known = set(obs) | set(act)
     learned = set(meta["learned_kinds"])
@@ -151,17 +159,18 @@ def _agreement(a: Any, b: Any) -> int:
     return int(a == b)
 
 
-def base_variant(variant: Variant) -> str:
-    """The shipped variant whose weights a variant plays with: its own name if shipped, else the
-    shipped variant whose rule sections agree with it in the most settings (ties: the first shipped)."""
-    if variant.name in SHIPPED:
+def nearest(variant: Variant, names: Sequence[str]) -> str:
+    """Of the shipped variants ``names``, the one ``variant`` is or whose rule sections agree with it in
+    the most settings (ties: the first): the teacher that labels a drawn club's positions in
+    ``learn.distil``, and the file a club played before one file played every variant."""
+    if variant.name in names:
         return variant.name
     from ..catalog import resolve
 
     skip = {"name", "title", "source", "hooks", "extensions"}
     fields = [f.name for f in dataclasses.fields(variant) if f.name not in skip]
-    best, best_score = SHIPPED[0], -1
-    for name in SHIPPED:
+    best, best_score = names[0], -1
+    for name in names:
         other = resolve(name)
         score = sum(_agreement(getattr(variant, f), getattr(other, f)) for f in fields)
         if score > best_score:
@@ -183,8 +192,8 @@ def folded(net: QNet, block: FloatArray) -> QNet:
 class LearnedAgent:
     """Argmax of the Q-network over the legal actions (ties: the first in ``legal``'s order).
 
-    ``net`` fixes the network (training, a weights file); without it the shipped weights of the
-    variant (:func:`base_variant`) are used.  ``epsilon`` > 0 plays a uniformly random legal action
+    ``net`` fixes the network (training, a weights file); without it the shipped weights
+    (:func:`weights_of`) are used.  ``epsilon`` > 0 plays a uniformly random legal action
     that often (self-play exploration); ``follow_greedy`` plays greedy's choice instead of the argmax
     (the behaviour policy of the first training phase).  ``trace``, when set, receives the rows of
     every decision the network could make: (observation row, chosen action row).
@@ -278,7 +287,7 @@ class LearnedAgent:
                 self._play = self.net
             else:
                 # Rules names its Variant by a Protocol (it sits below the Variant): cast back
-                self._play, meta = shipped_weights(base_variant(cast(Variant, rules.variant)))
+                self._play, meta = shipped_weights(weights_of(cast(Variant, rules.variant)))
                 if self.learned_kinds is None:  # a kind the layout has columns for
                     self._learned = frozenset(meta["learned_kinds"]) & KNOWN
                 if self.margin is None:
@@ -360,12 +369,13 @@ class LearnedAgent:
 
 
 __all__ = [
-    "SHIPPED",
+    "WEIGHTS",
     "LearnedAgent",
     "WeightsError",
-    "base_variant",
     "default_chooser",
+    "nearest",
     "shipped_fit",
     "shipped_weights",
     "unseen_parts",
+    "weights_of",
 ]

@@ -2,7 +2,7 @@
 
 Each shipped weights file was trained leaning on one variant, and the one best under ``dianshaomenla``
 loses to ``dagang``'s under ``dagang``; so the agent played the file of the shipped variant a club's
-file is nearest to (``agent.base_variant``), and a club was judged by whichever file that was.  Policy
+file is nearest to (``agent.nearest``), and a club was judged by whichever file that was.  Policy
 distillation (Rusu et al., "Policy Distillation", 2016: one student regressing the Q-values of several
 teachers, each on its own game) makes one network of them: the student sees the rule columns, and on
 every position of a variant it learns the Q-values that variant's teacher gives the actions the agent

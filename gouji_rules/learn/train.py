@@ -44,7 +44,7 @@ from ..errors import GoujiError
 from ..game.rng import derive
 from ..play.agents import GreedyAgent
 from ..variant import Variant
-from .agent import LearnedAgent, shipped_path
+from .agent import WEIGHTS, LearnedAgent, shipped_path
 from .carry import CarryValue, fit_carry
 from .checkpoint import (
     check_run_meta,
@@ -215,13 +215,13 @@ class Runner:
 
 
 def initial_net(cfg: TrainConfig) -> QNet:
-    """A new network, or the shipped weights of a variant / a weights file (``--init``), read by column
+    """A new network, or the shipped weights (``--init learned``) / a weights file, read by column
     name: a column the file does not name starts at zero weights (a part added since it was trained)."""
     if cfg.init is None:
         return QNet(OBS_SIZE, ACT_SIZE, cfg.hidden, seed=cfg.seed)
-    path = shipped_path(cfg.init) if not os.path.lexists(cfg.init) else Path(cfg.init)
-    if not path.exists() and not os.path.lexists(cfg.init):
-        raise GoujiError(f"--init {cfg.init!r}: neither a shipped variant with weights nor a weights file")
+    path = shipped_path() if cfg.init == WEIGHTS and not os.path.lexists(cfg.init) else Path(cfg.init)
+    if not os.path.lexists(path):
+        raise GoujiError(f"--init {cfg.init!r}: neither the shipped weights ({WEIGHTS}) nor a weights file")
     try:
         net, meta, _ = load_weights(path)
     except WeightsError as e:

@@ -5,14 +5,14 @@ from gouji_rules.catalog import resolve
 from gouji_rules.compare import compare
 from gouji_rules.compare.html import render_html
 from gouji_rules.compare.report import render_text
-from gouji_rules.learn.agent import base_variant, shipped_weights
+from gouji_rules.learn.agent import shipped_weights, weights_of
 
 
 def test_each_strength_row_names_the_guards_of_the_weights_played() -> None:
     doc = compare(["dagang", "dianshaomenla"], 2, seed=1, agents="learned,greedy")
     learned, greedy = doc["sides"]
     for row in learned["strength"]:
-        meta = shipped_weights(base_variant(resolve(row["variant"])))[1]
+        meta = shipped_weights(weights_of(resolve(row["variant"])))[1]
         assert row["guards"] == list(meta.get("guards", []))
     assert all(row["guards"] is None for row in greedy["strength"])
 

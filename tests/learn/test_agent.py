@@ -1,6 +1,6 @@
-"""The shipped ``learned`` agent: legal, repeatable play from the seat's own observation, weights
-that name where they came from, a club variant played with its parent's weights, and the name
-known wherever agents are named."""
+"""The shipped ``learned`` agent: legal, repeatable play from the seat's own observation, one weights
+file that names where it came from and plays every variant, a club's file read by its rules, and the
+name known wherever agents are named."""
 
 import json
 import subprocess
@@ -11,7 +11,7 @@ import pytest
 
 from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.env.encoding import ActionEncoding
-from gouji_rules.learn.agent import SHIPPED, LearnedAgent, base_variant, shipped_path, shipped_weights
+from gouji_rules.learn.agent import WEIGHTS, LearnedAgent, nearest, shipped_path, shipped_weights
 from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.features import PLAY_MODES, Featurizer
 from gouji_rules.play.agents import AGENTS, GreedyAgent, make_agent
@@ -22,14 +22,23 @@ from gouji_rules.sim import play_hand
 from ..conftest import swap_hidden
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_shipped_weights_name_variant_command_seed_decisions_and_code_version(name) -> None:
-    """A variant's shipped file was trained under that variant (its own run's, or one of several)."""
-    _, meta, _ = load(shipped_path(name))
-    trained = (meta.get("trained_over") or {}).get("variants") or [meta["variant"]]
-    assert name in trained and meta["command"].startswith("gouji train")
+def test_the_shipped_weights_name_the_variants_they_were_distilled_over_the_command_and_the_teachers() -> None:
+    """One file for every variant (issue 32): trained over both shipped variants and drawn clubs, made
+    by a command in its meta from the two files each variant shipped before, whose digests it names."""
+    import hashlib
+    from pathlib import Path
+
+    _, meta, _ = load(shipped_path())
+    assert (
+        meta["trained_over"]["variants"] == ["dagang", "dianshaomenla"] and meta["trained_over"]["clubs"]["count"] > 0
+    )
+    assert meta["command"].startswith("python training/distil.py")
     assert isinstance(meta["seed"], int) and meta["decisions"] > 0 and meta["code_version"]
-    assert shipped_path(name).stat().st_size < 5_000_000
+    root = Path(__file__).resolve().parents[2]
+    for name, t in meta["distilled"]["teachers"].items():
+        digest = hashlib.sha256((root / "training" / "one" / "teachers" / f"{name}.npz").read_bytes()).hexdigest()
+        assert t["sha256"] == digest[:16]
+    assert shipped_path().stat().st_size < 5_000_000
 
 
 @pytest.mark.parametrize("factory", [dagang, dianshaomenla])
@@ -54,7 +63,7 @@ def _positions(variant, seeds=range(3)):
 
 def test_learned_scores_every_legal_action_and_leaves_greedy_only_by_its_margin() -> None:
     agent, argmax = LearnedAgent(candidates=0, scope="all"), LearnedAgent(margin=0.0, candidates=0, scope="all")
-    margin = shipped_weights("dagang")[1]["margin"]
+    margin = shipped_weights()[1]["margin"]
     for a in (agent, argmax):
         a.start_hand(0, 0)
     checked = 0
@@ -73,7 +82,7 @@ def test_learned_scores_every_legal_action_and_leaves_greedy_only_by_its_margin(
     assert checked > 30
 
 
-@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("name", ["dagang", "dianshaomenla"])
 def test_the_shipped_agent_plays_as_its_weights_meta_says(name) -> None:
     """margin, choice set, scope and guards come from the file: the best of the choice set by Q where
     the scope asks the network, greedy's choice unless that best clears the margin and is no blunder
@@ -81,7 +90,7 @@ def test_the_shipped_agent_plays_as_its_weights_meta_says(name) -> None:
     from gouji_rules.catalog import resolve
     from gouji_rules.search import SearchAgent
 
-    meta = shipped_weights(name)[1]
+    meta = shipped_weights()[1]
     margin, k, scope = meta["margin"], meta.get("candidates", 0), meta.get("scope", "all")
     guards = tuple(meta.get("guards", ()))
     agent, search = LearnedAgent(), SearchAgent(candidates=max(1, k))
@@ -137,20 +146,24 @@ def test_learned_sees_only_its_own_observation() -> None:
     assert changed >= 40
 
 
-def test_a_club_variant_plays_with_the_weights_of_the_variant_it_extends(tmp_path) -> None:
+def test_every_variant_plays_the_one_file_and_a_club_is_nearest_the_variant_it_extends(tmp_path) -> None:
     from gouji_rules.dsl import load_file
 
     s0 = tmp_path / "s0club.yaml"
     s0.write_text("extends: dianshaomenla\nname: s0club\nburn:\n  teammate: false\n", encoding="utf-8")
     s4 = tmp_path / "s4club.yaml"
-    s4.write_text("extends: dagang\nname: s4club\nscoring:\n  points: [2, 1, 0, 0, -1, -2]\n", encoding="utf-8")
-    assert base_variant(load_file(s0)) == "dianshaomenla"
-    assert base_variant(load_file(s4)) == "dagang"
-    assert base_variant(dagang()) == "dagang"
-    v = load_file(s0)
-    agent = LearnedAgent()
-    play_hand(v, 3, [agent] + [GreedyAgent() for _ in range(5)])
-    assert agent._play is shipped_weights("dianshaomenla")[0]
+    s4.write_text("extends: dagang\nname: s4club\nburn:\n  needs_open_point: false\n", encoding="utf-8")
+    names = ["dagang", "dianshaomenla"]
+    assert nearest(load_file(s0), names) == "dianshaomenla"  # whose teacher labels it in distillation
+    assert nearest(load_file(s4), names) == "dagang"
+    assert nearest(dagang(), names) == "dagang"
+    blocks = []
+    for v in (load_file(s0), dianshaomenla(), load_file(s4), dagang()):
+        agent = LearnedAgent()
+        play_hand(v, 3, [agent] + [GreedyAgent() for _ in range(5)])
+        assert agent._play is shipped_weights(WEIGHTS)[0] and agent._feat is not None
+        blocks.append(agent._feat.rule_block)
+    assert not np.array_equal(blocks[0], blocks[1]) and not np.array_equal(blocks[2], blocks[3])  # it reads the rules
 
 
 def _gouji(*args: str) -> subprocess.CompletedProcess[str]:

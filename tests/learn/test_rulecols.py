@@ -80,7 +80,7 @@ def test_observation_rows_end_with_the_rules_block() -> None:
 def test_the_folded_shipped_network_scores_as_the_whole_one() -> None:
     """The shipped agent adds the block's part of the first layer to its bias once per Rules; with
     non-zero rule weights that must give the Q the whole network gives."""
-    net = shipped_weights("dagang")[0].copy()
+    net = shipped_weights()[0].copy()
     net.p["w_obs"][BASE_SIZE:] = np.random.default_rng(1).normal(0, 0.1, (len(RULE_COLUMNS), net.hidden[0]))
     v = dagang()
     feat = Featurizer(v.rules)

@@ -229,6 +229,8 @@ def test_train_usage_errors_exit_2_and_bad_init_exits_1(tmp_path) -> None:
     assert r.returncode == 2 and "three positive widths" in r.stderr
     r = subprocess.run(train_cmd(tmp_path / "b", "--init", "nosuch", "--seconds", "1"), capture_output=True, text=True)
     assert r.returncode == 1 and "--init 'nosuch'" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run(train_cmd(tmp_path / "b", "--init", "dagang", "--seconds", "1"), capture_output=True, text=True)
+    assert r.returncode == 1 and "neither the shipped weights (learned)" in r.stderr  # one file since session 17
     assert not os.path.exists(tmp_path / "b")  # nothing is made for a run that cannot start
     r = subprocess.run(
         train_cmd(tmp_path / "c", "--teacher-worlds", "2", "--branches", "1"), capture_output=True, text=True
@@ -245,12 +247,12 @@ def test_init_fine_tunes_a_club_file_from_the_shipped_weights(tmp_path) -> None:
 
     club = tmp_path / "club.yaml"
     club.write_text("extends: dagang\nname: club\nburn:\n  needs_open_point: false\n", encoding="utf-8")
-    t = Trainer(_config(tmp_path / "run", variant=str(club), init="dagang"))
-    shipped = shipped_weights("dagang")[0]
+    t = Trainer(_config(tmp_path / "run", variant=str(club), init="learned"))
+    shipped = shipped_weights()[0]
     assert t.variant.name == "club" and t.net.hidden == shipped.hidden
     assert all(np.array_equal(t.net.p[k], shipped.p[k]) for k in shipped.p)
     p = t.run(max_decisions=400)
-    assert p.updates > 0 and load(tmp_path / "run" / "checkpoint.npz")[1]["config"]["init"] == "dagang"
+    assert p.updates > 0 and load(tmp_path / "run" / "checkpoint.npz")[1]["config"]["init"] == "learned"
 
 
 def test_the_same_units_on_a_dask_cluster_learn_the_same_network(tmp_path) -> None:
