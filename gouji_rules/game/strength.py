@@ -52,8 +52,8 @@ STRENGTHS: tuple[Strength, ...] = (
     ),
     Strength("random", "dagang", -5.32, -5.79, -4.85, 200, _RANDOM),
     Strength("random", "dianshaomenla", -5.31, -5.44, -5.17, 200, _RANDOM),
-    Strength("learned", "dagang", 2.23, 1.80, 2.67, 200, _LEARNED.format(v="dagang", how=_ONE)),
-    Strength("learned", "dianshaomenla", 0.98, 0.68, 1.29, 200, _LEARNED.format(v="dianshaomenla", how=_ONE)),
+    Strength("learned", "dagang", 2.50, 2.07, 2.92, 200, _LEARNED.format(v="dagang", how=_ONE)),
+    Strength("learned", "dianshaomenla", 1.18, 0.87, 1.49, 200, _LEARNED.format(v="dianshaomenla", how=_ONE)),
     Strength("simple", "dagang", 1.81, 1.45, 2.17, 400, _SIMPLE.format(v="dagang")),
     Strength("simple", "dianshaomenla", 1.78, 1.59, 1.97, 400, _SIMPLE.format(v="dianshaomenla")),
 )
