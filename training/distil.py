@@ -33,6 +33,7 @@ from gouji_rules.learn.agent import nearest
 from gouji_rules.learn.checkpoint import check_play_meta, fit_columns, load_weights, save_weights
 from gouji_rules.learn.features import ACT_COLUMNS, OBS_COLUMNS
 from gouji_rules.learn.net import QNet
+from gouji_rules.outputs import check_outputs
 
 TEACHERS = Path(__file__).resolve().parent / "one" / "teachers"
 DEFAULT = ("dagang", "dianshaomenla")
@@ -74,6 +75,7 @@ def main() -> None:
     if any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
         ap.error("--teacher is VARIANT=FILE")
     try:
+        check_outputs([args.dest], [p for _, p in pairs] + ([args.init] if args.init else []))
         teachers = {name: _load(path) for name, path in pairs}
         variants = {name: catalog.resolve(name) for name in teachers}
         student, meta = _load(args.init) if args.init else (teachers[pairs[-1][0]][0].copy(), teachers[pairs[-1][0]][1])
@@ -133,9 +135,17 @@ def main() -> None:
             "clubs": club_space.space(args.draw_clubs, args.club_seed) if args.draw_clubs else None,
         }
         out_meta["command"] = shlex.join(["python", "training/distil.py", *sys.argv[1:]])
-        save_weights(args.dest, student, out_meta)
+        try:
+            save_weights(args.dest, student, out_meta)
+        except (GoujiError, OSError) as e:  # e.g. the disk filled during the run: say so, keep nothing half-written
+            print(f"distil: {str(e).splitlines()[0]}", file=sys.stderr)
+            raise SystemExit(1) from None
     print(json.dumps(rounds[-1]["agreement"]))
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # OUT holds the last round written, whole (each round is written whole)
+        print("distil: stopped; the destination holds the last finished round, if any", file=sys.stderr)
+        raise SystemExit(130) from None

@@ -137,6 +137,18 @@ def test_distil_script_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path
     assert not dest.exists()
 
 
+@pytest.mark.parametrize("where", ["missing-folder", "folder", "a-teacher"])
+def test_distil_script_refuses_a_destination_it_cannot_write_before_any_work(tmp_path: Path, where: str) -> None:
+    """A run takes half an hour: a destination that cannot be written is refused at once, in one line."""
+    good = _teacher_file(tmp_path, "dagang", 1)
+    dest = {"missing-folder": tmp_path / "no" / "one.npz", "folder": tmp_path, "a-teacher": good}[where]
+    before = good.read_bytes()
+    cmd = [sys.executable, str(SCRIPT), str(dest), "--teacher", f"dagang={good}", "--matches", "1"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.startswith("distil: ") and len(r.stderr.strip().splitlines()) == 1
+    assert "round 1" not in r.stderr and good.read_bytes() == before
+
+
 def test_distil_script_usage_errors_exit_2(tmp_path: Path) -> None:
     r = subprocess.run(
         [sys.executable, str(SCRIPT), str(tmp_path / "x.npz"), "--rounds", "0"], capture_output=True, text=True
