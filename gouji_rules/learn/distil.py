@@ -46,12 +46,14 @@ class Samples:
         return len(self.obs)
 
     def add(self, obs: FloatArray, acts: FloatArray, target: FloatArray, variant: str) -> None:
+        """One decision: its observation row, candidate rows, the teacher's Q of each, and the variant."""
         self.obs.append(np.array(obs, dtype=np.float32))
         self.acts.append(np.array(acts, dtype=np.float32))
         self.target.append(np.array(target, dtype=np.float32))
         self.variant.append(variant)
 
     def extend(self, other: Samples) -> None:
+        """Add every decision of ``other`` (the next round's positions)."""
         self.obs += other.obs
         self.acts += other.acts
         self.target += other.target
@@ -75,6 +77,7 @@ class Recorder(QNet):
         self.behaviour, self.teacher, self.sink, self.variant = behaviour, teacher, sink, variant
 
     def q(self, obs: FloatArray, acts: FloatArray) -> FloatArray:
+        """``behaviour``'s Q, which the agent plays by; ``teacher``'s is what is written down."""
         out = self.behaviour.q(obs, acts)
         self.sink.add(obs, acts, out if self.teacher is self.behaviour else self.teacher.q(obs, acts), self.variant)
         return out
