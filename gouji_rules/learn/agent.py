@@ -353,12 +353,7 @@ class LearnedAgent:
                 q[where] = net.q(x, rows[where])
             else:
                 q = net.q(x, rows)
-            i = int(np.argmax(q))
-            margin = self._margin
-            if margin > 0 and rows[i, GREEDY_AT] == 0.0:
-                hit = np.flatnonzero(rows[:, GREEDY_AT])
-                if len(hit) and q[i] - q[hit[0]] < margin:
-                    i = int(hit[0])
+            i = pick(q, rows, self._margin)
             if self._guards and rows[i, GREEDY_AT] == 0.0 and made(self._guards, obs, legal, legal[i]):
                 hit = np.flatnonzero(rows[:, GREEDY_AT])
                 if len(hit) and not made(self._guards, obs, legal, legal[int(hit[0])]):
@@ -368,12 +363,26 @@ class LearnedAgent:
         return legal[i]
 
 
+def pick(q: FloatArray, rows: FloatArray, margin: float) -> int:
+    """The row a learned agent plays given its candidates' Q: the argmax, unless greedy's row (the
+    ``GREEDY_AT`` column) is within ``margin`` of it, so that where the network barely tells the
+    actions apart the greedy agent's sense stands.  The one place this rule lives: distillation
+    (``learn.distil``) judges agreement by it too."""
+    i = int(np.argmax(q))
+    if margin > 0 and rows[i, GREEDY_AT] == 0.0:
+        hit = np.flatnonzero(rows[:, GREEDY_AT])
+        if len(hit) and q[i] - q[hit[0]] < margin:
+            i = int(hit[0])
+    return i
+
+
 __all__ = [
     "WEIGHTS",
     "LearnedAgent",
     "WeightsError",
     "default_chooser",
     "nearest",
+    "pick",
     "shipped_fit",
     "shipped_weights",
     "unseen_parts",

@@ -25,8 +25,9 @@ import numpy as np
 from ..play.agents import Agent, GreedyAgent, SimpleAgent
 from ..play.match import play_match
 from ..variant import Variant
+from .agent import pick
 from .duplicate import pair_seed
-from .features import GREEDY_AT, FloatArray
+from .features import FloatArray
 from .net import Adam, QNet
 
 OPPONENTS = ("self", "greedy", "simple")
@@ -151,17 +152,6 @@ def fit(
     return adam
 
 
-def choice(q: FloatArray, acts: FloatArray, margin: float) -> int:
-    """The row the agent plays given the Q of its candidates: the argmax, unless greedy's row (the
-    ``GREEDY_AT`` column) is within ``margin`` of it (``LearnedAgent``'s rule)."""
-    i = int(np.argmax(q))
-    if margin > 0 and acts[i, GREEDY_AT] == 0.0:
-        hit = np.flatnonzero(acts[:, GREEDY_AT])
-        if len(hit) and q[i] - q[hit[0]] < margin:
-            i = int(hit[0])
-    return i
-
-
 def agreement(net: QNet, samples: Samples, margin: float) -> dict[str, float]:
     """Per variant, the share of decisions where ``net`` plays what the teacher plays (all, then each
     variant's name), and the mean squared error of its Q."""
@@ -170,7 +160,7 @@ def agreement(net: QNet, samples: Samples, margin: float) -> dict[str, float]:
     for o, a, t, v in zip(samples.obs, samples.acts, samples.target, samples.variant, strict=True):
         q = net.q(o, a)
         err.append(float(np.mean((q - t) ** 2)))
-        hit = float(choice(q, a, margin) == choice(t, a, margin))
+        hit = float(pick(q, a, margin) == pick(t, a, margin))
         same.setdefault("all", []).append(hit)
         same.setdefault(v, []).append(hit)
     out = {k: round(float(np.mean(x)), 4) for k, x in same.items()}
@@ -178,4 +168,4 @@ def agreement(net: QNet, samples: Samples, margin: float) -> dict[str, float]:
     return out
 
 
-__all__ = ["OPPONENTS", "Recorder", "Samples", "agreement", "choice", "collect", "fit"]
+__all__ = ["OPPONENTS", "Recorder", "Samples", "agreement", "collect", "fit"]

@@ -12,7 +12,7 @@ import pytest
 
 from gouji_rules.catalog import dagang, dianshaomenla
 from gouji_rules.learn import distil
-from gouji_rules.learn.agent import LearnedAgent
+from gouji_rules.learn.agent import LearnedAgent, pick
 from gouji_rules.learn.checkpoint import load_weights, save_weights
 from gouji_rules.learn.features import ACT_SIZE, GREEDY_AT, OBS_SIZE
 from gouji_rules.learn.net import QNet
@@ -52,12 +52,12 @@ def test_the_student_comes_to_choose_as_the_teacher_does() -> None:
     assert after["all"] > before["all"] + 0.25
 
 
-def test_choice_keeps_greedys_action_unless_the_argmax_beats_it_by_the_margin() -> None:
+def test_pick_keeps_greedys_action_unless_the_argmax_beats_it_by_the_margin() -> None:
     acts = np.zeros((3, ACT_SIZE), np.float32)
     acts[1, GREEDY_AT] = 1.0
     q = np.array([1.05, 1.0, 0.2], np.float32)
-    assert distil.choice(q, acts, 0.1) == 1
-    assert distil.choice(q, acts, 0.01) == 0
+    assert pick(q, acts, 0.1) == 1
+    assert pick(q, acts, 0.01) == 0
 
 
 def test_from_meta_plays_a_weights_file_as_its_meta_says() -> None:
