@@ -86,7 +86,8 @@ def register(group: click.Group) -> None:
         show_default=True,
         callback=_check_agents,
         help=f"one agent for every seat, or A,B: side A in seats 0 2 4, side B in 1 3 5, and skill_gap = A − B "
-        f"({', '.join(sorted(AGENTS))}, or cmd:COMMAND for a bot, docs/bot-protocol.md; NAME=… names one)",
+        f"({', '.join(sorted(AGENTS))}, learned:FILE for a weights file of your own, or cmd:COMMAND for a bot, "
+        "docs/bot-protocol.md; NAME=… names one)",
     )
     @click.option(
         "--cross-check",

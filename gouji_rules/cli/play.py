@@ -38,7 +38,7 @@ from .common import (
     show_default=True,
     callback=check_agents,
     help=f"one agent for every seat, or A,B: A in seats 0 2 4, B in 1 3 5 ({', '.join(sorted(AGENTS))}, "
-    "or cmd:COMMAND for a bot, docs/bot-protocol.md; NAME=… names one)",
+    "learned:FILE for a weights file of your own, or cmd:COMMAND for a bot, docs/bot-protocol.md; NAME=… names one)",
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON document on stdout")
 @click.option(

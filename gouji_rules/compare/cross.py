@@ -9,7 +9,7 @@ excludes 0 for both) and in the same direction.  The others depend on how people
 and are listed apart.
 
 With ``--agents A,B`` the cross-check keeps the pairing and changes one side: every side played by
-``learned`` (the default agent) takes the second kind, or side A when neither is ``learned``.
+``learned`` (the default agent, or ``learned:FILE``) takes the second kind, or side A when neither is ``learned``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import GoujiError
+from ..play.agents import agent_kind
 from .skill import QUICK_BUDGET, QUICK_ISMCTS, parse_agents
 
 DEFAULT_AGENTS = "learned"
@@ -54,8 +55,8 @@ def cross_pairing(agents: str, kind: str) -> tuple[str | None, str]:
     second = _AGENT_OF[kind]
     if a == b:
         swap = [True, True]
-    elif "learned" in (a, b):
-        swap = [a == "learned", b == "learned"]
+    elif "learned" in (agent_kind(a), agent_kind(b)):
+        swap = [agent_kind(a) == "learned", agent_kind(b) == "learned"]
     else:
         swap = [True, False]
     sides = [a, b]

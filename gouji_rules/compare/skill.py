@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import GoujiError
 from ..game.seats import SEATS, side_seats
 from ..game.strength import measured_variants, strength
-from ..play.agents import AGENTS, Agent, make_agent
+from ..play.agents import AGENTS, LEARNED_FILE, Agent, agent_kind, is_agent, make_agent
 from ..variant import Variant
 
 
@@ -61,7 +61,7 @@ def _body(side: str) -> str:
 
 def _starts_side(token: str) -> bool:
     body = _body(token.strip())
-    return body in AGENTS or body == QUICK_ISMCTS or body.startswith("cmd:")
+    return is_agent(body) or body == QUICK_ISMCTS or body.startswith("cmd:")
 
 
 QUICK_ISMCTS = "ismcts-quick"
@@ -79,8 +79,13 @@ def _check_side(side: str) -> None:
         if not argv:
             raise GoujiError(f"{side!r} names no command (cmd:COMMAND, e.g. cmd:python3 examples/bot.py)")
         return
-    if body not in AGENTS and body != QUICK_ISMCTS:
-        raise GoujiError(f"unknown agents {body!r}; known: {', '.join(sorted(AGENTS))}, or cmd:COMMAND for a bot")
+    if body == LEARNED_FILE:
+        raise GoujiError(f"{side!r} names no weights file (learned:FILE, e.g. learned:club.npz)")
+    if not is_agent(body) and body != QUICK_ISMCTS:
+        raise GoujiError(
+            f"unknown agents {body!r}; known: {', '.join(sorted(AGENTS))}, learned:FILE for a weights file "
+            "of your own, or cmd:COMMAND for a bot"
+        )
 
 
 def table_agents(spec: str) -> list[Agent]:
@@ -132,18 +137,24 @@ def never_saw(agent: str, variant: Variant) -> list[dict[str, Any]]:
     """The parts played under ``variant`` that ``agent`` never learned: for ``learned``, the phases whose
     decision kinds or words its weights have no column for (they were added since it was trained; their
     kinds are made by each kind's default chooser).  Other agents read no weights: none."""
-    if agent != "learned":
+    if agent_kind(_body(agent)) != "learned":
         return []
     from ..learn.agent import unseen_parts  # numpy's agent, only where it plays
 
-    return unseen_parts(variant)
+    return unseen_parts(variant, weights_file(agent))
+
+
+def weights_file(agent: str) -> str | None:
+    """The weights file a ``learned:FILE`` side plays; None for the shipped weights or another agent."""
+    body = _body(agent)
+    return body[len(LEARNED_FILE) :] if body.startswith(LEARNED_FILE) else None
 
 
 def cannot_read(agent: str, variant: Variant) -> list[str]:
     """What ``variant`` sets that ``agent`` cannot read: for ``learned``, the expression hooks and the
     options with no input column (``learn.rulecols.unseen_rules``: ``hooks.team_score``, ``sets.kill``);
     it plays by the options it reads.  Other agents read no rule columns: none."""
-    if agent != "learned":
+    if agent_kind(_body(agent)) != "learned":
         return []
     from ..learn.rulecols import unseen_rules
 
@@ -155,11 +166,11 @@ def training_of(agent: str, variant: Variant) -> dict[str, Any]:
     a file written before that key was trained over its own variant alone), and whether ``variant`` lies
     outside it, and the blunders it is guarded against (``meta["guards"]``: where its network would make
     one, it plays greedy's choice); all three null for an agent with no weights."""
-    if agent != "learned":
+    if agent_kind(_body(agent)) != "learned":
         return {"trained_over": None, "outside_training": None, "guards": None}
-    from ..learn.agent import shipped_weights, weights_of
+    from ..learn.agent import weights_fit
 
-    _, meta = shipped_weights(weights_of(variant))
+    _, meta, _ = weights_fit(weights_file(agent), variant)
     over = meta.get("trained_over") or {"variants": [str(meta.get("variant", variant.name))], "clubs": None}
     return {
         "trained_over": over,

@@ -89,6 +89,32 @@ def shipped_weights(name: str = WEIGHTS) -> tuple[QNet, dict[str, Any]]:
     return net, meta
 
 
+def file_fit(path: str) -> tuple[QNet, dict[str, Any], Fit]:
+    """A weights file of one's own (a club's: ``gouji train --variant club.yaml --init learned``) fitted to
+    this installation's columns by name, its meta, and what fitting it did; loaded once per process while
+    the file is unchanged.  WeightsError, naming the file, if it cannot be read or is no weights file."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError as e:
+        raise WeightsError(f"{path}: cannot read the weights file ({e.strerror})") from None
+    key = f"{p.resolve()}\0{st.st_size}\0{st.st_mtime_ns}"
+    hit = _CACHE.get(key)
+    if hit is None:
+        net, meta, _ = load_weights(p)
+        if "learned_kinds" not in meta:
+            raise WeightsError(f"{path}: no learned_kinds in its meta: not a weights file that `gouji train` wrote")
+        net, fit = fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)
+        hit = _CACHE[key] = (net, meta, fit)
+    return hit
+
+
+def weights_fit(weights: str | None, variant: Variant) -> tuple[QNet, dict[str, Any], Fit]:
+    """What the learned agent plays ``variant`` with: the file ``weights`` (:func:`file_fit`), or with None
+    the shipped weights (:func:`weights_of`, :func:`shipped_fit`)."""
+    return file_fit(weights) if weights else shipped_fit(weights_of(variant))
+
+
 def default_chooser(kind: str) -> Chooser | None:
     """The default chooser the decision kind ``kind`` declares (``DecisionKind.chooser``), or None:
     then the greedy agent's choice, what every kind the network never learned was made by before."""
@@ -98,16 +124,16 @@ def default_chooser(kind: str) -> Chooser | None:
     return chooser
 
 
-def unseen_parts(variant: Variant) -> list[dict[str, Any]]:
+def unseen_parts(variant: Variant, weights: str | None = None) -> list[dict[str, Any]]:
     """The parts played under ``variant`` whose decision kinds or words the weights it plays with
-    (:func:`weights_of`) never saw: the file names no column for them (they were added
+    (the file ``weights``, else :func:`weights_of`) never saw: the file names no column for them (they were added
     since it was trained, or registered after the env was imported), and the beat strategies, tribute
     kinds and declarations it plays that none of the variants the weights trained over plays.  One
     ``{part, zh, en, kinds, words}`` per part; a phase's kinds are made by their default choosers."""
     from ..parts import catalogue
     from ..phases.base import phases_of
 
-    _, meta, fit = shipped_fit(weights_of(variant))
+    _, meta, fit = weights_fit(weights, variant)
     obs, act = columns_of(meta)
     known = set(obs) | set(act)
     learned = set(meta["learned_kinds"])
@@ -192,8 +218,8 @@ def folded(net: QNet, block: FloatArray) -> QNet:
 class LearnedAgent:
     """Argmax of the Q-network over the legal actions (ties: the first in ``legal``'s order).
 
-    ``net`` fixes the network (training, a weights file); without it the shipped weights
-    (:func:`weights_of`) are used.  ``epsilon`` > 0 plays a uniformly random legal action
+    ``net`` fixes the network (training); ``weights`` names a weights file to play as its meta says
+    (``learned:FILE`` in ``--agents``); with neither the shipped weights (:func:`weights_of`) are used.  ``epsilon`` > 0 plays a uniformly random legal action
     that often (self-play exploration); ``follow_greedy`` plays greedy's choice instead of the argmax
     (the behaviour policy of the first training phase).  ``trace``, when set, receives the rows of
     every decision the network could make: (observation row, chosen action row).
@@ -230,10 +256,14 @@ class LearnedAgent:
         scope: str | None = None,
         learned_kinds: Collection[str] | None = None,
         guards: Collection[str] | None = None,
+        weights: str | None = None,
     ) -> None:
         if scope not in (None, "all", "searched"):
             raise ValueError(f"scope must be all or searched, not {scope!r}")
         self.net = net
+        self.weights = weights
+        if weights:
+            file_fit(weights)  # read now, so a file that is no weights file stops a run before it starts
         self.scope = scope
         self._searched_only = scope == "searched"
         self.margin = margin
@@ -287,7 +317,7 @@ class LearnedAgent:
                 self._play = self.net
             else:
                 # Rules names its Variant by a Protocol (it sits below the Variant): cast back
-                self._play, meta = shipped_weights(weights_of(cast(Variant, rules.variant)))
+                self._play, meta, _ = weights_fit(self.weights, cast(Variant, rules.variant))
                 if self.learned_kinds is None:  # a kind the layout has columns for
                     self._learned = frozenset(meta["learned_kinds"]) & KNOWN
                 if self.margin is None:
@@ -381,10 +411,12 @@ __all__ = [
     "LearnedAgent",
     "WeightsError",
     "default_chooser",
+    "file_fit",
     "nearest",
     "pick",
     "shipped_fit",
     "shipped_weights",
     "unseen_parts",
+    "weights_fit",
     "weights_of",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..game.actions import AGREE, JIEFENG, PASS, REFUSE, YIELD, Action, Burn, Consent, Give, Play
 from ..game.cards import BJ, FOUR, NRANKS, SJ, THREE, TOP, TWO, CardSet
@@ -270,13 +270,13 @@ class SimpleAgent:
         return self.greedy.act(obs, legal)
 
 
-def _by_name(module: str, attr: str) -> Callable[[], Agent]:
+def _by_name(module: str, attr: str, **kwargs: Any) -> Callable[[], Agent]:
     """An agent made from a class found by name when the first one is made, never imported here:
     search builds on this module (an import would knot the two), and the learned agent needs numpy
     (and mypyc compiling this module would type-check the learning package with it)."""
 
     def make() -> Agent:
-        agent: Agent = getattr(importlib.import_module(module), attr)()
+        agent: Agent = getattr(importlib.import_module(module), attr)(**kwargs)
         return agent
 
     return make
@@ -291,13 +291,44 @@ AGENTS: dict[str, Callable[[], Agent]] = {
 }
 
 
+LEARNED_FILE = "learned:"
+"""``learned:FILE``: the learned agent playing a weights file of one's own (a club's fine-tuned file)."""
+
+
+def is_agent(name: str) -> bool:
+    """Whether :func:`make_agent` makes ``name``: a key of :data:`AGENTS`, or ``learned:FILE``.
+
+    >>> is_agent("greedy"), is_agent("learned:club.npz"), is_agent("learned:"), is_agent("clever")
+    (True, True, False, False)
+    """
+    return name in AGENTS or (name.startswith(LEARNED_FILE) and len(name) > len(LEARNED_FILE))
+
+
+def agent_kind(name: str) -> str:
+    """The kind of agent ``name`` makes: ``learned`` for ``learned:FILE``, else the name itself."""
+    return "learned" if name.startswith(LEARNED_FILE) else name
+
+
 def make_agent(name: str) -> Agent:
-    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``simple``, ``ismcts``, ``learned``);
-    unknown names raise ValueError."""
+    """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``simple``, ``ismcts``, ``learned``;
+    or ``learned:FILE``, whose file is read at its first decision); unknown names raise ValueError."""
+    if is_agent(name) and name not in AGENTS:
+        return _by_name("gouji_rules.learn.agent", "LearnedAgent", weights=name[len(LEARNED_FILE) :])()
     try:
         return AGENTS[name]()
     except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}") from None
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}, learned:FILE") from None
 
 
-__all__ = ["AGENTS", "Agent", "Consent", "GreedyAgent", "RandomAgent", "SimpleAgent", "make_agent"]
+__all__ = [
+    "AGENTS",
+    "LEARNED_FILE",
+    "Agent",
+    "Consent",
+    "GreedyAgent",
+    "RandomAgent",
+    "SimpleAgent",
+    "agent_kind",
+    "is_agent",
+    "make_agent",
+]
