@@ -93,7 +93,7 @@ def event_group() -> None:
     "--bots",
     multiple=True,
     type=TEXT,
-    help="NAME=random|greedy|ismcts|learned|cmd:COMMAND, comma-separated (may repeat)",
+    help="NAME=random|greedy|simple|ismcts|learned|learned:FILE|cmd:COMMAND, comma-separated (may repeat)",
 )
 @click.option("--format", "fmt", type=click.Choice(["round_robin", "swiss", "rotating"]), help="the schedule")
 @click.option(

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import VariantError
+from ..errors import GoujiError, VariantError
 from ..inputs import MIB, InputFileError, read_text
-from ..play.agents import AGENTS
+from ..play.agents import AGENTS, LEARNED_FILE, is_agent, make_agent
 from ..variant import Variant
 from . import schedule, storage, tiebreaks
 from .errors import EventError, InputError, ScoreTooBig
@@ -195,9 +195,15 @@ def parse_bots(specs: Sequence[str]) -> list[tuple[str, str]]:
                     raise InputError(f"bot {name!r}: cannot split the command: {e}") from None
                 if not argv:
                     raise InputError(f"bot {name!r}: empty command after 'cmd:'")
+            elif kind.startswith(LEARNED_FILE) and is_agent(kind):
+                kind = LEARNED_FILE + str(Path(kind[len(LEARNED_FILE) :]).resolve())  # the event may run elsewhere
+                try:
+                    make_agent(kind)  # reads the file now: no event starts with a bot that cannot play
+                except GoujiError as e:
+                    raise InputError(f"bot {name!r}: {e}") from None
             elif kind not in AGENTS:
                 raise InputError(
-                    f"bot {name!r}: unknown agent {kind!r}; use {', '.join(sorted(AGENTS))} or cmd:COMMAND"
+                    f"bot {name!r}: unknown agent {kind!r}; use {', '.join(sorted(AGENTS))}, learned:FILE or cmd:COMMAND"
                 )
             out.append((name, kind))
     return out

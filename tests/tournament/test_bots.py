@@ -219,3 +219,40 @@ def test_a_restart_waits_for_hello_no_longer_than_the_budget(tmp_path: Path) -> 
         took = time.monotonic() - start
     assert rep.out_of_time
     assert took < 7.0, took  # a full hello wait would take 10 s past the crash
+
+
+def test_a_clubs_weights_file_plays_in_a_bot_event_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``NAME=learned:FILE``: the file is read when the event is made (a bad one makes no event) and kept by
+    its full path, so the event runs from another folder."""
+    from gouji_rules.learn.agent import shipped_path
+
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "mine.npz").write_bytes(shipped_path().read_bytes())
+    (club / "bad.npz").write_text("no weights here")
+    monkeypatch.chdir(club)
+    bad = tmp_path / "bad.sqlite"
+    r = gouji(
+        "event",
+        "new",
+        str(bad),
+        "--name",
+        "x",
+        "--bots",
+        "a=learned:bad.npz,b=greedy,c=random,d=greedy,e=random,f=greedy",
+    )
+    assert (
+        r.exit_code == 1 and "bot 'a': " in r.stderr and "bad.npz: not a weights file" in r.stderr and not bad.exists()
+    )
+    ev = tmp_path / "ok.sqlite"
+    r = gouji(
+        "event", "new", str(ev), "--name", "ok", "--rounds", "1", "--hands", "2",
+        "--bots", "a=learned:mine.npz,b=greedy,c=random,d=greedy,e=random,f=greedy",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    monkeypatch.chdir(tmp_path)
+    r = gouji("event", "run", str(ev))
+    assert r.exit_code == 0, r.output
+    assert "0 fault(s)" in r.stdout and "4 of 4 hands stored" in r.stdout
