@@ -452,7 +452,7 @@ def _sides_section(doc: dict[str, Any]) -> list[str]:
             told.add(("guards", side["agent"]))
             notes.append(
                 f'<p class="guards">{escape(guards_zh(side))} {escape(side["agent"])} is guarded against '
-                f"{escape(', '.join(guards))}: where its network would make one, it plays greedy's choice.</p>"
+                f"{escape(', '.join(guards))}: where its network would make one, it plays its best choice that is none.</p>"
             )
     c = doc.get("cross_check")
     if c and c.get("agents"):

@@ -397,7 +397,7 @@ def guards_zh(side: dict[str, Any]) -> str:
     if not guards:
         return ""
     named = "、".join(BLUNDER_ZH.get(g, g) for g in guards)
-    return f"{side['agent']} 有防错：它的网络要{named}时，改出 greedy 的牌。"
+    return f"{side['agent']} 有防错：它的网络要{named}时，改出它认为最好的另一手。"
 
 
 def trained_over_parts(side: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -777,7 +777,7 @@ def sides_text(doc: dict[str, Any]) -> list[str]:
                 "guards",
                 guards,
                 f"{side['agent']} is guarded against {', '.join(guards)}: where its network would make one of "
-                "these blunders, it plays greedy's choice",
+                "these blunders, it plays its best choice that is none",
             ),
         ):
             if shown and (f"note:{what}", side["agent"]) not in told:  # each note once per agent

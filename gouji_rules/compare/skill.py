@@ -165,7 +165,7 @@ def training_of(agent: str, variant: Variant) -> dict[str, Any]:
     """What the weights ``agent`` plays ``variant`` with were trained over (their meta's ``trained_over``;
     a file written before that key was trained over its own variant alone), and whether ``variant`` lies
     outside it, and the blunders it is guarded against (``meta["guards"]``: where its network would make
-    one, it plays greedy's choice); all three null for an agent with no weights."""
+    one, it plays its best choice that is none); all three null for an agent with no weights."""
     if agent_kind(_body(agent)) != "learned":
         return {"trained_over": None, "outside_training": None, "guards": None}
     from ..learn.agent import weights_fit

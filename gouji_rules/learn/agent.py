@@ -237,10 +237,11 @@ class LearnedAgent:
     ``margin`` too (the shipped weights take all three from their meta).  ``learned_kinds``: the decision
     kinds the network makes (a weights file's ``meta["learned_kinds"]``; default: the shipped weights'
     meta, or the modes of play for a network of one's own); every other kind goes to its default chooser.
-    ``guards``: names of blunders (``gouji_rules.play.blunders``) the network's choice is checked for; one
-    it makes is replaced by greedy's choice where greedy's is no such blunder (``meta["guards"]``, measured
-    before it was written there: docs/research.md, "The guards"; default: the shipped weights' meta, or
-    none for a network of one's own).
+    ``guards``: names of blunders (``gouji_rules.play.blunders``) the network's choice is checked for; where
+    it chose one, it plays its best candidate that is no such blunder (``meta["guards"]``, measured before
+    it was written there: docs/research.md, "The guards"; default: the shipped weights' meta, or none for a
+    network of one's own).  Until session 18 greedy's choice replaced it; the network's own next best
+    costs less (docs/research.md).
     """
 
     name = "learned"
@@ -352,6 +353,15 @@ class LearnedAgent:
         chooser = self._choosers[mode]
         return self.greedy.act(obs, legal) if chooser is None else chooser(obs, legal)
 
+    def _guarded(self, obs: Observation, legal: Legal, q: FloatArray, rows: FloatArray, i: int) -> int:
+        """The network's choice ``i`` is a guarded blunder: its best candidate that is none (by the same
+        margin rule), or ``i`` itself where every candidate is one."""
+        q = q.copy()
+        for j in np.flatnonzero(np.isfinite(q)):
+            if made(self._guards, obs, legal, legal[int(j)]):
+                q[j] = -np.inf
+        return pick(q, rows, self._margin) if np.isfinite(q).any() else i
+
     def act(self, obs: Observation, legal: Legal) -> Action:
         """The legal action of highest Q at a kind the weights learned, else the kind's own default chooser
         (also where a legal word has no column: an extension registered since the layout was built)."""
@@ -384,10 +394,8 @@ class LearnedAgent:
             else:
                 q = net.q(x, rows)
             i = pick(q, rows, self._margin)
-            if self._guards and rows[i, GREEDY_AT] == 0.0 and made(self._guards, obs, legal, legal[i]):
-                hit = np.flatnonzero(rows[:, GREEDY_AT])
-                if len(hit) and not made(self._guards, obs, legal, legal[int(hit[0])]):
-                    i = int(hit[0])
+            if self._guards and made(self._guards, obs, legal, legal[i]):
+                i = self._guarded(obs, legal, q, rows, i)
         if self.trace is not None:
             self.trace(self.seat, x if fast is None else np.concatenate((x, feat.rule_block)), rows[i])
         return legal[i]

@@ -1,7 +1,7 @@
 """Which guards a weights file plays with: each blunder measured, the ones that pay kept in its meta.
 
 A guard (``gouji_rules.play.blunders``, ``LearnedAgent(guards=…)``) replaces a blunder the network
-chooses by greedy's choice.  Whether that helps is a question for the agent's own play, not for the
+chooses by its best choice that is none (greedy's choice until session 18).  Whether that helps is a question for the agent's own play, not for the
 teacher that trained it: the teacher valued each move by greedy's play of the rest (docs/research.md,
 "The guards").  So each blunder is measured as the network plays,
 on duplicate deals in matches, under each variant the file plays, against each of ``opponents``: the

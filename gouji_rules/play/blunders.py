@@ -4,8 +4,8 @@ Each reads the engine's state (an :class:`Observation`, the :class:`Legal` actio
 chosen), never strings, and answers ``None`` where the blunder was not possible at this decision,
 ``False`` where it was possible and not made, ``True`` where it was made.  ``benchmarks/habits.py``
 counts them for each agent; the learned agent's ``guards`` (a weights file's ``meta["guards"]``)
-replace a decision of the network that one of them names by greedy's choice, where greedy's is no
-blunder of that name itself (docs/research.md, "The guards").
+replace a decision of the network that one of them names by the network's best choice that is none
+(docs/research.md, "The guards").
 """
 
 from __future__ import annotations

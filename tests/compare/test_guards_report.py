@@ -24,7 +24,7 @@ def test_the_text_and_the_page_say_what_a_guard_does() -> None:
     text, page = render_text(doc), render_html(doc)
     said = " ".join(text.split())
     assert "learned is guarded against fours_before_open, jokerless_burn: where its network would make one" in said
-    zh = "learned 有防错：它的网络要没开点先出4、手里没王就烧牌时，改出 greedy 的牌。"
+    zh = "learned 有防错：它的网络要没开点先出4、手里没王就烧牌时，改出它认为最好的另一手。"
     assert "".join(zh.split()) in "".join(text.split())  # the summary wraps Chinese between any two characters
     assert '<p class="guards">' in page and "没开点先出4" in page
     for row in doc["sides"][0]["strength"]:
