@@ -1,13 +1,15 @@
 """Measure each blunder's guard for a weights file and write the file again with those that pay.
 
 Usage: python training/choose_guards.py IN.npz OUT.npz --variants dagang,dianshaomenla [--pairs 400] [--match-hands 8]
-       [--opponents self,greedy,simple] [--reuse EARLIER.npz]
+       [--opponents self,greedy,simple] [--reuse EARLIER.npz] [--keep fours_before_open,...]
 
 The network's numbers are written unchanged; the meta gains ``guards`` (the blunders whose guard
 pays, ``gouji_rules.learn.guards``), ``guard_choice`` (every figure: what one guard gains the network
 against itself unguarded, greedy and simple, points a hand on duplicate match deals, 95% intervals) and
 ``guard_command`` (this command).  ``--reuse`` takes the figures of an earlier choice written in another
-file (the same pairs, hands and deals) instead of measuring them again.  Progress on stderr; the chosen guards on stdout.  A bad file or
+file (the same pairs, hands and deals) instead of measuring them again.  ``--keep`` keeps the guards it names
+whatever they measure (the habits a club or issue 32 asks gone) and measures only that set, so the file
+says what they cost.  Progress on stderr; the chosen guards on stdout.  A bad file or
 variant: its name and why on stderr, exit status 1, nothing written.
 """
 
@@ -35,6 +37,7 @@ def main() -> None:
     ap.add_argument("--match-hands", type=int, default=8)
     ap.add_argument("--opponents", default=",".join(OPPONENTS), help="whom each guard is measured against")
     ap.add_argument("--reuse", default=None, help="a file whose guard_choice figures are taken, not measured again")
+    ap.add_argument("--keep", default=None, help="guards kept whatever they measure (comma-separated blunder names)")
     args = ap.parse_args()
     if args.pairs < 2 or args.match_hands < 0:
         ap.error("--pairs must be at least 2 and --match-hands 0 or more")
@@ -56,7 +59,12 @@ def main() -> None:
     opponents = [o for o in args.opponents.split(",") if o.strip()]
     if not opponents or any(o not in OPPONENTS for o in opponents):
         ap.error(f"--opponents names some of {', '.join(OPPONENTS)}")
-    chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress, reuse, opponents)
+    keep = None if args.keep is None else [k for k in args.keep.split(",") if k.strip()]
+    try:
+        chosen = choose_guards(net, meta, variants, args.pairs, args.match_hands, progress, reuse, opponents, keep)
+    except ValueError as e:
+        print(f"choose_guards: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
     meta = {k: v for k, v in meta.items() if k != "net"}
     meta.update(chosen)
     argv = sys.argv[1:]

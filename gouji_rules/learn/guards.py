@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from ..play.blunders import BLUNDERS
+from ..play.blunders import BLUNDERS, check_guards
 from ..variant import Variant
 from .carry import score_unit
 from .duplicate import Strength, interval, pair_seed, play_pair
@@ -57,12 +57,15 @@ def choose_guards(
     progress: Callable[[str, str, Strength], None] | None = None,
     reuse: dict[str, Any] | None = None,
     opponents: Sequence[str] = OPPONENTS,
+    keep: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The guards that pay for ``net`` (played as ``meta`` says) under ``variants``, and every figure:
     ``{"guards": [...], "guard_choice": {"pairs", "match_hands", "seed", "opponents", "figures": [...]}}``.
 
     Against ``self`` a figure is the guarded network − the unguarded on each deal pair; against another
-    agent it is (guarded − it) − (unguarded − it) on the same deal pair, so the deal's luck cancels."""
+    agent it is (guarded − it) − (unguarded − it) on the same deal pair, so the deal's luck cancels.
+    ``keep``: the guards to keep whatever they measure (``rule`` ``kept``: the habits a club or an issue asks
+    gone); only that set is measured, so its cost is written beside it."""
     unknown = [o for o in opponents if o not in OPPONENTS]
     if unknown or not opponents:
         raise ValueError(f"opponents must be among {', '.join(OPPONENTS)}, not {list(opponents)}")
@@ -108,12 +111,15 @@ def choose_guards(
             progress(f"{'+'.join(guards)} against {against}", variant.name, s)
         return row
 
-    kept = []
-    for name in BLUNDERS:
-        rows = [measure((name,), v, o) for v in variants for o in opponents]
-        if all(r["gain"] >= 0 for r in rows):
-            kept.append(name)
-    if len(kept) > 1:
+    if keep is not None:
+        kept = [b for b in BLUNDERS if b in check_guards(list(keep))]
+    else:
+        kept = []
+        for name in BLUNDERS:
+            rows = [measure((name,), v, o) for v in variants for o in opponents]
+            if all(r["gain"] >= 0 for r in rows):
+                kept.append(name)
+    if len(kept) > 1 or (keep is not None and kept):
         for v in variants:
             for o in opponents:
                 measure(kept, v, o)
@@ -124,6 +130,7 @@ def choose_guards(
             "match_hands": match_hands,
             "seed": GUARD_SEED,
             "opponents": list(opponents),
+            "rule": "kept" if keep is not None else "no loss",
             "figures": figures,
         },
     }

@@ -100,3 +100,28 @@ def test_choose_guards_script_refuses_a_bad_file_and_writes_nothing(tmp_path) ->
     )
     assert r.returncode == 1 and r.stderr.startswith("choose_guards: ") and "Traceback" not in r.stderr
     assert not dest.exists()
+
+
+def test_kept_guards_are_kept_whatever_they_cost_and_their_cost_is_written() -> None:
+    from gouji_rules.catalog import dagang
+    from gouji_rules.learn.guards import choose_guards
+
+    net = QNet(OBS_SIZE, ACT_SIZE, (16, 8, 8), seed=3)
+    out = choose_guards(
+        net,
+        {"margin": 0.0},
+        [dagang()],
+        2,
+        1,
+        opponents=("self", "greedy"),
+        keep=["lone_big_joker", "fours_before_open"],
+    )
+    assert out["guards"] == ["fours_before_open", "lone_big_joker"]  # in the order of BLUNDERS
+    choice = out["guard_choice"]
+    assert choice["rule"] == "kept"
+    assert [(f["guards"], f["against"]) for f in choice["figures"]] == [
+        (["fours_before_open", "lone_big_joker"], "self"),
+        (["fours_before_open", "lone_big_joker"], "greedy"),
+    ]
+    with pytest.raises(ValueError, match="no blunder named 'fours'"):
+        choose_guards(net, {"margin": 0.0}, [dagang()], 2, 1, keep=["fours"])
