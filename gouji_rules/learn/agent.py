@@ -353,14 +353,16 @@ class LearnedAgent:
         chooser = self._choosers[mode]
         return self.greedy.act(obs, legal) if chooser is None else chooser(obs, legal)
 
-    def _guarded(self, obs: Observation, legal: Legal, q: FloatArray, rows: FloatArray, i: int) -> int:
-        """The network's choice ``i`` is a guarded blunder: its best candidate that is none (by the same
-        margin rule), or ``i`` itself where every candidate is one."""
+    def _guarded(self, obs: Observation, legal: Legal, q: FloatArray, i: int) -> int:
+        """The network's choice ``i`` is a guarded blunder: its candidate of highest Q that is none, or
+        ``i`` itself where every candidate is one.  No margin here: deferring to greedy once the
+        network's own choice is ruled out is what guards did until session 18, and it cost points
+        (docs/research.md, "The guards")."""
         q = q.copy()
         for j in np.flatnonzero(np.isfinite(q)):
             if made(self._guards, obs, legal, legal[int(j)]):
                 q[j] = -np.inf
-        return pick(q, rows, self._margin) if np.isfinite(q).any() else i
+        return int(np.argmax(q)) if np.isfinite(q).any() else i
 
     def act(self, obs: Observation, legal: Legal) -> Action:
         """The legal action of highest Q at a kind the weights learned, else the kind's own default chooser
@@ -395,7 +397,7 @@ class LearnedAgent:
                 q = net.q(x, rows)
             i = pick(q, rows, self._margin)
             if self._guards and made(self._guards, obs, legal, legal[i]):
-                i = self._guarded(obs, legal, q, rows, i)
+                i = self._guarded(obs, legal, q, i)
         if self.trace is not None:
             self.trace(self.seat, x if fast is None else np.concatenate((x, feat.rule_block)), rows[i])
         return legal[i]
