@@ -145,7 +145,7 @@ def unseen_parts(variant: Variant, weights: str | None = None) -> list[dict[str,
             if kinds or words:
                 out.append({"part": phase.name, "zh": phase.zh, "en": phase.en, "kinds": kinds, "words": words})
     # the other kinds of part: played here, played under none of the variants the weights trained over
-    trained = _trained_variants(meta)
+    trained = _trained_variants(meta, variant)
     new = set(fit.new)
     for part in catalogue.parts():
         if part.kind == "match phase" or not _played(variant, part.kind, part.name):
@@ -157,13 +157,16 @@ def unseen_parts(variant: Variant, weights: str | None = None) -> list[dict[str,
     return out
 
 
-def _trained_variants(meta: dict[str, Any]) -> list[Variant]:
-    """The shipped variants a weights file was trained over (``trained_over``, else its ``variant``);
-    a drawn club's name names no file, so it is left out."""
+def _trained_variants(meta: dict[str, Any], variant: Variant) -> list[Variant]:
+    """The shipped variants a weights file was trained over (``trained_over``, else its ``variant``), and
+    ``variant`` where a club file of its name was (a fine-tuned club's file, played under its own rules);
+    any other club's name names no file, so it is left out."""
     from .. import catalog
 
-    names = (meta.get("trained_over") or {}).get("variants") or [meta.get("variant")]
-    return [catalog.resolve(str(n)) for n in names if str(n) in catalog.names()]
+    names = [str(n) for n in (meta.get("trained_over") or {}).get("variants") or [meta.get("variant")]]
+    shipped = catalog.names()
+    own = [variant] if variant.name in names and variant.name not in shipped else []
+    return [catalog.resolve(n) for n in names if n in shipped] + own
 
 
 def _played(variant: Variant, kind: str, name: str) -> bool:

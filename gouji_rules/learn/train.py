@@ -214,11 +214,12 @@ class Runner:
             self.client.close()
 
 
-def initial_net(cfg: TrainConfig) -> QNet:
+def initial_net(cfg: TrainConfig) -> tuple[QNet, dict[str, Any] | None]:
     """A new network, or the shipped weights (``--init learned``) / a weights file, read by column
-    name: a column the file does not name starts at zero weights (a part added since it was trained)."""
+    name: a column the file does not name starts at zero weights (a part added since it was trained);
+    and the file's meta (None for a new network)."""
     if cfg.init is None:
-        return QNet(OBS_SIZE, ACT_SIZE, cfg.hidden, seed=cfg.seed)
+        return QNet(OBS_SIZE, ACT_SIZE, cfg.hidden, seed=cfg.seed), None
     path = shipped_path() if cfg.init == WEIGHTS and not os.path.lexists(cfg.init) else Path(cfg.init)
     if not os.path.lexists(path):
         raise GoujiError(f"--init {cfg.init!r}: neither the shipped weights ({WEIGHTS}) nor a weights file")
@@ -226,7 +227,7 @@ def initial_net(cfg: TrainConfig) -> QNet:
         net, meta, _ = load_weights(path)
     except WeightsError as e:
         raise WeightsError(f"--init {e}") from None
-    return fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0]
+    return fit_columns(net, meta, OBS_COLUMNS, ACT_COLUMNS)[0], meta
 
 
 class Trainer:
@@ -260,7 +261,11 @@ class Trainer:
             clubs = [portable_source(v) for v in draw_clubs(cfg.draw_clubs, cfg.seed)]
             self.sources += clubs
             self.in_turn += clubs
-        self.net = initial_net(cfg)
+        self.net, init_meta = initial_net(cfg)
+        if init_meta is not None:  # a fine-tuned file was trained over what its start was, and more
+            before = init_meta.get("trained_over") or {"variants": [str(init_meta.get("variant", ""))]}
+            self.names = list(dict.fromkeys([*(v for v in before.get("variants", ()) if v), *self.names]))
+            self.clubs_before = before.get("clubs")
         self.dir.mkdir(parents=True, exist_ok=True)
         if cfg.objective not in ("hand", "match"):
             raise GoujiError(f"objective {cfg.objective!r}: hand or match")

@@ -32,7 +32,7 @@ def _club_file(tmp_path: Path, name: str, noise: float = 0.0) -> Path:
         rng = np.random.default_rng(5)
         for p in net.p.values():
             p += rng.normal(0.0, noise, p.shape).astype(p.dtype)
-    meta = {**meta, "trained_over": {"variants": ["club-of-mine"], "clubs": None}}
+    meta = {**meta, "trained_over": {"variants": ["club_of_mine"], "clubs": None}}
     path = tmp_path / name
     save_weights(path, net, meta)
     return path
@@ -56,7 +56,7 @@ def test_compare_names_what_the_clubs_file_was_trained_over(gouji: click.Group, 
     doc = run_json(gouji, "dagang", "dianshaomenla", "--hands", "2", "--agents", f"learned:{path}", "--quiet")
     row = doc["sides"][0]["strength"][0]
     assert doc["sides"][0]["agent"] == f"learned:{path}"
-    assert row["trained_over"] == {"variants": ["club-of-mine"], "clubs": None}
+    assert row["trained_over"] == {"variants": ["club_of_mine"], "clubs": None}
     assert row["outside_training"] is True
     assert row["edge"] is None  # a file of one's own was never measured against greedy
     assert doc["cross_check"]["agents"] == "greedy"
@@ -92,3 +92,16 @@ def test_the_cross_check_replaces_a_clubs_file_as_it_replaces_learned() -> None:
     assert cross_pairing("learned:club.npz", "greedy") == ("greedy", "")
     assert cross_pairing("learned:club.npz,simple", "ismcts") == ("ismcts-quick,simple", "")
     assert parse_agents("learned:a.npz,learned") == ("learned:a.npz", "learned")
+
+
+def test_a_club_file_has_seen_the_parts_of_the_club_it_was_trained_under(tmp_path: Path) -> None:
+    from gouji_rules import load_variant
+    from gouji_rules.learn.agent import unseen_parts
+
+    path = _club_file(tmp_path, "club.npz")  # trained over club_of_mine alone
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: dagang\nname: club_of_mine\n", encoding="utf-8")
+    assert unseen_parts(load_variant(str(club)), str(path)) == []
+    other = tmp_path / "other.yaml"
+    other.write_text("extends: dagang\nname: another_club\n", encoding="utf-8")
+    assert unseen_parts(load_variant(str(other)), str(path))  # by name it knows only its own club

@@ -252,7 +252,11 @@ def test_init_fine_tunes_a_club_file_from_the_shipped_weights(tmp_path) -> None:
     assert t.variant.name == "club" and t.net.hidden == shipped.hidden
     assert all(np.array_equal(t.net.p[k], shipped.p[k]) for k in shipped.p)
     p = t.run(max_decisions=400)
-    assert p.updates > 0 and load(tmp_path / "run" / "checkpoint.npz")[1]["config"]["init"] == "learned"
+    meta = load(tmp_path / "run" / "checkpoint.npz")[1]
+    assert p.updates > 0 and meta["config"]["init"] == "learned"
+    # what the start was trained over, and the club: a report then knows what the fine-tuned file has seen
+    start = shipped_weights()[1]["trained_over"]
+    assert meta["trained_over"] == {"variants": [*start["variants"], "club"], "clubs": start["clubs"]}
 
 
 def test_the_same_units_on_a_dask_cluster_learn_the_same_network(tmp_path) -> None:
