@@ -311,7 +311,8 @@ def agent_kind(name: str) -> str:
 
 def make_agent(name: str) -> Agent:
     """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``simple``, ``ismcts``, ``learned``;
-    or ``learned:FILE``, whose file is read at its first decision); unknown names raise ValueError."""
+    or ``learned:FILE``, whose file is read now: a WeightsError names a file that is none); unknown names
+    raise ValueError."""
     if is_agent(name) and name not in AGENTS:
         return _by_name("gouji_rules.learn.agent", "LearnedAgent", weights=name[len(LEARNED_FILE) :])()
     try:
