@@ -171,6 +171,14 @@ def _turns(specs: tuple[str, ...], variants: tuple[str, ...]) -> tuple[tuple[str
     "(expert iteration's second step; about 20 times fewer samples a second, docs/research.md)",
 )
 @click.option(
+    "--guards",
+    "guard_names",
+    default="",
+    metavar="NAMES",
+    help="blunders the network plays guarded against while it trains (comma list: "
+    "fours_before_open, jokerless_burn, lone_big_joker), written in the exported file's guards",
+)
+@click.option(
     "--teach-between",
     is_flag=True,
     help="with --objective match and --teacher-worlds: branch at the decisions between hands too "
@@ -280,6 +288,7 @@ def train_cmd(
     teacher_scope: str,
     teacher_rollout: str,
     teach_between: bool,
+    guard_names: str,
     target: str,
     alternatives: str,
     behaviour: str,
@@ -377,6 +386,12 @@ def train_cmd(
         raise click.BadParameter(
             f"--teacher-worlds needs at least 2 candidates to compare (--branches {branches})", param_hint="--branches"
         )
+    from ..play.blunders import check_guards
+
+    try:
+        guards = check_guards([g.strip() for g in guard_names.split(",") if g.strip()])
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--guards") from None
     command = "gouji train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     cfg = TrainConfig(
         variant=variant_spec or "dagang",
@@ -395,6 +410,7 @@ def train_cmd(
         teacher_scope=teacher_scope,
         teach_between=teach_between,
         teacher_rollout=teacher_rollout,
+        guards=guards,
         advantage=target == "advantage",
         search_candidates=alternatives == "search",
         batch=batch,

@@ -100,6 +100,8 @@ class SelfPlayUnit:
     """with ``teacher_worlds``: who plays out the teacher's worlds (and the decisions between hands):
     ``greedy`` seats, or ``learned`` seats playing the network as the apprentice plays it, without
     exploration (expert iteration's second step; greedy while the behaviour still follows greedy)"""
+    guards: tuple[str, ...] = ()
+    """blunders the network's seats are guarded against (``LearnedAgent``'s ``guards``), wherever they play"""
 
 
 @dataclass
@@ -179,7 +181,8 @@ def run_selfplay(unit: SelfPlayUnit) -> Samples:
         seats.append(seat)
 
     agents: list[Agent] = [
-        LearnedAgent(net, epsilon=unit.epsilon, follow_greedy=unit.follow_greedy, trace=trace) for _ in range(6)
+        LearnedAgent(net, epsilon=unit.epsilon, follow_greedy=unit.follow_greedy, trace=trace, guards=unit.guards)
+        for _ in range(6)
     ]
     for _, hand in _deals(unit, variant, None, agents):
         first = len(seats)
@@ -314,7 +317,7 @@ def _players(unit: SelfPlayUnit, net: QNet, epsilon: float) -> list[Agent]:
     if unit.teacher_worlds > 0:
         return _apprentices(unit, net, epsilon, None)
     kinds = MODES if unit.carry is not None else None
-    return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds) for _ in range(6)]
+    return [LearnedAgent(net, epsilon=epsilon, learned_kinds=kinds, guards=unit.guards) for _ in range(6)]
 
 
 def _rollers(unit: SelfPlayUnit, net: QNet) -> list[Agent]:
@@ -332,7 +335,15 @@ def _apprentices(unit: SelfPlayUnit, net: QNet, epsilon: float, kinds: Collectio
     k = max(2, unit.branches)
     scope = "all" if unit.teacher_scope == "play" else "searched"
     return [
-        LearnedAgent(net, epsilon=epsilon, margin=unit.margin, candidates=k, scope=scope, learned_kinds=kinds)
+        LearnedAgent(
+            net,
+            epsilon=epsilon,
+            margin=unit.margin,
+            candidates=k,
+            scope=scope,
+            learned_kinds=kinds,
+            guards=unit.guards,
+        )
         for _ in range(6)
     ]
 

@@ -128,6 +128,10 @@ class TrainConfig:
     teacher_rollout: str = "greedy"
     """with ``teacher_worlds``: who plays out the teacher's worlds, ``greedy`` or ``learned`` (the network
     as the apprentice plays it: expert iteration's second step)"""
+    guards: tuple[str, ...] = ()
+    """blunders (``play.blunders``) the network plays guarded against while it trains, in self-play, the
+    teacher's rollouts and the strength figure, and written in the exported file's ``meta["guards"]``: so
+    it learns the hands that follow a blunder it will never make (the 4s it keeps)"""
 
 
 @dataclass
@@ -332,6 +336,7 @@ class Trainer:
             "evals": self.evals[-200:],
             "best": self.best,
             **self.play_meta(),
+            **({"guards": list(self.cfg.guards)} if self.cfg.guards else {}),
         }
 
     def trained_over(self) -> dict[str, Any]:
@@ -416,6 +421,10 @@ class Trainer:
                 f"{self.cfg.teacher_rollout}: give the run's own --teacher-rollouts, or use another --out "
                 "(with --init its best.npz)"
             )
+        was_guards = tuple(meta.get("config", {}).get("guards", ()))
+        if was_guards != self.cfg.guards:
+            said = f"--guards {','.join(was_guards)}" if was_guards else "no --guards"
+            raise GoujiError(f"{path} continues a run trained with {said}: give the run's own, or use another --out")
         if self.cfg.teacher_worlds and was_scope != self.cfg.teacher_scope:
             raise GoujiError(
                 f"{path} continues a run taught with --teacher-scope {was_scope}, not {self.cfg.teacher_scope}: "
@@ -497,7 +506,7 @@ class Trainer:
     def evaluate(self) -> Strength:
         """The network's argmax team against greedy on the fixed duplicate set; keeps the best weights."""
         net = self.net.copy()
-        agent = partial(LearnedAgent, net, margin=self.cfg.eval_margin, **self.play_scope())
+        agent = partial(LearnedAgent, net, margin=self.cfg.eval_margin, guards=self.cfg.guards, **self.play_scope())
         s = duplicate(self.variant, self.cfg.eval_pairs, EVAL_SEED, agent, GreedyAgent)
         row = {
             "updates": self.updates,
@@ -540,6 +549,7 @@ class Trainer:
             self.cfg.teacher_scope,
             self.cfg.teach_between,
             self.cfg.teacher_rollout,
+            self.cfg.guards,
         )
 
     def run(
@@ -684,7 +694,7 @@ def export(
         measured = _measured_variant(src, meta, variant)
         for k in candidates:
             for m in margins:
-                agent = partial(LearnedAgent, net, margin=m, candidates=k, scope=scope)
+                agent = partial(LearnedAgent, net, margin=m, candidates=k, scope=scope, guards=meta.get("guards", ()))
                 s = duplicate(measured, pairs, MARGIN_SEED, agent, GreedyAgent)
                 row = {
                     "margin": m,

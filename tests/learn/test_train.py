@@ -288,3 +288,75 @@ def test_kill_term_writes_a_last_checkpoint_and_exits_130(tmp_path) -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"checkpoint kept" in err
     assert load(out / "checkpoint.npz")[1]["decisions"] > 0
+
+
+def test_a_guarded_run_never_makes_its_blunder_in_selfplay(monkeypatch) -> None:
+    """``--guards``: the network's seats in self-play play as the exported file will, so the hands after
+    a blunder it will never make (the 4s it keeps) are the hands it learns from."""
+    from gouji_rules.learn import selfplay
+    from gouji_rules.play.blunders import fours_before_open
+
+    made: list[bool] = []
+
+    class Watched(selfplay.LearnedAgent):
+        def act(self, obs, legal):  # type: ignore[no-untyped-def]
+            action = super().act(obs, legal)
+            made.append(bool(fours_before_open(obs, legal, action)))
+            return action
+
+    monkeypatch.setattr(selfplay, "LearnedAgent", Watched)
+    net = QNet(OBS_SIZE, ACT_SIZE, TINY, seed=4)
+    counts = {}
+    for guards in ((), ("fours_before_open",)):
+        made.clear()
+        run_selfplay(SelfPlayUnit(0, 7, "dagang", 3, net.p, net.hidden, 0.0, False, guards=guards))
+        counts[guards] = sum(made)
+    assert counts[()] > 0 and counts[("fours_before_open",)] == 0, counts
+
+
+def test_a_guarded_run_writes_its_guards_and_resumes_only_with_them(tmp_path) -> None:
+    from gouji_rules.errors import GoujiError
+    from gouji_rules.learn.agent import LearnedAgent
+
+    Trainer(_config(tmp_path, guards=("fours_before_open",))).run(max_decisions=300)
+    assert load(tmp_path / "checkpoint.npz")[1]["guards"] == ["fours_before_open"]
+    with pytest.raises(GoujiError, match="--guards fours_before_open"):
+        Trainer(_config(tmp_path))
+    out = export(tmp_path, tmp_path / "w.npz")
+    assert out["guards"] == ["fours_before_open"]
+    assert _fours_led(lambda: LearnedAgent(weights=tmp_path / "w.npz")) == 0  # the file plays guarded
+    assert _fours_led(lambda: LearnedAgent(weights=tmp_path / "w.npz", guards=())) > 0
+
+
+def _fours_led(make) -> int:  # type: ignore[no-untyped-def]
+    """4s led before opening in two hands of dagang by six seats of ``make()``."""
+    from gouji_rules import catalog
+    from gouji_rules.play.blunders import fours_before_open
+    from gouji_rules.play.match import play_match
+
+    made = []
+
+    class Watched:
+        def __init__(self) -> None:
+            self.inner = make()
+
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(self.inner, name)
+
+        def act(self, obs, legal):  # type: ignore[no-untyped-def]
+            action = self.inner.act(obs, legal)
+            made.append(bool(fours_before_open(obs, legal, action)))
+            return action
+
+    play_match(catalog.resolve("dagang"), seed=9, hands=2, agents=[Watched() for _ in range(6)])
+    return sum(made)
+
+
+def test_train_guards_names_an_unknown_blunder_as_a_usage_error(tmp_path) -> None:
+    r = subprocess.run(
+        train_cmd(tmp_path / "run", "--guards", "fours_before_open,late_4s"), capture_output=True, text=True
+    )
+    assert (
+        r.returncode == 2 and "late_4s" in r.stderr and "fours_before_open" in r.stderr and "Traceback" not in r.stderr
+    )
+    assert not (tmp_path / "run").exists()
