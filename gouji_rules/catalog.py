@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .errors import UnknownVariant, near_miss
 from .variant import Variant
 
-__all__ = ["BUILTIN", "DEFAULT", "Variant", "dagang", "dianshaomenla", "names", "resolve"]
+__all__ = ["BUILTIN", "DEFAULT", "Variant", "dagang", "dianshaomenla", "names", "resolve", "trained_variants"]
 
 
 @functools.cache
@@ -62,3 +62,13 @@ def resolve(spec: str | None) -> Variant:
     close = near_miss(spec, names())
     hint = f"; did you mean {close!r}?" if close else f"; shipped variants: {', '.join(names())}"
     raise UnknownVariant(f"unknown variant {spec!r}{hint}")
+
+
+def trained_variants(trained: Iterable[str], variant: Variant) -> list[Variant]:
+    """The variants that the names a weights file was trained over stand for, where ``variant`` is
+    played: each shipped name's, and ``variant`` itself where a club file of its name was trained (a
+    club's fine-tuned file, played under its own rules).  Any other name is text, never a path to open."""
+    shipped = names()
+    trained = [str(n) for n in trained]
+    own = [variant] if variant.name in trained and variant.name not in shipped else []
+    return [resolve(n) for n in trained if n in shipped] + own

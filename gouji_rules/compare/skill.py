@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import GoujiError
 from ..game.seats import SEATS, side_seats
 from ..game.strength import measured_variants, strength
-from ..play.agents import AGENTS, LEARNED_FILE, Agent, agent_kind, is_agent, make_agent
+from ..play.agents import AGENTS, LEARNED_FILE, Agent, agent_kind, is_agent, learned_file, make_agent
 from ..variant import Variant
 
 
@@ -146,8 +146,7 @@ def never_saw(agent: str, variant: Variant) -> list[dict[str, Any]]:
 
 def weights_file(agent: str) -> str | None:
     """The weights file a ``learned:FILE`` side plays; None for the shipped weights or another agent."""
-    body = _body(agent)
-    return body[len(LEARNED_FILE) :] if body.startswith(LEARNED_FILE) else None
+    return learned_file(_body(agent))
 
 
 def cannot_read(agent: str, variant: Variant) -> list[str]:
@@ -182,16 +181,13 @@ def training_of(agent: str, variant: Variant) -> dict[str, Any]:
 def _inside(variant: Variant, over: dict[str, Any]) -> bool:
     """Whether ``variant`` has the rules of a variant trained over, or of a club that could have been drawn
     (a base it names, changed only in options of the ranges, to values in them)."""
-    from ..catalog import names, resolve
+    from ..catalog import names, resolve, trained_variants
     from ..dsl.diff import differences
 
     shipped = set(names())  # a name in a weights file is text to compare, never a path to open
     mine = variant.fingerprint()
-    for name in over.get("variants", ()):
-        if name in shipped and resolve(name).fingerprint() == mine:
-            return True
-        if name not in shipped and name == variant.name:  # a club file trained by name: its rules are not here
-            return True
+    if any(v.fingerprint() == mine for v in trained_variants(over.get("variants", ()), variant)):
+        return True
     clubs = over.get("clubs") or {}
     ranges = clubs.get("ranges") or {}
     for base in clubs.get("bases") or ():

@@ -158,15 +158,11 @@ def unseen_parts(variant: Variant, weights: str | None = None) -> list[dict[str,
 
 
 def _trained_variants(meta: dict[str, Any], variant: Variant) -> list[Variant]:
-    """The shipped variants a weights file was trained over (``trained_over``, else its ``variant``), and
-    ``variant`` where a club file of its name was (a fine-tuned club's file, played under its own rules);
-    any other club's name names no file, so it is left out."""
+    """The variants a weights file was trained over (``trained_over``, else its ``variant``), as
+    ``catalog.trained_variants`` reads them where ``variant`` is played."""
     from .. import catalog
 
-    names = [str(n) for n in (meta.get("trained_over") or {}).get("variants") or [meta.get("variant")]]
-    shipped = catalog.names()
-    own = [variant] if variant.name in names and variant.name not in shipped else []
-    return [catalog.resolve(n) for n in names if n in shipped] + own
+    return catalog.trained_variants((meta.get("trained_over") or {}).get("variants") or [meta.get("variant")], variant)
 
 
 def _played(variant: Variant, kind: str, name: str) -> bool:

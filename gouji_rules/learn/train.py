@@ -267,9 +267,7 @@ class Trainer:
             self.in_turn += clubs
         self.net, init_meta = initial_net(cfg)
         if init_meta is not None:  # a fine-tuned file was trained over what its start was, and more
-            before = init_meta.get("trained_over") or {"variants": [str(init_meta.get("variant", ""))]}
-            self.names = list(dict.fromkeys([*(v for v in before.get("variants", ()) if v), *self.names]))
-            self.clubs_before = before.get("clubs")
+            self._played_before(init_meta.get("trained_over") or {"variants": [str(init_meta.get("variant", ""))]})
         self.dir.mkdir(parents=True, exist_ok=True)
         if cfg.objective not in ("hand", "match"):
             raise GoujiError(f"objective {cfg.objective!r}: hand or match")
@@ -338,6 +336,12 @@ class Trainer:
             **self.play_meta(),
             **({"guards": list(self.cfg.guards)} if self.cfg.guards else {}),
         }
+
+    def _played_before(self, before: dict[str, Any]) -> None:
+        """Add what the network was trained over before this command (its ``--init`` file's, or the resumed
+        run's ``trained_over``) to this run's variants and clubs."""
+        self.names = list(dict.fromkeys([*(v for v in before.get("variants", ()) if v), *self.names]))
+        self.clubs_before = before.get("clubs")
 
     def trained_over(self) -> dict[str, Any]:
         """The variants and the drawn clubs' ranges this run plays (``checkpoint.check_trained_over``)."""
@@ -445,9 +449,7 @@ class Trainer:
             *meta.get("code_versions", []),
             *([now] if now not in meta.get("code_versions", []) else []),
         ]
-        before = meta.get("trained_over") or {}
-        self.names = list(dict.fromkeys([*before.get("variants", ()), *self.names]))  # a resumed run played both
-        self.clubs_before = before.get("clubs")
+        self._played_before(meta.get("trained_over") or {})  # a resumed run played both
         self.resumed = True
         self.saved = self.decisions
 

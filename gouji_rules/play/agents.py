@@ -301,7 +301,16 @@ def is_agent(name: str) -> bool:
     >>> is_agent("greedy"), is_agent("learned:club.npz"), is_agent("learned:"), is_agent("clever")
     (True, True, False, False)
     """
-    return name in AGENTS or (name.startswith(LEARNED_FILE) and len(name) > len(LEARNED_FILE))
+    return name in AGENTS or learned_file(name) is not None
+
+
+def learned_file(name: str) -> str | None:
+    """The weights file a ``learned:FILE`` name plays; None for any other name.
+
+    >>> learned_file("learned:club.npz"), learned_file("learned"), learned_file("learned:")
+    ('club.npz', None, None)
+    """
+    return name[len(LEARNED_FILE) :] if name.startswith(LEARNED_FILE) and len(name) > len(LEARNED_FILE) else None
 
 
 def agent_kind(name: str) -> str:
@@ -313,8 +322,9 @@ def make_agent(name: str) -> Agent:
     """A new agent by name (a key of :data:`AGENTS`: ``random``, ``greedy``, ``simple``, ``ismcts``, ``learned``;
     or ``learned:FILE``, whose file is read now: a WeightsError names a file that is none); unknown names
     raise ValueError."""
-    if is_agent(name) and name not in AGENTS:
-        return _by_name("gouji_rules.learn.agent", "LearnedAgent", weights=name[len(LEARNED_FILE) :])()
+    weights = learned_file(name)
+    if weights is not None:
+        return _by_name("gouji_rules.learn.agent", "LearnedAgent", weights=weights)()
     try:
         return AGENTS[name]()
     except KeyError:
@@ -331,5 +341,6 @@ __all__ = [
     "SimpleAgent",
     "agent_kind",
     "is_agent",
+    "learned_file",
     "make_agent",
 ]

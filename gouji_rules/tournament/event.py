@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import GoujiError, VariantError
 from ..inputs import MIB, InputFileError, read_text
-from ..play.agents import AGENTS, LEARNED_FILE, is_agent, make_agent
+from ..play.agents import AGENTS, LEARNED_FILE, learned_file, make_agent
 from ..variant import Variant
 from . import schedule, storage, tiebreaks
 from .errors import EventError, InputError, ScoreTooBig
@@ -195,8 +195,8 @@ def parse_bots(specs: Sequence[str]) -> list[tuple[str, str]]:
                     raise InputError(f"bot {name!r}: cannot split the command: {e}") from None
                 if not argv:
                     raise InputError(f"bot {name!r}: empty command after 'cmd:'")
-            elif kind.startswith(LEARNED_FILE) and is_agent(kind):
-                kind = LEARNED_FILE + str(Path(kind[len(LEARNED_FILE) :]).resolve())  # the event may run elsewhere
+            elif (weights := learned_file(kind)) is not None:
+                kind = LEARNED_FILE + str(Path(weights).resolve())  # the event may run elsewhere
                 try:
                     make_agent(kind)  # reads the file now: no event starts with a bot that cannot play
                 except GoujiError as e:
