@@ -212,6 +212,14 @@ def _turns(specs: tuple[str, ...], variants: tuple[str, ...]) -> tuple[tuple[str
 @click.option(
     "--eval-pairs", type=click.IntRange(1, 10_000), default=32, show_default=True, help="duplicate deal pairs"
 )
+@click.option(
+    "--eval-match-hands",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="play the strength figure's pairs as matches of K hands, so what a hand leaves the next counts "
+    "(0: single hands)",
+)
 @click.option("--checkpoint-seconds", type=FiniteFloat(0.1), default=60.0, show_default=True)
 @click.option("--log-every", type=FiniteFloat(0.1), default=30.0, show_default=True, help="seconds between log lines")
 @click.option(
@@ -300,6 +308,7 @@ def train_cmd(
     hands_per_unit: int,
     eval_every: int,
     eval_pairs: int,
+    eval_match_hands: int,
     checkpoint_seconds: float,
     log_every: float,
     export_to: str | None,
@@ -420,6 +429,7 @@ def train_cmd(
         hidden=(widths[0], widths[1], widths[2]),
         eval_every=eval_every,
         eval_pairs=eval_pairs,
+        eval_match_hands=eval_match_hands,
         eval_margin=eval_margin,
         checkpoint_seconds=checkpoint_seconds,
         behaviour=behaviour,

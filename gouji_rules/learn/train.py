@@ -98,6 +98,9 @@ class TrainConfig:
     hidden: tuple[int, int, int] = (256, 128, 64)
     eval_every: int = 1000
     eval_pairs: int = 32
+    eval_match_hands: int = 0
+    """the strength figure's pairs played as matches of this many hands (what a hand leaves the next
+    counts: 点贡 for a closed 开点, 烧贡 …); 0: single hands, which see none of it"""
     eval_margin: float = 0.25
     checkpoint_seconds: float = 60.0
     behaviour: str = "auto"
@@ -425,6 +428,12 @@ class Trainer:
                 f"{self.cfg.teacher_rollout}: give the run's own --teacher-rollouts, or use another --out "
                 "(with --init its best.npz)"
             )
+        was_hands = int(meta.get("config", {}).get("eval_match_hands", 0))
+        if was_hands != self.cfg.eval_match_hands:  # its best figure would not compare with the new ones
+            raise GoujiError(
+                f"{path} continues a run measured with --eval-match-hands {was_hands}: give the run's own, "
+                "or use another --out"
+            )
         was_guards = tuple(meta.get("config", {}).get("guards", ()))
         if was_guards != self.cfg.guards:
             said = f"--guards {','.join(was_guards)}" if was_guards else "no --guards"
@@ -509,13 +518,14 @@ class Trainer:
         """The network's argmax team against greedy on the fixed duplicate set; keeps the best weights."""
         net = self.net.copy()
         agent = partial(LearnedAgent, net, margin=self.cfg.eval_margin, guards=self.cfg.guards, **self.play_scope())
-        s = duplicate(self.variant, self.cfg.eval_pairs, EVAL_SEED, agent, GreedyAgent)
+        s = duplicate(self.variant, self.cfg.eval_pairs, EVAL_SEED, agent, GreedyAgent, None, self.cfg.eval_match_hands)
         row = {
             "updates": self.updates,
             "decisions": self.decisions,
             "vs_greedy": round(s.mean, 4),
             "ci95": [round(s.low, 4), round(s.high, 4)],
             "pairs": s.pairs,
+            **({"match_hands": self.cfg.eval_match_hands} if self.cfg.eval_match_hands else {}),
             "margin": self.cfg.eval_margin,
             "loss": round(self.loss, 5),
             "follow_greedy": self.follow_greedy,

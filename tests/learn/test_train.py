@@ -360,3 +360,15 @@ def test_train_guards_names_an_unknown_blunder_as_a_usage_error(tmp_path) -> Non
         r.returncode == 2 and "late_4s" in r.stderr and "fours_before_open" in r.stderr and "Traceback" not in r.stderr
     )
     assert not (tmp_path / "run").exists()
+
+
+def test_a_match_run_can_measure_itself_in_matches_and_resumes_only_so(tmp_path) -> None:
+    """``--eval-match-hands``: the strength figure plays matches, so a guard that pays only in the next
+    hand (点贡 for a closed 开点) is not judged by single hands."""
+    from gouji_rules.errors import GoujiError
+
+    Trainer(_config(tmp_path, eval_match_hands=2)).run(max_decisions=300)
+    rows = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert rows and all(r["match_hands"] == 2 for r in rows)
+    with pytest.raises(GoujiError, match="--eval-match-hands 2"):
+        Trainer(_config(tmp_path))
