@@ -704,10 +704,11 @@ def export(
         if not margins:
             break
         measured = _measured_variant(src, meta, variant)
+        hands = int(config.get("eval_match_hands", 0))  # as the run measured itself
         for k in candidates:
             for m in margins:
                 agent = partial(LearnedAgent, net, margin=m, candidates=k, scope=scope, guards=meta.get("guards", ()))
-                s = duplicate(measured, pairs, MARGIN_SEED, agent, GreedyAgent)
+                s = duplicate(measured, pairs, MARGIN_SEED, agent, GreedyAgent, None, hands)
                 row = {
                     "margin": m,
                     "candidates": k,
@@ -727,6 +728,8 @@ def export(
         best = max(table, key=lambda r: (r["vs_greedy"], r["margin"]))
         meta["margin"], meta["candidates"] = best["margin"], best["candidates"]
         meta["margin_choice"] = {"pairs": pairs, "seed": MARGIN_SEED, "figures": table}
+        if int(meta.get("config", {}).get("eval_match_hands", 0)):
+            meta["margin_choice"]["match_hands"] = int(meta["config"]["eval_match_hands"])
     save_weights(dest, net, meta)
     return meta
 

@@ -370,5 +370,7 @@ def test_a_match_run_can_measure_itself_in_matches_and_resumes_only_so(tmp_path)
     Trainer(_config(tmp_path, eval_match_hands=2)).run(max_decisions=300)
     rows = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert rows and all(r["match_hands"] == 2 for r in rows)
+    meta = export(tmp_path, tmp_path / "w.npz", margins=(0.0,), pairs=1)  # its margins measured so too
+    assert meta["margin_choice"]["match_hands"] == 2
     with pytest.raises(GoujiError, match="--eval-match-hands 2"):
         Trainer(_config(tmp_path))
