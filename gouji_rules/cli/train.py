@@ -240,7 +240,8 @@ def _turns(specs: tuple[str, ...], variants: tuple[str, ...]) -> tuple[tuple[str
 @click.option(
     "--latest",
     is_flag=True,
-    help="with --export and --margins: measure the latest checkpoint's weights too and export the better",
+    help="with --export: the latest checkpoint's weights, not best.npz's; with --margins too, both are "
+    "measured and the better exported",
 )
 @click.option(
     "--eval-margin",
@@ -342,8 +343,6 @@ def train_cmd(
             raise click.BadParameter(f"{margins!r}: numbers separated by commas", param_hint="--margins") from None
         if not all(math.isfinite(m) for m in tried):
             raise click.BadParameter(f"{margins!r}: finite numbers (no nan or inf)", param_hint="--margins")
-        if latest and not tried:
-            raise click.UsageError("--latest compares the latest checkpoint with best.npz at --margins: give --margins")
         try:
             counts = [int(k) for k in candidate_counts.split(",") if k.strip()] or [0]
         except ValueError:

@@ -671,7 +671,9 @@ def export(
     (:data:`MARGIN_SEED`) and the best is written in the file's meta (``margin``, ``candidates``,
     with the figures), for the agent to play with (``LearnedAgent``'s).  ``latest`` measures the latest
     checkpoint's weights beside the best figure's and keeps whichever does better on those deals (the
-    best of a few noisy training figures is an optimistic pick; the latest network has seen the most).
+    best of a few noisy training figures is an optimistic pick; the latest network has seen the most);
+    without ``margins`` it exports the latest checkpoint's weights unmeasured (a run judged elsewhere, in
+    matches against every bar).
     The margins are measured under ``variant`` (a shipped name or a file the user names), else under
     the shipped variant the weights name: a path written in a run's files is never opened."""
     run = Path(run_dir)
@@ -680,8 +682,10 @@ def export(
     sources = [p for p in (run / "best.npz", run / "checkpoint.npz") if p.exists()]
     if not sources:
         raise GoujiError(f"{run_dir}: no training run here (no best.npz or checkpoint.npz)")
-    if latest and not margins:
-        raise GoujiError("--latest compares the latest checkpoint with best.npz at --margins: give --margins too")
+    if latest and not margins:  # the network that has seen the most, as it is
+        sources = [p for p in sources if p.name == "checkpoint.npz"]
+        if not sources:
+            raise GoujiError(f"{run_dir}: --latest exports checkpoint.npz, and there is none")
     if not latest:
         sources = sources[:1]
     table: list[dict[str, Any]] = []
