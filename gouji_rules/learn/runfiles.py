@@ -18,7 +18,7 @@ import os
 import stat
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,13 +55,15 @@ def check_run_file(path: str | Path) -> None:
 
 
 @contextlib.contextmanager
-def folder_lock(folder: str | Path) -> Iterator[None]:
+def folder_lock(folder: str | Path) -> Iterator[Callable[[], bool]]:
     """Hold the run folder for one run: a second ``gouji train`` on it is refused at once, where its
-    checkpoints would otherwise overwrite the first's in turn (an advisory lock, gone with the process)."""
+    checkpoints would otherwise overwrite the first's in turn (an advisory lock, gone with the process).
+    Yields ``held()``: whether the path still names the folder locked, False once it was moved or
+    replaced (another run may then hold the new folder at that path: write nothing there)."""
     try:
         import fcntl
     except ImportError:  # no flock (Windows): runs are not kept apart
-        yield
+        yield lambda: True
         return
     fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
@@ -71,7 +73,16 @@ def folder_lock(folder: str | Path) -> Iterator[None]:
             raise RunFileError(
                 f"{folder}: another gouji train is running in this folder; wait for it to stop or use another --out"
             ) from None
-        yield
+        mine = os.fstat(fd)
+
+        def held() -> bool:
+            try:
+                now = os.stat(folder)
+            except OSError:
+                return False
+            return (now.st_dev, now.st_ino) == (mine.st_dev, mine.st_ino)
+
+        yield held
     finally:
         os.close(fd)
 

@@ -58,7 +58,7 @@ from .checkpoint import (
 from .duplicate import Strength, duplicate
 from .features import ACT_COLUMNS, ACT_SIZE, OBS_COLUMNS, OBS_SIZE
 from .net import Adam, QNet, WeightsError, one_blas_thread
-from .runfiles import append_line, check_run_file, folder_lock
+from .runfiles import RunFileError, append_line, check_run_file, folder_lock
 from .selfplay import Samples, SelfPlayUnit, run_selfplay
 from .workers import LocalWorkers, WorkerLost
 
@@ -290,6 +290,8 @@ class Trainer:
         self.loss = float("nan")
         self.resumed = False
         self.saved: int | None = None
+        self._held: Callable[[], bool] = lambda: True
+        """while the run goes on: whether its ``--out`` still names the folder it locked (``folder_lock``)"""
         """The decisions of the checkpoint on disk that this run wrote or resumed (None: none yet)."""
         self.poisoned = False
         """The network in memory holds NaN or inf: it is never written."""
@@ -368,8 +370,19 @@ class Trainer:
             return {"scope": "all", "learned_kinds": sorted(MODES), "objective": "match", "carry": self.cfg.carry}
         return {"scope": "all"}
 
+    def _still_held(self) -> None:
+        """RunFileError, and no more writes, once the run's folder was moved or replaced: another run may
+        hold the folder now at that path, and its checkpoints must not be overwritten by this one's."""
+        if not self._held():
+            self.poisoned = True
+            raise RunFileError(
+                f"{self.dir}: the run folder was moved or replaced while this run went on; nothing more is "
+                "written there (the folder it started in keeps its last checkpoint)"
+            )
+
     def checkpoint(self) -> None:
         """Write the run's state atomically (``checkpoint.npz``), so a kill loses at most the last interval."""
+        self._still_held()
         save_checkpoint(self.dir / "checkpoint.npz", self.net, self.adam, self.meta())
         self.saved = self.decisions
 
@@ -531,6 +544,7 @@ class Trainer:
             "follow_greedy": self.follow_greedy,
         }
         self.evals.append(row)
+        self._still_held()
         append_line(self.dir / "log.jsonl", json.dumps(row))
         if self.best is None or s.mean > self.best:
             self.best = s.mean
@@ -572,8 +586,12 @@ class Trainer:
     ) -> Progress:
         """Train until ``seconds`` have passed in this call or ``max_decisions`` in the run; checkpoint
         every ``checkpoint_seconds`` and at the end (a KeyboardInterrupt too).  One run at a time in a folder."""
-        with folder_lock(self.dir):
-            return self._run(seconds, max_decisions, progress)
+        with folder_lock(self.dir) as held:
+            self._held = held
+            try:
+                return self._run(seconds, max_decisions, progress)
+            finally:
+                self._held = lambda: True
 
     def _run(
         self, seconds: float | None, max_decisions: int | None, progress: Callable[[Progress], None] | None

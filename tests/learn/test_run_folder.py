@@ -250,3 +250,27 @@ def test_a_second_run_in_the_same_folder_is_refused_while_the_first_runs(tmp_pat
         second.run(max_decisions=300)  # while the first run holds the folder
     assert (tmp_path / "checkpoint.npz").read_bytes() == before
     assert Trainer(_config(tmp_path)).run(max_decisions=300).decisions >= 300  # free again
+
+
+def test_a_run_whose_folder_was_moved_writes_nothing_into_the_new_folder_at_its_path(tmp_path) -> None:
+    """A run folder moved aside while its run goes on, and a new run started at the same path: the
+    first run stops at its next write instead of overwriting the second's checkpoint and log."""
+    from gouji_rules.learn.runfiles import RunFileError, folder_lock
+
+    run, aside = tmp_path / "run", tmp_path / "aside"
+    first = Trainer(_config(run))
+    moved = []
+
+    def move(_p) -> None:  # type: ignore[no-untyped-def]
+        if not moved:
+            run.rename(aside)
+            run.mkdir()
+            (run / "log.jsonl").write_text("the new run's\n", encoding="utf-8")
+            moved.append(True)
+
+    with pytest.raises(RunFileError, match="moved or replaced"):
+        first.run(max_decisions=300, progress=move)
+    assert sorted(p.name for p in run.iterdir()) == ["log.jsonl"]
+    assert (run / "log.jsonl").read_text(encoding="utf-8") == "the new run's\n"
+    with folder_lock(run) as held:  # the new folder is free, and held where it is
+        assert held()
