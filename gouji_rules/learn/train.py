@@ -290,9 +290,9 @@ class Trainer:
         self.loss = float("nan")
         self.resumed = False
         self.saved: int | None = None
-        self._held: Callable[[], bool] = lambda: True
-        """while the run goes on: whether its ``--out`` still names the folder it locked (``folder_lock``)"""
         """The decisions of the checkpoint on disk that this run wrote or resumed (None: none yet)."""
+        self._held: Callable[[], bool] = lambda: True
+        """While the run goes on: whether its ``--out`` still names the folder it locked (``folder_lock``)."""
         self.poisoned = False
         """The network in memory holds NaN or inf: it is never written."""
         self.code_versions = [code_version()]
@@ -374,7 +374,6 @@ class Trainer:
         """RunFileError, and no more writes, once the run's folder was moved or replaced: another run may
         hold the folder now at that path, and its checkpoints must not be overwritten by this one's."""
         if not self._held():
-            self.poisoned = True
             raise RunFileError(
                 f"{self.dir}: the run folder was moved or replaced while this run went on; nothing more is "
                 "written there (the folder it started in keeps its last checkpoint)"
@@ -649,7 +648,7 @@ class Trainer:
                 runner.close()
                 self.seconds = base_seconds + time.perf_counter() - start
                 if not self.poisoned:
-                    self.checkpoint()
+                    self.checkpoint()  # in a moved folder: RunFileError, nothing written
         return report()
 
 
