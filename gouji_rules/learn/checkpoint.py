@@ -192,6 +192,11 @@ def check_run_meta(name: str, meta: dict[str, Any]) -> None:
     _whole(name, "config.teacher_worlds", config.get("teacher_worlds", 0), 0, 64)
     _whole(name, "config.branches", config.get("branches", 4), 0, 64)
     _number(name, "config.eval_margin", config.get("eval_margin", 0.25))
+    _whole(name, "config.eval_match_hands", config.get("eval_match_hands", 0), 0, 64)
+    try:
+        check_guards(config.get("guards", []))
+    except ValueError as e:
+        raise WeightsError(f"{name}: config.guards: {e}") from None
     best = meta.get("best")
     if best is not None:
         _number(name, "best", best, None)

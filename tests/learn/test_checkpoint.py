@@ -68,6 +68,11 @@ DAMAGED = {
     "seconds as text": (lambda a: _meta(a, seconds="NaN"), r"seconds must be a finite number"),
     "config as a list": (lambda a: _meta(a, config=[1, 2]), r"config must be an object"),
     "teacher_worlds as text": (lambda a: _meta(a, config={"teacher_worlds": "4"}), r"config\.teacher_worlds"),
+    "matches of a billion hands": (
+        lambda a: _meta(a, config={"eval_match_hands": 10**9}),
+        r"config\.eval_match_hands must be a whole number",
+    ),
+    "a guard nobody knows": (lambda a: _meta(a, config={"guards": ["nap"]}), r"config\.guards: no blunder named 'nap'"),
     "follow_greedy as a number": (lambda a: _meta(a, follow_greedy=2), r"follow_greedy must be true or false"),
     "variant as a list": (lambda a: _meta(a, variant=["dagang"]), r"variant must be the variant's name"),
     "evals not figures": (lambda a: _meta(a, evals=[{"pairs": 1}]), r"evals\[0\] is not a strength figure"),
