@@ -82,7 +82,8 @@ def check_guards(names: object) -> tuple[str, ...]:
         raise ValueError(f"guards must be a list of blunder names, not {names!r}")
     for n in names:
         if n not in BLUNDERS:
-            raise ValueError(f"no blunder named {n!r}; known: {', '.join(BLUNDERS)}")
+            shown = repr(n) if len(n) <= 60 else repr(n[:57]) + "…"  # a name may be anything a file held
+            raise ValueError(f"no blunder named {shown}; known: {', '.join(BLUNDERS)}")
     return tuple(names)
 
 

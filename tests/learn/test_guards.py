@@ -47,6 +47,9 @@ def test_guards_name_known_blunders_in_the_agent_and_in_a_weights_file() -> None
     with pytest.raises(WeightsError, match="guards must be a list"):
         check_play_meta("w.npz", {"learned_kinds": ["lead"], "guards": "jokerless_burn"})
     check_play_meta("w.npz", {"learned_kinds": ["lead"], "guards": ["jokerless_burn"]})
+    with pytest.raises(ValueError) as long_name:  # a name as long as a file can hold is cut, not echoed
+        LearnedAgent(guards=["x" * 100_000])
+    assert len(str(long_name.value)) < 200
 
 
 def test_choose_guards_measures_each_blunder_against_each_opponent_and_keeps_those_that_cost_nothing() -> None:
