@@ -68,6 +68,32 @@ class Samples:
         return train, held
 
 
+class MeanQ(QNet):
+    """The mean of several networks' Q: an ensemble as one teacher.  Networks trained apart (the shipped
+    file and runs fine-tuned from it) err in different places, and averaging their estimates cuts the
+    variance of each (Anschel, Baram & Shimkin, "Averaged-DQN", 2017); distilling the mean into one
+    network (Hinton, Vinyals & Dean, "Distilling the Knowledge in a Neural Network", 2015) keeps the
+    agent's speed.  It plays as a network does (``q``); it cannot be trained."""
+
+    def __init__(self, members: Sequence[QNet]) -> None:
+        if not members:
+            raise ValueError("an ensemble needs at least one network")
+        first = members[0]
+        if any((m.obs_size, m.act_size) != (first.obs_size, first.act_size) for m in members):
+            raise ValueError("the networks of an ensemble must read the same columns")
+        self.obs_size, self.act_size, self.hidden = first.obs_size, first.act_size, first.hidden
+        self.p = first.p  # what a Recorder shares; the mean itself has no parameters of its own
+        self.members = list(members)
+
+    def q(self, obs: FloatArray, acts: FloatArray) -> FloatArray:
+        """The members' mean Q of each row of ``acts``."""
+        out = self.members[0].q(obs, acts).copy()
+        for m in self.members[1:]:
+            out += m.q(obs, acts)
+        out /= np.float32(len(self.members))
+        return out
+
+
 class Recorder(QNet):
     """A network the agent plays with (``behaviour``) that writes down, at each decision, the position, the
     candidate rows and ``teacher``'s Q of them.  It shares ``behaviour``'s parameters."""
@@ -92,20 +118,24 @@ def collect(
     seed: int,
     student: QNet | None = None,
     opponents: Sequence[str] = OPPONENTS,
+    guards: Sequence[str] = (),
 ) -> Samples:
     """The positions of ``matches`` matches of ``match_hands`` hands, labelled by each variant's teacher.
 
     Match ``i`` is played under ``jobs[i % len(jobs)]`` (a variant and its teacher), on the deal of
     ``pair_seed(seed, i)``, seats 0, 2, 4 recorded, the others ``opponents`` in turn.  The recorded
     seats play the teacher, or ``student`` when given (DAgger's later rounds); the labels are always
-    the teacher's.  The agent is played as ``meta`` says (margin, candidates, scope, learned kinds)."""
+    the teacher's.  The agent is played as ``meta`` says (margin, candidates, scope, learned kinds), guarded
+    against the blunders ``guards`` names (the positions the file will meet when it plays guarded)."""
     from .agent import LearnedAgent
 
     out = Samples()
     for i in range(matches):
         variant, teacher = jobs[i % len(jobs)]
         against = opponents[(i // len(jobs)) % len(opponents)]
-        recorded = partial(LearnedAgent.from_meta, Recorder(student or teacher, teacher, out, variant.name), meta, ())
+        recorded = partial(
+            LearnedAgent.from_meta, Recorder(student or teacher, teacher, out, variant.name), meta, tuple(guards)
+        )
         baseline: dict[str, Callable[[], Agent]] = {"self": recorded, "greedy": GreedyAgent, "simple": SimpleAgent}
         other = baseline[against]
         agents = [recorded() if s % 2 == 0 or against == "self" else other() for s in range(6)]
@@ -168,4 +198,4 @@ def agreement(net: QNet, samples: Samples, margin: float) -> dict[str, float]:
     return out
 
 
-__all__ = ["OPPONENTS", "Recorder", "Samples", "agreement", "collect", "fit"]
+__all__ = ["OPPONENTS", "MeanQ", "Recorder", "Samples", "agreement", "collect", "fit"]

@@ -154,3 +154,100 @@ def test_distil_script_usage_errors_exit_2(tmp_path: Path) -> None:
         [sys.executable, str(SCRIPT), str(tmp_path / "x.npz"), "--rounds", "0"], capture_output=True, text=True
     )
     assert r.returncode == 2 and not (tmp_path / "x.npz").exists()
+
+
+def test_an_ensemble_teacher_gives_its_members_mean_q() -> None:
+    """``MeanQ``: the teacher an ensemble makes values every action at the mean of its networks' Q."""
+    a, b, c = _nets()
+    mean = distil.MeanQ([a, b, c])
+    got = distil.collect([(dagang(), mean)], META, 1, 1, 3)
+    for o, acts, t in zip(got.obs, got.acts, got.target, strict=True):
+        assert np.allclose(t, (a.q(o, acts) + b.q(o, acts) + c.q(o, acts)) / 3, atol=1e-5)
+    with pytest.raises(ValueError, match="at least one"):
+        distil.MeanQ([])
+    with pytest.raises(ValueError, match="same columns"):
+        distil.MeanQ([a, QNet(OBS_SIZE + 1, ACT_SIZE, (16, 8, 8))])
+
+
+def test_guarded_collection_plays_no_guarded_blunder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The positions of a guarded distillation are those the guarded file meets: its recorded seats
+    never play the blunders named (where an unguarded one does)."""
+    from gouji_rules.learn import agent as agent_module
+    from gouji_rules.play.blunders import fours_before_open
+
+    made: list[bool] = []
+    real_act = agent_module.LearnedAgent.act
+
+    def act(self, obs, legal):  # type: ignore[no-untyped-def]
+        action = real_act(self, obs, legal)
+        made.append(bool(fours_before_open(obs, legal, action)))
+        return action
+
+    monkeypatch.setattr(agent_module.LearnedAgent, "act", act)
+    teacher = _nets()[0]
+    every = {**META, "margin": 0.0, "candidates": 0}  # the network's own choice among every legal action
+    distil.collect([(dianshaomenla(), teacher)], every, 4, 2, 9, opponents=("self",))
+    assert any(made)  # the untrained net leads 4s before opening somewhere
+    made.clear()
+    distil.collect([(dianshaomenla(), teacher)], every, 4, 2, 9, opponents=("self",), guards=("fours_before_open",))
+    assert made and not any(made)
+
+
+def test_distil_script_distils_an_ensemble_guarded(tmp_path: Path) -> None:
+    """``--ensemble`` twice: one teacher for both variants, named by file in the meta with its digest;
+    ``--guards``: written in the file, which then plays guarded."""
+    import hashlib
+
+    a, b = _teacher_file(tmp_path, "dagang", 1), _teacher_file(tmp_path, "dianshaomenla", 2)
+    dest = tmp_path / "one.npz"
+    cmd = [sys.executable, str(SCRIPT), str(dest), "--ensemble", str(a), "--ensemble", str(b)]
+    cmd += ["--guards", "fours_before_open,lone_big_joker", "--matches", "2", "--match-hands", "1"]
+    cmd += ["--rounds", "1", "--epochs", "0.5", "--draw-clubs", "0"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    net, meta, _ = load_weights(dest)
+    d = meta["distilled"]
+    assert meta["guards"] == d["guards"] == ["fours_before_open", "lone_big_joker"]
+    assert {Path(t["file"]).name for t in d["teachers"].values()} == {"dagang.npz", "dianshaomenla.npz"}
+    for t in d["teachers"].values():
+        assert t["sha256"] == hashlib.sha256(Path(t["file"]).read_bytes()).hexdigest()[:16]
+    assert "ensemble" in d["teacher"] and meta["trained_over"]["variants"] == ["dagang", "dianshaomenla"]
+    assert LearnedAgent.from_meta(net, meta).guards == ["fours_before_open", "lone_big_joker"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--guards", "no_such_blunder"],
+        ["--teacher", "dagang={a}", "--ensemble", "{a}"],
+        ["--variant", "dagang"],
+    ],
+)
+def test_distil_script_refuses_mixed_or_unknown_teachers_and_guards_as_usage(tmp_path: Path, extra: list[str]) -> None:
+    a = _teacher_file(tmp_path, "dagang", 1)
+    dest = tmp_path / "one.npz"
+    extra = [e.format(a=a) for e in extra]
+    r = subprocess.run([sys.executable, str(SCRIPT), str(dest), *extra], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and not dest.exists(), r.stderr
+
+
+def test_ensemble_strength_measures_the_mean_of_files_as_one_guarded_agent(tmp_path: Path) -> None:
+    """``training/ensemble_strength.py``: the ensemble's team against a baseline on duplicate deals, one
+    JSON row per variant and baseline naming the files and guards; a guard that is no blunder: exit 2."""
+    a, b = _teacher_file(tmp_path, "dagang", 1), _teacher_file(tmp_path, "dianshaomenla", 2)
+    script = SCRIPT.parent / "ensemble_strength.py"
+    cmd = [sys.executable, str(script), str(a), str(b), "--guards", "fours_before_open", "--variants", "dagang"]
+    r = subprocess.run(
+        [*cmd, "--against", "greedy", "--pairs", "2", "--match-hands", "1"], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+    (row,) = json.loads(r.stdout)
+    assert (row["team_b"], row["pairs"], row["guards"], row["files"]) == (
+        "greedy",
+        2,
+        ["fours_before_open"],
+        [str(a), str(b)],
+    )
+    assert row["ci95"][0] <= row["mean_points_per_hand"] <= row["ci95"][1]
+    bad = subprocess.run([*cmd[:4], "--guards", "nope"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "no blunder named 'nope'" in bad.stderr and "Traceback" not in bad.stderr
