@@ -173,10 +173,11 @@ def _turns(specs: tuple[str, ...], variants: tuple[str, ...]) -> tuple[tuple[str
 @click.option(
     "--guards",
     "guard_names",
-    default="",
+    default=None,
     metavar="NAMES",
     help="blunders the network plays guarded against while it trains (comma list: "
-    "fours_before_open, jokerless_burn, lone_big_joker), written in the exported file's guards",
+    "fours_before_open, jokerless_burn, lone_big_joker), written in the exported file's guards; "
+    "default: a new run from --init FILE takes that file's guards, a resumed run keeps its own",
 )
 @click.option(
     "--teach-between",
@@ -397,7 +398,7 @@ def train_cmd(
     from ..play.blunders import check_guards
 
     try:
-        guards = check_guards([g.strip() for g in guard_names.split(",") if g.strip()])
+        guards = check_guards([g.strip() for g in (guard_names or "").split(",") if g.strip()])
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--guards") from None
     command = "gouji train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
@@ -419,6 +420,7 @@ def train_cmd(
         teach_between=teach_between,
         teacher_rollout=teacher_rollout,
         guards=guards,
+        guards_from_init=guard_names is None,
         advantage=target == "advantage",
         search_candidates=alternatives == "search",
         batch=batch,
@@ -443,6 +445,8 @@ def train_cmd(
     trainer = Trainer(cfg)
     if trainer.resumed:
         click.echo(f"resuming {out}: {trainer.decisions:,} decisions, {trainer.updates:,} updates", err=True)
+    elif guard_names is None and trainer.cfg.guards:
+        click.echo(f"guarded as --init's file is: {','.join(trainer.cfg.guards)} (--guards '' for none)", err=True)
     tty = sys.stderr.isatty()
     last = [0.0]
 

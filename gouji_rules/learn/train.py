@@ -43,6 +43,7 @@ from ..env.features import MODES
 from ..errors import GoujiError
 from ..game.rng import derive
 from ..play.agents import GreedyAgent
+from ..play.blunders import check_guards
 from ..variant import Variant
 from .agent import WEIGHTS, LearnedAgent, shipped_path
 from .carry import CarryValue, fit_carry
@@ -135,6 +136,10 @@ class TrainConfig:
     """blunders (``play.blunders``) the network plays guarded against while it trains, in self-play, the
     teacher's rollouts and the strength figure, and written in the exported file's ``meta["guards"]``: so
     it learns the hands that follow a blunder it will never make (the 4s it keeps)"""
+    guards_from_init: bool = False
+    """``--guards`` was not given: a new run started from a weights file (``--init``) trains with that file's
+    guards, so a club's file fine-tuned from the shipped one plays guarded as its start did; a resumed run
+    keeps the guards it was trained with"""
 
 
 @dataclass
@@ -271,6 +276,11 @@ class Trainer:
         self.net, init_meta = initial_net(cfg)
         if init_meta is not None:  # a fine-tuned file was trained over what its start was, and more
             self._played_before(init_meta.get("trained_over") or {"variants": [str(init_meta.get("variant", ""))]})
+            if cfg.guards_from_init and not cfg.guards:
+                try:
+                    self.cfg.guards = check_guards(init_meta.get("guards", []))
+                except ValueError as e:
+                    raise WeightsError(f"--init {cfg.init}: {e}") from None
         self.dir.mkdir(parents=True, exist_ok=True)
         if cfg.objective not in ("hand", "match"):
             raise GoujiError(f"objective {cfg.objective!r}: hand or match")
@@ -447,6 +457,8 @@ class Trainer:
                 "or use another --out"
             )
         was_guards = tuple(meta.get("config", {}).get("guards", ()))
+        if self.cfg.guards_from_init:  # no --guards said: the run goes on as it was trained
+            self.cfg.guards = was_guards
         if was_guards != self.cfg.guards:
             said = f"--guards {','.join(was_guards)}" if was_guards else "no --guards"
             raise GoujiError(f"{path} continues a run trained with {said}: give the run's own, or use another --out")

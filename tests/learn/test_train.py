@@ -12,7 +12,7 @@ import pytest
 
 from gouji_rules.learn.checkpoint import load
 from gouji_rules.learn.features import ACT_SIZE, OBS_SIZE
-from gouji_rules.learn.net import Adam, QNet
+from gouji_rules.learn.net import Adam, QNet, WeightsError
 from gouji_rules.learn.selfplay import SelfPlayUnit, run_selfplay
 from gouji_rules.learn.train import TrainConfig, Trainer, export
 
@@ -371,3 +371,27 @@ def test_a_match_run_can_measure_itself_in_matches_and_resumes_only_so(tmp_path)
     assert meta["margin_choice"]["match_hands"] == 2
     with pytest.raises(GoujiError, match="--eval-match-hands 2"):
         Trainer(_config(tmp_path))
+
+
+def test_a_run_from_a_guarded_file_trains_and_exports_with_its_guards_unless_told(tmp_path) -> None:
+    """A club fine-tuning the shipped file (``--init``, no ``--guards``) keeps the guards its start plays
+    with; ``--guards ''`` (an empty tuple said) trains unguarded; a resumed run keeps the guards it has."""
+    from gouji_rules.learn.checkpoint import save_weights
+
+    start = tmp_path / "start.npz"
+    save_weights(start, QNet(OBS_SIZE, ACT_SIZE, TINY, seed=5), {"guards": ["lone_big_joker"], "variant": "dagang"})
+    inherit = _config(tmp_path / "a", init=str(start), guards_from_init=True)
+    t = Trainer(inherit)
+    assert t.cfg.guards == ("lone_big_joker",)
+    t.run(max_decisions=200)
+    assert export(tmp_path / "a", tmp_path / "a.npz")["guards"] == ["lone_big_joker"]
+    said_none = Trainer(_config(tmp_path / "b", init=str(start), guards_from_init=False))
+    assert said_none.cfg.guards == ()
+    said_none.run(max_decisions=200)
+    assert "guards" not in export(tmp_path / "b", tmp_path / "b.npz")
+    # a run trained unguarded resumes as it was, though its --init file now has guards
+    assert Trainer(_config(tmp_path / "b", init=str(start), guards_from_init=True)).cfg.guards == ()
+    bad = tmp_path / "bad.npz"
+    save_weights(bad, QNet(OBS_SIZE, ACT_SIZE, TINY, seed=5), {"guards": ["no_such"], "variant": "dagang"})
+    with pytest.raises(WeightsError, match="no blunder named 'no_such'"):
+        Trainer(_config(tmp_path / "c", init=str(bad), guards_from_init=True))
