@@ -1,8 +1,9 @@
 """Distil the weights of several variants into one file that plays every variant (gouji_rules.learn.distil).
 
 Usage: python training/distil.py OUT.npz [--teacher dagang=FILE --teacher dianshaomenla=FILE]
-       [--ensemble FILE --ensemble FILE ... [--variant NAME ...]] [--guards NAMES] [--init FILE] [--turns 3] [--draw-clubs 24 --club-seed 14] [--matches 400] [--match-hands 8]
-       [--rounds 2] [--epochs 12] [--lr 3e-4] [--seed 17]
+       [--ensemble FILE --ensemble FILE ... [--variant NAME ...]] [--guards NAMES] [--init FILE]
+       [--turns 3] [--draw-clubs 24 --club-seed 14] [--matches 400] [--match-hands 8] [--rounds 2]
+       [--epochs 12] [--lr 3e-4] [--seed 17]
 
 Each teacher is the weights a variant played with (default: the two files dagang and dianshaomenla
 shipped until session 17, kept in training/one/teachers/); a drawn club is labelled by the teacher of
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shlex
 import sys
 import time
@@ -80,6 +82,8 @@ def main() -> None:
         )
     if args.ensemble and args.teacher:
         ap.error("--teacher and --ensemble are two ways to name the teachers: give one")
+    if len({os.path.realpath(p) for p in args.ensemble}) < len(args.ensemble):
+        ap.error("--ensemble names one file twice: each member counts once in the mean")
     if args.variant and not args.ensemble:
         ap.error("--variant names the variants an --ensemble teaches; with --teacher, name them there")
     try:

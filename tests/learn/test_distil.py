@@ -221,6 +221,7 @@ def test_distil_script_distils_an_ensemble_guarded(tmp_path: Path) -> None:
         ["--guards", "no_such_blunder"],
         ["--teacher", "dagang={a}", "--ensemble", "{a}"],
         ["--variant", "dagang"],
+        ["--ensemble", "{a}", "--ensemble", "{a}"],
     ],
 )
 def test_distil_script_refuses_mixed_or_unknown_teachers_and_guards_as_usage(tmp_path: Path, extra: list[str]) -> None:
