@@ -33,8 +33,9 @@ _LEARNED = (
     "python benchmarks/strength.py --variants {v} --matchups learned-greedy=200 (docs/research.md)"
 )
 _ONE = (
-    "one file for every variant, the two files of ismcts distilled over the match distilled into one, "
-    "with two guards (a burn with no joker, a lone 大王)"
+    "one file for every variant: the file before and two runs trained with the guards on, averaged as an "
+    "ensemble and distilled into one network, with three guards (4s before opening, a burn with no joker, "
+    "a lone 大王)"
 )
 _SIMPLE = (
     "simple against greedy on 400 duplicate single-hand deal pairs, seed 2026: "
@@ -55,8 +56,8 @@ STRENGTHS: tuple[Strength, ...] = (
     ),
     Strength("random", "dagang", -5.32, -5.79, -4.85, 200, _RANDOM),
     Strength("random", "dianshaomenla", -5.31, -5.44, -5.17, 200, _RANDOM),
-    Strength("learned", "dagang", 2.50, 2.07, 2.92, 200, _LEARNED.format(v="dagang", how=_ONE)),
-    Strength("learned", "dianshaomenla", 1.15, 0.83, 1.46, 200, _LEARNED.format(v="dianshaomenla", how=_ONE)),
+    Strength("learned", "dagang", 3.00, 2.53, 3.46, 200, _LEARNED.format(v="dagang", how=_ONE)),
+    Strength("learned", "dianshaomenla", 1.19, 0.91, 1.47, 200, _LEARNED.format(v="dianshaomenla", how=_ONE)),
     Strength("simple", "dagang", 1.81, 1.45, 2.17, 400, _SIMPLE.format(v="dagang")),
     Strength("simple", "dianshaomenla", 1.78, 1.59, 1.97, 400, _SIMPLE.format(v="dianshaomenla")),
 )
