@@ -761,8 +761,8 @@ def export(
         best = max(table, key=lambda r: (r["vs_greedy"], r["margin"]))
         meta["margin"], meta["candidates"] = best["margin"], best["candidates"]
         meta["margin_choice"] = {"pairs": pairs, "seed": MARGIN_SEED, "figures": table}
-        if int(meta.get("config", {}).get("eval_match_hands", 0)):
-            meta["margin_choice"]["match_hands"] = int(meta["config"]["eval_match_hands"])
+        if hands:  # the one run's setting, read where its margins were measured
+            meta["margin_choice"]["match_hands"] = hands
     save_weights(dest, net, meta)
     return meta
 
